@@ -1,0 +1,120 @@
+//! Diagnostics are values: every stage returns them, only the report stage formats them.
+
+mod codes;
+
+pub use codes::{RULES, Rule, rule};
+
+use crate::source::{FileId, Span};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// The resource a finding belongs to, as `kind namespace/name`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ResourceRef {
+    pub kind: String,
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl std::fmt::Display for ResourceRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.namespace {
+            Some(ns) => write!(f, "{} {}/{}", self.kind, ns, self.name),
+            None => write!(f, "{} {}", self.kind, self.name),
+        }
+    }
+}
+
+/// A place in a file, with what it has to do with the finding.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    pub file: FileId,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Related {
+    pub location: Location,
+    pub message: String,
+}
+
+/// One finding. `code` is a key of [`RULES`]; its default severity comes from there.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// Where the finding points; `None` only for findings about no file (a missing path).
+    pub location: Option<Location>,
+    pub resource: Option<ResourceRef>,
+    /// Field path inside the resource, as the API server prints it (`spec.listeners[2].port`).
+    pub path: Option<String>,
+    pub help: Option<String>,
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    /// A finding with the rule's default severity.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        let severity = rule(code).map(|r| r.severity).unwrap_or(Severity::Error);
+        Diagnostic {
+            code,
+            severity,
+            message: message.into(),
+            location: None,
+            resource: None,
+            path: None,
+            help: None,
+            related: Vec::new(),
+        }
+    }
+
+    pub fn at(mut self, file: FileId, span: Span) -> Self {
+        self.location = Some(Location { file, span });
+        self
+    }
+
+    pub fn with_resource(mut self, resource: Option<ResourceRef>) -> Self {
+        self.resource = resource;
+        self
+    }
+
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub fn with_related(mut self, file: FileId, span: Span, message: impl Into<String>) -> Self {
+        self.related.push(Related {
+            location: Location { file, span },
+            message: message.into(),
+        });
+        self
+    }
+}

@@ -1,0 +1,203 @@
+//! Load stage: turns the user's paths (files, directories, `-` for stdin) into source files.
+//! Directories are walked recursively, honouring .gitignore and skipping hidden entries.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
+
+use crate::diag::Diagnostic;
+use crate::source::SourceFile;
+
+/// Which files of a directory walk are read.
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    /// When non-empty, only files matching one of these globs (relative to the walked directory).
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+}
+
+/// Files as read, in a stable order (arguments in order; each directory sorted by name).
+pub struct Loaded {
+    pub files: Vec<SourceFile>,
+    /// Unreadable paths (GW001), bad encodings (GW009), skipped tool files (GW008).
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when a path could not be read at all: the run exits 2.
+    pub input_error: bool,
+}
+
+const EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
+/// Files that hold tool configuration, not resources.
+const TOOL_FILES: &[&str] = &[
+    "kustomization.yaml",
+    "kustomization.yml",
+    "Kustomization",
+    "Chart.yaml",
+];
+
+/// Reads every input. Invalid globs are reported as usage errors by the caller through `Err`.
+pub fn load(paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
+    let include = build_globset(&filters.include)?;
+    let exclude = build_globset(&filters.exclude)?;
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut input_error = false;
+    for path in paths {
+        if path.as_os_str() == "-" {
+            candidates.push(Candidate::Stdin);
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => walk_dir(
+                path,
+                include.as_ref(),
+                exclude.as_ref(),
+                &mut candidates,
+                &mut diagnostics,
+            ),
+            Ok(_) => candidates.push(Candidate::File(path.clone())),
+            Err(e) => {
+                input_error = true;
+                diagnostics.push(Diagnostic::new(
+                    "GW001",
+                    format!("{}: {}", path.display(), io_reason(&e)),
+                ));
+            }
+        }
+    }
+    let read: Vec<Result<(String, Vec<u8>), Diagnostic>> =
+        candidates.into_par_iter().map(read_candidate).collect();
+    let mut files = Vec::with_capacity(read.len());
+    for item in read {
+        match item {
+            Ok((name, bytes)) => {
+                if TOOL_FILES
+                    .iter()
+                    .any(|t| Path::new(&name).file_name().is_some_and(|f| f == *t))
+                {
+                    diagnostics.push(Diagnostic::new(
+                        "GW008",
+                        format!("{name}: skipped: a tool file, not a resource"),
+                    ));
+                    continue;
+                }
+                match String::from_utf8(bytes) {
+                    Ok(text) => {
+                        let id = files.len();
+                        files.push(SourceFile::new(id, name, text));
+                    }
+                    Err(e) => diagnostics.push(Diagnostic::new(
+                        "GW009",
+                        format!(
+                            "{name}: skipped: not UTF-8 text (invalid byte at offset {})",
+                            e.utf8_error().valid_up_to()
+                        ),
+                    )),
+                }
+            }
+            Err(d) => {
+                input_error = true;
+                diagnostics.push(d);
+            }
+        }
+    }
+    Ok(Loaded {
+        files,
+        diagnostics,
+        input_error,
+    })
+}
+
+enum Candidate {
+    Stdin,
+    File(PathBuf),
+}
+
+fn read_candidate(c: Candidate) -> Result<(String, Vec<u8>), Diagnostic> {
+    match c {
+        Candidate::Stdin => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| Diagnostic::new("GW001", format!("<stdin>: {}", io_reason(&e))))?;
+            Ok(("<stdin>".to_string(), buf))
+        }
+        Candidate::File(p) => {
+            let name = display_name(&p);
+            std::fs::read(&p)
+                .map(|b| (name.clone(), b))
+                .map_err(|e| Diagnostic::new("GW001", format!("{name}: {}", io_reason(&e))))
+        }
+    }
+}
+
+fn walk_dir(
+    root: &Path,
+    include: Option<&GlobSet>,
+    exclude: Option<&GlobSet>,
+    out: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .require_git(false)
+        .follow_links(true)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                diagnostics.push(Diagnostic::new(
+                    "GW001",
+                    format!("{}: {}", root.display(), e),
+                ));
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        let has_ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| EXTENSIONS.contains(&e));
+        let is_tool_file = path
+            .file_name()
+            .is_some_and(|f| TOOL_FILES.iter().any(|t| f == *t));
+        if !has_ext && !is_tool_file {
+            continue;
+        }
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        if include.is_some_and(|g| !g.is_match(rel)) || exclude.is_some_and(|g| g.is_match(rel)) {
+            continue;
+        }
+        out.push(Candidate::File(path.to_path_buf()));
+    }
+}
+
+fn build_globset(globs: &[String]) -> Result<Option<GlobSet>, String> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        b.add(Glob::new(g).map_err(|e| format!("invalid glob {g:?}: {e}"))?);
+    }
+    b.build().map(Some).map_err(|e| e.to_string())
+}
+
+fn display_name(p: &Path) -> String {
+    let s = p.to_string_lossy();
+    s.strip_prefix("./").unwrap_or(&s).to_string()
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    }
+}

@@ -1,0 +1,17 @@
+//! gwctl: lints, resolves and dry-runs declarative gateway manifests offline.
+//!
+//! The pipeline runs one way: [`input`] (load) -> [`parse`] (spanned tree) -> [`model`] ->
+//! [`validate`] (with [`schema`] and [`cel`]) -> [`report`]. Stages return [`diag::Diagnostic`]
+//! values; only `report` formats them.
+
+pub mod cel;
+pub mod cli;
+pub mod diag;
+pub mod input;
+pub mod lint;
+pub mod model;
+pub mod parse;
+pub mod report;
+pub mod schema;
+pub mod source;
+pub mod validate;

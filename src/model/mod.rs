@@ -1,0 +1,120 @@
+//! Typed model stage: which documents are Kubernetes objects, and their identity
+//! (group, version, kind, namespace, name). Later stages work on [`Resource`]s.
+
+use crate::diag::{Diagnostic, ResourceRef};
+use crate::parse::{Node, ParsedDocument};
+use crate::source::FileId;
+
+/// A Kubernetes object found in the input.
+#[derive(Debug, Clone, Copy)]
+pub struct Resource<'a> {
+    pub file: FileId,
+    pub root: &'a Node,
+    pub api_version: &'a str,
+    /// Empty for the core group (`apiVersion: v1`).
+    pub group: &'a str,
+    pub version: &'a str,
+    pub kind: &'a str,
+    pub name: Option<&'a str>,
+    pub namespace: Option<&'a str>,
+    /// Field path prefix of this object inside its document (`items[3].` inside a List, else empty).
+    pub path_prefix_index: Option<usize>,
+}
+
+impl<'a> Resource<'a> {
+    pub fn reference(&self) -> ResourceRef {
+        ResourceRef {
+            kind: self.kind.to_string(),
+            namespace: self.namespace.map(str::to_string),
+            name: self.name.unwrap_or("<unnamed>").to_string(),
+        }
+    }
+}
+
+/// The objects of one parsed document: one, or the items of a `kind: List`; findings for documents
+/// that are not objects. An empty document (`---` alone, only comments) yields nothing.
+pub fn resources_of(file: FileId, doc: &ParsedDocument) -> (Vec<Resource<'_>>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    classify(file, &doc.root, None, &mut out, &mut diags);
+    (out, diags)
+}
+
+fn classify<'a>(
+    file: FileId,
+    root: &'a Node,
+    index: Option<usize>,
+    out: &mut Vec<Resource<'a>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    use crate::parse::Value;
+    let where_ = match index {
+        Some(i) => format!("items[{i}]: "),
+        None => String::new(),
+    };
+    match &root.value {
+        Value::Null if index.is_none() => return,
+        Value::Map(_) => {}
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    "GW004",
+                    format!("{where_}document is not a Kubernetes object: expected a mapping with apiVersion and kind, found {}", root.type_name()),
+                )
+                .at(file, root.span),
+            );
+            return;
+        }
+    }
+    let api_version = root.get("apiVersion").and_then(Node::as_str);
+    let kind = root.get("kind").and_then(Node::as_str);
+    let (Some(api_version), Some(kind)) = (api_version, kind) else {
+        let missing: Vec<&str> = [
+            ("apiVersion", api_version.is_none()),
+            ("kind", kind.is_none()),
+        ]
+        .iter()
+        .filter(|(_, m)| *m)
+        .map(|(n, _)| *n)
+        .collect();
+        let what = missing.join(" and ");
+        let not_string = missing.iter().any(|k| root.get(k).is_some());
+        let msg = if not_string {
+            format!("{where_}document is not a Kubernetes object: {what} must be a string")
+        } else {
+            format!("{where_}document is not a Kubernetes object: missing {what}")
+        };
+        let span = missing
+            .iter()
+            .find_map(|k| root.entry(k))
+            .map(|e| e.value.span)
+            .unwrap_or(root.span);
+        diags.push(Diagnostic::new("GW004", msg).at(file, span));
+        return;
+    };
+    if index.is_none() && kind.ends_with("List") && api_version == "v1" {
+        if let Some(items) = root.get("items").and_then(Node::as_seq) {
+            for (i, item) in items.iter().enumerate() {
+                classify(file, item, Some(i), out, diags);
+            }
+            return;
+        }
+    }
+    let (group, version) = match api_version.rsplit_once('/') {
+        Some((g, v)) => (g, v),
+        None => ("", api_version),
+    };
+    let metadata = root.get("metadata");
+    let meta_str = |key: &str| metadata.and_then(|m| m.get(key)).and_then(Node::as_str);
+    out.push(Resource {
+        file,
+        root,
+        api_version,
+        group,
+        version,
+        kind,
+        name: meta_str("name"),
+        namespace: meta_str("namespace"),
+        path_prefix_index: index,
+    });
+}

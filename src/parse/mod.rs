@@ -1,0 +1,7 @@
+//! Parse stage: source text -> spanned documents. Never panics on input; every problem is a diagnostic.
+
+mod node;
+mod yaml;
+
+pub use node::{Entry, Node, PathSeg, Str, Value, parse_path};
+pub use yaml::{Limits, ParsedDocument, ParsedFile, parse_file};

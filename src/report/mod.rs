@@ -1,0 +1,1 @@
+//! Report stage: the only place that formats findings. INTERFACE STUB.

@@ -1,0 +1,96 @@
+//! Source files as read from disk or stdin, and byte offset -> line/column mapping.
+
+use std::sync::Arc;
+
+/// Index of a file in the run's file table.
+pub type FileId = usize;
+
+/// A byte range in one source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One input file: its display name and text. Positions are computed on demand.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub id: FileId,
+    /// Path as given by the user (or `<stdin>`), used in every output format.
+    pub name: String,
+    pub text: Arc<str>,
+    line_starts: Vec<usize>,
+}
+
+/// 1-based line and column; the column counts characters (as editors do), not bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SourceFile {
+    pub fn new(id: FileId, name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
+        let text: Arc<str> = text.into();
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr_newlines(text.as_bytes()));
+        SourceFile {
+            id,
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// Line and column of a byte offset (clamped to the text).
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let mut end = offset;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = self.text[start..end].chars().count() + 1;
+        LineCol {
+            line: line + 1,
+            column,
+        }
+    }
+
+    /// The 1-based line's text without its line break.
+    pub fn line_text(&self, line: usize) -> &str {
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line)
+            .copied()
+            .unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
+}
