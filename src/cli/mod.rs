@@ -1,7 +1,46 @@
-//! Command line: argument parsing and dispatch. INTERFACE STUB: replaced by the real CLI.
+//! Command line: argument parsing and dispatch. Reports go to stdout, usage errors to stderr.
 
+pub mod args;
+mod generate;
+mod lint_cmd;
+mod rules_cmd;
+
+use std::io::Write;
 use std::process::ExitCode;
 
+use clap::Parser;
+
+pub use args::{Cli, ColorChoice, Command, FailOn};
+pub use generate::{write_completions, write_man_pages};
+pub use lint_cmd::{exit_code, use_color};
+pub use rules_cmd::{rule_details, rules_table};
+
+/// Exit status for a usage or input error (clap uses the same for bad flags).
+pub const EXIT_USAGE: u8 = 2;
+
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Prints help/version to stdout (exit 0) or the error to stderr (exit 2).
+        Err(e) => e.exit(),
+    };
+    let code = match cli.command {
+        Command::Lint(a) => lint_cmd::run(&a),
+        Command::Rules(a) => rules_cmd::run(&a),
+        Command::Completions(a) => generate::run_completions(&a),
+        Command::Man(a) => generate::run_man(&a),
+    };
+    ExitCode::from(code)
+}
+
+/// Writes to stdout; a closed pipe (`gwctl lint | head`) is not an error worth reporting.
+pub(crate) fn print_stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// `gwctl: error: ...` on stderr, returning the usage exit status.
+pub(crate) fn usage_error(message: &str) -> u8 {
+    eprintln!("gwctl: error: {message}");
+    EXIT_USAGE
 }

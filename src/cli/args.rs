@@ -1,0 +1,137 @@
+//! The command-line grammar. Completions and man pages are generated from these types.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::Shell;
+
+use crate::parse::Limits;
+use crate::report::Format;
+
+/// Lint declarative gateway manifests offline.
+#[derive(Debug, Parser)]
+#[command(name = "gwctl", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check manifests against the gateway API schemas
+    #[command(after_help = LINT_AFTER_HELP)]
+    Lint(LintArgs),
+    /// List the rule codes, or explain one
+    Rules(RulesArgs),
+    /// Print a shell completion script, or write all of them to a directory
+    Completions(CompletionsArgs),
+    /// Write man pages (one for gwctl and one per subcommand) to a directory
+    Man(ManArgs),
+}
+
+const LINT_AFTER_HELP: &str = "\
+Exit status: 0 when no finding is at or above --fail-on, 1 when one is, \
+2 on a usage error or an unreadable path (the other paths are still linted).";
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Files and directories to lint; `-` reads one stream from stdin
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Lowest severity that makes the exit status 1
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+
+    /// Lint only files matching this glob (relative to a directory argument; repeatable)
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+
+    /// Skip files matching this glob (relative to a directory argument; repeatable)
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
+    /// Human format: omit the summary line
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Safety limits of the YAML reader; exceeding one is finding GW005.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// Nodes that YAML alias expansion may add to one document
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_alias_nodes)]
+    pub max_alias_nodes: usize,
+
+    /// Nesting depth of mappings and sequences
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth)]
+    pub max_depth: usize,
+
+    /// Bytes in one document
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_document_bytes)]
+    pub max_document_bytes: usize,
+
+    /// Documents in one file
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_documents)]
+    pub max_documents: usize,
+}
+
+impl From<&LimitArgs> for Limits {
+    fn from(a: &LimitArgs) -> Self {
+        Limits {
+            max_alias_nodes: a.max_alias_nodes,
+            max_depth: a.max_depth,
+            max_document_bytes: a.max_document_bytes,
+            max_documents: a.max_documents,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// A rule code such as GW101 (case-insensitive)
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// Shell to print the script for
+    #[arg(value_enum, required_unless_present = "dir", conflicts_with = "dir")]
+    pub shell: Option<Shell>,
+
+    /// Write the scripts of every supported shell into this directory
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Directory to write the pages into
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+}

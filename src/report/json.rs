@@ -1,0 +1,130 @@
+//! `--format json`: one object per run. The shape is documented in README.md; bump
+//! [`JSON_VERSION`] when a field changes meaning or disappears (adding one does not).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Resolved, resolve};
+use crate::diag::{Diagnostic, ResourceRef, Severity};
+use crate::lint::LintRun;
+
+pub const JSON_VERSION: u32 = 1;
+
+#[derive(Debug, Serialize)]
+pub struct JsonReport<'a> {
+    pub version: u32,
+    pub findings: Vec<Finding<'a>>,
+    pub summary: Summary<'a>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding<'a> {
+    pub code: &'a str,
+    pub severity: Severity,
+    pub message: &'a str,
+    #[serde(flatten)]
+    pub position: Position<'a>,
+    pub resource: Option<&'a ResourceRef>,
+    pub path: Option<&'a str>,
+    pub help: Option<&'a str>,
+    pub related: Vec<RelatedJson<'a>>,
+}
+
+/// Start and end of a span, 1-based; columns count characters and the end is exclusive.
+/// All fields are null for a finding that has no location.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Position<'a> {
+    pub file: Option<&'a str>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub end_line: Option<usize>,
+    pub end_column: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RelatedJson<'a> {
+    #[serde(flatten)]
+    pub position: Position<'a>,
+    pub message: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary<'a> {
+    pub files: usize,
+    pub documents: usize,
+    pub resources: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub elapsed_ms: u64,
+    /// Resources of kinds gwctl does not check, by `apiVersion/kind`.
+    pub not_checked: &'a BTreeMap<String, usize>,
+}
+
+impl<'a> JsonReport<'a> {
+    pub fn new(run: &'a LintRun) -> Self {
+        let s = &run.stats;
+        JsonReport {
+            version: JSON_VERSION,
+            findings: run.diagnostics.iter().map(|d| finding(run, d)).collect(),
+            summary: Summary {
+                files: s.files,
+                documents: s.documents,
+                resources: s.resources,
+                errors: run.count(Severity::Error),
+                warnings: run.count(Severity::Warning),
+                infos: run.count(Severity::Info),
+                elapsed_ms: u64::try_from(s.elapsed.as_millis()).unwrap_or(u64::MAX),
+                not_checked: &s.not_checked,
+            },
+        }
+    }
+}
+
+pub(super) fn render(run: &LintRun) -> String {
+    // Serializing plain structs of strings and numbers cannot fail; an empty object would
+    // still be valid JSON if it somehow did.
+    let mut out = serde_json::to_string_pretty(&JsonReport::new(run))
+        .unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()));
+    out.push('\n');
+    out
+}
+
+fn finding<'a>(run: &'a LintRun, d: &'a Diagnostic) -> Finding<'a> {
+    Finding {
+        code: d.code,
+        severity: d.severity,
+        message: &d.message,
+        position: d
+            .location
+            .as_ref()
+            .and_then(|l| resolve(run, l))
+            .map(position)
+            .unwrap_or_default(),
+        resource: d.resource.as_ref(),
+        path: d.path.as_deref(),
+        help: d.help.as_deref(),
+        related: d
+            .related
+            .iter()
+            .map(|r| RelatedJson {
+                position: resolve(run, &r.location).map(position).unwrap_or_default(),
+                message: &r.message,
+            })
+            .collect(),
+    }
+}
+
+fn position<'a>(r: Resolved<'a>) -> Position<'a> {
+    Position {
+        file: Some(&r.file.name),
+        line: Some(r.start.line),
+        column: Some(r.start.column),
+        end_line: Some(r.end.line),
+        end_column: Some(r.end.column),
+    }
+}

@@ -1,0 +1,27 @@
+//! `file:line:col: severity[CODE] message`, one finding per line (editors and grep read it).
+
+use std::fmt::Write;
+
+use super::{resolve, tag};
+use crate::lint::LintRun;
+
+pub(super) fn render(run: &LintRun) -> String {
+    let mut out = String::new();
+    for d in &run.diagnostics {
+        // Messages may span lines (a parser error with context); keep one finding per line.
+        let message = d.message.replace('\n', " ");
+        let _ = match d.location.as_ref().and_then(|l| resolve(run, l)) {
+            Some(r) => writeln!(
+                out,
+                "{}:{}:{}: {} {}",
+                r.file.name,
+                r.start.line,
+                r.start.column,
+                tag(d),
+                message
+            ),
+            None => writeln!(out, "gwctl: {} {}", tag(d), message),
+        };
+    }
+    out
+}
