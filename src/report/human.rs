@@ -6,7 +6,9 @@
 use std::fmt::{self, Write};
 use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceCode, SourceSpan,
+};
 
 use super::{RenderOptions, context_line, file_of, resolve, summary_line, tag};
 use crate::diag::{Diagnostic, Severity};
@@ -22,7 +24,8 @@ pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
     // Without `with_links(false)` miette writes OSC-8 escapes even in the colourless theme.
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_links(false)
-        .with_width(options.width);
+        .with_width(options.width)
+        .with_show_related_as_nested(true);
     let mut out = String::new();
     for (i, d) in run.diagnostics.iter().enumerate() {
         if i > 0 {
@@ -110,8 +113,47 @@ fn source_span(text: &str, span: Span) -> SourceSpan {
     SourceSpan::from(start..end)
 }
 
-fn named_source(file: &SourceFile) -> NamedSource<Arc<str>> {
-    NamedSource::new(file.name.clone(), Arc::clone(&file.text))
+/// A file as miette reads it. miette counts the header's column in bytes; this reports characters,
+/// like every other format (`café: x` must not put `x` at column 8).
+#[derive(Debug)]
+struct Source {
+    name: String,
+    text: Arc<str>,
+}
+
+impl Source {
+    fn new(file: &SourceFile) -> Self {
+        Source {
+            name: file.name.clone(),
+            text: Arc::clone(&file.text),
+        }
+    }
+}
+
+impl SourceCode for Source {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let text: &str = &self.text;
+        let inner = text.read_span(span, context_lines_before, context_lines_after)?;
+        let mut column = inner.column();
+        if column > 0 {
+            let offset = span.offset().min(self.text.len());
+            let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            column = self.text[line_start..offset].chars().count();
+        }
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            column,
+            inner.line_count(),
+        )))
+    }
 }
 
 /// One finding as miette sees it.
@@ -119,7 +161,7 @@ fn named_source(file: &SourceFile) -> NamedSource<Arc<str>> {
 struct Finding<'a> {
     d: &'a Diagnostic,
     code: String,
-    source: NamedSource<Arc<str>>,
+    source: Source,
     labels: Vec<LabeledSpan>,
     related: Vec<RelatedFinding>,
 }
@@ -144,7 +186,7 @@ impl<'a> Finding<'a> {
             } else {
                 related.push(RelatedFinding {
                     message: r.message.clone(),
-                    source: named_source(other),
+                    source: Source::new(other),
                     label: LabeledSpan::new_primary_with_span(None, span),
                 });
             }
@@ -152,7 +194,7 @@ impl<'a> Finding<'a> {
         Finding {
             d,
             code: tag(d),
-            source: named_source(file),
+            source: Source::new(file),
             labels,
             related,
         }
@@ -180,7 +222,7 @@ impl miette::Diagnostic for Finding<'_> {
             .as_ref()
             .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+    fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(&self.source)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
@@ -200,7 +242,7 @@ impl miette::Diagnostic for Finding<'_> {
 #[derive(Debug)]
 struct RelatedFinding {
     message: String,
-    source: NamedSource<Arc<str>>,
+    source: Source,
     label: LabeledSpan,
 }
 
@@ -216,7 +258,7 @@ impl miette::Diagnostic for RelatedFinding {
     fn severity(&self) -> Option<miette::Severity> {
         Some(miette::Severity::Advice)
     }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+    fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(&self.source)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {

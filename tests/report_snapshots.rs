@@ -1,0 +1,236 @@
+//! Snapshots of every report format for one hand-made run, independent of the other stages.
+//! Review changes with `cargo insta review` (or `INSTA_UPDATE=always cargo test --test report_snapshots`
+//! and `git diff tests/snapshots`).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use gwctl::diag::{Diagnostic, ResourceRef, Severity};
+use gwctl::lint::{LintRun, Stats};
+use gwctl::report::{Format, RenderOptions, render};
+use gwctl::source::{SourceFile, Span};
+
+const ROUTE: &str = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: café
+  namespace: default
+  annotations: {note: \"naïve ünïcode\", x: 1}
+spec:
+  parentRefs:
+  - name: gw
+    name: other
+  rules:
+  - matches:
+    - path: {type: PathPrefix, value: /}
+    foo: 1
+";
+
+const GATEWAY: &str = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+  namespace: default
+spec:
+  gatewayClassName: example
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+    hostname: yes
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+";
+
+/// The byte span of the `nth` (0-based) occurrence of `needle` in `text`.
+fn span_of(text: &str, needle: &str, nth: usize) -> Span {
+    let start = text
+        .match_indices(needle)
+        .nth(nth)
+        .map(|(i, _)| i)
+        .unwrap_or_else(|| panic!("fixture has no occurrence {nth} of {needle:?}"));
+    Span::new(start, start + needle.len())
+}
+
+/// The span of `needle` inside the first occurrence of `context`.
+fn span_in(text: &str, context: &str, needle: &str) -> Span {
+    let outer = span_of(text, context, 0);
+    let inner = span_of(context, needle, 0);
+    Span::new(outer.start + inner.start, outer.start + inner.end)
+}
+
+fn route_ref() -> Option<ResourceRef> {
+    Some(ResourceRef {
+        kind: "HTTPRoute".into(),
+        namespace: Some("default".into()),
+        name: "café".into(),
+    })
+}
+
+fn fixture() -> LintRun {
+    let files = vec![
+        SourceFile::new(0, "routes/route.yaml", ROUTE),
+        SourceFile::new(1, "gateway.yaml", GATEWAY),
+    ];
+    let diagnostics = vec![
+        Diagnostic::new("GW001", "missing.yaml: no such file or directory"),
+        Diagnostic::new("GW115", "annotation values must be strings")
+            .at(0, span_in(ROUTE, "x: 1", "1"))
+            .with_resource(route_ref())
+            .with_path("metadata.annotations.x")
+            .with_help("quote the value: \"1\""),
+        Diagnostic::new("GW003", "duplicate key \"name\"")
+            .at(0, span_of(ROUTE, "name", 3))
+            .with_resource(route_ref())
+            .with_path("spec.parentRefs[0].name")
+            .with_related(0, span_of(ROUTE, "name", 2), "first defined here"),
+        Diagnostic::new("GW101", "unknown field \"spec.rules[0].foo\"")
+            .at(0, span_of(ROUTE, "foo", 0))
+            .with_resource(route_ref())
+            .with_path("spec.rules[0].foo")
+            .with_help("did you mean \"filters\"?"),
+        Diagnostic::new(
+            "GW110",
+            "plain `yes` is a boolean to Kubernetes, not the string \"yes\"",
+        )
+        .at(1, span_of(GATEWAY, "yes", 0))
+        .with_resource(Some(ResourceRef {
+            kind: "Gateway".into(),
+            namespace: Some("default".into()),
+            name: "gw".into(),
+        }))
+        .with_path("spec.listeners[0].hostname")
+        .with_help("quote it if a string is meant")
+        .with_related(
+            0,
+            span_of(ROUTE, "gw", 0),
+            "the route attached to this Gateway",
+        ),
+        Diagnostic::new("GW008", "example.com/v1 Widget is not checked")
+            .at(1, span_of(GATEWAY, "example.com/v1", 0))
+            .with_resource(Some(ResourceRef {
+                kind: "Widget".into(),
+                namespace: None,
+                name: "w".into(),
+            })),
+    ];
+    let stats = Stats {
+        files: 2,
+        documents: 3,
+        resources: 3,
+        not_checked: BTreeMap::from([("example.com/v1/Widget".to_string(), 1)]),
+        elapsed: Duration::from_millis(123),
+    };
+    LintRun {
+        files,
+        diagnostics,
+        stats,
+        input_error: true,
+    }
+}
+
+fn plain() -> RenderOptions {
+    RenderOptions {
+        color: false,
+        width: 100,
+        quiet: false,
+    }
+}
+
+#[test]
+fn human() {
+    let out = render(&fixture(), Format::Human, &plain());
+    assert!(
+        !out.contains('\x1b'),
+        "escape sequence in colourless output"
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn json() {
+    let out = render(&fixture(), Format::Json, &plain());
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn short() {
+    let out = render(&fixture(), Format::Short, &plain());
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn columns_count_characters_not_bytes() {
+    let out = render(&fixture(), Format::Short, &plain());
+    // `  annotations: {note: "naïve ünïcode", x: 1}`: the `1` is character 43 but byte 46;
+    // the human header must agree (miette alone would say 46).
+    assert!(
+        out.contains("routes/route.yaml:6:43: error[GW115]"),
+        "{out}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&render(&fixture(), Format::Json, &plain())).expect("valid JSON");
+    let f = &json["findings"][1];
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(6), Some(43))
+    );
+    assert_eq!(f["endColumn"].as_u64(), Some(44));
+    let human = render(&fixture(), Format::Human, &plain());
+    assert!(human.contains("[routes/route.yaml:6:43]"), "{human}");
+}
+
+#[test]
+fn human_colour_and_quiet() {
+    let run = fixture();
+    let coloured = render(
+        &run,
+        Format::Human,
+        &RenderOptions {
+            color: true,
+            ..plain()
+        },
+    );
+    assert!(coloured.contains("\x1b["), "no colour: {coloured}");
+    let quiet = render(
+        &run,
+        Format::Human,
+        &RenderOptions {
+            quiet: true,
+            ..plain()
+        },
+    );
+    assert!(!quiet.contains("resources:"), "{quiet}");
+    assert!(quiet.contains("error[GW101]"), "{quiet}");
+}
+
+#[test]
+fn summary_counts_by_severity() {
+    let out = render(&fixture(), Format::Human, &plain());
+    let last = out.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "2 files, 3 resources: 4 errors, 1 warning, 1 info (0.12s)"
+    );
+}
+
+#[test]
+fn spans_outside_the_text_do_not_panic() {
+    let mut run = fixture();
+    let mid_e = span_of(ROUTE, "é", 0).start + 1;
+    run.diagnostics = vec![
+        Diagnostic::new("GW002", "past the end").at(0, Span::new(10_000, 20_000)),
+        // Inside the two bytes of `é`.
+        Diagnostic::new("GW002", "mid-character")
+            .at(0, Span::new(mid_e, mid_e + 1))
+            .with_severity(Severity::Warning),
+    ];
+    for format in [Format::Human, Format::Json, Format::Short] {
+        let out = render(&run, format, &plain());
+        assert!(out.contains("past the end") && out.contains("mid-character"));
+    }
+}
