@@ -1,0 +1,87 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[gwctl] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'gwctl'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'gwctl'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand lint 'Check manifests against the gateway API schemas'
+            cand rules 'List the rule codes, or explain one'
+            cand completions 'Print a shell completion script, or write all of them to a directory'
+            cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gwctl;lint'= {
+            cand --format 'Output format'
+            cand --color 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)'
+            cand --fail-on 'Lowest severity that makes the exit status 1'
+            cand --include 'Lint only files matching this glob (relative to a directory argument; repeatable)'
+            cand --exclude 'Skip files matching this glob (relative to a directory argument; repeatable)'
+            cand --max-alias-nodes 'Nodes that YAML alias expansion may add to one document'
+            cand --max-depth 'Nesting depth of mappings and sequences'
+            cand --max-document-bytes 'Bytes in one document'
+            cand --max-documents 'Documents in one file'
+            cand -q 'Human format: omit the summary line'
+            cand --quiet 'Human format: omit the summary line'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'gwctl;rules'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'gwctl;completions'= {
+            cand --dir 'Write the scripts of every supported shell into this directory'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'gwctl;man'= {
+            cand --dir 'Directory to write the pages into'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'gwctl;help'= {
+            cand lint 'Check manifests against the gateway API schemas'
+            cand rules 'List the rule codes, or explain one'
+            cand completions 'Print a shell completion script, or write all of them to a directory'
+            cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'gwctl;help;lint'= {
+        }
+        &'gwctl;help;rules'= {
+        }
+        &'gwctl;help;completions'= {
+        }
+        &'gwctl;help;man'= {
+        }
+        &'gwctl;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,63 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_gwctl_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_gwctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_gwctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_gwctl_using_subcommand
+    set -l cmd (__fish_gwctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c gwctl -n "__fish_gwctl_needs_command" -s h -l help -d 'Print help'
+complete -c gwctl -n "__fish_gwctl_needs_command" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "lint" -d 'Check manifests against the gateway API schemas'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "rules" -d 'List the rule codes, or explain one'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l format -d 'Output format' -r -f -a "human\t'Source snippets with labels, help and a summary line'
+json\t'One JSON object with every finding and a summary (see README)'
+short\t'One line per finding: `file:line:col: severity[CODE] message`'"
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l color -d 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l fail-on -d 'Lowest severity that makes the exit status 1' -r -f -a "error\t''
+warning\t''"
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l include -d 'Lint only files matching this glob (relative to a directory argument; repeatable)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l exclude -d 'Skip files matching this glob (relative to a directory argument; repeatable)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-depth -d 'Nesting depth of mappings and sequences' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-document-bytes -d 'Bytes in one document' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-documents -d 'Documents in one file' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s q -l quiet -d 'Human format: omit the summary line'
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -s h -l help -d 'Print help'
+complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -l dir -d 'Write the scripts of every supported shell into this directory' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand man" -l dir -d 'Directory to write the pages into' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s h -l help -d 'Print help'
+complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
