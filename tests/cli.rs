@@ -24,6 +24,9 @@ spec:
       port: 80
 ";
 
+const JSON_ROUTE: &str = r#"{"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+ "metadata": {"name": "j"}, "spec": {"parentRefs": [{"name": "gw"}]}}"#;
+
 const DUPLICATE_KEY: &str = "\
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
@@ -286,7 +289,7 @@ fn directories_are_walked_with_filters() {
     let dir = dir_with(&[
         ("a.yaml", VALID_ROUTE.as_bytes()),
         ("sub/b.yml", VALID_ROUTE.as_bytes()),
-        ("sub/c.json", b"{}"),
+        ("sub/c.json", JSON_ROUTE.as_bytes()),
         ("notes.txt", b"not yaml"),
         ("vendor/d.yaml", VALID_ROUTE.as_bytes()),
     ]);
