@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Benchmark of `gwctl lint` against the parse-only floor (../shared/bench/yamlfloor) on a generated
+# corpus, in the same run: wall time and peak memory of each, and the ratio.
+#
+#   bench/run.sh [RESOURCES] [extra gen_corpus.py flags, e.g. --ai]
+#
+# Absolute times drift on a shared machine; the ratio to the floor is the figure that matters.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-100000}
+shift || true
+shared=${GWCTL_SHARED:-../shared}
+tag=$(echo "$n $*" | tr -c 'a-z0-9' '-')
+corpus=${BENCH_CORPUS:-/tmp/gwctl-bench-$tag}
+
+if [ ! -d "$corpus" ]; then
+  python3 "$shared/bench/gen_corpus.py" --resources "$n" --out "$corpus" "$@" >&2
+fi
+cargo build --release --quiet
+cargo build --release --quiet --manifest-path "$shared/bench/yamlfloor/Cargo.toml" --target-dir target/yamlfloor
+
+measure() { # label, command...: prints "label wall_s max_rss_mb"
+  local label=$1; shift
+  local best=""
+  local rss=""
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %M" -o /tmp/gwctl-bench-time "$@" >/dev/null 2>/dev/null || true
+    read -r wall kb < /tmp/gwctl-bench-time
+    if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; rss=$kb; fi
+  done
+  echo "$label $best $((rss / 1024))"
+}
+
+size=$(du -sm "$corpus" | cut -f1)
+floor=$(measure yamlfloor target/yamlfloor/release/yamlfloor events "$corpus")
+lint=$(measure gwctl target/release/gwctl lint --format short "$corpus")
+echo "corpus: $corpus ($n resources, ${size} MB), best of 3, $(nproc) cores"
+printf '%-10s %8s %10s\n' tool wall_s peak_MB
+printf '%-10s %8s %10s\n' $floor
+printf '%-10s %8s %10s\n' $lint
+awk -v f="$(echo "$floor" | cut -d' ' -f2)" -v g="$(echo "$lint" | cut -d' ' -f2)" \
+  'BEGIN { printf "ratio gwctl/floor: %.2f\n", g / f }'

@@ -1,0 +1,95 @@
+//! Helpers shared by the integration tests: where the corpus is, and compact views of findings.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use gwctl::diag::{Diagnostic, Severity};
+use gwctl::lint::{LintOptions, LintRun, lint_sources};
+use gwctl::source::SourceFile;
+
+/// The shared corpus (`$GWCTL_CORPUS`, else `../shared/corpus` beside the crate). `None` when it is
+/// absent, after saying the test is skipped; under CI a missing corpus fails the test instead.
+pub fn corpus(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("GWCTL_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").map(|v| v != "true").unwrap_or(true),
+        "{test}: corpus not found at {} (CI requires it)",
+        dir.display()
+    );
+    eprintln!("{test}: skipped: corpus not found at {}", dir.display());
+    None
+}
+
+/// Every file below `dir` with one of the extensions, sorted.
+pub fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| exts.contains(&x))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Lints in-memory documents: one source per (name, text).
+pub fn lint_texts(texts: &[(&str, &str)]) -> LintRun {
+    let files = texts
+        .iter()
+        .enumerate()
+        .map(|(i, (n, t))| SourceFile::new(i, *n, *t))
+        .collect();
+    lint_sources(files, &LintOptions::default())
+}
+
+pub fn lint_text(text: &str) -> LintRun {
+    lint_texts(&[("test.yaml", text)])
+}
+
+/// `file:line:col code message` for each finding: what a reviewer reads in an assertion failure.
+pub fn describe(run: &LintRun) -> Vec<String> {
+    run.diagnostics
+        .iter()
+        .map(|d| describe_one(run, d))
+        .collect()
+}
+
+pub fn describe_one(run: &LintRun, d: &Diagnostic) -> String {
+    match &d.location {
+        Some(loc) => {
+            let f = &run.files[loc.file];
+            let lc = f.line_col(loc.span.start);
+            format!(
+                "{}:{}:{} {} {}",
+                f.name, lc.line, lc.column, d.code, d.message
+            )
+        }
+        None => format!("- {} {}", d.code, d.message),
+    }
+}
+
+pub fn errors(run: &LintRun) -> Vec<String> {
+    run.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| describe_one(run, d))
+        .collect()
+}

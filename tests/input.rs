@@ -1,0 +1,147 @@
+//! The load stage: which files a directory walk reads, and what happens to paths that cannot be read.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use gwctl::input::{Filters, load};
+
+const DOC: &str = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n";
+
+fn tree(files: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in files {
+        let p = dir.path().join(f);
+        fs::create_dir_all(p.parent().expect("has parent")).expect("mkdir");
+        fs::write(&p, DOC).expect("write");
+    }
+    dir
+}
+
+fn names(root: &Path, filters: &Filters) -> Vec<String> {
+    let loaded = load(&[root.to_path_buf()], filters).expect("valid filters");
+    let prefix = format!("{}/", root.display());
+    loaded
+        .files
+        .iter()
+        .map(|f| f.name.strip_prefix(&prefix).unwrap_or(&f.name).to_string())
+        .collect()
+}
+
+#[test]
+fn walks_recursively_in_name_order_reading_only_manifest_extensions() {
+    let dir = tree(&[
+        "b.yaml",
+        "a/z.yml",
+        "a/y.json",
+        "c.txt",
+        "README.md",
+        "d/e/f.yaml",
+    ]);
+    assert_eq!(
+        names(dir.path(), &Filters::default()),
+        ["a/y.json", "a/z.yml", "b.yaml", "d/e/f.yaml"]
+    );
+}
+
+#[test]
+fn skips_hidden_entries_and_gitignored_files() {
+    let dir = tree(&[
+        "keep.yaml",
+        ".hidden/x.yaml",
+        ".x.yaml",
+        "build/out.yaml",
+        "gen.yaml",
+    ]);
+    fs::write(dir.path().join(".gitignore"), "build/\ngen.yaml\n").expect("write");
+    assert_eq!(names(dir.path(), &Filters::default()), ["keep.yaml"]);
+}
+
+#[test]
+fn include_and_exclude_globs_filter_the_walk() {
+    let dir = tree(&["prod/a.yaml", "prod/b.yaml", "dev/a.yaml"]);
+    let filters = Filters {
+        include: vec!["prod/**".into()],
+        exclude: vec!["**/b.yaml".into()],
+    };
+    assert_eq!(names(dir.path(), &filters), ["prod/a.yaml"]);
+}
+
+#[test]
+fn an_invalid_glob_is_a_usage_error() {
+    let dir = tree(&["a.yaml"]);
+    let filters = Filters {
+        include: vec!["a[".into()],
+        exclude: vec![],
+    };
+    let err = load(&[dir.path().to_path_buf()], &filters)
+        .err()
+        .expect("an error");
+    assert!(err.contains("invalid glob \"a[\""), "{err}");
+}
+
+#[test]
+fn a_file_named_explicitly_is_read_whatever_its_extension() {
+    let dir = tree(&["manifest.txt"]);
+    let loaded = load(&[dir.path().join("manifest.txt")], &Filters::default()).expect("ok");
+    assert_eq!(loaded.files.len(), 1);
+}
+
+#[test]
+fn a_missing_path_is_reported_and_the_others_are_still_read() {
+    let dir = tree(&["a.yaml"]);
+    let missing = PathBuf::from("/nonexistent/gwctl/manifests");
+    let loaded = load(&[missing, dir.path().to_path_buf()], &Filters::default()).expect("ok");
+    assert!(loaded.input_error);
+    assert_eq!(loaded.files.len(), 1);
+    let d = &loaded.diagnostics[0];
+    assert_eq!(d.code, "GW001");
+    assert_eq!(
+        d.message,
+        "/nonexistent/gwctl/manifests: no such file or directory"
+    );
+}
+
+#[test]
+fn binary_files_are_skipped_with_a_finding() {
+    let dir = tree(&["a.yaml"]);
+    fs::write(
+        dir.path().join("b.yaml"),
+        [0x61, 0x3a, 0x20, 0xff, 0xfe, 0x00],
+    )
+    .expect("write");
+    let loaded = load(&[dir.path().to_path_buf()], &Filters::default()).expect("ok");
+    assert_eq!(loaded.files.len(), 1);
+    assert!(!loaded.input_error);
+    let d = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "GW009")
+        .expect("a GW009 finding");
+    assert!(
+        d.message
+            .ends_with("b.yaml: skipped: not UTF-8 text (invalid byte at offset 3)"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn kustomization_and_chart_files_are_skipped_with_a_note() {
+    let dir = tree(&["kustomization.yaml", "chart/Chart.yaml", "a.yaml"]);
+    let loaded = load(&[dir.path().to_path_buf()], &Filters::default()).expect("ok");
+    assert_eq!(loaded.files.len(), 1);
+    let notes: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "GW008")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .all(|n| n.ends_with("skipped: a tool file, not a resource"))
+    );
+}
