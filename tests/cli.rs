@@ -453,7 +453,7 @@ fn committed_completions_and_man_pages_are_current() {
             "{} is stale; regenerate with `{REGENERATE}`",
             committed.display()
         );
-        for ((path, fresh_text), (_, committed_text)) in want.iter().zip(&have) {
+        for ((_, fresh_text), (path, committed_text)) in want.iter().zip(&have) {
             assert!(
                 fresh_text == committed_text,
                 "{} is stale; regenerate with `{REGENERATE}`",
