@@ -66,7 +66,7 @@ pub fn load(paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
             }
         }
     }
-    let read: Vec<Result<(String, Vec<u8>), Diagnostic>> =
+    let read: Vec<Result<(String, Vec<u8>), Box<Diagnostic>>> =
         candidates.into_par_iter().map(read_candidate).collect();
     let mut files = Vec::with_capacity(read.len());
     for item in read {
@@ -98,7 +98,7 @@ pub fn load(paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
             }
             Err(d) => {
                 input_error = true;
-                diagnostics.push(d);
+                diagnostics.push(*d);
             }
         }
     }
@@ -114,13 +114,17 @@ enum Candidate {
     File(PathBuf),
 }
 
-fn read_candidate(c: Candidate) -> Result<(String, Vec<u8>), Diagnostic> {
+/// A failed read is boxed: the error path is rare and `Diagnostic` is large.
+fn read_candidate(c: Candidate) -> Result<(String, Vec<u8>), Box<Diagnostic>> {
     match c {
         Candidate::Stdin => {
             let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| Diagnostic::new("GW001", format!("<stdin>: {}", io_reason(&e))))?;
+            std::io::stdin().read_to_end(&mut buf).map_err(|e| {
+                Box::new(Diagnostic::new(
+                    "GW001",
+                    format!("<stdin>: {}", io_reason(&e)),
+                ))
+            })?;
             Ok(("<stdin>".to_string(), buf))
         }
         Candidate::File(p) => {

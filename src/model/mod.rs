@@ -92,13 +92,15 @@ fn classify<'a>(
         diags.push(Diagnostic::new("GW004", msg).at(file, span));
         return;
     };
-    if index.is_none() && kind.ends_with("List") && api_version == "v1" {
-        if let Some(items) = root.get("items").and_then(Node::as_seq) {
-            for (i, item) in items.iter().enumerate() {
-                classify(file, item, Some(i), out, diags);
-            }
-            return;
+    if index.is_none()
+        && kind.ends_with("List")
+        && api_version == "v1"
+        && let Some(items) = root.get("items").and_then(Node::as_seq)
+    {
+        for (i, item) in items.iter().enumerate() {
+            classify(file, item, Some(i), out, diags);
         }
+        return;
     }
     let (group, version) = match api_version.rsplit_once('/') {
         Some((g, v)) => (g, v),
