@@ -129,9 +129,12 @@ fn read_candidate(c: Candidate) -> Result<(String, Vec<u8>), Box<Diagnostic>> {
         }
         Candidate::File(p) => {
             let name = display_name(&p);
-            std::fs::read(&p)
-                .map(|b| (name.clone(), b))
-                .map_err(|e| Diagnostic::new("GW001", format!("{name}: {}", io_reason(&e))))
+            std::fs::read(&p).map(|b| (name.clone(), b)).map_err(|e| {
+                Box::new(Diagnostic::new(
+                    "GW001",
+                    format!("{name}: {}", io_reason(&e)),
+                ))
+            })
         }
     }
 }
