@@ -66,8 +66,7 @@ pub fn load(paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
             }
         }
     }
-    let read: Vec<Result<(String, Vec<u8>), Box<Diagnostic>>> =
-        candidates.into_par_iter().map(read_candidate).collect();
+    let read: Vec<ReadResult> = candidates.into_par_iter().map(read_candidate).collect();
     let mut files = Vec::with_capacity(read.len());
     for item in read {
         match item {
@@ -109,13 +108,16 @@ pub fn load(paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
     })
 }
 
+/// A file's display name and bytes, or why it could not be read.
+type ReadResult = Result<(String, Vec<u8>), Box<Diagnostic>>;
+
 enum Candidate {
     Stdin,
     File(PathBuf),
 }
 
 /// A failed read is boxed: the error path is rare and `Diagnostic` is large.
-fn read_candidate(c: Candidate) -> Result<(String, Vec<u8>), Box<Diagnostic>> {
+fn read_candidate(c: Candidate) -> ReadResult {
     match c {
         Candidate::Stdin => {
             let mut buf = Vec::new();
