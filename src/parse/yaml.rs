@@ -93,7 +93,14 @@ fn run_chunk(builder: &mut Builder<'_>, chunk: &str, base: usize) -> Option<usiz
                 }
             }
             Err(err) => {
-                let at = pos.byte(err.marker().index());
+                let mut at = pos.byte(err.marker().index());
+                // saphyr reports a tab error just after the tab; the tab itself is what to fix.
+                if err.info().contains("tab")
+                    && at > base
+                    && chunk.as_bytes().get(at - 1 - base) == Some(&b'\t')
+                {
+                    at -= 1;
+                }
                 builder.syntax_error(err.info(), at);
                 return Some(at);
             }
