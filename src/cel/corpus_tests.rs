@@ -6,10 +6,19 @@ use std::path::{Path, PathBuf};
 
 use super::CompiledRule;
 
+/// `$GWCTL_CORPUS`, else `../shared/corpus` from the crate root; from a worktree under
+/// `wt/<name>` the shared folder is one level further up, so that is tried second.
 fn corpus_root() -> PathBuf {
-    match std::env::var_os("GWCTL_CORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    if let Some(p) = std::env::var_os("GWCTL_CORPUS") {
+        return PathBuf::from(p);
+    }
+    let crate_root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let primary = crate_root.join("../shared/corpus");
+    let worktree = crate_root.join("../../shared/corpus");
+    if !primary.is_dir() && worktree.is_dir() {
+        worktree
+    } else {
+        primary
     }
 }
 
@@ -76,8 +85,7 @@ pub(super) fn extract_rules(text: &str) -> Vec<String> {
         let value = value.trim();
         // Continuation lines: more indented than the key, or empty.
         let mut end = i + 1;
-        while end < lines.len()
-            && (lines[end].trim().is_empty() || indent(lines[end]) > key_indent)
+        while end < lines.len() && (lines[end].trim().is_empty() || indent(lines[end]) > key_indent)
         {
             end += 1;
         }
@@ -132,8 +140,16 @@ fn every_corpus_rule_compiles() {
         return;
     }
     let mut files = Vec::new();
-    yaml_files(&root.join("gateway-api/config/crd/experimental"), false, &mut files);
-    yaml_files(&root.join("gateway-api/config/crd/standard"), false, &mut files);
+    yaml_files(
+        &root.join("gateway-api/config/crd/experimental"),
+        false,
+        &mut files,
+    );
+    yaml_files(
+        &root.join("gateway-api/config/crd/standard"),
+        false,
+        &mut files,
+    );
     yaml_files(&root.join("kgateway/crds"), true, &mut files);
     let mut total = 0;
     let mut failures = Vec::new();

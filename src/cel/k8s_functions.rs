@@ -37,7 +37,11 @@ pub(super) fn register(env: &mut Env) -> Result<(), DeclarationError> {
 // ---------------------------------------------------------------------------------------
 // Arguments
 
-pub(super) fn str_arg<'a>(args: &'a [CowVal<'_, '_>], i: usize, f: &str) -> Result<&'a str, ExecutionError> {
+pub(super) fn str_arg<'a>(
+    args: &'a [CowVal<'_, '_>],
+    i: usize,
+    f: &str,
+) -> Result<&'a str, ExecutionError> {
     args.get(i)
         .and_then(|a| a.downcast_ref::<CelString>())
         .map(|s| s.inner())
@@ -184,7 +188,11 @@ fn find_all<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
     } else {
         -1
     };
-    let take = if limit < 0 { usize::MAX } else { limit as usize };
+    let take = if limit < 0 {
+        usize::MAX
+    } else {
+        limit as usize
+    };
     let found = re
         .find_iter(text)
         .take(take)

@@ -97,10 +97,7 @@ impl CompiledRule {
     pub fn eval(&self, value: &CelValue) -> Result<bool, String> {
         self.with_result(value, |result| match result {
             Value::Bool(b) => Ok(b),
-            other => Err(format!(
-                "rule evaluated to {}, not a bool",
-                other.type_of()
-            )),
+            other => Err(format!("rule evaluated to {}, not a bool", other.type_of())),
         })
     }
 
@@ -124,8 +121,8 @@ impl CompiledRule {
         // Borrowing conversion: strings and keys are not copied.
         context.add_variable_as_val("self", values::to_val(value));
         let result = Value::resolve_val(&self.expr, &context).map_err(|e| e.to_string())?;
-        let converted = Value::try_from(&*result as &dyn cel::common::value::Val)
-            .map_err(|e| e.to_string())?;
+        let converted =
+            Value::try_from(&*result as &dyn cel::common::value::Val).map_err(|e| e.to_string())?;
         then(converted)
     }
 }

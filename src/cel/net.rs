@@ -28,11 +28,19 @@ pub(super) fn register(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_type(cidr())?;
     env.add_overload("isIP", "is_ip", vec![s()], is_ip)?;
     env.add_overload("ip", "string_to_ip", vec![s()], to_ip)?;
-    env.add_overload("ip.isCanonical", "ip_is_canonical", vec![s()], ip_is_canonical)?;
+    env.add_overload(
+        "ip.isCanonical",
+        "ip_is_canonical",
+        vec![s()],
+        ip_is_canonical,
+    )?;
     env.add_overload("string", "ip_to_string", vec![ip()], ip_to_string)?;
     env.add_member_overload("family", "ip_family", ip(), vec![], ip_family)?;
     for (name, f) in [
-        ("isUnspecified", ip_pred::<0> as cel::common::functions::Function),
+        (
+            "isUnspecified",
+            ip_pred::<0> as cel::common::functions::Function,
+        ),
         ("isLoopback", ip_pred::<1>),
         ("isLinkLocalMulticast", ip_pred::<2>),
         ("isLinkLocalUnicast", ip_pred::<3>),
@@ -43,17 +51,50 @@ pub(super) fn register(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_overload("isCIDR", "is_cidr", vec![s()], is_cidr)?;
     env.add_overload("cidr", "string_to_cidr", vec![s()], to_cidr)?;
     env.add_overload("string", "cidr_to_string", vec![cidr()], cidr_to_string)?;
-    env.add_member_overload("containsIP", "cidr_contains_ip", cidr(), vec![ip()], cidr_contains)?;
-    env.add_member_overload("containsIP", "cidr_contains_ip_string", cidr(), vec![s()], cidr_contains)?;
-    env.add_member_overload("containsCIDR", "cidr_contains_cidr", cidr(), vec![cidr()], cidr_contains)?;
-    env.add_member_overload("containsCIDR", "cidr_contains_cidr_string", cidr(), vec![s()], cidr_contains)?;
+    env.add_member_overload(
+        "containsIP",
+        "cidr_contains_ip",
+        cidr(),
+        vec![ip()],
+        cidr_contains,
+    )?;
+    env.add_member_overload(
+        "containsIP",
+        "cidr_contains_ip_string",
+        cidr(),
+        vec![s()],
+        cidr_contains,
+    )?;
+    env.add_member_overload(
+        "containsCIDR",
+        "cidr_contains_cidr",
+        cidr(),
+        vec![cidr()],
+        cidr_contains,
+    )?;
+    env.add_member_overload(
+        "containsCIDR",
+        "cidr_contains_cidr_string",
+        cidr(),
+        vec![s()],
+        cidr_contains,
+    )?;
     env.add_member_overload("ip", "cidr_ip", cidr(), vec![], cidr_ip)?;
     env.add_member_overload("masked", "cidr_masked", cidr(), vec![], cidr_masked)?;
-    env.add_member_overload("prefixLength", "cidr_prefix_length", cidr(), vec![], cidr_prefix)?;
+    env.add_member_overload(
+        "prefixLength",
+        "cidr_prefix_length",
+        cidr(),
+        vec![],
+        cidr_prefix,
+    )?;
     env.add_overload("isURL", "is_url", vec![s()], is_url)?;
     env.add_overload("url", "string_to_url", vec![s()], to_url)?;
     for (name, f) in [
-        ("getScheme", url_part::<0> as cel::common::functions::Function),
+        (
+            "getScheme",
+            url_part::<0> as cel::common::functions::Function,
+        ),
         ("getHost", url_part::<1>),
         ("getHostname", url_part::<2>),
         ("getPort", url_part::<3>),
@@ -136,7 +177,9 @@ fn parse_cidr(s: &str) -> Result<Cidr, String> {
     let prefix: u8 = prefix
         .parse()
         .ok()
-        .filter(|p| *p <= max && !prefix.starts_with('+') && (prefix == "0" || !prefix.starts_with('0')))
+        .filter(|p| {
+            *p <= max && !prefix.starts_with('+') && (prefix == "0" || !prefix.starts_with('0'))
+        })
         .ok_or_else(|| format!("network address {s:?} parse error"))?;
     Ok(Cidr { ip, prefix })
 }
@@ -151,7 +194,11 @@ fn ip_bits(ip: &IpAddr) -> (u128, u8) {
 fn masked(c: &Cidr) -> IpAddr {
     let (bits, width) = ip_bits(&c.ip);
     let host_bits = u32::from(width - c.prefix);
-    let mask = if host_bits >= 128 { 0 } else { !0u128 << host_bits };
+    let mask = if host_bits >= 128 {
+        0
+    } else {
+        !0u128 << host_bits
+    };
     let value = bits & mask;
     match c.ip {
         IpAddr::V4(_) => IpAddr::from(std::net::Ipv4Addr::from(value as u32)),
@@ -163,11 +210,17 @@ fn contains(outer: &Cidr, inner: &Cidr) -> bool {
     if outer.ip.is_ipv4() != inner.ip.is_ipv4() || inner.prefix < outer.prefix {
         return false;
     }
-    masked(outer) == masked(&Cidr { ip: inner.ip, prefix: outer.prefix })
+    masked(outer)
+        == masked(&Cidr {
+            ip: inner.ip,
+            prefix: outer.prefix,
+        })
 }
 
 fn is_ip<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
-    Ok(owned(CelBool::from(parse_ip(str_arg(&args, 0, "isIP")?).is_ok())))
+    Ok(owned(CelBool::from(
+        parse_ip(str_arg(&args, 0, "isIP")?).is_ok(),
+    )))
 }
 
 fn to_ip<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
@@ -187,7 +240,7 @@ fn ip_of<'a>(args: &'a [CowVal<'_, '_>], f: &str) -> Result<&'a Ip, ExecutionErr
         .ok_or_else(|| fail(f, "expected an IP"))
 }
 
-fn cidr_of<'a>(args: &'a [CowVal<'_, '_>], i: usize, f: &str) -> Result<Cidr, ExecutionError> {
+fn cidr_of(args: &[CowVal<'_, '_>], i: usize, f: &str) -> Result<Cidr, ExecutionError> {
     let arg = args.get(i).ok_or_else(|| fail(f, "missing argument"))?;
     if let Some(c) = arg.downcast_ref::<Cidr>() {
         return Ok(c.clone());
@@ -202,12 +255,17 @@ fn cidr_of<'a>(args: &'a [CowVal<'_, '_>], i: usize, f: &str) -> Result<Cidr, Ex
         parse_cidr(s).map_err(|e| fail(f, e))
     } else {
         let ip = parse_ip(s).map_err(|e| fail(f, e))?;
-        Ok(Cidr { ip, prefix: ip_bits(&ip).1 })
+        Ok(Cidr {
+            ip,
+            prefix: ip_bits(&ip).1,
+        })
     }
 }
 
 fn ip_to_string<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
-    Ok(owned(CelString::from(ip_of(&args, "string")?.0.to_string())))
+    Ok(owned(CelString::from(
+        ip_of(&args, "string")?.0.to_string(),
+    )))
 }
 
 fn ip_family<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
@@ -243,7 +301,9 @@ fn ip_pred<'b, 'v, const P: u8>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
 }
 
 fn is_cidr<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
-    Ok(owned(CelBool::from(parse_cidr(str_arg(&args, 0, "isCIDR")?).is_ok())))
+    Ok(owned(CelBool::from(
+        parse_cidr(str_arg(&args, 0, "isCIDR")?).is_ok(),
+    )))
 }
 
 fn to_cidr<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
@@ -268,11 +328,16 @@ fn cidr_ip<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
 
 fn cidr_masked<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
     let c = cidr_of(&args, 0, "masked")?;
-    Ok(owned(Cidr { ip: masked(&c), prefix: c.prefix }))
+    Ok(owned(Cidr {
+        ip: masked(&c),
+        prefix: c.prefix,
+    }))
 }
 
 fn cidr_prefix<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
-    Ok(owned(CelInt::from(i64::from(cidr_of(&args, 0, "prefixLength")?.prefix))))
+    Ok(owned(CelInt::from(i64::from(
+        cidr_of(&args, 0, "prefixLength")?.prefix,
+    ))))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -291,8 +356,13 @@ fn parse_url(s: &str) -> Result<Url, String> {
     } else {
         let colon = without_fragment.find(':').ok_or_else(bad)?;
         let scheme = &without_fragment[..colon];
-        let valid = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        let valid = scheme
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
         if !valid {
             return Err(bad());
         }
@@ -318,7 +388,9 @@ fn parse_url(s: &str) -> Result<Url, String> {
 }
 
 fn is_url<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
-    Ok(owned(CelBool::from(parse_url(str_arg(&args, 0, "isURL")?).is_ok())))
+    Ok(owned(CelBool::from(
+        parse_url(str_arg(&args, 0, "isURL")?).is_ok(),
+    )))
 }
 
 fn to_url<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
@@ -345,7 +417,10 @@ fn url_part<'b, 'v, const P: u8>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
 fn split_host_port(host: &str) -> (String, String) {
     if let Some(rest) = host.strip_prefix('[') {
         let (h, after) = rest.split_once(']').unwrap_or((rest, ""));
-        return (h.to_string(), after.strip_prefix(':').unwrap_or("").to_string());
+        return (
+            h.to_string(),
+            after.strip_prefix(':').unwrap_or("").to_string(),
+        );
     }
     match host.rsplit_once(':') {
         Some((h, p)) => (h.to_string(), p.to_string()),
@@ -359,13 +434,13 @@ fn split_host_port(host: &str) -> (String, String) {
 fn re(pattern: &str) -> Regex {
     // The patterns below are constants known to compile; an impossible-to-match fallback
     // keeps this panic-free.
-    Regex::new(pattern).unwrap_or_else(|_| Regex::new("[^\\s\\S]").unwrap_or_else(|_| unreachable!()))
+    Regex::new(pattern)
+        .unwrap_or_else(|_| Regex::new("[^\\s\\S]").unwrap_or_else(|_| unreachable!()))
 }
 
 static DNS1123_LABEL: LazyLock<Regex> = LazyLock::new(|| re("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
-static DNS1123_SUBDOMAIN: LazyLock<Regex> = LazyLock::new(|| {
-    re("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-});
+static DNS1123_SUBDOMAIN: LazyLock<Regex> =
+    LazyLock::new(|| re("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"));
 static DNS1035_LABEL: LazyLock<Regex> = LazyLock::new(|| re("^[a-z]([-a-z0-9]*[a-z0-9])?$"));
 static QUALIFIED_NAME: LazyLock<Regex> =
     LazyLock::new(|| re("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"));
@@ -374,9 +449,8 @@ static LABEL_VALUE: LazyLock<Regex> =
 static UUID: LazyLock<Regex> = LazyLock::new(|| {
     re("(?i)^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$")
 });
-static BASE64: LazyLock<Regex> = LazyLock::new(|| {
-    re("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
-});
+static BASE64: LazyLock<Regex> =
+    LazyLock::new(|| re("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"));
 static DATETIME: LazyLock<Regex> = LazyLock::new(|| {
     re("^(\\d{4}-\\d{2}-\\d{2})[Tt ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})?$")
 });
@@ -431,7 +505,11 @@ fn qualified_name(s: &str) -> Vec<String> {
         if prefix.is_empty() {
             errs.push("prefix part must be non-empty".to_string());
         } else {
-            errs.extend(subdomain(prefix).into_iter().map(|e| format!("prefix part {e}")));
+            errs.extend(
+                subdomain(prefix)
+                    .into_iter()
+                    .map(|e| format!("prefix part {e}")),
+            );
         }
     }
     if name.is_empty() {
@@ -502,7 +580,10 @@ pub(super) fn validate_format(kind: u8, s: &str) -> Vec<String> {
                 .captures(s)
                 .and_then(|c| c.get(1))
                 .is_some_and(|d| valid_date(d.as_str()));
-            (!ok).then(|| "invalid datetime".to_string()).into_iter().collect()
+            (!ok)
+                .then(|| "invalid datetime".to_string())
+                .into_iter()
+                .collect()
         }
     }
 }

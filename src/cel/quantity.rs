@@ -51,7 +51,11 @@ impl StaticVal for Quantity {}
 
 impl Quantity {
     pub(super) fn parse(s: &str) -> Result<Quantity, String> {
-        let bad = || format!("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {s:?}");
+        let bad = || {
+            format!(
+                "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {s:?}"
+            )
+        };
         let (negative, rest) = match s.as_bytes().first() {
             Some(b'-') => (true, &s[1..]),
             Some(b'+') => (false, &s[1..]),
@@ -154,7 +158,8 @@ fn decimal_suffix(suffix: &str) -> Option<i32> {
         _ => {
             let e = suffix.strip_prefix(['e', 'E'])?;
             let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
-            if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) || digits.len() > 4 {
+            if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) || digits.len() > 4
+            {
                 return None;
             }
             e.parse().ok()?
@@ -169,13 +174,37 @@ pub(super) fn register(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_type(q())?;
     env.add_overload("quantity", "string_to_quantity", vec![s()], to_quantity)?;
     env.add_overload("isQuantity", "is_quantity_string", vec![s()], is_quantity)?;
-    env.add_member_overload("isGreaterThan", "quantity_is_greater_than", q(), vec![q()], is_greater)?;
-    env.add_member_overload("isLessThan", "quantity_is_less_than", q(), vec![q()], is_less)?;
-    env.add_member_overload("compareTo", "quantity_compare_to", q(), vec![q()], compare_to)?;
+    env.add_member_overload(
+        "isGreaterThan",
+        "quantity_is_greater_than",
+        q(),
+        vec![q()],
+        is_greater,
+    )?;
+    env.add_member_overload(
+        "isLessThan",
+        "quantity_is_less_than",
+        q(),
+        vec![q()],
+        is_less,
+    )?;
+    env.add_member_overload(
+        "compareTo",
+        "quantity_compare_to",
+        q(),
+        vec![q()],
+        compare_to,
+    )?;
     env.add_member_overload("sign", "quantity_sign", q(), vec![], sign)?;
     env.add_member_overload("isInteger", "quantity_is_integer", q(), vec![], is_integer)?;
     env.add_member_overload("asInteger", "quantity_as_integer", q(), vec![], as_integer)?;
-    env.add_member_overload("asApproximateFloat", "quantity_as_float", q(), vec![], as_float)?;
+    env.add_member_overload(
+        "asApproximateFloat",
+        "quantity_as_float",
+        q(),
+        vec![],
+        as_float,
+    )?;
     env.add_member_overload("add", "quantity_add", q(), vec![q()], add)?;
     env.add_member_overload("add", "quantity_add_int", q(), vec![int()], add)?;
     env.add_member_overload("sub", "quantity_sub", q(), vec![q()], sub)?;
@@ -193,7 +222,10 @@ fn q_arg(args: &[CowVal<'_, '_>], i: usize, f: &str) -> Result<Quantity, Executi
         return Ok(*q);
     }
     if let Some(n) = arg.downcast_ref::<CelInt>() {
-        return Ok(Quantity { mantissa: i128::from(*n.inner()), exp: 0 });
+        return Ok(Quantity {
+            mantissa: i128::from(*n.inner()),
+            exp: 0,
+        });
     }
     Err(fail(f, "expected a quantity"))
 }

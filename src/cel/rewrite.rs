@@ -16,8 +16,26 @@ use super::k8s_functions::{CACHED_MATCHES, cached_regex};
 
 /// CEL reserved words that Kubernetes escapes as `__{word}__`.
 const RESERVED: &[&str] = &[
-    "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
-    "function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void",
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
     "while",
 ];
 

@@ -105,8 +105,7 @@ fn precheck(source: &str) -> Result<(), SyntaxError> {
                     continue;
                 }
                 if bytes[i] == c
-                    && (!triple
-                        || (bytes.get(i + 1) == Some(&c) && bytes.get(i + 2) == Some(&c)))
+                    && (!triple || (bytes.get(i + 1) == Some(&c) && bytes.get(i + 2) == Some(&c)))
                 {
                     i += if triple { 3 } else { 1 };
                     break;

@@ -31,11 +31,9 @@ pub fn from_json(value: &serde_json::Value) -> CelValue {
         }
         serde_json::Value::String(s) => string_value(s),
         serde_json::Value::Array(items) => list_value(items.iter().map(from_json).collect()),
-        serde_json::Value::Object(map) => map_value(
-            map.iter()
-                .map(|(k, v)| (k.clone(), from_json(v)))
-                .collect(),
-        ),
+        serde_json::Value::Object(map) => {
+            map_value(map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect())
+        }
     }
 }
 
