@@ -300,7 +300,7 @@ fn format_validate<'b, 'v>(args: Args<'b, 'v>) -> Ret<'b, 'v> {
         .copied()
         .ok_or_else(|| ExecutionError::function_error("validate", "expected a format"))?;
     let text = str_arg(&args, 1, "validate")?;
-    let errors = super::net::validate_format(format.0, text);
+    let errors = super::formats::validate_format(format.0, text);
     Ok(owned(if errors.is_empty() {
         CelOptional::none()
     } else {

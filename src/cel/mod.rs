@@ -11,6 +11,7 @@
 //!   `self.all(key, ...)` over label maps seeing the real keys.
 //! * `CompiledRule` holds only the AST and an `Arc<Env>`, both `Send + Sync`.
 
+mod formats;
 mod k8s_functions;
 mod net;
 mod quantity;
@@ -22,6 +23,8 @@ mod values;
 mod corpus_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_syntax;
 
 use std::sync::{Arc, LazyLock};
 
