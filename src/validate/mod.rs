@@ -1,7 +1,5 @@
 //! Validate stage: walks a resource's spanned tree against its kind's schema and returns findings
 //! in the API server's wording, each at the exact key or value.
-//!
-//! INTERFACE STUB: replaced by the real engine.
 
 use crate::diag::Diagnostic;
 use crate::model::Resource;
