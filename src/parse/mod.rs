@@ -1,6 +1,14 @@
 //! Parse stage: source text -> spanned documents. Never panics on input; every problem is a diagnostic.
 
+#[cfg(test)]
+mod bench;
+mod builder;
 mod node;
+mod scalar;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_recover;
 mod yaml;
 
 pub use node::{Entry, Node, PathSeg, Str, Value, parse_path};

@@ -1,8 +1,14 @@
 //! YAML/JSON text -> spanned documents, on saphyr-parser events.
 //!
-//! INTERFACE STUB: replaced by the real parser.
+//! The driver: feeds events to the [`Builder`], converts saphyr's character positions to byte offsets,
+//! and after a syntax error resumes at the next `---` line so later documents are still linted.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use saphyr_parser::Parser;
 
 use super::Node;
+use super::builder::{Builder, Flow};
 use crate::diag::Diagnostic;
 use crate::source::{SourceFile, Span};
 
@@ -48,6 +54,128 @@ pub struct ParsedFile {
 
 /// Parses a multi-document YAML (or JSON) file. After a syntax error the documents that follow the
 /// next `---` are still parsed.
-pub fn parse_file(_file: &SourceFile, _limits: &Limits) -> ParsedFile {
-    ParsedFile::default()
+pub fn parse_file(file: &SourceFile, limits: &Limits) -> ParsedFile {
+    let text: &str = &file.text;
+    let mut builder = Builder::new(file, limits);
+    // The BOM is skipped by starting the first chunk after it; spans still index the original text.
+    let mut base = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    loop {
+        let chunk = text.get(base..).unwrap_or("");
+        // saphyr-parser is not ours: a panic in it must not take the whole run down.
+        let result = catch_unwind(AssertUnwindSafe(|| run_chunk(&mut builder, chunk, base)));
+        let error_pos = match result {
+            Ok(None) => break,
+            Ok(Some(pos)) => pos,
+            Err(_) => {
+                builder.syntax_error("internal parser error", base);
+                base
+            }
+        };
+        match next_document_marker(text, error_pos, base) {
+            Some(next) => base = next,
+            None => break,
+        }
+    }
+    builder.finish()
+}
+
+/// Parses `chunk` (which starts at byte `base` of the file). Returns the byte position of a syntax
+/// error, already reported, or `None` when the chunk was parsed to its end (or parsing must stop).
+fn run_chunk(builder: &mut Builder<'_>, chunk: &str, base: usize) -> Option<usize> {
+    let mut pos = CharPos::new(chunk, base);
+    for item in Parser::new_from_str(chunk) {
+        match item {
+            Ok((event, span)) => {
+                let start = pos.byte(span.start.index());
+                let end = pos.byte(span.end.index());
+                if builder.on_event(event, start, end) == Flow::Stop {
+                    return None;
+                }
+            }
+            Err(err) => {
+                let at = pos.byte(err.marker().index());
+                builder.syntax_error(err.info(), at);
+                return Some(at);
+            }
+        }
+    }
+    None
+}
+
+/// Start of the first line at or after `from` (and after `base`) that is a `---` document marker.
+/// A marker at column 0 cannot be part of a scalar, so resuming there is safe.
+fn next_document_marker(text: &str, from: usize, base: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut line = from.min(bytes.len());
+    if line > 0 && bytes.get(line - 1) != Some(&b'\n') {
+        line = next_line(text, line)?;
+    }
+    loop {
+        let rest = bytes.get(line..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        if line > base
+            && rest.starts_with(b"---")
+            && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            return Some(line);
+        }
+        line = next_line(text, line)?;
+    }
+}
+
+fn next_line(text: &str, from: usize) -> Option<usize> {
+    text.get(from..)?.find('\n').map(|i| from + i + 1)
+}
+
+/// Converts saphyr's character indices to byte offsets. ASCII text maps 1:1; otherwise a cursor
+/// walks from the previous position (events arrive almost in order, so this stays linear).
+struct CharPos<'t> {
+    text: &'t str,
+    base: usize,
+    ascii: bool,
+    chars: usize,
+    bytes: usize,
+}
+
+impl<'t> CharPos<'t> {
+    fn new(text: &'t str, base: usize) -> Self {
+        CharPos {
+            text,
+            base,
+            ascii: text.is_ascii(),
+            chars: 0,
+            bytes: 0,
+        }
+    }
+
+    fn byte(&mut self, index: usize) -> usize {
+        if self.ascii {
+            return self.base + index.min(self.text.len());
+        }
+        let b = self.text.as_bytes();
+        while self.chars < index && self.bytes < b.len() {
+            self.bytes += utf8_len(b[self.bytes]);
+            self.chars += 1;
+        }
+        while self.chars > index && self.bytes > 0 {
+            self.bytes -= 1;
+            while self.bytes > 0 && !self.text.is_char_boundary(self.bytes) {
+                self.bytes -= 1;
+            }
+            self.chars -= 1;
+        }
+        self.bytes = self.bytes.min(b.len());
+        self.base + self.bytes
+    }
+}
+
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
 }

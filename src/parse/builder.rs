@@ -1,0 +1,468 @@
+//! Builds spanned documents from saphyr-parser events: an explicit stack (no recursion), duplicate keys,
+//! anchors, aliases with an expansion budget, `<<` merge keys and the input limits.
+
+use std::collections::{HashMap, HashSet};
+
+use saphyr_parser::{Event, ScalarStyle};
+
+use super::scalar::{block_header, key_text, quoted_end, resolve, skip_props, trim_end};
+use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Str, Value};
+use crate::diag::Diagnostic;
+use crate::source::{SourceFile, Span};
+
+/// Maps with more entries than this get a hash index for the duplicate check.
+const INDEX_THRESHOLD: usize = 16;
+
+/// Whether the driver should keep feeding events.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Flow {
+    Continue,
+    Stop,
+}
+
+enum Coll {
+    Seq(Vec<Node>),
+    Map(Vec<Entry>),
+}
+
+/// What a mapping frame does with the next completed node.
+enum Pending {
+    /// The next node is a key.
+    Key,
+    /// The next node is the value of this key.
+    Value {
+        key: String,
+        span: Span,
+        merge: bool,
+    },
+    /// The next node is the value of a rejected key (duplicate or complex) and is dropped.
+    Drop,
+}
+
+struct Frame {
+    coll: Coll,
+    start: usize,
+    flow: bool,
+    anchor: usize,
+    /// Nodes in this collection so far, itself excluded (for the alias budget).
+    count: usize,
+    last_end: usize,
+    pending: Pending,
+    /// Values of `<<` keys, merged when the mapping ends (explicit keys win wherever they are).
+    merges: Vec<Node>,
+    index: Option<HashMap<String, usize>>,
+}
+
+impl Frame {
+    fn first_key_span(&self, key: &str) -> Option<Span> {
+        let Coll::Map(entries) = &self.coll else {
+            return None;
+        };
+        match &self.index {
+            Some(ix) => ix
+                .get(key)
+                .and_then(|&i| entries.get(i))
+                .map(|e| e.key_span),
+            None => entries.iter().find(|e| e.key == key).map(|e| e.key_span),
+        }
+    }
+
+    fn push_entry(&mut self, entry: Entry) {
+        let Coll::Map(entries) = &mut self.coll else {
+            return;
+        };
+        if let Some(ix) = &mut self.index {
+            ix.insert(entry.key.clone(), entries.len());
+        }
+        entries.push(entry);
+        if self.index.is_none() && entries.len() > INDEX_THRESHOLD {
+            self.index = Some(
+                entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.key.clone(), i))
+                    .collect(),
+            );
+        }
+    }
+}
+
+struct Doc {
+    index: usize,
+    start: usize,
+    skip: bool,
+    /// Nodes added by alias expansion so far.
+    added: usize,
+    root: Option<Node>,
+}
+
+pub(super) struct Builder<'a> {
+    file: &'a SourceFile,
+    text: &'a str,
+    limits: &'a Limits,
+    stack: Vec<Frame>,
+    /// Anchored nodes with their node counts, for the current document.
+    anchors: HashMap<usize, (Node, usize)>,
+    doc: Option<Doc>,
+    next_index: usize,
+    out: ParsedFile,
+}
+
+/// A span of one character at `pos` (zero-width at the end of the text or on a line break).
+pub(super) fn char_span(text: &str, pos: usize) -> Span {
+    let len = text
+        .get(pos..)
+        .and_then(|t| t.chars().next())
+        .filter(|c| *c != '\n' && *c != '\r')
+        .map_or(0, char::len_utf8);
+    Span::new(pos, pos + len)
+}
+
+impl<'a> Builder<'a> {
+    pub(super) fn new(file: &'a SourceFile, limits: &'a Limits) -> Self {
+        Builder {
+            file,
+            text: &file.text,
+            limits,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            doc: None,
+            next_index: 0,
+            out: ParsedFile::default(),
+        }
+    }
+
+    pub(super) fn finish(self) -> ParsedFile {
+        self.out
+    }
+
+    fn diag(&mut self, code: &'static str, msg: String, span: Span) {
+        self.out
+            .diagnostics
+            .push(Diagnostic::new(code, msg).at(self.file.id, span));
+    }
+
+    /// Drops the current document (after an error that ends it).
+    fn skip_doc(&mut self) {
+        if let Some(doc) = &mut self.doc {
+            doc.skip = true;
+        }
+        self.stack.clear();
+    }
+
+    /// A syntax error ends the parse of this chunk: the document in progress is lost (and counted).
+    pub(super) fn syntax_error(&mut self, info: &str, pos: usize) {
+        let span = char_span(self.text, pos);
+        self.diag("GW002", info.to_owned(), span);
+        if self.doc.take().is_none() {
+            self.next_index += 1;
+        }
+        self.stack.clear();
+        self.anchors.clear();
+    }
+
+    /// Handles one event; `start`/`end` are byte offsets into the file.
+    pub(super) fn on_event(&mut self, ev: Event<'_>, start: usize, end: usize) -> Flow {
+        match ev {
+            Event::StreamStart | Event::StreamEnd | Event::Nothing => Flow::Continue,
+            Event::DocumentStart(_) => self.start_doc(start),
+            Event::DocumentEnd => {
+                self.end_doc();
+                Flow::Continue
+            }
+            ev => {
+                let Some(doc) = &self.doc else {
+                    return Flow::Continue;
+                };
+                if doc.skip {
+                    return Flow::Continue;
+                }
+                if end.saturating_sub(doc.start) > self.limits.max_document_bytes {
+                    let msg = format!(
+                        "document larger than the limit of {} bytes; raise it with --max-document-bytes",
+                        self.limits.max_document_bytes
+                    );
+                    let span = char_span(self.text, doc.start);
+                    self.diag("GW005", msg, span);
+                    self.skip_doc();
+                    return Flow::Continue;
+                }
+                self.node_event(ev, start, end);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn start_doc(&mut self, start: usize) -> Flow {
+        if self.next_index >= self.limits.max_documents {
+            let msg = format!(
+                "more than {} documents in the file; the rest are skipped; raise the limit with --max-documents",
+                self.limits.max_documents
+            );
+            self.diag("GW005", msg, char_span(self.text, start));
+            return Flow::Stop;
+        }
+        self.doc = Some(Doc {
+            index: self.next_index,
+            start,
+            skip: false,
+            added: 0,
+            root: None,
+        });
+        self.next_index += 1;
+        self.stack.clear();
+        self.anchors.clear();
+        Flow::Continue
+    }
+
+    fn end_doc(&mut self) {
+        self.stack.clear();
+        self.anchors.clear();
+        let Some(doc) = self.doc.take() else {
+            return;
+        };
+        if doc.skip {
+            return;
+        }
+        if let Some(root) = doc.root
+            && root.value != Value::Null
+        {
+            self.out.documents.push(ParsedDocument {
+                index: doc.index,
+                span: root.span,
+                root,
+            });
+        }
+    }
+
+    fn node_event(&mut self, ev: Event<'_>, start: usize, end: usize) {
+        match ev {
+            Event::Scalar(text, style, anchor, tag) => {
+                let span = self.scalar_span(style, anchor != 0 || tag.is_some(), start, end);
+                let value = resolve(text.into_owned(), style, tag.as_deref());
+                self.add(Node { span, value }, 1, anchor);
+            }
+            Event::Alias(id) => self.alias(id, Span::new(start, end)),
+            Event::SequenceStart(anchor, _) => self.open(false, anchor, start, end),
+            Event::MappingStart(anchor, _) => self.open(true, anchor, start, end),
+            Event::SequenceEnd | Event::MappingEnd => self.close(end),
+            _ => {}
+        }
+    }
+
+    fn scalar_span(&self, style: ScalarStyle, props: bool, start: usize, end: usize) -> Span {
+        let text = self.text;
+        match style {
+            ScalarStyle::Plain => {
+                let s = if props {
+                    skip_props(text, start, end)
+                } else {
+                    start
+                };
+                Span::new(s, end.max(s))
+            }
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                let s = if props {
+                    skip_props(text, start, end)
+                } else {
+                    start
+                };
+                // saphyr's end runs on over trailing blanks and comments.
+                Span::new(s, quoted_end(text, s).unwrap_or(end).max(s))
+            }
+            _ => match block_header(text, start) {
+                Some(h) => Span::new(h, trim_end(text, h + 1, end.max(h + 1))),
+                None => Span::new(start, trim_end(text, start, end.max(start))),
+            },
+        }
+    }
+
+    fn open(&mut self, map: bool, anchor: usize, start: usize, end: usize) {
+        let bytes = self.text.as_bytes();
+        let flow = end > start && matches!(bytes.get(end - 1), Some(b'{' | b'['));
+        let s = if flow {
+            end - 1
+        } else if end > start {
+            // Block collection with properties: start at the first entry.
+            skip_props(self.text, start, self.text.len())
+        } else {
+            start
+        };
+        if self.stack.len() >= self.limits.max_depth {
+            let msg = format!(
+                "nesting deeper than the limit of {} levels; raise it with --max-depth",
+                self.limits.max_depth
+            );
+            self.diag("GW005", msg, char_span(self.text, s));
+            self.skip_doc();
+            return;
+        }
+        self.stack.push(Frame {
+            coll: if map {
+                Coll::Map(Vec::new())
+            } else {
+                Coll::Seq(Vec::new())
+            },
+            start: s,
+            flow,
+            anchor,
+            count: 0,
+            last_end: s,
+            pending: Pending::Key,
+            merges: Vec::new(),
+            index: None,
+        });
+    }
+
+    fn close(&mut self, end: usize) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        // A flow end event may run on over trailing blanks; a block end sits at the next token.
+        let span_end = if frame.flow {
+            trim_end(self.text, frame.start, end)
+        } else {
+            frame.last_end
+        };
+        let span = Span::new(frame.start, span_end.max(frame.start));
+        let value = match frame.coll {
+            Coll::Seq(items) => Value::Seq(items),
+            Coll::Map(mut entries) => {
+                if !frame.merges.is_empty() {
+                    self.apply_merges(&mut entries, frame.merges);
+                }
+                Value::Map(entries)
+            }
+        };
+        self.add(Node { span, value }, frame.count + 1, frame.anchor);
+    }
+
+    fn alias(&mut self, id: usize, span: Span) {
+        let Some((node, count)) = self.anchors.get(&id) else {
+            self.diag(
+                "GW002",
+                "alias refers to an anchor not defined earlier in this document".to_owned(),
+                span,
+            );
+            self.skip_doc();
+            return;
+        };
+        let count = *count;
+        let Some(doc) = &mut self.doc else {
+            return;
+        };
+        // Check the budget before cloning anything, so hostile documents cost no memory.
+        if doc.added.saturating_add(count) > self.limits.max_alias_nodes {
+            let msg = format!(
+                "YAML alias expansion exceeds the limit of {} nodes (a \"billion laughs\" document?); raise it with --max-alias-nodes",
+                self.limits.max_alias_nodes
+            );
+            self.diag("GW005", msg, span);
+            self.skip_doc();
+            return;
+        }
+        doc.added += count;
+        let mut copy = node.clone();
+        copy.span = span;
+        self.add(copy, count, 0);
+    }
+
+    /// Attaches a completed node (with its node count) to its parent, or makes it the document root.
+    fn add(&mut self, node: Node, count: usize, anchor: usize) {
+        if anchor != 0 {
+            self.anchors.insert(anchor, (node.clone(), count));
+        }
+        let Some(frame) = self.stack.last_mut() else {
+            if let Some(doc) = &mut self.doc {
+                doc.root = Some(node);
+            }
+            return;
+        };
+        frame.count += count;
+        frame.last_end = frame.last_end.max(node.span.end);
+        if let Coll::Seq(items) = &mut frame.coll {
+            items.push(node);
+            return;
+        }
+        match std::mem::replace(&mut frame.pending, Pending::Key) {
+            Pending::Key => {
+                let pending = self.key(node);
+                if let Some(frame) = self.stack.last_mut() {
+                    frame.pending = pending;
+                }
+            }
+            Pending::Value { key, span, merge } => {
+                if merge {
+                    frame.merges.push(node);
+                } else {
+                    frame.push_entry(Entry {
+                        key,
+                        key_span: span,
+                        value: node,
+                    });
+                }
+            }
+            Pending::Drop => {}
+        }
+    }
+
+    /// Takes a completed key node for the innermost mapping.
+    fn key(&mut self, node: Node) -> Pending {
+        let span = node.span;
+        let merge = matches!(&node.value, Value::Str(Str { text, plain: true }) if text == "<<");
+        let Some(key) = key_text(node.value) else {
+            self.diag(
+                "GW002",
+                "complex mapping keys are not supported".to_owned(),
+                span,
+            );
+            return Pending::Drop;
+        };
+        if !merge {
+            let first = self.stack.last().and_then(|f| f.first_key_span(&key));
+            if let Some(first) = first {
+                let at = self.file.line_col(first.start);
+                let msg = format!(
+                    "duplicate key {key:?}: already set at line {} column {}",
+                    at.line, at.column
+                );
+                self.out.diagnostics.push(
+                    Diagnostic::new("GW003", msg)
+                        .at(self.file.id, span)
+                        .with_related(self.file.id, first, "first set here"),
+                );
+                return Pending::Drop;
+            }
+        }
+        Pending::Value { key, span, merge }
+    }
+
+    /// Merges `<<` values (a mapping or a list of mappings) into `entries`; keys already present win,
+    /// and earlier merged mappings win over later ones.
+    fn apply_merges(&mut self, entries: &mut Vec<Entry>, merges: Vec<Node>) {
+        let mut seen: HashSet<String> = entries.iter().map(|e| e.key.clone()).collect();
+        let mut merge_in = |src: Vec<Entry>, entries: &mut Vec<Entry>| {
+            for e in src {
+                if seen.insert(e.key.clone()) {
+                    entries.push(e);
+                }
+            }
+        };
+        for m in merges {
+            match m.value {
+                Value::Map(src) => merge_in(src, entries),
+                Value::Seq(items) => {
+                    for item in items {
+                        match item.value {
+                            Value::Map(src) => merge_in(src, entries),
+                            _ => self.diag("GW002", MERGE_MSG.to_owned(), item.span),
+                        }
+                    }
+                }
+                _ => self.diag("GW002", MERGE_MSG.to_owned(), m.span),
+            }
+        }
+    }
+}
+
+const MERGE_MSG: &str = "the merge key `<<` needs a mapping or a list of mappings";
