@@ -1,20 +1,90 @@
 //! CEL: compiles schema validation rules (x-kubernetes-validations) once and evaluates them
 //! against values built from the spanned tree. Owns the Kubernetes CEL function library.
 //!
-//! INTERFACE STUB: the real engine replaces the bodies; the signatures are the contract.
+//! Design:
+//! * One process-wide [`cel::Env`] (standard library, the strings extension and the Kubernetes
+//!   libraries of [`k8s_functions`] and [`quantity`]) is built once and shared through an `Arc`;
+//!   evaluating only builds a cheap `Context` that points at it.
+//! * A rule is parsed into an AST which [`rewrite`] adjusts once: escaped property names
+//!   (`__namespace__`, `a__dash__b`) are unescaped, and `matches` calls go to a
+//!   regex-caching implementation. Maps therefore keep their keys verbatim, which keeps
+//!   `self.all(key, ...)` over label maps seeing the real keys.
+//! * `CompiledRule` holds only the AST and an `Arc<Env>`, both `Send + Sync`.
+
+mod formats;
+mod k8s_functions;
+mod net;
+mod quantity;
+mod rewrite;
+mod syntax;
+mod values;
+
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_syntax;
+
+use std::sync::{Arc, LazyLock};
+
+use cel::common::value::CowVal;
+use cel::{Context, Env, Value};
+
+pub use rewrite::escape as escape_property_name;
+pub use syntax::{MAX_EXPRESSION_BYTES, MAX_NESTING, SyntaxError, check_syntax};
+pub use values::{from_json, list_value, map_value, string_value};
 
 /// The value type rules are evaluated on. Schema validation builds these bottom-up.
 pub type CelValue = cel::Value;
 
+/// The shared environment; `None` only if registering the library failed (a bug, reported
+/// by every compile rather than by a panic).
+static ENV: LazyLock<Result<Arc<Env>, String>> = LazyLock::new(build_env);
+
+fn build_env() -> Result<Arc<Env>, String> {
+    let mut env = Env::stdlib();
+    env.add_extension(cel::extensions::strings)
+        .map_err(|e| format!("strings library: {e}"))?;
+    k8s_functions::register(&mut env).map_err(|e| format!("kubernetes library: {e}"))?;
+    net::register(&mut env).map_err(|e| format!("ip/cidr/url library: {e}"))?;
+    quantity::register(&mut env).map_err(|e| format!("quantity library: {e}"))?;
+    Ok(Arc::new(env))
+}
+
+fn env() -> Result<&'static Arc<Env>, String> {
+    ENV.as_ref().map_err(Clone::clone)
+}
+
 /// A compiled rule, shareable across threads.
 pub struct CompiledRule {
     source: String,
+    expr: cel::parser::Expression,
+    transition: bool,
+    env: Arc<Env>,
+}
+
+impl std::fmt::Debug for CompiledRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledRule")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CompiledRule {
     /// Compiles a rule once. `Err` carries a message naming the problem (syntax error, unsupported function).
     pub fn compile(rule: &str) -> Result<CompiledRule, String> {
-        Err(format!("CEL engine not built yet: {rule}"))
+        let env = env()?;
+        let mut expr = syntax::parse_guarded(env, rule).map_err(|e| e.to_string())?;
+        rewrite::rewrite(&mut expr).map_err(|e| format!("{rule}: {e}"))?;
+        let transition = syntax::references_variable(&expr, "oldSelf");
+        Ok(CompiledRule {
+            source: rule.to_string(),
+            expr,
+            transition,
+            env: Arc::clone(env),
+        })
     }
 
     pub fn source(&self) -> &str {
@@ -23,32 +93,44 @@ impl CompiledRule {
 
     /// True when the rule reads `oldSelf` (a transition rule: skipped offline).
     pub fn is_transition_rule(&self) -> bool {
-        self.source.contains("oldSelf")
+        self.transition
     }
 
     /// Evaluates with `self` bound to `value`. `Ok(false)` means the rule fails.
-    pub fn eval(&self, _value: &CelValue) -> Result<bool, String> {
-        Err("CEL engine not built yet".to_string())
+    pub fn eval(&self, value: &CelValue) -> Result<bool, String> {
+        self.with_result(value, |result| match result {
+            Value::Bool(b) => Ok(b),
+            other => Err(format!("rule evaluated to {}, not a bool", other.type_of())),
+        })
+    }
+
+    /// Evaluates a `messageExpression`: the result must be a string.
+    pub fn eval_string(&self, value: &CelValue) -> Result<String, String> {
+        self.with_result(value, |result| match result {
+            Value::String(s) => Ok(s.as_ref().clone()),
+            other => Err(format!(
+                "expression evaluated to {}, not a string",
+                other.type_of()
+            )),
+        })
+    }
+
+    fn with_result<T>(
+        &self,
+        value: &CelValue,
+        then: impl FnOnce(Value) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let mut context = Context::with_env(Arc::clone(&self.env));
+        // Borrowing conversion: strings and keys are not copied.
+        context.add_variable_as_val("self", values::to_val(value));
+        let result = Value::resolve_val(&self.expr, &context).map_err(|e| e.to_string())?;
+        let converted =
+            Value::try_from(&*result as &dyn cel::common::value::Val).map_err(|e| e.to_string())?;
+        then(converted)
     }
 }
 
-/// Converts a JSON value (a schema default) into a CEL value.
-pub fn from_json(value: &serde_json::Value) -> CelValue {
-    match value {
-        serde_json::Value::Null => CelValue::Null,
-        serde_json::Value::Bool(b) => CelValue::Bool(*b),
-        serde_json::Value::Number(n) => match n.as_i64() {
-            Some(i) => CelValue::Int(i),
-            None => CelValue::Float(n.as_f64().unwrap_or(0.0)),
-        },
-        serde_json::Value::String(s) => CelValue::from(s.as_str()),
-        serde_json::Value::Array(items) => {
-            CelValue::List(std::sync::Arc::new(items.iter().map(from_json).collect()))
-        }
-        serde_json::Value::Object(map) => {
-            let m: std::collections::HashMap<String, CelValue> =
-                map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect();
-            CelValue::from(m)
-        }
-    }
+/// Convenience for the k8s libraries: a value owned by the interpreter.
+pub(crate) fn owned<'b, 'v, T: cel::common::value::Val + 'v>(v: T) -> CowVal<'b, 'v> {
+    CowVal::owned(v)
 }
