@@ -128,7 +128,7 @@ pub struct Rule {
     /// `Err` holds the compile error; the rule is then reported as not evaluated where it applies.
     pub compiled: Arc<Result<CompiledRule, String>>,
     pub message: Option<String>,
-    pub message_expression: Option<String>,
+    pub message_expression: Option<Arc<Result<CompiledRule, String>>>,
     /// `.spec.x` style path relative to the node, appended to the node's path when reporting.
     pub field_path: Option<String>,
     pub reason: Reason,
@@ -245,6 +245,13 @@ struct Compiler {
 }
 
 impl Compiler {
+    fn cel(&mut self, src: &str) -> Arc<Result<CompiledRule, String>> {
+        self.rules
+            .entry(src.to_string())
+            .or_insert_with(|| Arc::new(CompiledRule::compile(src)))
+            .clone()
+    }
+
     fn node(&mut self, s: &Value, path: &str) -> SchemaNode {
         let Value::Object(o) = s else {
             return SchemaNode::default();
@@ -371,17 +378,16 @@ impl Compiler {
                 let Some(src) = r.get("rule").and_then(Value::as_str) else {
                     continue;
                 };
-                let compiled = self
-                    .rules
-                    .entry(src.to_string())
-                    .or_insert_with(|| Arc::new(CompiledRule::compile(src)))
-                    .clone();
+                let compiled = self.cel(src);
                 let text = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
                 n.rules.push(Rule {
                     rule: src.to_string(),
                     compiled,
                     message: text("message"),
-                    message_expression: text("messageExpression"),
+                    message_expression: r
+                        .get("messageExpression")
+                        .and_then(Value::as_str)
+                        .map(|e| self.cel(e)),
                     field_path: text("fieldPath"),
                     reason: match r.get("reason").and_then(Value::as_str) {
                         Some("FieldValueForbidden") => Reason::Forbidden,

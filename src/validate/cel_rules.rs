@@ -1,12 +1,9 @@
 //! CEL rules (x-kubernetes-validations): values for `self`, defaults, evaluation and the API
 //! server's wording of failures.
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use serde_json::Value as Json;
 
-use crate::cel::{CelValue, from_json};
+use crate::cel::{CelValue, CompiledRule, from_json, list_value, map_value, string_value};
 use crate::diag::Diagnostic;
 use crate::parse::{Node, Value};
 use crate::schema::compile::{JsonType, Reason, Rule, SchemaNode};
@@ -21,15 +18,14 @@ pub(super) fn json_value(node: &Node) -> CelValue {
         Value::Bool(b) => CelValue::Bool(*b),
         Value::Int(i) => CelValue::Int(*i),
         Value::Float(f) => CelValue::Float(*f),
-        Value::Str(s) => CelValue::from(s.text.as_str()),
-        Value::Seq(items) => CelValue::List(Arc::new(items.iter().map(json_value).collect())),
-        Value::Map(entries) => {
-            let m: HashMap<String, CelValue> = entries
+        Value::Str(s) => string_value(&s.text),
+        Value::Seq(items) => list_value(items.iter().map(json_value).collect()),
+        Value::Map(entries) => map_value(
+            entries
                 .iter()
                 .map(|e| (e.key.clone(), json_value(&e.value)))
-                .collect();
-            CelValue::from(m)
-        }
+                .collect(),
+        ),
     }
 }
 
@@ -45,27 +41,25 @@ pub(super) fn default_value(schema: &SchemaNode) -> CelValue {
 fn with_defaults(json: &Json, schema: &SchemaNode) -> CelValue {
     match json {
         Json::Object(obj) if schema.properties.is_some() => {
-            let mut m: HashMap<String, CelValue> = HashMap::with_capacity(obj.len());
+            let mut m: Vec<(String, CelValue)> = Vec::with_capacity(obj.len());
             for (k, v) in obj {
                 let value = match schema.field(k) {
                     Some(s) => with_defaults(v, s),
                     None => from_json(v),
                 };
-                m.insert(k.clone(), value);
+                m.push((k.clone(), value));
             }
             for name in &schema.property_names {
                 if let Some(p) = schema.property(name) {
                     if p.default.is_some() && !obj.contains_key(&**name) {
-                        m.insert(name.to_string(), default_value(p));
+                        m.push((name.to_string(), default_value(p)));
                     }
                 }
             }
-            CelValue::from(m)
+            map_value(m)
         }
         Json::Array(items) => match &schema.items {
-            Some(s) => CelValue::List(Arc::new(
-                items.iter().map(|i| with_defaults(i, s)).collect(),
-            )),
+            Some(s) => list_value(items.iter().map(|i| with_defaults(i, s)).collect()),
             None => from_json(json),
         },
         _ => from_json(json),
@@ -75,6 +69,17 @@ fn with_defaults(json: &Json, schema: &SchemaNode) -> CelValue {
 /// The message of a failed rule when it has none.
 fn default_message(rule: &Rule) -> String {
     format!("failed rule: {}", rule.rule.trim())
+}
+
+/// A `messageExpression`'s message; like the API server, an empty or failing one falls back to
+/// `message`.
+fn message_from_expression(
+    compiled: &Result<CompiledRule, String>,
+    value: &CelValue,
+) -> Option<String> {
+    let text = compiled.as_ref().ok()?.eval_string(value).ok()?;
+    let text = text.trim();
+    (!text.is_empty() && !text.contains('\n')).then(|| text.to_string())
 }
 
 impl<'v> Walker<'v> {
@@ -101,7 +106,7 @@ impl<'v> Walker<'v> {
             };
             match result {
                 Ok(true) => {}
-                Ok(false) => self.rule_failed(node, schema, rule, span),
+                Ok(false) => self.rule_failed(node, schema, rule, span, value),
                 Err(e) => {
                     let path = self.path_string();
                     let what = rule
@@ -124,7 +129,14 @@ impl<'v> Walker<'v> {
         }
     }
 
-    fn rule_failed(&mut self, node: &'v Node, schema: &SchemaNode, rule: &Rule, span: Span) {
+    fn rule_failed(
+        &mut self,
+        node: &'v Node,
+        schema: &SchemaNode,
+        rule: &Rule,
+        span: Span,
+        value: &CelValue,
+    ) {
         let mut path = self.path_string();
         let mut span = span;
         if let Some(fp) = rule.field_path.as_deref() {
@@ -140,8 +152,10 @@ impl<'v> Walker<'v> {
             }
         }
         let detail = rule
-            .message
-            .clone()
+            .message_expression
+            .as_ref()
+            .and_then(|e| message_from_expression(e, value))
+            .or_else(|| rule.message.clone())
             .unwrap_or_else(|| default_message(rule));
         let p = display_path(&path);
         let message = match rule.reason {

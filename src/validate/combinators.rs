@@ -25,12 +25,7 @@ impl Outcome {
 
 impl<'v> Walker<'v> {
     pub(super) fn combinators(&mut self, node: &'v Node, schema: &'v SchemaNode) {
-        // int-or-string's anyOf [integer, string] is the type check, done already.
-        let any_of: &[SchemaNode] = if schema.int_or_string && schema.ty.is_none() {
-            &[]
-        } else {
-            &schema.any_of
-        };
+        let any_of = &schema.any_of;
         if !schema.all_of.is_empty() {
             let outcomes: Vec<Outcome> = schema
                 .all_of

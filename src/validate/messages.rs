@@ -130,7 +130,7 @@ mod tests {
     fn suggestions() {
         let names = ["protocol", "port", "name", "hostname"];
         assert_eq!(suggest("prot", names.iter().copied()), Some("protocol"));
-        assert_eq!(suggest("prto", names.iter().copied()), Some("port"));
+        assert_eq!(suggest("potr", names.iter().copied()), Some("port"));
         assert_eq!(suggest("protocl", names.iter().copied()), Some("protocol"));
         assert_eq!(suggest("Hostname", names.iter().copied()), Some("hostname"));
         assert_eq!(suggest("zzzzzz", names.iter().copied()), None);

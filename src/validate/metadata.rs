@@ -1,9 +1,7 @@
 //! `metadata`, validated natively as the API server's ObjectMeta validation does (CRD schemas only
 //! say `type: object`): name, namespace, labels, annotations, unknown fields.
 
-use std::collections::HashMap;
-
-use crate::cel::CelValue;
+use crate::cel::{CelValue, map_value, string_value};
 use crate::diag::{Diagnostic, Severity};
 use crate::parse::{Entry, Node, Value};
 use crate::source::Span;
@@ -127,7 +125,7 @@ impl<'v> Walker<'v> {
             );
             return None;
         };
-        let mut cel: HashMap<String, CelValue> = HashMap::new();
+        let mut cel: Vec<(String, CelValue)> = Vec::new();
         let mut has_name = false;
         for f in fields {
             let text = f.value.as_str();
@@ -145,7 +143,7 @@ impl<'v> Walker<'v> {
                     if let Some(t) = text {
                         has_name = true;
                         if want {
-                            cel.insert(f.key.clone(), CelValue::from(t));
+                            cel.push((f.key.clone(), string_value(t)));
                         }
                         if f.key == "name" {
                             self.check_name(t, f.value.span);
@@ -176,7 +174,7 @@ impl<'v> Walker<'v> {
         if !has_name {
             self.missing_name(e.key_span);
         }
-        want.then(|| CelValue::from(cel))
+        want.then(|| map_value(cel))
     }
 
     fn emit_blocking_meta(&mut self, code: &'static str, span: Span, path: &str, message: String) {

@@ -20,6 +20,8 @@ mod walk;
 mod tests;
 #[cfg(test)]
 mod tests_cel;
+#[cfg(test)]
+mod tests_corpus;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::Resource;

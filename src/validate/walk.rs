@@ -1,9 +1,7 @@
 //! The structural walk: types, properties (unknown, required, pruned nulls, defaults), items, and
 //! scalar value checks, building CEL values on the way where a rule needs them.
 
-use std::collections::HashMap;
-
-use crate::cel::CelValue;
+use crate::cel::{CelValue, list_value, map_value};
 use crate::parse::{Entry, Node, Value};
 use crate::schema::compile::{JsonType, SchemaNode};
 use crate::source::Span;
@@ -179,7 +177,7 @@ impl<'v> Walker<'v> {
         want: bool,
     ) -> Option<CelValue> {
         let at_root = self.path.is_empty() && !self.value_only;
-        let mut map: Option<HashMap<String, CelValue>> = want.then(HashMap::new);
+        let mut map: Option<Vec<(String, CelValue)>> = want.then(Vec::new);
         let mut count = 0u64;
         for e in entries {
             if at_root {
@@ -187,7 +185,7 @@ impl<'v> Walker<'v> {
                     count += 1;
                     let v = self.check_metadata(e, want);
                     if let (Some(m), Some(v)) = (&mut map, v) {
-                        m.insert(e.key.clone(), v);
+                        m.push((e.key.clone(), v));
                     }
                     continue;
                 }
@@ -207,7 +205,7 @@ impl<'v> Walker<'v> {
                 Some(f) => {
                     let v = self.walk(&e.value, f, e.key_span, want);
                     if let (Some(m), Some(v)) = (&mut map, v) {
-                        m.insert(e.key.clone(), v);
+                        m.push((e.key.clone(), v));
                     }
                 }
                 None => {
@@ -216,7 +214,7 @@ impl<'v> Walker<'v> {
                     if !(schema.allows_unknown() || self.value_only || embedded_meta) {
                         self.unknown_field(e, schema);
                     } else if let Some(m) = &mut map {
-                        m.insert(e.key.clone(), json_value(&e.value));
+                        m.push((e.key.clone(), json_value(&e.value)));
                     }
                 }
             }
@@ -255,11 +253,11 @@ impl<'v> Walker<'v> {
         for name in &schema.property_names {
             if let Some(p) = schema.property(name) {
                 if p.default.is_some() && !present(name) {
-                    map.insert(name.to_string(), default_value(p));
+                    map.push((name.to_string(), default_value(p)));
                 }
             }
         }
-        Some(CelValue::from(map))
+        Some(map_value(map))
     }
 
     fn unknown_field(&mut self, e: &Entry, schema: &SchemaNode) {
@@ -314,7 +312,7 @@ impl<'v> Walker<'v> {
         if !self.value_only {
             self.check_list_type(items, schema);
         }
-        list.map(|l| CelValue::List(std::sync::Arc::new(l)))
+        list.map(list_value)
     }
 
     fn check_scalar(&mut self, node: &Node, schema: &SchemaNode, as_bool: Option<bool>) {
