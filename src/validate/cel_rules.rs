@@ -1,0 +1,172 @@
+//! CEL rules (x-kubernetes-validations): values for `self`, defaults, evaluation and the API
+//! server's wording of failures.
+
+use serde_json::Value as Json;
+
+use crate::cel::{CelValue, CompiledRule, from_json, list_value, map_value, string_value};
+use crate::diag::Diagnostic;
+use crate::parse::{Node, Value};
+use crate::schema::compile::{JsonType, Reason, Rule, SchemaNode};
+use crate::source::Span;
+
+use super::{Walker, display_path};
+
+/// The CEL value of a node without schema information (fields the schema does not describe).
+pub(super) fn json_value(node: &Node) -> CelValue {
+    match &node.value {
+        Value::Null => CelValue::Null,
+        Value::Bool(b) => CelValue::Bool(*b),
+        Value::Int(i) => CelValue::Int(*i),
+        Value::Float(f) => CelValue::Float(*f),
+        Value::Str(s) => string_value(&s.text),
+        Value::Seq(items) => list_value(items.iter().map(json_value).collect()),
+        Value::Map(entries) => map_value(
+            entries
+                .iter()
+                .map(|e| (e.key.clone(), json_value(&e.value)))
+                .collect(),
+        ),
+    }
+}
+
+/// The CEL value of a property's default, itself defaulted below (the API server defaults the
+/// fields of a defaulted object too).
+pub(super) fn default_value(schema: &SchemaNode) -> CelValue {
+    match &schema.default {
+        Some(d) => with_defaults(d, schema),
+        None => CelValue::Null,
+    }
+}
+
+fn with_defaults(json: &Json, schema: &SchemaNode) -> CelValue {
+    match json {
+        Json::Object(obj) if schema.properties.is_some() => {
+            let mut m: Vec<(String, CelValue)> = Vec::with_capacity(obj.len());
+            for (k, v) in obj {
+                let value = match schema.field(k) {
+                    Some(s) => with_defaults(v, s),
+                    None => from_json(v),
+                };
+                m.push((k.clone(), value));
+            }
+            for name in &schema.property_names {
+                if let Some(p) = schema.property(name) {
+                    if p.default.is_some() && !obj.contains_key(&**name) {
+                        m.push((name.to_string(), default_value(p)));
+                    }
+                }
+            }
+            map_value(m)
+        }
+        Json::Array(items) => match &schema.items {
+            Some(s) => list_value(items.iter().map(|i| with_defaults(i, s)).collect()),
+            None => from_json(json),
+        },
+        _ => from_json(json),
+    }
+}
+
+/// The message of a failed rule when it has none.
+fn default_message(rule: &Rule) -> String {
+    format!("failed rule: {}", rule.rule.trim())
+}
+
+/// A `messageExpression`'s message; like the API server, an empty or failing one falls back to
+/// `message`.
+fn message_from_expression(
+    compiled: &Result<CompiledRule, String>,
+    value: &CelValue,
+) -> Option<String> {
+    let text = compiled.as_ref().ok()?.eval_string(value).ok()?;
+    let text = text.trim();
+    (!text.is_empty() && !text.contains('\n')).then(|| text.to_string())
+}
+
+impl<'v> Walker<'v> {
+    /// Evaluates the node's non-transition rules with `self` = `value`.
+    pub(super) fn eval_rules(
+        &mut self,
+        node: &'v Node,
+        schema: &'v SchemaNode,
+        key_span: Span,
+        value: &CelValue,
+    ) {
+        // Objects and lists are pointed at by their key; scalars by their value.
+        let span = match node.value {
+            Value::Map(_) | Value::Seq(_) => key_span,
+            _ => node.span,
+        };
+        for rule in &schema.rules {
+            if rule.is_transition() {
+                continue;
+            }
+            let result = match &*rule.compiled {
+                Ok(compiled) => compiled.eval(value),
+                Err(e) => Err(e.clone()),
+            };
+            match result {
+                Ok(true) => {}
+                Ok(false) => self.rule_failed(node, schema, rule, span, value),
+                Err(e) => {
+                    let path = self.path_string();
+                    let what = rule
+                        .message
+                        .clone()
+                        .unwrap_or_else(|| default_message(rule));
+                    let message = format!(
+                        "{}: rule not evaluated ({e}); it checks: {what}",
+                        display_path(&path)
+                    );
+                    self.emit_diag(
+                        Diagnostic::new("GW113", message)
+                            .at(self.file, span)
+                            .with_resource(Some(self.resource.clone()))
+                            .with_path(path)
+                            .with_help(format!("rule: {}", rule.rule.trim())),
+                    );
+                }
+            }
+        }
+    }
+
+    fn rule_failed(
+        &mut self,
+        node: &'v Node,
+        schema: &SchemaNode,
+        rule: &Rule,
+        span: Span,
+        value: &CelValue,
+    ) {
+        let mut path = self.path_string();
+        let mut span = span;
+        if let Some(fp) = rule.field_path.as_deref() {
+            let rel = fp.trim_start_matches('.');
+            if let Some(target) = node.lookup(rel) {
+                span = target.span;
+            }
+            if !rel.is_empty() {
+                if !path.is_empty() && !rel.starts_with('[') {
+                    path.push('.');
+                }
+                path.push_str(rel);
+            }
+        }
+        let detail = rule
+            .message_expression
+            .as_ref()
+            .and_then(|e| message_from_expression(e, value))
+            .or_else(|| rule.message.clone())
+            .unwrap_or_else(|| default_message(rule));
+        let p = display_path(&path);
+        let message = match rule.reason {
+            Reason::Invalid => {
+                let ty = schema.ty.map_or("", JsonType::name);
+                format!("{p}: Invalid value: \"{ty}\": {detail}")
+            }
+            Reason::Forbidden => format!("{p}: Forbidden: {detail}"),
+            Reason::Required => format!("{p}: Required value: {detail}"),
+            Reason::Duplicate => format!("{p}: Duplicate value: {detail}"),
+        };
+        self.emit("GW112", span, path, message);
+    }
+}

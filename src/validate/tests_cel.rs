@@ -1,0 +1,1 @@
+//! CEL rule tests.

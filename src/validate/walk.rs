@@ -1,0 +1,454 @@
+//! The structural walk: types, properties (unknown, required, pruned nulls, defaults), items, and
+//! scalar value checks, building CEL values on the way where a rule needs them.
+
+use crate::cel::{CelValue, list_value, map_value};
+use crate::parse::{Entry, Node, Value};
+use crate::schema::compile::{JsonType, SchemaNode};
+use crate::source::Span;
+
+use super::cel_rules::{default_value, json_value};
+use super::messages::{char_len, go_float, go_quote, go_value, suggest, supported_value};
+use super::{Seg, Walker, formats};
+
+/// Plain scalars that YAML 1.1 (what the API server's YAML decoder reads) takes as booleans.
+fn yaml11_bool(s: &str) -> Option<bool> {
+    match s {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
+/// An integral float is an integer to the API server (`1.0` reaches it as JSON `1`).
+fn as_integer(node: &Node) -> Option<i64> {
+    match node.value {
+        Value::Int(i) => Some(i),
+        Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.2e18 => Some(f as i64),
+        _ => None,
+    }
+}
+
+/// The span that stands for an item of a list when something is missing in it: its first key.
+pub(super) fn first_key_span(item: &Node) -> Span {
+    match &item.value {
+        Value::Map(entries) if !entries.is_empty() => entries[0].key_span,
+        _ => item.span,
+    }
+}
+
+impl<'v> Walker<'v> {
+    pub(super) fn walk_root(&mut self, root: &'v Node, schema: &'v SchemaNode) {
+        let key_span = root.entry("kind").map_or(root.span, |e| e.key_span);
+        self.walk(root, schema, key_span, false);
+        if root.entry("metadata").is_none() {
+            self.missing_name(key_span);
+        }
+    }
+
+    /// Validates `node` against `schema`; returns its CEL value (with defaults) when the parent
+    /// needs it. `key_span` is where a missing required field of this object is reported.
+    pub(super) fn walk(
+        &mut self,
+        node: &'v Node,
+        schema: &'v SchemaNode,
+        key_span: Span,
+        parent_wants_value: bool,
+    ) -> Option<CelValue> {
+        let want = parent_wants_value || (!schema.rules.is_empty() && !self.value_only);
+        let blocking_before = self.blocking;
+        let value = self.check_node(node, schema, key_span, want);
+        if schema.has_combinators() {
+            self.combinators(node, schema);
+        }
+        if !schema.rules.is_empty() && !self.value_only && self.blocking == blocking_before {
+            if let Some(v) = &value {
+                self.eval_rules(node, schema, key_span, v);
+            }
+        }
+        if parent_wants_value { value } else { None }
+    }
+
+    fn check_node(
+        &mut self,
+        node: &'v Node,
+        schema: &'v SchemaNode,
+        key_span: Span,
+        want: bool,
+    ) -> Option<CelValue> {
+        let mut as_bool = None;
+        if let Value::Str(s) = &node.value {
+            if s.plain && !self.value_only {
+                if let Some(b) = yaml11_bool(&s.text) {
+                    as_bool = self.yaml11_warning(node, schema, &s.text, b);
+                }
+            }
+        }
+        if let Value::Null = node.value {
+            if schema.nullable || (schema.ty.is_none() && !schema.int_or_string) {
+                return want.then_some(CelValue::Null);
+            }
+        }
+        if !self.type_ok(node, schema, as_bool) {
+            return None;
+        }
+        match &node.value {
+            Value::Map(entries) => self.check_object(node, entries, schema, key_span, want),
+            Value::Seq(items) => self.check_array(node, items, schema, want),
+            _ => {
+                self.check_scalar(node, schema, as_bool);
+                want.then(|| scalar_value(node, schema, as_bool))
+            }
+        }
+    }
+
+    /// GW110 for a plain `on`/`yes`... where the schema wants a string or a boolean; for a boolean
+    /// returns the value the API server reads.
+    fn yaml11_warning(
+        &mut self,
+        node: &Node,
+        schema: &SchemaNode,
+        text: &str,
+        b: bool,
+    ) -> Option<bool> {
+        let (tail, result) = match schema.ty {
+            Some(JsonType::Boolean) => (format!("write {b} to say so in YAML 1.2 too"), Some(b)),
+            Some(JsonType::String) => ("quote it to keep a string".to_string(), None),
+            None if schema.int_or_string => ("quote it to keep a string".to_string(), None),
+            _ => return None,
+        };
+        let path = self.path_string();
+        let message = format!(
+            "{}: plain scalar {} is the boolean {b} to the Kubernetes API server (YAML 1.1); {tail}",
+            super::display_path(&path),
+            go_quote(text),
+        );
+        self.emit("GW110", node.span, path, message);
+        result
+    }
+
+    fn type_ok(&mut self, node: &Node, schema: &SchemaNode, as_bool: Option<bool>) -> bool {
+        let actual = node.type_name();
+        let ok = match schema.ty {
+            Some(JsonType::Object) => matches!(node.value, Value::Map(_)),
+            Some(JsonType::Array) => matches!(node.value, Value::Seq(_)),
+            Some(JsonType::String) => matches!(node.value, Value::Str(_)),
+            Some(JsonType::Integer) => as_integer(node).is_some(),
+            Some(JsonType::Number) => matches!(node.value, Value::Int(_) | Value::Float(_)),
+            Some(JsonType::Boolean) => matches!(node.value, Value::Bool(_)) || as_bool.is_some(),
+            // int-or-string with an explicit anyOf is checked by the anyOf.
+            None if schema.int_or_string && schema.any_of.is_empty() => {
+                as_integer(node).is_some() || matches!(node.value, Value::Str(_))
+            }
+            None => true,
+        };
+        if ok {
+            self.matched += 1;
+            return true;
+        }
+        let expected = schema.ty.map_or("integer,string", JsonType::name);
+        self.report("GW103", node.span, true, |p| {
+            format!("{p}: Invalid value: \"{actual}\": {p} in body must be of type {expected}: \"{actual}\"")
+        });
+        false
+    }
+
+    /// Emits a finding whose message needs the path more than once.
+    pub(super) fn report(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        blocking: bool,
+        message: impl FnOnce(&str) -> String,
+    ) {
+        if blocking {
+            self.blocking += 1;
+        }
+        let path = self.path_string();
+        let message = message(super::display_path(&path));
+        self.emit(code, span, path, message);
+    }
+
+    fn check_object(
+        &mut self,
+        node: &'v Node,
+        entries: &'v [Entry],
+        schema: &'v SchemaNode,
+        key_span: Span,
+        want: bool,
+    ) -> Option<CelValue> {
+        let at_root = self.path.is_empty() && !self.value_only;
+        let mut map: Option<Vec<(String, CelValue)>> = want.then(Vec::new);
+        let mut count = 0u64;
+        for e in entries {
+            if at_root {
+                if e.key == "metadata" {
+                    count += 1;
+                    let v = self.check_metadata(e, want);
+                    if let (Some(m), Some(v)) = (&mut map, v) {
+                        m.push((e.key.clone(), v));
+                    }
+                    continue;
+                }
+                if e.key == "status" && self.kind.status_subresource {
+                    // Dropped by the API server on create: not validated.
+                    continue;
+                }
+            }
+            let field = schema.field(&e.key);
+            if matches!(e.value.value, Value::Null) && field.is_some_and(|f| !f.nullable) {
+                // Pruned before validation (a default, if any, then applies).
+                continue;
+            }
+            count += 1;
+            self.path.push(Seg::Key(&e.key));
+            match field {
+                Some(f) => {
+                    let v = self.walk(&e.value, f, e.key_span, want);
+                    if let (Some(m), Some(v)) = (&mut map, v) {
+                        m.push((e.key.clone(), v));
+                    }
+                }
+                None => {
+                    let embedded_meta = schema.embedded_resource
+                        && matches!(e.key.as_str(), "apiVersion" | "kind" | "metadata");
+                    if !(schema.allows_unknown() || self.value_only || embedded_meta) {
+                        self.unknown_field(e, schema);
+                    } else if let Some(m) = &mut map {
+                        m.push((e.key.clone(), json_value(&e.value)));
+                    }
+                }
+            }
+            self.path.pop();
+        }
+        let present = |name: &str| {
+            entries.iter().any(|e| {
+                e.key == name
+                    && !(matches!(e.value.value, Value::Null)
+                        && schema.field(name).is_some_and(|f| !f.nullable))
+            })
+        };
+        for name in &schema.required {
+            let has_default = schema.property(name).is_some_and(|p| p.default.is_some());
+            if !has_default && !present(name) {
+                self.path.push(Seg::Key(name));
+                self.blocking_error("GW102", key_span, "Required value");
+                self.path.pop();
+            } else {
+                self.matched += 1;
+            }
+        }
+        if let Some(min) = schema.min_properties.filter(|m| count < *m) {
+            self.report("GW108", node.span, false, |p| {
+                format!(
+                    "{p}: Invalid value: {count}: {p} in body should have at least {min} properties"
+                )
+            });
+        }
+        if let Some(max) = schema.max_properties.filter(|m| count > *m) {
+            self.report("GW108", node.span, true, |p| {
+                format!("{p}: Too many: {count}: must have at most {max} items")
+            });
+        }
+        let mut map = map?;
+        for name in &schema.property_names {
+            if let Some(p) = schema.property(name) {
+                if p.default.is_some() && !present(name) {
+                    map.push((name.to_string(), default_value(p)));
+                }
+            }
+        }
+        Some(map_value(map))
+    }
+
+    fn unknown_field(&mut self, e: &Entry, schema: &SchemaNode) {
+        let path = self.path_string();
+        let mut d =
+            crate::diag::Diagnostic::new("GW101", format!("unknown field {}", go_quote(&path)))
+                .at(self.file, e.key_span)
+                .with_resource(Some(self.resource.clone()))
+                .with_path(path);
+        if let Some(s) = suggest(&e.key, schema.property_names.iter().map(|n| &**n)) {
+            d = d.with_help(format!("did you mean {}?", go_quote(s)));
+        }
+        self.emit_diag(d);
+    }
+
+    fn check_array(
+        &mut self,
+        node: &'v Node,
+        items: &'v [Node],
+        schema: &'v SchemaNode,
+        want: bool,
+    ) -> Option<CelValue> {
+        let mut list = want.then(|| Vec::with_capacity(items.len()));
+        match &schema.items {
+            Some(item_schema) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.path.push(Seg::Index(i));
+                    let v = self.walk(item, item_schema, first_key_span(item), want);
+                    self.path.pop();
+                    if let Some(l) = &mut list {
+                        l.push(v.unwrap_or(CelValue::Null));
+                    }
+                }
+            }
+            None => {
+                if let Some(l) = &mut list {
+                    l.extend(items.iter().map(json_value));
+                }
+            }
+        }
+        let n = items.len() as u64;
+        if let Some(max) = schema.max_items.filter(|m| n > *m) {
+            self.report("GW108", node.span, true, |p| {
+                format!("{p}: Too many: {n}: must have at most {max} items")
+            });
+        }
+        if let Some(min) = schema.min_items.filter(|m| n < *m) {
+            self.report("GW108", node.span, false, |p| {
+                format!("{p}: Invalid value: {n}: {p} in body should have at least {min} items")
+            });
+        }
+        if !self.value_only {
+            self.check_list_type(items, schema);
+        }
+        list.map(list_value)
+    }
+
+    fn check_scalar(&mut self, node: &Node, schema: &SchemaNode, as_bool: Option<bool>) {
+        if let Some(values) = &schema.enum_values {
+            let json = match as_bool {
+                Some(b) => serde_json::Value::Bool(b),
+                None => node.to_json(),
+            };
+            let found = values.iter().any(|v| match (v, &json) {
+                (serde_json::Value::Number(a), serde_json::Value::Number(b)) => {
+                    a.as_f64() == b.as_f64()
+                }
+                (a, b) => a == b,
+            });
+            if found {
+                self.matched += 1;
+            } else {
+                let supported: Vec<String> = values.iter().map(supported_value).collect();
+                let shown = go_value(node);
+                self.report("GW104", node.span, true, |p| {
+                    format!(
+                        "{p}: Unsupported value: {shown}: supported values: {}",
+                        supported.join(", ")
+                    )
+                });
+            }
+        }
+        match &node.value {
+            Value::Str(s) if as_bool.is_none() => self.check_string(node, &s.text, schema),
+            Value::Int(_) | Value::Float(_) => self.check_number(node, schema),
+            _ => {}
+        }
+    }
+
+    fn check_string(&mut self, node: &Node, text: &str, schema: &SchemaNode) {
+        let shown = || go_quote(text);
+        if let Some(pat) = &schema.pattern {
+            if let Some(re) = &pat.regex {
+                if re.is_match(text) {
+                    self.matched += 1;
+                } else {
+                    let v = shown();
+                    let src = &pat.source;
+                    self.report("GW105", node.span, false, |p| {
+                        format!("{p}: Invalid value: {v}: {p} in body should match '{src}'")
+                    });
+                }
+            }
+        }
+        if schema.min_length.is_some() || schema.max_length.is_some() {
+            let len = char_len(text);
+            if let Some(min) = schema.min_length.filter(|m| len < *m) {
+                let v = shown();
+                self.report("GW106", node.span, false, |p| {
+                    format!(
+                        "{p}: Invalid value: {v}: {p} in body should be at least {min} chars long"
+                    )
+                });
+            }
+            if let Some(max) = schema.max_length.filter(|m| len > *m) {
+                self.report("GW106", node.span, true, |p| {
+                    format!("{p}: Too long: may not be more than {max} bytes")
+                });
+            }
+        }
+        if let Some(f) = schema.format {
+            if formats::is_valid(f, text) {
+                self.matched += 1;
+            } else {
+                let v = shown();
+                let name = formats::name(f);
+                self.report("GW111", node.span, true, |p| {
+                    format!("{p}: Invalid value: {v}: {p} in body must be of type {name}: {v}")
+                });
+            }
+        }
+    }
+
+    fn check_number(&mut self, node: &Node, schema: &SchemaNode) {
+        let x = match node.value {
+            Value::Int(i) => i as f64,
+            Value::Float(f) => f,
+            _ => return,
+        };
+        let shown = go_value(node);
+        if let Some(b) = schema.minimum {
+            if x < b.value || (b.exclusive && x == b.value) {
+                let (rel, m) = (
+                    if b.exclusive {
+                        "greater than"
+                    } else {
+                        "greater than or equal to"
+                    },
+                    go_float(b.value),
+                );
+                self.report("GW107", node.span, false, |p| {
+                    format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
+                });
+            }
+        }
+        if let Some(b) = schema.maximum {
+            if x > b.value || (b.exclusive && x == b.value) {
+                let (rel, m) = (
+                    if b.exclusive {
+                        "less than"
+                    } else {
+                        "less than or equal to"
+                    },
+                    go_float(b.value),
+                );
+                self.report("GW107", node.span, false, |p| {
+                    format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
+                });
+            }
+        }
+        if let Some(m) = schema.multiple_of.filter(|m| *m > 0.0) {
+            let q = x / m;
+            if (q - q.round()).abs() > 1e-9 {
+                let m = go_float(m);
+                self.report("GW107", node.span, false, |p| {
+                    format!("{p}: Invalid value: {shown}: {p} in body should be a multiple of {m}")
+                });
+            }
+        }
+    }
+}
+
+/// The CEL value of a scalar node.
+fn scalar_value(node: &Node, schema: &SchemaNode, as_bool: Option<bool>) -> CelValue {
+    if let Some(b) = as_bool {
+        return CelValue::Bool(b);
+    }
+    match &node.value {
+        Value::Float(_) if schema.ty == Some(JsonType::Integer) || schema.int_or_string => {
+            as_integer(node).map_or(CelValue::Null, CelValue::Int)
+        }
+        _ => json_value(node),
+    }
+}
