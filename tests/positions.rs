@@ -146,7 +146,8 @@ fn missing_required_field_points_at_the_object() {
 }
 
 #[test]
-fn missing_spec_points_at_the_document() {
+fn missing_spec_points_at_the_kind_key() {
+    // A missing top-level field is labelled at `kind`, which names what the object is.
     assert_at(
         "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n",
         "GW102",
@@ -225,6 +226,7 @@ fn number_out_of_range_points_at_the_value() {
 
 #[test]
 fn too_many_items_points_at_the_list() {
+    // The label is on the list value (its first item), as for every value check.
     let refs: String = (0..33).map(|i| format!("  - name: gw{i}\n")).collect();
     let text = route(&format!("  parentRefs:\n{refs}"));
     assert_at(

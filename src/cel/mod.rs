@@ -20,6 +20,7 @@
 //! budget; unescaping also applies to selections on `additionalProperties` maps; `url()` is an
 //! approximation of Go's `ParseRequestURI`; the lists/sets/semver/authz libraries are absent.
 
+mod fast;
 mod formats;
 mod k8s_functions;
 mod net;
@@ -40,9 +41,26 @@ use std::sync::{Arc, LazyLock};
 use cel::common::value::CowVal;
 use cel::{Context, Env, Value};
 
+pub use fast::SchemaView;
 pub use rewrite::escape as escape_property_name;
 pub use syntax::{MAX_EXPRESSION_BYTES, MAX_NESTING, SyntaxError, check_syntax};
 pub use values::{from_json, list_value, map_value, string_value};
+
+/// `self` converted and bound once, for evaluating several rules on the same value: the
+/// conversion walks the whole value, so doing it per rule made validation quadratic-ish in the
+/// number of rules of a node.
+pub struct BoundSelf<'v> {
+    context: Context<'v, 'v>,
+}
+
+impl<'v> BoundSelf<'v> {
+    /// `Err` only when the shared environment could not be built (reported by every compile too).
+    pub fn new(value: &'v CelValue) -> Result<BoundSelf<'v>, String> {
+        let mut context = Context::with_env(Arc::clone(env()?));
+        context.add_variable_as_val("self", values::to_val(value));
+        Ok(BoundSelf { context })
+    }
+}
 
 /// The value type rules are evaluated on. Schema validation builds these bottom-up.
 pub type CelValue = cel::Value;
@@ -70,6 +88,8 @@ pub struct CompiledRule {
     source: String,
     expr: cel::parser::Expression,
     transition: bool,
+    /// The rule uses only what [`fast`] evaluates, so it can run on the tree directly.
+    fast: bool,
     env: Arc<Env>,
 }
 
@@ -88,10 +108,12 @@ impl CompiledRule {
         let mut expr = syntax::parse_guarded(env, rule).map_err(|e| e.to_string())?;
         rewrite::rewrite(&mut expr).map_err(|e| format!("{rule}: {e}"))?;
         let transition = syntax::references_variable(&expr, "oldSelf");
+        let fast = !transition && fast::supported(&expr);
         Ok(CompiledRule {
             source: rule.to_string(),
             expr,
             transition,
+            fast,
             env: Arc::clone(env),
         })
     }
@@ -103,6 +125,26 @@ impl CompiledRule {
     /// True when the rule reads `oldSelf` (a transition rule: skipped offline).
     pub fn is_transition_rule(&self) -> bool {
         self.transition
+    }
+
+    /// True when [`Self::eval_node`] can evaluate the rule on the tree without a CEL value.
+    pub fn is_fast(&self) -> bool {
+        self.fast
+    }
+
+    /// Evaluates on the spanned tree directly, with `schema` supplying defaults. `None` means
+    /// "not decided here" (a construct outside the fast subset, or an evaluation error): evaluate
+    /// with [`Self::eval`] instead, which also words any error.
+    pub fn eval_node(
+        &self,
+        node: &crate::parse::Node,
+        schema: Option<&dyn SchemaView>,
+    ) -> Option<bool> {
+        if self.fast {
+            fast::eval(&self.expr, node, schema)
+        } else {
+            None
+        }
     }
 
     /// Evaluates with `self` bound to `value`. `Ok(false)` means the rule fails.
@@ -122,6 +164,18 @@ impl CompiledRule {
                 other.type_of()
             )),
         })
+    }
+
+    /// Evaluates against `self` already bound by [`BoundSelf::new`]: the way to run every rule of
+    /// one schema node, converting its value once rather than once per rule.
+    pub fn eval_bound(&self, bound: &BoundSelf<'_>) -> Result<bool, String> {
+        let result = Value::resolve_val(&self.expr, &bound.context).map_err(|e| e.to_string())?;
+        let converted =
+            Value::try_from(&*result as &dyn cel::common::value::Val).map_err(|e| e.to_string())?;
+        match converted {
+            Value::Bool(b) => Ok(b),
+            other => Err(format!("rule evaluated to {}, not a bool", other.type_of())),
+        }
     }
 
     fn with_result<T>(

@@ -3,7 +3,9 @@
 
 use serde_json::Value as Json;
 
-use crate::cel::{CelValue, CompiledRule, from_json, list_value, map_value, string_value};
+use crate::cel::{
+    BoundSelf, CelValue, CompiledRule, from_json, list_value, map_value, string_value,
+};
 use crate::diag::Diagnostic;
 use crate::parse::{Node, Value};
 use crate::schema::compile::{JsonType, Reason, Rule, SchemaNode};
@@ -96,13 +98,14 @@ impl<'v> Walker<'v> {
             Value::Map(_) | Value::Seq(_) => key_span,
             _ => node.span,
         };
+        let bound = BoundSelf::new(value);
         for rule in &schema.rules {
             if rule.is_transition() {
                 continue;
             }
-            let result = match &*rule.compiled {
-                Ok(compiled) => compiled.eval(value),
-                Err(e) => Err(e.clone()),
+            let result = match (&*rule.compiled, &bound) {
+                (Ok(compiled), Ok(bound)) => compiled.eval_bound(bound),
+                (Err(e), _) | (_, Err(e)) => Err(e.clone()),
             };
             match result {
                 Ok(true) => {}
