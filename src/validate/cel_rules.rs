@@ -50,10 +50,11 @@ fn with_defaults(json: &Json, schema: &SchemaNode) -> CelValue {
                 m.push((k.clone(), value));
             }
             for name in &schema.property_names {
-                if let Some(p) = schema.property(name) {
-                    if p.default.is_some() && !obj.contains_key(&**name) {
-                        m.push((name.to_string(), default_value(p)));
-                    }
+                if let Some(p) = schema.property(name)
+                    && p.default.is_some()
+                    && !obj.contains_key(&**name)
+                {
+                    m.push((name.to_string(), default_value(p)));
                 }
             }
             map_value(m)
