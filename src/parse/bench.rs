@@ -15,14 +15,13 @@ fn parse_throughput() {
         if path
             .extension()
             .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+            && let Ok(text) = std::fs::read_to_string(&path)
         {
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                files.push(SourceFile::new(
-                    files.len(),
-                    path.display().to_string(),
-                    text,
-                ));
-            }
+            files.push(SourceFile::new(
+                files.len(),
+                path.display().to_string(),
+                text,
+            ));
         }
     }
     assert!(!files.is_empty(), "no YAML files in {dir}");

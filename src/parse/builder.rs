@@ -118,6 +118,27 @@ pub(super) fn char_span(text: &str, pos: usize) -> Span {
     Span::new(pos, pos + len)
 }
 
+/// saphyr starts an indentless block sequence (`key:\n- item`) at the first item's content; move the
+/// start back to its `-` indicator.
+fn seq_indicator(bytes: &[u8], start: usize) -> usize {
+    let is_indicator = |p: usize| {
+        bytes.get(p) == Some(&b'-')
+            && matches!(bytes.get(p + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+    };
+    if is_indicator(start) {
+        return start;
+    }
+    let mut p = start.min(bytes.len());
+    while p > 0 && matches!(bytes[p - 1], b' ' | b'\t') {
+        p -= 1;
+    }
+    if p > 0 && is_indicator(p - 1) {
+        p - 1
+    } else {
+        start
+    }
+}
+
 impl<'a> Builder<'a> {
     pub(super) fn new(file: &'a SourceFile, limits: &'a Limits) -> Self {
         Builder {
@@ -287,6 +308,11 @@ impl<'a> Builder<'a> {
             skip_props(self.text, start, self.text.len())
         } else {
             start
+        };
+        let s = if !map && !flow {
+            seq_indicator(bytes, s)
+        } else {
+            s
         };
         if self.stack.len() >= self.limits.max_depth {
             let msg = format!(

@@ -13,7 +13,10 @@ pub(super) fn resolve(text: String, style: ScalarStyle, tag: Option<&Tag>) -> Va
         if let Some(v) = resolve_tagged(&text, tag) {
             return v;
         }
-        if tag.handle == CORE_HANDLE && tag.suffix == "str" || tag.handle == "!" {
+        // saphyr reports the non-specific tag `! 12` as handle "" with suffix "!".
+        let non_specific = (tag.handle.is_empty() && tag.suffix == "!")
+            || (tag.handle == "!" && tag.suffix.is_empty());
+        if (tag.handle == CORE_HANDLE && tag.suffix == "str") || non_specific {
             // Explicitly a string: not subject to implicit (YAML 1.1 or 1.2) typing.
             return Value::Str(Str { text, plain: false });
         }

@@ -215,3 +215,14 @@ fn empty_inputs_give_no_documents() {
         assert!(parsed.diagnostics.is_empty(), "{text:?}");
     }
 }
+
+#[test]
+fn sequence_spans_start_at_the_dash() {
+    let text = "a:\n- |\n  x\n- y\nb:\n  - 1\n  - - 2\n";
+    let (file, parsed) = parse(text);
+    let root = &parsed.documents[0].root;
+    assert_eq!(slice(&file, root.get("a").unwrap().span), "- |\n  x\n- y");
+    let b = root.get("b").unwrap();
+    assert_eq!(slice(&file, b.span), "- 1\n  - - 2");
+    assert_eq!(slice(&file, b.as_seq().unwrap()[1].span), "- 2");
+}

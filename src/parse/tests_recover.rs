@@ -278,8 +278,9 @@ fn int_beyond_i64_becomes_float() {
 
 #[test]
 fn explicit_tags() {
-    let (_, parsed) =
-        parse("a: !!str 123\nb: !!int \"7\"\nc: !!float 1\nd: !!bool \"true\"\ne: !!null x\n");
+    let (_, parsed) = parse(
+        "a: !!str 123\nb: !!int \"7\"\nc: !!float 1\nd: !!bool \"true\"\ne: !!null x\nf: ! 12\n",
+    );
     let root = &parsed.documents[0].root;
     let v = |k: &str| root.get(k).unwrap().value.clone();
     assert_eq!(
@@ -293,6 +294,13 @@ fn explicit_tags() {
     assert_eq!(v("c"), Value::Float(1.0));
     assert_eq!(v("d"), Value::Bool(true));
     assert_eq!(v("e"), Value::Null);
+    assert_eq!(
+        v("f"),
+        Value::Str(Str {
+            text: "12".into(),
+            plain: false
+        })
+    );
 }
 
 #[test]
