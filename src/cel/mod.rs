@@ -10,6 +10,15 @@
 //!   regex-caching implementation. Maps therefore keep their keys verbatim, which keeps
 //!   `self.all(key, ...)` over label maps seeing the real keys.
 //! * `CompiledRule` holds only the AST and an `Arc<Env>`, both `Send + Sync`.
+//!
+//! Measured cost (release, 3-element list of maps): about 0.6 us per evaluation of a trivial
+//! rule (context plus borrowing conversion of `self`) and 8 us for
+//! `self.all(l1, self.exists_one(l2, l1.name == l2.name))` (nine inner iterations).
+//!
+//! Known differences from the API server: there is no type checker, so a rule naming a field
+//! the schema lacks fails when evaluated ("No such key") rather than when compiled; no cost
+//! budget; unescaping also applies to selections on `additionalProperties` maps; `url()` is an
+//! approximation of Go's `ParseRequestURI`; the lists/sets/semver/authz libraries are absent.
 
 mod formats;
 mod k8s_functions;
