@@ -52,10 +52,11 @@ fn with_defaults(json: &Json, schema: &SchemaNode) -> CelValue {
                 m.push((k.clone(), value));
             }
             for name in &schema.property_names {
-                if let Some(p) = schema.property(name) {
-                    if p.default.is_some() && !obj.contains_key(&**name) {
-                        m.push((name.to_string(), default_value(p)));
-                    }
+                if let Some(p) = schema.property(name)
+                    && p.default.is_some()
+                    && !obj.contains_key(&**name)
+                {
+                    m.push((name.to_string(), default_value(p)));
                 }
             }
             map_value(m)
@@ -84,6 +85,22 @@ fn message_from_expression(
     (!text.is_empty() && !text.contains('\n')).then(|| text.to_string())
 }
 
+/// Evaluation errors caused by the data (a field read without `has()`), which the API server
+/// reports as a failure of the rule; other errors are gwctl limitations.
+fn is_data_error(e: &str) -> bool {
+    e.get(..12)
+        .is_some_and(|p| p.eq_ignore_ascii_case("no such key:"))
+}
+
+/// cel-go's errors start in lower case.
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 impl<'v> Walker<'v> {
     /// Evaluates the node's non-transition rules with `self` = `value`.
     pub(super) fn eval_rules(
@@ -103,13 +120,31 @@ impl<'v> Walker<'v> {
             if rule.is_transition() {
                 continue;
             }
-            let result = match (&*rule.compiled, &bound) {
-                (Ok(compiled), Ok(bound)) => compiled.eval_bound(bound),
-                (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+            let (result, compiled) = match (&*rule.compiled, &bound) {
+                (Ok(compiled), Ok(bound)) => (compiled.eval_bound(bound), true),
+                (Ok(_), Err(e)) => (Err(e.clone()), true),
+                (Err(e), _) => (Err(e.clone()), false),
             };
             match result {
                 Ok(true) => {}
-                Ok(false) => self.rule_failed(node, schema, rule, span, value),
+                Ok(false) => {
+                    let detail = rule
+                        .message_expression
+                        .as_ref()
+                        .and_then(|e| message_from_expression(e, value))
+                        .or_else(|| rule.message.clone())
+                        .unwrap_or_else(|| default_message(rule));
+                    self.rule_failed(node, schema, rule, span, detail);
+                }
+                Err(e) if compiled && is_data_error(&e) => {
+                    // The API server rejects the object too: "<error> evaluating rule: <message>".
+                    let what = match rule.message.as_deref().map(str::trim) {
+                        Some(m) if !m.is_empty() => m.to_string(),
+                        _ => rule.rule.trim().to_string(),
+                    };
+                    let detail = format!("{} evaluating rule: {what}", lower_first(&e));
+                    self.rule_failed(node, schema, rule, span, detail);
+                }
                 Err(e) => {
                     let path = self.path_string();
                     let what = rule
@@ -138,7 +173,7 @@ impl<'v> Walker<'v> {
         schema: &SchemaNode,
         rule: &Rule,
         span: Span,
-        value: &CelValue,
+        detail: String,
     ) {
         let mut path = self.path_string();
         let mut span = span;
@@ -154,12 +189,6 @@ impl<'v> Walker<'v> {
                 path.push_str(rel);
             }
         }
-        let detail = rule
-            .message_expression
-            .as_ref()
-            .and_then(|e| message_from_expression(e, value))
-            .or_else(|| rule.message.clone())
-            .unwrap_or_else(|| default_message(rule));
         let p = display_path(&path);
         let message = match rule.reason {
             Reason::Invalid => {

@@ -85,17 +85,17 @@ impl<'v> Walker<'v> {
                 self.composite(node, |p| {
                     format!("{p} must validate one and only one schema (oneOf). {found}")
                 });
-                if valid == 0 {
-                    if let Some(b) = best {
-                        self.merge(b);
-                    }
+                if valid == 0
+                    && let Some(b) = best
+                {
+                    self.merge(b);
                 }
             }
         }
-        if let Some(not) = &schema.not {
-            if self.alternative(node, not, schema).valid() {
-                self.composite(node, |p| format!("{p} must not validate the schema (not)"));
-            }
+        if let Some(not) = &schema.not
+            && self.alternative(node, not, schema).valid()
+        {
+            self.composite(node, |p| format!("{p} must not validate the schema (not)"));
         }
     }
 
@@ -184,26 +184,25 @@ fn json_ok(v: &Json, s: &SchemaNode) -> bool {
             return false;
         }
     }
-    if let Some(x) = v.as_f64() {
-        if s.minimum
+    if let Some(x) = v.as_f64()
+        && (s
+            .minimum
             .is_some_and(|b| x < b.value || (b.exclusive && x == b.value))
             || s.maximum
-                .is_some_and(|b| x > b.value || (b.exclusive && x == b.value))
-        {
-            return false;
-        }
+                .is_some_and(|b| x > b.value || (b.exclusive && x == b.value)))
+    {
+        return false;
     }
-    if let (Json::Object(o), Some(props)) = (v, &s.properties) {
-        if o.iter()
+    if let (Json::Object(o), Some(props)) = (v, &s.properties)
+        && o.iter()
             .any(|(k, val)| props.get(k.as_str()).is_some_and(|p| !json_ok(val, p)))
-        {
-            return false;
-        }
+    {
+        return false;
     }
-    if let (Json::Array(items), Some(item)) = (v, &s.items) {
-        if items.iter().any(|i| !json_ok(i, item)) {
-            return false;
-        }
+    if let (Json::Array(items), Some(item)) = (v, &s.items)
+        && items.iter().any(|i| !json_ok(i, item))
+    {
+        return false;
     }
     s.all_of.iter().all(|a| json_ok(v, a))
         && (s.any_of.is_empty() || s.any_of.iter().any(|a| json_ok(v, a)))

@@ -130,7 +130,7 @@ fn is_date_time(s: &str) -> bool {
 /// Standard base64 with padding; line breaks are ignored, as Go's decoder does.
 fn is_base64(s: &str) -> bool {
     let bytes: Vec<u8> = s.bytes().filter(|b| *b != b'\n' && *b != b'\r').collect();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return false;
     }
     let body_end = bytes.iter().rposition(|b| *b != b'=').map_or(0, |i| i + 1);

@@ -2,11 +2,26 @@
 //! in the API server's wording, each at the exact key or value.
 //!
 //! The order mirrors the API server: `null`s of non-nullable fields are pruned, defaults are applied
-//! (to absent fields, for `required`, list-map keys and CEL values), the structural schema is checked
-//! (types, unknown fields, enums, patterns, bounds, formats, combinators), list-type set/map items
-//! must be unique, and CEL rules (x-kubernetes-validations) run. Where the API server skips CEL
-//! because of a "blocking" error (wrong type, unsupported value, required, too long, too many), gwctl
-//! skips only the rules at or above the node with that error, so independent rules still report.
+//! (to absent fields, for `required`, list-map keys, combinators and CEL values), the structural
+//! schema is checked (types, unknown fields, enums, patterns, bounds, formats, combinators),
+//! list-type set/map items must be unique, and CEL rules (x-kubernetes-validations) run.
+//!
+//! Decisions where gwctl and the API server cannot be identical:
+//! * The API server skips all CEL rules of an object that has a "blocking" error (wrong type or
+//!   format, unsupported value, required, too long, too many). gwctl skips only the rules at or
+//!   above the node with that error, so independent rule failures show in the same run.
+//! * A rule that reads an absent field fails on the API server with
+//!   `no such key: x evaluating rule: <message>`; gwctl reports it the same way (GW112). Other
+//!   evaluation errors, and rules that do not compile, are gwctl limitations (GW113 warnings).
+//! * Transition rules (`oldSelf`) need the stored object and are skipped.
+//! * `status` is not validated when the kind has a status subresource (the API server drops it
+//!   on create).
+//! * Values in `Duplicate value: ...` are printed as JSON, as recent Kubernetes versions do.
+//! * `metadata.namespace` on a cluster-scoped kind is a GW115 warning: the API server ignores it,
+//!   which usually means the author expected a namespaced object.
+//! * Combinator failures (GW114) carry kube-openapi's composite message (`"<path>" must validate
+//!   one and only one schema (oneOf). Found none valid`) without its `<nil>: Invalid value: "":`
+//!   prefix; the errors of the closest alternative are reported with it.
 
 mod cel_rules;
 mod combinators;
@@ -16,6 +31,8 @@ mod messages;
 mod metadata;
 mod walk;
 
+#[cfg(test)]
+mod bench;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -60,10 +60,12 @@ impl<'v> Walker<'v> {
         if schema.has_combinators() {
             self.combinators(node, schema);
         }
-        if !schema.rules.is_empty() && !self.value_only && self.blocking == blocking_before {
-            if let Some(v) = &value {
-                self.eval_rules(node, schema, key_span, v);
-            }
+        if !schema.rules.is_empty()
+            && !self.value_only
+            && self.blocking == blocking_before
+            && let Some(v) = &value
+        {
+            self.eval_rules(node, schema, key_span, v);
         }
         if parent_wants_value { value } else { None }
     }
@@ -76,17 +78,17 @@ impl<'v> Walker<'v> {
         want: bool,
     ) -> Option<CelValue> {
         let mut as_bool = None;
-        if let Value::Str(s) = &node.value {
-            if s.plain && !self.value_only {
-                if let Some(b) = yaml11_bool(&s.text) {
-                    as_bool = self.yaml11_warning(node, schema, &s.text, b);
-                }
-            }
+        if let Value::Str(s) = &node.value
+            && s.plain
+            && !self.value_only
+            && let Some(b) = yaml11_bool(&s.text)
+        {
+            as_bool = self.yaml11_warning(node, schema, &s.text, b);
         }
-        if let Value::Null = node.value {
-            if schema.nullable || (schema.ty.is_none() && !schema.int_or_string) {
-                return want.then_some(CelValue::Null);
-            }
+        if let Value::Null = node.value
+            && (schema.nullable || (schema.ty.is_none() && !schema.int_or_string))
+        {
+            return want.then_some(CelValue::Null);
         }
         if !self.type_ok(node, schema, as_bool) {
             return None;
@@ -251,10 +253,11 @@ impl<'v> Walker<'v> {
         }
         let mut map = map?;
         for name in &schema.property_names {
-            if let Some(p) = schema.property(name) {
-                if p.default.is_some() && !present(name) {
-                    map.push((name.to_string(), default_value(p)));
-                }
+            if let Some(p) = schema.property(name)
+                && p.default.is_some()
+                && !present(name)
+            {
+                map.push((name.to_string(), default_value(p)));
             }
         }
         Some(map_value(map))
@@ -349,17 +352,17 @@ impl<'v> Walker<'v> {
 
     fn check_string(&mut self, node: &Node, text: &str, schema: &SchemaNode) {
         let shown = || go_quote(text);
-        if let Some(pat) = &schema.pattern {
-            if let Some(re) = &pat.regex {
-                if re.is_match(text) {
-                    self.matched += 1;
-                } else {
-                    let v = shown();
-                    let src = &pat.source;
-                    self.report("GW105", node.span, false, |p| {
-                        format!("{p}: Invalid value: {v}: {p} in body should match '{src}'")
-                    });
-                }
+        if let Some(pat) = &schema.pattern
+            && let Some(re) = &pat.regex
+        {
+            if re.is_match(text) {
+                self.matched += 1;
+            } else {
+                let v = shown();
+                let src = &pat.source;
+                self.report("GW105", node.span, false, |p| {
+                    format!("{p}: Invalid value: {v}: {p} in body should match '{src}'")
+                });
             }
         }
         if schema.min_length.is_some() || schema.max_length.is_some() {
@@ -398,35 +401,35 @@ impl<'v> Walker<'v> {
             _ => return,
         };
         let shown = go_value(node);
-        if let Some(b) = schema.minimum {
-            if x < b.value || (b.exclusive && x == b.value) {
-                let (rel, m) = (
-                    if b.exclusive {
-                        "greater than"
-                    } else {
-                        "greater than or equal to"
-                    },
-                    go_float(b.value),
-                );
-                self.report("GW107", node.span, false, |p| {
-                    format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
-                });
-            }
+        if let Some(b) = schema.minimum
+            && (x < b.value || (b.exclusive && x == b.value))
+        {
+            let (rel, m) = (
+                if b.exclusive {
+                    "greater than"
+                } else {
+                    "greater than or equal to"
+                },
+                go_float(b.value),
+            );
+            self.report("GW107", node.span, false, |p| {
+                format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
+            });
         }
-        if let Some(b) = schema.maximum {
-            if x > b.value || (b.exclusive && x == b.value) {
-                let (rel, m) = (
-                    if b.exclusive {
-                        "less than"
-                    } else {
-                        "less than or equal to"
-                    },
-                    go_float(b.value),
-                );
-                self.report("GW107", node.span, false, |p| {
-                    format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
-                });
-            }
+        if let Some(b) = schema.maximum
+            && (x > b.value || (b.exclusive && x == b.value))
+        {
+            let (rel, m) = (
+                if b.exclusive {
+                    "less than"
+                } else {
+                    "less than or equal to"
+                },
+                go_float(b.value),
+            );
+            self.report("GW107", node.span, false, |p| {
+                format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
+            });
         }
         if let Some(m) = schema.multiple_of.filter(|m| *m > 0.0) {
             let q = x / m;
