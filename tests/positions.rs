@@ -151,7 +151,7 @@ fn missing_spec_points_at_the_kind_key() {
     assert_at(
         "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n",
         "GW102",
-        1,
+        2,
         1,
         "spec: Required value",
     );
@@ -187,7 +187,7 @@ fn pattern_mismatch_points_at_the_value() {
         &text,
         "GW105",
         8,
-        13,
+        11,
         "spec.listeners[0].name: Invalid value: \"bad>\": spec.listeners[0].name in body should match",
     );
 }
@@ -232,7 +232,7 @@ fn too_many_items_points_at_the_list() {
     assert_at(
         &text,
         "GW108",
-        6,
+        7,
         3,
         "spec.parentRefs: Too many: 33: must have at most 32 items",
     );

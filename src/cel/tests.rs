@@ -430,3 +430,99 @@ fn escape_round_trip() {
     }
     assert_eq!(escape_property_name("1abc"), None);
 }
+
+/// The tree evaluator agrees with the full engine on every table entry it decides, and decides the
+/// common shapes (so the fast path is really taken).
+#[test]
+fn tree_evaluator_agrees_with_the_engine() {
+    use crate::source::SourceFile;
+    let mut decided = 0;
+    let mut failures = Vec::new();
+    for (rule, input, expected) in TABLE {
+        let Ok(compiled) = CompiledRule::compile(rule) else {
+            continue;
+        };
+        let file = SourceFile::new(0, "t.json", format!("{input}\n"));
+        let parsed = crate::parse::parse_file(&file, &crate::parse::Limits::default());
+        let Some(doc) = parsed.documents.first() else {
+            // Scalar documents such as "abc" are documents too; only null ones are absent.
+            continue;
+        };
+        if let Some(got) = compiled.eval_node(&doc.root, None) {
+            decided += 1;
+            if got != *expected {
+                failures.push(format!(
+                    "{rule} on {input}: tree evaluator says {got}, want {expected}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        decided >= 40,
+        "tree evaluator decided only {decided} table entries"
+    );
+}
+
+#[test]
+fn tree_evaluator_reads_defaults_and_falls_back_on_errors() {
+    use crate::source::SourceFile;
+    struct Obj(serde_json::Value);
+    struct Field(serde_json::Value);
+    impl SchemaView for Obj {
+        fn property(&self, name: &str) -> Option<&dyn SchemaView> {
+            static KIND: std::sync::LazyLock<Field> =
+                std::sync::LazyLock::new(|| Field(serde_json::json!("Service")));
+            (name == "kind").then(|| &*KIND as &dyn SchemaView)
+        }
+        fn items(&self) -> Option<&dyn SchemaView> {
+            None
+        }
+        fn default_value(&self) -> Option<&serde_json::Value> {
+            Some(&self.0)
+        }
+        fn nullable(&self) -> bool {
+            false
+        }
+    }
+    impl SchemaView for Field {
+        fn property(&self, _: &str) -> Option<&dyn SchemaView> {
+            None
+        }
+        fn items(&self) -> Option<&dyn SchemaView> {
+            None
+        }
+        fn default_value(&self) -> Option<&serde_json::Value> {
+            Some(&self.0)
+        }
+        fn nullable(&self) -> bool {
+            false
+        }
+    }
+    let schema = Obj(serde_json::Value::Null);
+    let file = SourceFile::new(0, "t.yaml", "name: svc\n");
+    let parsed = crate::parse::parse_file(&file, &crate::parse::Limits::default());
+    let root = &parsed.documents[0].root;
+    let rule = |r: &str| CompiledRule::compile(r).expect("compiles");
+    // `kind` is absent but defaulted: the rule sees the default, as after API-server defaulting.
+    assert_eq!(
+        rule("self.kind == 'Service' && has(self.kind)").eval_node(root, Some(&schema)),
+        Some(true)
+    );
+    // Without the schema there is no default: reading it is an error, left to the full engine.
+    assert_eq!(rule("self.kind == 'Service'").eval_node(root, None), None);
+    // Absorbed errors: `false && error` is false, `true || error` is true.
+    assert_eq!(
+        rule("false && self.missing == 1").eval_node(root, None),
+        Some(false)
+    );
+    assert_eq!(
+        rule("self.missing == 1 || true").eval_node(root, None),
+        Some(true)
+    );
+    // Outside the subset (duration): not decided here.
+    assert_eq!(
+        rule("duration('1s') < duration('2s')").eval_node(root, None),
+        None
+    );
+}

@@ -141,6 +141,29 @@ impl Rule {
             Err(_) => self.rule.contains("oldSelf"),
         }
     }
+
+    /// The rule needs a CEL value of its node up front: the tree evaluator cannot run it.
+    pub fn needs_value(&self) -> bool {
+        matches!(&*self.compiled, Ok(c) if !c.is_fast() && !c.is_transition_rule())
+    }
+}
+
+/// What the CEL tree evaluator reads of a schema: declared fields, items, defaults, nullability.
+impl crate::cel::SchemaView for SchemaNode {
+    fn property(&self, name: &str) -> Option<&dyn crate::cel::SchemaView> {
+        self.field(name).map(|s| s as &dyn crate::cel::SchemaView)
+    }
+    fn items(&self) -> Option<&dyn crate::cel::SchemaView> {
+        self.items
+            .as_deref()
+            .map(|s| s as &dyn crate::cel::SchemaView)
+    }
+    fn default_value(&self) -> Option<&serde_json::Value> {
+        self.default.as_ref()
+    }
+    fn nullable(&self) -> bool {
+        self.nullable
+    }
 }
 
 /// What an object accepts besides its declared properties.

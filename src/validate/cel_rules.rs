@@ -102,28 +102,58 @@ fn lower_first(s: &str) -> String {
 }
 
 impl<'v> Walker<'v> {
-    /// Evaluates the node's non-transition rules with `self` = `value`.
+    /// Evaluates the node's non-transition rules: on the tree directly where the rule allows it,
+    /// else with `self` = the node's CEL value (`value`, or built here on first need).
     pub(super) fn eval_rules(
         &mut self,
         node: &'v Node,
         schema: &'v SchemaNode,
         key_span: Span,
-        value: &CelValue,
+        value: Option<&CelValue>,
     ) {
         // Objects and lists are pointed at by their key; scalars by their value.
         let span = match node.value {
             Value::Map(_) | Value::Seq(_) => key_span,
             _ => node.span,
         };
+        // First the tree evaluator; only rules it cannot decide (and failures whose message is
+        // an expression) need the node's CEL value, built and bound once for all of them.
+        let fast: Vec<Option<bool>> = schema
+            .rules
+            .iter()
+            .map(|rule| match &*rule.compiled {
+                Ok(c) if !rule.is_transition() => c.eval_node(node, Some(schema)),
+                _ => None,
+            })
+            .collect();
+        let all_passed = schema
+            .rules
+            .iter()
+            .zip(&fast)
+            .all(|(rule, f)| rule.is_transition() || *f == Some(true));
+        if all_passed {
+            return;
+        }
+        let built;
+        let value = match value {
+            Some(v) => v,
+            None => {
+                built = self
+                    .value_of(node, schema, key_span)
+                    .unwrap_or(CelValue::Null);
+                &built
+            }
+        };
         let bound = BoundSelf::new(value);
-        for rule in &schema.rules {
-            if rule.is_transition() {
+        for (rule, fast) in schema.rules.iter().zip(fast) {
+            if rule.is_transition() || fast == Some(true) {
                 continue;
             }
-            let (result, compiled) = match (&*rule.compiled, &bound) {
-                (Ok(compiled), Ok(bound)) => (compiled.eval_bound(bound), true),
-                (Ok(_), Err(e)) => (Err(e.clone()), true),
-                (Err(e), _) => (Err(e.clone()), false),
+            let (result, compiled) = match (&*rule.compiled, fast, &bound) {
+                (Ok(_), Some(false), _) => (Ok(false), true),
+                (Ok(compiled), _, Ok(bound)) => (compiled.eval_bound(bound), true),
+                (Ok(_), _, Err(e)) => (Err(e.clone()), true),
+                (Err(e), _, _) => (Err(e.clone()), false),
             };
             match result {
                 Ok(true) => {}

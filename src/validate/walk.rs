@@ -54,20 +54,38 @@ impl<'v> Walker<'v> {
         key_span: Span,
         parent_wants_value: bool,
     ) -> Option<CelValue> {
-        let want = parent_wants_value || (!schema.rules.is_empty() && !self.value_only);
+        // Rules the tree evaluator runs need no CEL value; only the others make one up front.
+        let want = parent_wants_value
+            || (!self.value_only && schema.rules.iter().any(|r| r.needs_value()));
         let blocking_before = self.blocking;
         let value = self.check_node(node, schema, key_span, want);
         if schema.has_combinators() {
             self.combinators(node, schema);
         }
-        if !schema.rules.is_empty()
-            && !self.value_only
-            && self.blocking == blocking_before
-            && let Some(v) = &value
-        {
-            self.eval_rules(node, schema, key_span, v);
+        if !schema.rules.is_empty() && !self.value_only && self.blocking == blocking_before {
+            self.eval_rules(node, schema, key_span, value.as_ref());
         }
         if parent_wants_value { value } else { None }
+    }
+
+    /// The CEL value of `node`, built on demand for a rule the tree evaluator could not decide:
+    /// a value-only pass whose findings are dropped (the main walk reports them).
+    pub(super) fn value_of(
+        &mut self,
+        node: &'v Node,
+        schema: &'v SchemaNode,
+        key_span: Span,
+    ) -> Option<CelValue> {
+        let saved_out = std::mem::take(&mut self.out);
+        let saved_blocking = self.blocking;
+        let saved_matched = self.matched;
+        let saved_mode = std::mem::replace(&mut self.value_only, true);
+        let value = self.check_node(node, schema, key_span, true);
+        self.out = saved_out;
+        self.blocking = saved_blocking;
+        self.matched = saved_matched;
+        self.value_only = saved_mode;
+        value
     }
 
     fn check_node(
