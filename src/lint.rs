@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -14,10 +15,12 @@ use crate::schema::{Lookup, Registry};
 use crate::source::SourceFile;
 use crate::validate;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct LintOptions {
     pub filters: Filters,
     pub limits: Limits,
+    /// The schemas to validate against; `None` is the built-in set (`Registry::builtin()`).
+    pub registry: Option<Arc<Registry>>,
 }
 
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -63,7 +66,10 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
 /// Lints source files already in memory (tests, fuzzing, stdin).
 pub fn lint_sources(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
     let start = Instant::now();
-    let registry = Registry::builtin();
+    let registry = options
+        .registry
+        .as_deref()
+        .unwrap_or_else(|| Registry::builtin());
     let per_file: Vec<FileResult> = files
         .par_iter()
         .map(|f| lint_file(f, registry, &options.limits))
@@ -117,7 +123,7 @@ fn lint_file(file: &SourceFile, registry: &Registry, limits: &Limits) -> FileRes
         ..Default::default()
     };
     for doc in &parsed.documents {
-        let (resources, diags) = model::resources_of(file.id, doc);
+        let (resources, diags) = model::resources_of(file, doc);
         out.diagnostics.extend(diags);
         for res in resources {
             out.resources += 1;

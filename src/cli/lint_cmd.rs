@@ -20,6 +20,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
             exclude: args.exclude.clone(),
         },
         limits: (&args.limits).into(),
+        registry: None,
     };
     let run = match lint_paths(&args.paths, &options) {
         Ok(run) => run,

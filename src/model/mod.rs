@@ -3,12 +3,14 @@
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};
-use crate::source::FileId;
+use crate::source::{FileId, SourceFile};
 
 /// A Kubernetes object found in the input.
 #[derive(Debug, Clone, Copy)]
 pub struct Resource<'a> {
     pub file: FileId,
+    /// The file's text, for checks that map positions inside a scalar (an expression) to the file.
+    pub source: &'a SourceFile,
     pub root: &'a Node,
     pub api_version: &'a str,
     /// Empty for the core group (`apiVersion: v1`).
@@ -33,21 +35,25 @@ impl<'a> Resource<'a> {
 
 /// The objects of one parsed document: one, or the items of a `kind: List`; findings for documents
 /// that are not objects. An empty document (`---` alone, only comments) yields nothing.
-pub fn resources_of(file: FileId, doc: &ParsedDocument) -> (Vec<Resource<'_>>, Vec<Diagnostic>) {
+pub fn resources_of<'a>(
+    source: &'a SourceFile,
+    doc: &'a ParsedDocument,
+) -> (Vec<Resource<'a>>, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut diags = Vec::new();
-    classify(file, &doc.root, None, &mut out, &mut diags);
+    classify(source, &doc.root, None, &mut out, &mut diags);
     (out, diags)
 }
 
 fn classify<'a>(
-    file: FileId,
+    source: &'a SourceFile,
     root: &'a Node,
     index: Option<usize>,
     out: &mut Vec<Resource<'a>>,
     diags: &mut Vec<Diagnostic>,
 ) {
     use crate::parse::Value;
+    let file = source.id;
     let where_ = match index {
         Some(i) => format!("items[{i}]: "),
         None => String::new(),
@@ -98,7 +104,7 @@ fn classify<'a>(
         && let Some(items) = root.get("items").and_then(Node::as_seq)
     {
         for (i, item) in items.iter().enumerate() {
-            classify(file, item, Some(i), out, diags);
+            classify(source, item, Some(i), out, diags);
         }
         return;
     }
@@ -110,6 +116,7 @@ fn classify<'a>(
     let meta_str = |key: &str| metadata.and_then(|m| m.get(key)).and_then(Node::as_str);
     out.push(Resource {
         file,
+        source,
         root,
         api_version,
         group,

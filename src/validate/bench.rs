@@ -73,7 +73,7 @@ fn validation_cost_relative_to_parsing() {
     let mut findings = 0;
     for (f, p) in files.iter().zip(&parsed) {
         for doc in &p.documents {
-            for r in resources_of(f.id, doc).0 {
+            for r in resources_of(f, doc).0 {
                 if let Lookup::Found(s) = registry.lookup(r.group, r.version, r.kind) {
                     findings += super::validate_resource(&r, s).len();
                 }

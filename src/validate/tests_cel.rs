@@ -197,7 +197,7 @@ fn lint_widget(yaml: &str) -> Vec<String> {
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
     let mut out = Vec::new();
     for doc in &parsed.documents {
-        let (resources, _) = resources_of(0, doc);
+        let (resources, _) = resources_of(&file, doc);
         for r in resources {
             let Lookup::Found(schema) = registry.lookup(r.group, r.version, r.kind) else {
                 panic!("Widget not found");
