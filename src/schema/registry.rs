@@ -214,6 +214,16 @@ impl Registry {
         out
     }
 
+    /// The OpenAPI schema (JSON, as embedded or imported) of one served version of a kind.
+    pub fn schema_json(&self, group: &str, version: &str, kind: &str) -> Option<&Value> {
+        let entry = self.groups.get(group)?.get(kind)?;
+        let slot = entry
+            .versions
+            .iter()
+            .find(|v| v.name == version && v.served)?;
+        self.schemas.get(slot.schema).map(|s| &s.json)
+    }
+
     pub fn lookup(&self, group: &str, version: &str, kind: &str) -> Lookup<'_> {
         if self.unchecked_groups.contains(group) {
             return Lookup::UnknownGroup;
