@@ -27,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check manifests against the gateway API schemas')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule codes, or explain one')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema gwctl checks a kind against')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -38,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Lowest severity that makes the exit status 1')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Lint only files matching this glob (relative to a directory argument; repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip files matching this glob (relative to a directory argument; repeatable)')
+            [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema')
             [CompletionResult]::new('--max-alias-nodes', '--max-alias-nodes', [CompletionResultType]::ParameterName, 'Nodes that YAML alias expansion may add to one document')
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Nesting depth of mappings and sequences')
             [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'Bytes in one document')
@@ -51,6 +53,14 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             break
         }
         'gwctl;rules' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'gwctl;schema' {
+            [CompletionResult]::new('--api-version', '--api-version', [CompletionResultType]::ParameterName, 'GROUP/VERSION of the kind, when several groups or versions have it (default: the newest served version of the only group that has it)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -76,6 +86,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
         'gwctl;help' {
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check manifests against the gateway API schemas')
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule codes, or explain one')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema gwctl checks a kind against')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -85,6 +96,9 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             break
         }
         'gwctl;help;rules' {
+            break
+        }
+        'gwctl;help;schema' {
             break
         }
         'gwctl;help;completions' {

@@ -31,6 +31,9 @@ _gwctl() {
             gwctl,rules)
                 cmd="gwctl__subcmd__rules"
                 ;;
+            gwctl,schema)
+                cmd="gwctl__subcmd__schema"
+                ;;
             gwctl__subcmd__help,completions)
                 cmd="gwctl__subcmd__help__subcmd__completions"
                 ;;
@@ -46,6 +49,9 @@ _gwctl() {
             gwctl__subcmd__help,rules)
                 cmd="gwctl__subcmd__help__subcmd__rules"
                 ;;
+            gwctl__subcmd__help,schema)
+                cmd="gwctl__subcmd__help__subcmd__schema"
+                ;;
             *)
                 ;;
         esac
@@ -53,7 +59,7 @@ _gwctl() {
 
     case "${cmd}" in
         gwctl)
-            opts="-h -V --help --version lint rules completions man help"
+            opts="-h -V --help --version lint rules schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -85,7 +91,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help)
-            opts="lint rules completions man help"
+            opts="lint rules schema completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -168,8 +174,22 @@ _gwctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gwctl__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gwctl__subcmd__lint)
-            opts="-q -h -V --format --color --fail-on --include --exclude --quiet --max-alias-nodes --max-depth --max-document-bytes --max-documents --help --version"
+            opts="-q -h -V --format --color --fail-on --include --exclude --quiet --crds --max-alias-nodes --max-depth --max-document-bytes --max-documents --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -192,6 +212,10 @@ _gwctl() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -243,6 +267,24 @@ _gwctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__schema)
+            opts="-h -V --api-version --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --api-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

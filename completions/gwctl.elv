@@ -24,6 +24,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --version 'Print version'
             cand lint 'Check manifests against the gateway API schemas'
             cand rules 'List the rule codes, or explain one'
+            cand schema 'Print the JSON Schema gwctl checks a kind against'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -34,6 +35,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --fail-on 'Lowest severity that makes the exit status 1'
             cand --include 'Lint only files matching this glob (relative to a directory argument; repeatable)'
             cand --exclude 'Skip files matching this glob (relative to a directory argument; repeatable)'
+            cand --crds 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema'
             cand --max-alias-nodes 'Nodes that YAML alias expansion may add to one document'
             cand --max-depth 'Nesting depth of mappings and sequences'
             cand --max-document-bytes 'Bytes in one document'
@@ -46,6 +48,13 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --version 'Print version'
         }
         &'gwctl;rules'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'gwctl;schema'= {
+            cand --api-version 'GROUP/VERSION of the kind, when several groups or versions have it (default: the newest served version of the only group that has it)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -68,6 +77,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help'= {
             cand lint 'Check manifests against the gateway API schemas'
             cand rules 'List the rule codes, or explain one'
+            cand schema 'Print the JSON Schema gwctl checks a kind against'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -75,6 +85,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help;lint'= {
         }
         &'gwctl;help;rules'= {
+        }
+        &'gwctl;help;schema'= {
         }
         &'gwctl;help;completions'= {
         }

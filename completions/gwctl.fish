@@ -28,6 +28,7 @@ complete -c gwctl -n "__fish_gwctl_needs_command" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_needs_command" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "lint" -d 'Check manifests against the gateway API schemas'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "rules" -d 'List the rule codes, or explain one'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -41,6 +42,7 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l fail-on -d 'Lowest 
 warning\t''"
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l include -d 'Lint only files matching this glob (relative to a directory argument; repeatable)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l exclude -d 'Skip files matching this glob (relative to a directory argument; repeatable)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l crds -d 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-depth -d 'Nesting depth of mappings and sequences' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-document-bytes -d 'Bytes in one document' -r
@@ -50,14 +52,18 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s h -l help -d 'Print
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand schema" -l api-version -d 'GROUP/VERSION of the kind, when several groups or versions have it (default: the newest served version of the only group that has it)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand schema" -s h -l help -d 'Print help'
+complete -c gwctl -n "__fish_gwctl_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -l dir -d 'Write the scripts of every supported shell into this directory' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -l dir -d 'Directory to write the pages into' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use gwctl::parse::{Limits, parse_file};
-use gwctl::schema::bundle::{GATEWAY_API_ALIASES, build_bundle};
+use gwctl::schema::bundle::{GATEWAY_API_ALIASES, build_bundle, build_transformed_bundle};
 use gwctl::source::SourceFile;
 
 fn corpus_dir() -> PathBuf {
@@ -27,8 +27,14 @@ fn corpus_dir() -> PathBuf {
 }
 
 fn generate(crd_dir: &Path) -> serde_json::Value {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(crd_dir)
-        .expect("CRD directory is readable")
+    build_bundle(&read_crds(&[crd_dir]), GATEWAY_API_ALIASES).expect("bundle builds")
+}
+
+/// The documents of the CRD files of the directories, in sorted file order.
+fn read_crds(dirs: &[&Path]) -> Vec<serde_json::Value> {
+    let mut paths: Vec<PathBuf> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).expect("CRD directory is readable"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         // Not CRDs: the safe-upgrades admission policy and kustomize files.
@@ -51,21 +57,16 @@ fn generate(crd_dir: &Path) -> serde_json::Value {
         );
         docs.extend(parsed.documents.iter().map(|d| d.root.to_json()));
     }
-    build_bundle(&docs, GATEWAY_API_ALIASES).expect("bundle builds")
+    docs
 }
 
-#[test]
-fn gateway_api_bundle_is_fresh() {
-    let corpus = corpus_dir();
-    let crd_dir = corpus.join("gateway-api/config/crd/experimental");
-    if !crd_dir.is_dir() {
-        println!("skipped: corpus not found at {}", corpus.display());
-        return;
-    }
-    let generated = generate(&crd_dir);
-    let bundle_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/gateway-api.json");
+/// Writes the bundle under `GWCTL_UPDATE_SCHEMAS=1`, else asserts the committed one is the same.
+fn check_or_update(name: &str, generated: &serde_json::Value) {
+    let bundle_path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schemas")
+        .join(name);
     if std::env::var_os("GWCTL_UPDATE_SCHEMAS").is_some_and(|v| v == "1") {
-        let mut text = serde_json::to_string_pretty(&generated).expect("serializable");
+        let mut text = serde_json::to_string_pretty(generated).expect("serializable");
         text.push('\n');
         std::fs::write(&bundle_path, text).expect("bundle is writable");
         println!("wrote {}", bundle_path.display());
@@ -76,9 +77,42 @@ fn gateway_api_bundle_is_fresh() {
     )
     .expect("committed bundle is JSON");
     assert!(
-        committed == generated,
-        "schemas/gateway-api.json is stale: run `GWCTL_UPDATE_SCHEMAS=1 cargo test --test schema_bundle`"
+        committed == *generated,
+        "schemas/{name} is stale: run `GWCTL_UPDATE_SCHEMAS=1 cargo test --test schema_bundle`"
     );
+}
+
+/// `schemas/kgateway.json`: the reference kgateway v2.2 CRDs of both groups, through the rename,
+/// removal and override table `schemas/kgateway-transform.yaml`.
+#[test]
+fn kgateway_bundle_is_fresh() {
+    let corpus = corpus_dir();
+    let crds = corpus.join("kgateway/crds");
+    if !crds.is_dir() {
+        println!("skipped: corpus not found at {}", corpus.display());
+        return;
+    }
+    let docs = read_crds(&[&crds.join("kgateway-crds"), &crds.join("agentgateway-crds")]);
+    let transform_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/kgateway-transform.yaml");
+    let text = std::fs::read_to_string(&transform_path).expect("transform is readable");
+    let file = SourceFile::new(0, transform_path.display().to_string(), text);
+    let parsed = parse_file(&file, &Limits::default());
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let transform = parsed.documents[0].root.to_json();
+    let generated = build_transformed_bundle(&docs, &transform).expect("bundle builds");
+    check_or_update("kgateway.json", &generated);
+}
+
+#[test]
+fn gateway_api_bundle_is_fresh() {
+    let corpus = corpus_dir();
+    let crd_dir = corpus.join("gateway-api/config/crd/experimental");
+    if !crd_dir.is_dir() {
+        println!("skipped: corpus not found at {}", corpus.display());
+        return;
+    }
+    check_or_update("gateway-api.json", &generate(&crd_dir));
 }
 
 #[test]

@@ -18,7 +18,7 @@ fn testdata(sub: &str) -> std::path::PathBuf {
 fn valid_examples_have_no_findings() {
     let run = lint_paths(&[testdata("valid")], &LintOptions::default()).expect("lint runs");
     assert_eq!(describe(&run), Vec::<String>::new());
-    assert_eq!(run.stats.files, 4);
+    assert_eq!(run.stats.files, 6);
     // The Deployment is the one object of a kind gwctl does not check.
     assert_eq!(run.stats.not_checked.get("apps/v1/Deployment"), Some(&1));
 }

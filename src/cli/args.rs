@@ -23,6 +23,8 @@ pub enum Command {
     Lint(LintArgs),
     /// List the rule codes, or explain one
     Rules(RulesArgs),
+    /// Print the JSON Schema gwctl checks a kind against
+    Schema(SchemaArgs),
     /// Print a shell completion script, or write all of them to a directory
     Completions(CompletionsArgs),
     /// Write man pages (one for gwctl and one per subcommand) to a directory
@@ -62,6 +64,11 @@ pub struct LintArgs {
     /// Human format: omit the summary line
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of
+    /// a built-in kind replaces the built-in schema
+    #[arg(long, value_name = "PATH")]
+    pub crds: Vec<PathBuf>,
 
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -116,6 +123,17 @@ pub enum FailOn {
 pub struct RulesArgs {
     /// A rule code such as GW101 (case-insensitive)
     pub code: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Kind, such as TrafficPolicy (case-insensitive)
+    pub kind: String,
+
+    /// GROUP/VERSION of the kind, when several groups or versions have it (default: the newest
+    /// served version of the only group that has it)
+    #[arg(long, value_name = "GROUP/VERSION")]
+    pub api_version: Option<String>,
 }
 
 #[derive(Debug, Args)]

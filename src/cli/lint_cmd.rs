@@ -2,6 +2,7 @@
 
 use std::ffi::OsStr;
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 use super::args::{ColorChoice, FailOn, LintArgs};
 use super::{EXIT_USAGE, print_stdout, usage_error};
@@ -9,12 +10,13 @@ use crate::diag::Severity;
 use crate::input::Filters;
 use crate::lint::{LintOptions, LintRun, lint_paths};
 use crate::report::{self, RenderOptions};
+use crate::schema::{ApiGroups, user_crds};
 
 /// Width of the human report when `COLUMNS` does not say; fixed so output is reproducible.
 const DEFAULT_WIDTH: usize = 100;
 
 pub(super) fn run(args: &LintArgs) -> u8 {
-    let options = LintOptions {
+    let mut options = LintOptions {
         filters: Filters {
             include: args.include.clone(),
             exclude: args.exclude.clone(),
@@ -22,10 +24,23 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         limits: (&args.limits).into(),
         registry: None,
     };
-    let run = match lint_paths(&args.paths, &options) {
+    let mut crds = None;
+    if !args.crds.is_empty() {
+        match user_crds::load_crds(&args.crds, &options.limits, &ApiGroups::default()) {
+            Ok((registry, found)) => {
+                options.registry = Some(Arc::new(registry));
+                crds = Some(found);
+            }
+            Err(message) => return usage_error(&message),
+        }
+    }
+    let mut run = match lint_paths(&args.paths, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
+    if let Some(found) = crds {
+        user_crds::merge_into(&mut run, found);
+    }
     let render_options = RenderOptions {
         color: use_color(
             args.color,

@@ -4,6 +4,7 @@ pub mod args;
 mod generate;
 mod lint_cmd;
 mod rules_cmd;
+mod schema_cmd;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -14,6 +15,7 @@ pub use args::{Cli, ColorChoice, Command, FailOn};
 pub use generate::{write_completions, write_man_pages};
 pub use lint_cmd::{exit_code, use_color};
 pub use rules_cmd::{rule_details, rules_table};
+pub use schema_cmd::schema_text;
 
 /// Exit status for a usage or input error (clap uses the same for bad flags).
 pub const EXIT_USAGE: u8 = 2;
@@ -27,6 +29,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Lint(a) => lint_cmd::run(&a),
         Command::Rules(a) => rules_cmd::run(&a),
+        Command::Schema(a) => schema_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
     };

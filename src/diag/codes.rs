@@ -97,6 +97,13 @@ pub static RULES: &[Rule] = &[
         "A file is not UTF-8 text",
         "The file contains invalid UTF-8 or binary data and is skipped; the other files are still linted.",
     ),
+    r(
+        "GW010",
+        "invalid-crd",
+        Error,
+        "A CustomResourceDefinition given with --crds cannot be used",
+        "The document is a CustomResourceDefinition but lacks what gwctl needs to check objects against it (spec.group, spec.names.kind, spec.versions with names). Objects of its kind are not checked with it; fix the CRD or leave it out.",
+    ),
     // GW1xx: schema
     r(
         "GW101",

@@ -37,10 +37,23 @@ pub const GATEWAY_API_ALIASES: &[Alias] = &[Alias {
 /// Builds a bundle from documents (non-CRD documents such as a ValidatingAdmissionPolicy are
 /// skipped). Kinds are sorted by group and kind; identical schemas are stored once.
 pub fn build_bundle(docs: &[Value], aliases: &[Alias]) -> Result<Value, String> {
+    assemble(import_all(docs)?, aliases)
+}
+
+/// Builds a bundle from reference CRDs rewritten by a transform (see [`super::transform`]).
+pub fn build_transformed_bundle(docs: &[Value], transform: &Value) -> Result<Value, String> {
+    assemble(super::transform::apply(import_all(docs)?, transform)?, &[])
+}
+
+fn import_all(docs: &[Value]) -> Result<Vec<ImportedVersion>, String> {
     let mut versions: Vec<ImportedVersion> = Vec::new();
     for doc in docs.iter().filter(|d| is_crd(d)) {
         versions.extend(import_crd(doc)?);
     }
+    Ok(versions)
+}
+
+fn assemble(mut versions: Vec<ImportedVersion>, aliases: &[Alias]) -> Result<Value, String> {
     for alias in aliases {
         let source = versions
             .iter()

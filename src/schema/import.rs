@@ -60,6 +60,7 @@ pub fn import_crd(doc: &Value) -> Result<Vec<ImportedVersion>, String> {
             .pointer("/schema/openAPIV3Schema")
             .or(shared_schema)
             .map(strip_descriptions)
+            .map(with_envelope)
             .unwrap_or_else(accept_anything);
         let status_subresource = v.pointer("/subresources/status").is_some() || shared_status;
         out.push(ImportedVersion {
@@ -73,6 +74,25 @@ pub fn import_crd(doc: &Value) -> Result<Vec<ImportedVersion>, String> {
         });
     }
     Ok(out)
+}
+
+/// The API server accepts `apiVersion`, `kind` and `metadata` on every object whether or not the
+/// CRD's schema lists them; add them when a schema with properties leaves them out.
+fn with_envelope(mut schema: Value) -> Value {
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        for (name, ty) in [
+            ("apiVersion", "string"),
+            ("kind", "string"),
+            ("metadata", "object"),
+        ] {
+            props.entry(name).or_insert_with(|| {
+                let mut m = Map::new();
+                m.insert("type".into(), ty.into());
+                Value::Object(m)
+            });
+        }
+    }
+    schema
 }
 
 fn accept_anything() -> Value {
@@ -156,7 +176,9 @@ mod tests {
             versions[0].schema,
             json!({"type": "object", "properties": {
                 "description": {"type": "string"},
-                "list": {"type": "array", "items": {"type": "integer"}}}})
+                "list": {"type": "array", "items": {"type": "integer"}},
+                "apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                "metadata": {"type": "object"}}})
         );
         assert!(!versions[1].served);
         assert_eq!(

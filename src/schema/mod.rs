@@ -5,6 +5,8 @@ pub mod bundle;
 pub mod compile;
 pub mod import;
 mod registry;
+pub mod transform;
+pub mod user_crds;
 
 pub use compile::{CompiledSchema, JsonType, SchemaNode};
-pub use registry::{KindSchema, Lookup, Registry};
+pub use registry::{ApiGroups, KindSchema, Lookup, Registry};

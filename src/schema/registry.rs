@@ -11,9 +11,28 @@ use super::import::import_crd;
 
 const GATEWAY_API_BUNDLE: &str = include_str!("../../schemas/gateway-api.json");
 const CORE_BUNDLE: &str = include_str!("../../schemas/core.json");
+const KGATEWAY_BUNDLE: &str = include_str!("../../schemas/kgateway.json");
 
-/// Groups that gwctl knows but whose schemas are not built in yet: their objects are not checked.
-const GROUPS_WITHOUT_SCHEMAS: &[&str] = &["gateway.kgateway.dev", "agentgateway.dev"];
+/// The API groups of the gateway and AI kinds. The bundle is generated with the reference's group
+/// names; a configuration may register it under other names (decisions.md section 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiGroups {
+    pub gateway: String,
+    pub ai: String,
+}
+
+/// The group names of `schemas/kgateway.json`.
+const BUNDLE_GATEWAY_GROUP: &str = "gateway.kgateway.dev";
+const BUNDLE_AI_GROUP: &str = "agentgateway.dev";
+
+impl Default for ApiGroups {
+    fn default() -> Self {
+        ApiGroups {
+            gateway: BUNDLE_GATEWAY_GROUP.to_string(),
+            ai: BUNDLE_AI_GROUP.to_string(),
+        }
+    }
+}
 
 /// The compiled schema of one version of one kind.
 pub struct KindSchema {
@@ -69,27 +88,53 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// The schemas built into gwctl (Gateway API, core kinds), compiled lazily per kind.
+    /// The schemas built into gwctl (Gateway API, core kinds, the gateway and AI groups under their
+    /// default names), compiled lazily per kind.
     pub fn builtin() -> &'static Registry {
         static R: OnceLock<Registry> = OnceLock::new();
-        R.get_or_init(|| {
-            let mut r = Registry::default();
-            for text in [GATEWAY_API_BUNDLE, CORE_BUNDLE] {
-                // The bundles are part of the build and tested; a broken one leaves its kinds unchecked.
-                if let Ok(bundle) = serde_json::from_str(text) {
-                    let _ = r.add_bundle(bundle);
-                }
+        R.get_or_init(|| Registry::with_groups(&ApiGroups::default()))
+    }
+
+    /// The built-in schemas with the gateway and AI groups under the given names. Use
+    /// [`Registry::builtin`] for the defaults: it is built once and shared.
+    pub fn with_groups(groups: &ApiGroups) -> Registry {
+        let mut r = Registry::default();
+        for text in [GATEWAY_API_BUNDLE, CORE_BUNDLE] {
+            // The bundles are part of the build and tested; a broken one leaves its kinds unchecked.
+            if let Ok(bundle) = serde_json::from_str(text) {
+                let _ = r.add_bundle(bundle);
             }
-            for g in GROUPS_WITHOUT_SCHEMAS {
-                r.unchecked_groups.insert(g.to_string());
-            }
-            r
-        })
+        }
+        if let Ok(bundle) = serde_json::from_str(KGATEWAY_BUNDLE) {
+            let _ = r.add_bundle_in_groups(
+                bundle,
+                &[
+                    (BUNDLE_GATEWAY_GROUP, groups.gateway.as_str()),
+                    (BUNDLE_AI_GROUP, groups.ai.as_str()),
+                ],
+            );
+        }
+        r
     }
 
     /// Adds the kinds of a bundle (see [`super::bundle`]); later kinds replace earlier ones.
     pub fn add_bundle(&mut self, bundle: Value) -> Result<(), String> {
-        let (kinds, schemas) = read_bundle(bundle)?;
+        self.add_bundle_in_groups(bundle, &[])
+    }
+
+    /// Adds the kinds of a bundle, registering the kinds of group `from` under group `to` for each
+    /// `(from, to)` pair.
+    pub fn add_bundle_in_groups(
+        &mut self,
+        bundle: Value,
+        groups: &[(&str, &str)],
+    ) -> Result<(), String> {
+        let (mut kinds, schemas) = read_bundle(bundle)?;
+        for k in &mut kinds {
+            if let Some((_, to)) = groups.iter().find(|(from, _)| *from == k.group) {
+                k.group = to.to_string();
+            }
+        }
         let base = self.schemas.len();
         self.schemas
             .extend(schemas.into_iter().map(|json| SchemaSlot {
@@ -169,6 +214,16 @@ impl Registry {
         out
     }
 
+    /// The OpenAPI schema (JSON, as embedded or imported) of one served version of a kind.
+    pub fn schema_json(&self, group: &str, version: &str, kind: &str) -> Option<&Value> {
+        let entry = self.groups.get(group)?.get(kind)?;
+        let slot = entry
+            .versions
+            .iter()
+            .find(|v| v.name == version && v.served)?;
+        self.schemas.get(slot.schema).map(|s| &s.json)
+    }
+
     pub fn lookup(&self, group: &str, version: &str, kind: &str) -> Lookup<'_> {
         if self.unchecked_groups.contains(group) {
             return Lookup::UnknownGroup;
@@ -244,6 +299,16 @@ mod tests {
             ("gateway.networking.k8s.io", "v1alpha3", "TLSRoute"),
             ("gateway.networking.k8s.io", "v1", "TLSRoute"),
             ("gateway.networking.x-k8s.io", "v1alpha1", "XListenerSet"),
+            ("gateway.kgateway.dev", "v1alpha1", "Backend"),
+            ("gateway.kgateway.dev", "v1alpha1", "BackendConfigPolicy"),
+            ("gateway.kgateway.dev", "v1alpha1", "DirectResponse"),
+            ("gateway.kgateway.dev", "v1alpha1", "GatewayExtension"),
+            ("gateway.kgateway.dev", "v1alpha1", "GatewayParameters"),
+            ("gateway.kgateway.dev", "v1alpha1", "HTTPListenerPolicy"),
+            ("gateway.kgateway.dev", "v1alpha1", "ListenerPolicy"),
+            ("gateway.kgateway.dev", "v1alpha1", "TrafficPolicy"),
+            ("agentgateway.dev", "v1alpha1", "AiGatewayBackend"),
+            ("agentgateway.dev", "v1alpha1", "AiGatewayPolicy"),
             ("", "v1", "Service"),
             ("", "v1", "Namespace"),
             ("", "v1", "Secret"),
@@ -260,12 +325,12 @@ mod tests {
             Lookup::UnknownKind
         ));
         assert!(matches!(
-            r.lookup("gateway.kgateway.dev", "v1alpha1", "TrafficPolicy"),
-            Lookup::UnknownGroup
+            r.lookup("agentgateway.dev", "v1alpha1", "AgentgatewayPolicy"),
+            Lookup::UnknownKind
         ));
         assert!(matches!(
-            r.lookup("agentgateway.dev", "v1alpha1", "AgentgatewayPolicy"),
-            Lookup::UnknownGroup
+            r.lookup("agentgateway.dev", "v1alpha1", "AgentgatewayParameters"),
+            Lookup::UnknownKind
         ));
         assert!(matches!(r.lookup("", "v1", "Pod"), Lookup::UnknownGroup));
         assert!(matches!(
@@ -277,6 +342,26 @@ mod tests {
         };
         assert!(gc.cluster_scoped && gc.status_subresource);
         assert!(gc.schema.problems.is_empty(), "{:?}", gc.schema.problems);
+    }
+
+    #[test]
+    fn group_names_are_a_parameter() {
+        let r = Registry::with_groups(&ApiGroups {
+            gateway: "gw.example.com".into(),
+            ai: "ai.example.com".into(),
+        });
+        assert!(matches!(
+            r.lookup("gw.example.com", "v1alpha1", "TrafficPolicy"),
+            Lookup::Found(_)
+        ));
+        assert!(matches!(
+            r.lookup("ai.example.com", "v1alpha1", "AiGatewayPolicy"),
+            Lookup::Found(_)
+        ));
+        assert!(matches!(
+            r.lookup("gateway.kgateway.dev", "v1alpha1", "TrafficPolicy"),
+            Lookup::UnknownGroup
+        ));
     }
 
     #[test]

@@ -1,0 +1,182 @@
+//! The binary's schema options: `gwctl lint --crds PATH` and `gwctl schema KIND`.
+
+use assert_cmd::Command;
+
+fn gwctl() -> Command {
+    Command::cargo_bin("gwctl").expect("binary is built")
+}
+
+const WIDGET_CRD: &str = "\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, maximum: 10}
+";
+
+const WIDGET: &str = "\
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, namespace: default}
+spec:
+  size: 11
+";
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("temp file is writable");
+    p
+}
+
+#[test]
+fn crds_flag_checks_objects_of_user_kinds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let crd = write(dir.path(), "crd.yaml", WIDGET_CRD);
+    let obj = write(dir.path(), "widget.yaml", WIDGET);
+    // Without the CRD the object is not checked.
+    gwctl()
+        .args(["lint", "--format", "short"])
+        .arg(&obj)
+        .assert()
+        .code(0);
+    let out = gwctl()
+        .args(["lint", "--format", "short", "--crds"])
+        .arg(&crd)
+        .arg(&obj)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        out.contains("GW107")
+            && out.contains("spec.size in body should be less than or equal to 10"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_crd_replaces_the_built_in_schema_of_its_kind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let crd = write(
+        dir.path(),
+        "crd.yaml",
+        &WIDGET_CRD
+            .replace("example.com", "gateway.kgateway.dev")
+            .replace("Widget", "DirectResponse")
+            .replace("name: v1\n", "name: v1alpha1\n"),
+    );
+    // Valid for the built-in schema (status 200-599), invalid for the replacement.
+    let obj = write(
+        dir.path(),
+        "dr.yaml",
+        "apiVersion: gateway.kgateway.dev/v1alpha1\nkind: DirectResponse\nmetadata: {name: d, namespace: default}\nspec: {size: 11}\n",
+    );
+    let out = gwctl()
+        .args(["lint", "--format", "short", "--crds"])
+        .arg(&crd)
+        .arg(&obj)
+        .output()
+        .expect("runs");
+    let out = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        out.contains("spec.size in body should be less than or equal to 10"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("GW101"),
+        "the built-in schema is replaced: {out}"
+    );
+}
+
+#[test]
+fn a_malformed_crd_is_gw010_with_its_position() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let crd = write(
+        dir.path(),
+        "bad.yaml",
+        "# no group\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  names: {kind: X}\n",
+    );
+    let obj = write(dir.path(), "widget.yaml", WIDGET);
+    let out = gwctl()
+        .args(["lint", "--format", "short", "--crds"])
+        .arg(&crd)
+        .arg(&obj)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        out.contains(
+            "bad.yaml:2:1: error[GW010] invalid CustomResourceDefinition: CRD has no spec.group"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn schema_prints_a_kind_case_insensitively() {
+    let out = gwctl()
+        .args(["schema", "aigatewaypolicy"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let schema: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    let traffic = &schema["properties"]["spec"]["properties"]["traffic"]["properties"];
+    assert!(traffic["jwtAuthentication"].is_object());
+    assert_eq!(
+        traffic["authorization"]["properties"]["policy"]["properties"]["matchExpressions"]["items"]
+            ["x-gwctl-format"],
+        "cel-expression"
+    );
+    let out = gwctl()
+        .args([
+            "schema",
+            "HTTPRoute",
+            "--api-version",
+            "gateway.networking.k8s.io/v1beta1",
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(serde_json::from_slice::<serde_json::Value>(&out).is_ok());
+}
+
+#[test]
+fn schema_of_an_unknown_kind_exits_2_with_close_names() {
+    let out = gwctl()
+        .args(["schema", "TrafficPolicies"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).expect("UTF-8");
+    assert!(err.contains("did you mean TrafficPolicy?"), "{err}");
+    gwctl()
+        .args(["schema", "Service", "--api-version", "v2"])
+        .assert()
+        .code(2);
+}
