@@ -25,7 +25,7 @@ measure() { # label, command...: prints "label wall_s max_rss_mb"
   local rss=""
   for _ in 1 2 3; do
     /usr/bin/time -f "%e %M" -o /tmp/gwctl-bench-time "$@" >/dev/null 2>/dev/null || true
-    read -r wall kb < /tmp/gwctl-bench-time
+    read -r wall kb < <(tail -n 1 /tmp/gwctl-bench-time)
     if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; rss=$kb; fi
   done
   echo "$label $best $((rss / 1024))"
