@@ -97,6 +97,20 @@ pub static RULES: &[Rule] = &[
         "A file is not UTF-8 text",
         "The file contains invalid UTF-8 or binary data and is skipped; the other files are still linted.",
     ),
+    r(
+        "GW011",
+        "unused-suppression",
+        Info,
+        "A suppression annotation suppresses nothing",
+        "The resource's `gwctl.dev/ignore` annotation names a code that has no finding on this resource (or no rule at all). Remove the code from the annotation so that stale suppressions do not hide future findings.",
+    ),
+    r(
+        "GW012",
+        "invalid-config",
+        Error,
+        "The config file has a value gwctl cannot use",
+        "The config file (gwctl.yaml, .gwctl.yaml or --config) names an unknown rule code or has an invalid glob. A bad config file is a usage error: gwctl prints its findings and exits with code 2 without linting.",
+    ),
     // GW1xx: schema
     r(
         "GW101",

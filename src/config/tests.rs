@@ -1,0 +1,1 @@
+//! Unit tests of config parsing; discovery and the CLI flag are tested in tests/config.rs.

@@ -1,0 +1,563 @@
+//! A failing and a fixed example for every rule, keyed by code. Kept beside `codes.rs` rather
+//! than as fields of `Rule`, so that rows added to `RULES` in the old form still compile; a test
+//! (`every_rule_has_examples`) fails until the new code has its row here, and
+//! `src/diag/tests_examples.rs` lints every example to prove it.
+
+/// How an example is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExampleKind {
+    /// One YAML file linted with the built-in schemas: `bad` has the finding, `good` has not.
+    Manifest,
+    /// Like `Manifest`, but the file's `CustomResourceDefinition` documents are registered as
+    /// schemas first (the rule needs a schema gwctl does not ship).
+    Crd,
+    /// `bad` and `good` are config files (`gwctl.yaml`).
+    Config,
+    /// The finding is about the input itself (a path, a file name, bytes), not a document: `bad`
+    /// and `good` describe command lines, and tests/cli.rs checks them.
+    Cli,
+}
+
+pub struct Example {
+    pub code: &'static str,
+    pub kind: ExampleKind,
+    pub bad: &'static str,
+    pub good: &'static str,
+}
+
+const fn e(
+    code: &'static str,
+    kind: ExampleKind,
+    bad: &'static str,
+    good: &'static str,
+) -> Example {
+    Example {
+        code,
+        kind,
+        bad,
+        good,
+    }
+}
+
+use ExampleKind::{Cli, Config, Crd, Manifest};
+
+/// Sorted by code, like `RULES`.
+pub static EXAMPLES: &[Example] = &[
+    e(
+        "GW001",
+        Cli,
+        "gwctl lint manifests/route.yaml   # no such file",
+        "gwctl lint manifests/             # a path that exists",
+    ),
+    e(
+        "GW002",
+        Manifest,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: "web
+"#,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: "web"
+"#,
+    ),
+    e(
+        "GW003",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+  name: shop
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+",
+    ),
+    e(
+        "GW004",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+metadata:
+  name: web
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+",
+    ),
+    e(
+        "GW005",
+        Manifest,
+        "apiVersion: v1
+kind: ConfigMap
+metadata: {name: laughs}
+a: &a [x, x, x, x, x, x, x, x, x, x]
+b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
+c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
+d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
+f: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
+",
+        "apiVersion: v1
+kind: ConfigMap
+metadata: {name: laughs}
+data:
+  a: x
+",
+    ),
+    e(
+        "GW006",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HttpRoute
+metadata:
+  name: web
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+",
+    ),
+    e(
+        "GW007",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v3
+kind: HTTPRoute
+metadata:
+  name: web
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+",
+    ),
+    e(
+        "GW008",
+        Cli,
+        "gwctl lint overlays/          # overlays/kustomization.yaml is a tool file",
+        "gwctl lint --exclude kustomization.yaml overlays/",
+    ),
+    e(
+        "GW009",
+        Cli,
+        "gwctl lint route.yaml         # saved as UTF-16 or binary",
+        "iconv -f UTF-16 -t UTF-8 route.yaml > route.utf8.yaml && gwctl lint route.utf8.yaml",
+    ),
+    e(
+        "GW011",
+        Manifest,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+  annotations:
+    gwctl.dev/ignore: "GW101"
+spec:
+  parentRefs:
+  - name: gw
+"#,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+  annotations:
+    gwctl.dev/ignore: "GW101"
+spec:
+  parentRefs:
+  - name: gw
+  legacyField: true
+"#,
+    ),
+    e(
+        "GW012",
+        Config,
+        "severity:
+  GW999: error
+",
+        "severity:
+  GW110: error
+",
+    ),
+    e(
+        "GW101",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  parentRefs:
+  - name: gw
+  rules:
+  - backendRef:
+    - name: web
+      port: 80
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  parentRefs:
+  - name: gw
+  rules:
+  - backendRefs:
+    - name: web
+      port: 80
+",
+    ),
+    e(
+        "GW102",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - name: http
+    port: 80
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+",
+    ),
+    e(
+        "GW103",
+        Manifest,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  rules:
+  - backendRefs:
+    - name: web
+      port: "80"
+"#,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  rules:
+  - backendRefs:
+    - name: web
+      port: 80
+",
+    ),
+    e(
+        "GW104",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  rules:
+  - matches:
+    - path: {type: Prefix, value: /shop}
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  rules:
+  - matches:
+    - path: {type: PathPrefix, value: /shop}
+",
+    ),
+    e(
+        "GW105",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  hostnames: [Shop.Example.com]
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  hostnames: [shop.example.com]
+",
+    ),
+    e(
+        "GW106",
+        Manifest,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: ""
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+"#,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+",
+    ),
+    e(
+        "GW107",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - {name: http, protocol: HTTP, port: 80800}
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - {name: http, protocol: HTTP, port: 8080}
+",
+    ),
+    e(
+        "GW108",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners: []
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+",
+    ),
+    e(
+        "GW109",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+  - {name: http, protocol: HTTP, port: 8080}
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+  - {name: http-alt, protocol: HTTP, port: 8080}
+",
+    ),
+    e(
+        "GW110",
+        Manifest,
+        "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: flags
+data:
+  debug: on
+",
+        r#"apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: flags
+data:
+  debug: "on"
+"#,
+    ),
+    e(
+        "GW111",
+        Manifest,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  addresses:
+  - {type: IPAddress, value: "10.0.0.1:8080"}
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+"#,
+        r#"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+spec:
+  gatewayClassName: example
+  addresses:
+  - {type: IPAddress, value: "10.0.0.1"}
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+"#,
+    ),
+    e(
+        "GW112",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  rules:
+  - backendRefs:
+    - name: web
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  rules:
+  - backendRefs:
+    - name: web
+      port: 80
+",
+    ),
+    e(
+        "GW113",
+        Crd,
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size:
+                type: string
+                x-kubernetes-validations:
+                - rule: self.isSmall()
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec:
+  size: S
+",
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size:
+                type: string
+                x-kubernetes-validations:
+                - rule: self in ['S', 'M', 'L']
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec:
+  size: S
+",
+    ),
+    e(
+        "GW114",
+        Manifest,
+        "apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports:
+  - port: 80
+    targetPort: [8080]
+",
+        "apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports:
+  - port: 80
+    targetPort: 8080
+",
+    ),
+    e(
+        "GW115",
+        Manifest,
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: Web_Route
+",
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web-route
+",
+    ),
+];
+
+/// The examples of a rule, if it has them.
+pub fn example(code: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.code == code)
+}
