@@ -74,6 +74,8 @@ pub fn parse_config(file: &SourceFile) -> Result<Config, Vec<Diagnostic>> {
     if let Some(root) = root {
         extract(file, root, &mut config, &mut diags);
     }
+    // gwctl reads its own config as YAML 1.2, so `off` is the string it documents, not a boolean.
+    diags.retain(|d| d.code != "GW110");
     if diags.iter().any(|d| d.severity == Severity::Error) {
         diags.sort_by_key(|d| d.location.as_ref().map(|l| l.span.start));
         return Err(diags);

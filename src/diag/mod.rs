@@ -2,9 +2,12 @@
 
 mod codes;
 mod examples;
+mod examples_schema;
+#[cfg(test)]
+mod tests_examples;
 
 pub use codes::{RULES, Rule, rule};
-pub use examples::{EXAMPLES, Example, ExampleKind, example};
+pub use examples::{Example, ExampleKind, example, examples};
 
 use crate::source::{FileId, Span};
 
