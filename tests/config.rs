@@ -1,5 +1,7 @@
 //! The binary with a config file, suppression annotations, every output format and `--output`.
 
+use std::path::Path;
+
 use predicates::prelude::*;
 
 #[allow(dead_code)]
@@ -311,4 +313,60 @@ fn no_progress_bar_when_piped() {
         .assert()
         .code(0)
         .stderr("");
+}
+
+#[test]
+fn sarif_of_testdata_has_what_the_schema_requires() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = stdout_of(
+        gwctl()
+            .current_dir(root)
+            .args(["lint", "--format", "sarif", "testdata/"]),
+        1,
+    );
+    let log: serde_sarif::sarif::Sarif = serde_json::from_str(&out).expect("SARIF 2.1.0 types");
+    assert_eq!(log.version, "2.1.0");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let runs = json["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 1);
+    let driver = &runs[0]["tool"]["driver"];
+    assert_eq!(driver["name"], "gwctl");
+    let rules = driver["rules"].as_array().expect("rules");
+    let ids: Vec<&str> = rules.iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids.len(), rules.len());
+    for rule in rules {
+        assert!(
+            rule["help"]["text"].is_string() && rule["helpUri"].is_string(),
+            "{rule}"
+        );
+    }
+    let results = runs[0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        let id = r["ruleId"].as_str().expect("ruleId");
+        assert!(ids.contains(&id));
+        assert_eq!(
+            r["ruleIndex"]
+                .as_u64()
+                .and_then(|i| ids.get(i as usize).copied()),
+            Some(id)
+        );
+        assert!(r["message"]["text"].is_string());
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert!(
+            loc["artifactLocation"]["uri"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("testdata/"))
+        );
+        assert!(
+            loc["region"]["startLine"].as_u64().is_some_and(|l| l >= 1),
+            "{r}"
+        );
+        assert!(
+            loc["region"]["startColumn"]
+                .as_u64()
+                .is_some_and(|c| c >= 1),
+            "{r}"
+        );
+    }
 }

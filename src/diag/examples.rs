@@ -14,7 +14,7 @@ pub enum ExampleKind {
     /// `bad` and `good` are config files (`gwctl.yaml`).
     Config,
     /// The finding is about the input itself (a path, a file name, bytes), not a document: `bad`
-    /// and `good` describe command lines, and tests/cli.rs checks them.
+    /// and `good` describe command lines, and tests/cli_rules.rs checks them.
     Cli,
 }
 

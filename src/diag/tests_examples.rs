@@ -1,5 +1,5 @@
 //! Every rule has examples, and they do what they say: the failing one has the rule's finding,
-//! the fixed one has not. `Cli` examples are checked in tests/cli.rs.
+//! the fixed one has not. `Cli` examples are checked in tests/cli_rules.rs.
 
 use std::sync::Arc;
 
