@@ -40,12 +40,16 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Lint only files matching this glob (relative to a directory argument; repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip files matching this glob (relative to a directory argument; repeatable)')
             [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Also write the report in --format to FILE; the terminal then gets the human format')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory')
             [CompletionResult]::new('--max-alias-nodes', '--max-alias-nodes', [CompletionResultType]::ParameterName, 'Nodes that YAML alias expansion may add to one document')
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Nesting depth of mappings and sequences')
             [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'Bytes in one document')
             [CompletionResult]::new('--max-documents', '--max-documents', [CompletionResultType]::ParameterName, 'Documents in one file')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Human format: omit the summary line')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Human format: omit the summary line')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
+            [CompletionResult]::new('--show-suppressed', '--show-suppressed', [CompletionResultType]::ParameterName, 'List the findings that suppressions hid, marked as suppressed')
+            [CompletionResult]::new('--statistics', '--statistics', [CompletionResultType]::ParameterName, 'Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -53,6 +57,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             break
         }
         'gwctl;rules' {
+            [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print every rule with its explanation and examples as Markdown (docs/rules.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

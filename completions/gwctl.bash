@@ -189,14 +189,14 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__lint)
-            opts="-q -h -V --format --color --fail-on --include --exclude --quiet --crds --max-alias-nodes --max-depth --max-document-bytes --max-documents --help --version"
+            opts="-q -h -V --format --color --fail-on --include --exclude --quiet --crds --output --config --show-suppressed --statistics --max-alias-nodes --max-depth --max-document-bytes --max-documents --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "human json short" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json short sarif github junit" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -216,6 +216,14 @@ _gwctl() {
                     return 0
                     ;;
                 --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -261,7 +269,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__rules)
-            opts="-h -V --help --version"
+            opts="-h -V --markdown --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -34,7 +34,10 @@ complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "man" -d 'Write man page
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l format -d 'Output format' -r -f -a "human\t'Source snippets with labels, help and a summary line'
 json\t'One JSON object with every finding and a summary (see README)'
-short\t'One line per finding: `file:line:col: severity[CODE] message`'"
+short\t'One line per finding: `file:line:col: severity[CODE] message`'
+sarif\t'SARIF 2.1.0 log (code scanning tools)'
+github\t'GitHub Actions workflow commands (`::error file=...::message`), annotations on a PR'
+junit\t'JUnit XML: one test case per resource (CI test reports)'"
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l color -d 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -43,13 +46,18 @@ warning\t''"
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l include -d 'Lint only files matching this glob (relative to a directory argument; repeatable)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l exclude -d 'Skip files matching this glob (relative to a directory argument; repeatable)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l crds -d 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l output -d 'Also write the report in --format to FILE; the terminal then gets the human format' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-depth -d 'Nesting depth of mappings and sequences' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-document-bytes -d 'Bytes in one document' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-documents -d 'Documents in one file' -r
-complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s q -l quiet -d 'Human format: omit the summary line'
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s q -l quiet -d 'Human format: omit the summary line. Also hides the progress bar'
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l show-suppressed -d 'List the findings that suppressions hid, marked as suppressed'
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l statistics -d 'Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -l markdown -d 'Print every rule with its explanation and examples as Markdown (docs/rules.md)'
 complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand schema" -l api-version -d 'GROUP/VERSION of the kind, when several groups or versions have it (default: the newest served version of the only group that has it)' -r

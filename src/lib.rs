@@ -6,6 +6,7 @@
 
 pub mod cel;
 pub mod cli;
+pub mod config;
 pub mod diag;
 pub mod input;
 pub mod lint;
@@ -14,4 +15,5 @@ pub mod parse;
 pub mod report;
 pub mod schema;
 pub mod source;
+pub mod suppress;
 pub mod validate;

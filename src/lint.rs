@@ -7,13 +7,14 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::diag::{Diagnostic, Severity};
+use crate::config::Config;
+use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::input::{self, Filters};
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
 use crate::schema::{Lookup, Registry};
-use crate::source::SourceFile;
-use crate::validate;
+use crate::source::{FileId, SourceFile, Span};
+use crate::{suppress, validate};
 
 #[derive(Clone, Default)]
 pub struct LintOptions {
@@ -21,6 +22,19 @@ pub struct LintOptions {
     pub limits: Limits,
     /// The schemas to validate against; `None` is the built-in set (`Registry::builtin()`).
     pub registry: Option<Arc<Registry>>,
+    /// The config file's settings (severities, ignores, groups...); `Default` without one.
+    pub config: Config,
+    /// Told how far the run is; the CLI draws a progress bar with it.
+    pub progress: Option<Arc<dyn Progress>>,
+}
+
+/// Receives progress of a run (called from several threads).
+pub trait Progress: Send + Sync {
+    /// Before linting: how many files and bytes there are.
+    fn start(&self, files: usize, bytes: u64);
+    /// One file is done.
+    fn file_done(&self, bytes: u64);
+    fn finish(&self);
 }
 
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -34,13 +48,30 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+#[derive(Default)]
 pub struct LintRun {
     pub files: Vec<SourceFile>,
     /// Sorted by file, then position, then code.
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings hidden by a suppression (each with `suppressed` set), in the same order; they
+    /// count for nothing and are printed only with `--show-suppressed`.
+    pub suppressed: Vec<Diagnostic>,
+    /// Every resource found, in input order (JUnit cases, suppression annotations).
+    pub resources: Vec<ResourceEntry>,
     pub stats: Stats,
     /// A path could not be read: exit code 2 whatever the findings.
     pub input_error: bool,
+}
+
+/// A resource of the input: where it is and what it is called.
+#[derive(Debug, Clone)]
+pub struct ResourceEntry {
+    pub file: FileId,
+    /// The object's whole mapping.
+    pub span: Span,
+    pub reference: ResourceRef,
+    /// The `gwctl.dev/ignore` annotation's value and its span, if set.
+    pub ignore: Option<(String, Span)>,
 }
 
 impl LintRun {
@@ -55,10 +86,18 @@ impl LintRun {
 /// Lints files and directories (`-` is stdin). `Err` is a usage error (a bad glob).
 pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, String> {
     let start = Instant::now();
-    let loaded = input::load(paths, &options.filters)?;
-    let mut run = lint_sources(loaded.files, options);
+    let mut filters = options.filters.clone();
+    filters
+        .include
+        .extend(options.config.include.iter().cloned());
+    filters
+        .exclude
+        .extend(options.config.exclude.iter().cloned());
+    let loaded = input::load(paths, &filters)?;
+    let mut run = run_stages(loaded.files, options);
     run.diagnostics.splice(0..0, loaded.diagnostics);
     run.input_error = loaded.input_error;
+    suppress::apply(&mut run, &options.config);
     run.stats.elapsed = start.elapsed();
     Ok(run)
 }
@@ -66,45 +105,73 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
 /// Lints source files already in memory (tests, fuzzing, stdin).
 pub fn lint_sources(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
     let start = Instant::now();
+    let mut run = run_stages(files, options);
+    suppress::apply(&mut run, &options.config);
+    run.stats.elapsed = start.elapsed();
+    run
+}
+
+/// Every stage, without suppression (which runs once over the whole run's findings).
+fn run_stages(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
+    let start = Instant::now();
     let registry = options
         .registry
         .as_deref()
         .unwrap_or_else(|| Registry::builtin());
+    let progress = options.progress.as_deref();
+    if let Some(p) = progress {
+        p.start(files.len(), files.iter().map(|f| f.text.len() as u64).sum());
+    }
     let per_file: Vec<FileResult> = files
         .par_iter()
-        .map(|f| lint_file(f, registry, &options.limits))
+        .map(|f| {
+            let r = lint_file(f, registry, &options.limits);
+            if let Some(p) = progress {
+                p.file_done(f.text.len() as u64);
+            }
+            r
+        })
         .collect();
+    if let Some(p) = progress {
+        p.finish();
+    }
     let mut stats = Stats {
         files: files.len(),
         ..Stats::default()
     };
     let mut diagnostics = Vec::new();
+    let mut resources = Vec::new();
     for r in per_file {
         stats.documents += r.documents;
         stats.resources += r.resources;
+        resources.extend(r.entries);
         for (k, n) in r.not_checked {
             *stats.not_checked.entry(k).or_default() += n;
         }
         diagnostics.extend(r.diagnostics);
     }
-    diagnostics.sort_by(|a, b| {
-        let key = |d: &Diagnostic| {
-            d.location
-                .as_ref()
-                .map(|l| (l.file, l.span.start, l.span.end))
-        };
-        key(a)
-            .cmp(&key(b))
-            .then_with(|| a.code.cmp(b.code))
-            .then_with(|| a.message.cmp(&b.message))
-    });
+    diagnostics.sort_by(report_order);
     stats.elapsed = start.elapsed();
     LintRun {
         files,
         diagnostics,
+        resources,
         stats,
-        input_error: false,
+        ..LintRun::default()
     }
+}
+
+/// The order of findings in every report: without location first, then file, position, code.
+pub fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    let key = |d: &Diagnostic| {
+        d.location
+            .as_ref()
+            .map(|l| (l.file, l.span.start, l.span.end))
+    };
+    key(a)
+        .cmp(&key(b))
+        .then_with(|| a.code.cmp(b.code))
+        .then_with(|| a.message.cmp(&b.message))
 }
 
 #[derive(Default)]
@@ -113,6 +180,7 @@ struct FileResult {
     resources: usize,
     not_checked: BTreeMap<String, usize>,
     diagnostics: Vec<Diagnostic>,
+    entries: Vec<ResourceEntry>,
 }
 
 fn lint_file(file: &SourceFile, registry: &Registry, limits: &Limits) -> FileResult {
@@ -127,6 +195,12 @@ fn lint_file(file: &SourceFile, registry: &Registry, limits: &Limits) -> FileRes
         out.diagnostics.extend(diags);
         for res in resources {
             out.resources += 1;
+            out.entries.push(ResourceEntry {
+                file: res.file,
+                span: res.root.span,
+                reference: res.reference(),
+                ignore: suppress::annotation(res.root),
+            });
             check_resource(&res, registry, &mut out);
         }
     }

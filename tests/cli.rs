@@ -432,7 +432,8 @@ fn completions_for_one_shell_go_to_stdout() {
         .stdout(predicate::str::contains("--fail-on"));
 }
 
-const REGENERATE: &str = "cargo run -- completions --dir completions && cargo run -- man --dir man";
+const REGENERATE: &str = "cargo run -- completions --dir completions && cargo run -- man --dir man \
+     && cargo run -- rules --markdown > docs/rules.md";
 
 #[test]
 fn committed_completions_and_man_pages_are_current() {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use gwctl::diag::{Diagnostic, ResourceRef, Severity};
-use gwctl::lint::{LintRun, Stats};
+use gwctl::lint::{LintRun, ResourceEntry, Stats};
 use gwctl::report::{Format, RenderOptions, render};
 use gwctl::source::{SourceFile, Span};
 
@@ -125,11 +125,41 @@ fn fixture() -> LintRun {
         not_checked: BTreeMap::from([("example.com/v1/Widget".to_string(), 1)]),
         elapsed: Duration::from_millis(123),
     };
+    let resources = vec![
+        ResourceEntry {
+            file: 0,
+            span: Span::new(0, ROUTE.len()),
+            reference: route_ref().expect("fixture resource"),
+            ignore: None,
+        },
+        ResourceEntry {
+            file: 1,
+            span: Span::new(0, GATEWAY.find("---").unwrap_or(GATEWAY.len())),
+            reference: ResourceRef {
+                kind: "Gateway".into(),
+                namespace: Some("default".into()),
+                name: "gw".into(),
+            },
+            ignore: None,
+        },
+        ResourceEntry {
+            file: 1,
+            span: Span::new(GATEWAY.find("---").unwrap_or(0), GATEWAY.len()),
+            reference: ResourceRef {
+                kind: "Widget".into(),
+                namespace: None,
+                name: "w".into(),
+            },
+            ignore: None,
+        },
+    ];
     LintRun {
         files,
         diagnostics,
+        resources,
         stats,
         input_error: true,
+        ..LintRun::default()
     }
 }
 
@@ -138,6 +168,7 @@ fn plain() -> RenderOptions {
         color: false,
         width: 100,
         quiet: false,
+        ..RenderOptions::default()
     }
 }
 
@@ -229,8 +260,134 @@ fn spans_outside_the_text_do_not_panic() {
             .at(0, Span::new(mid_e, mid_e + 1))
             .with_severity(Severity::Warning),
     ];
-    for format in [Format::Human, Format::Json, Format::Short] {
+    for format in [
+        Format::Human,
+        Format::Json,
+        Format::Short,
+        Format::Sarif,
+        Format::Github,
+        Format::Junit,
+    ] {
         let out = render(&run, format, &plain());
         assert!(out.contains("past the end") && out.contains("mid-character"));
     }
+}
+
+#[test]
+fn github() {
+    let out = render(&fixture(), Format::Github, &plain());
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn github_escapes_properties_and_message() {
+    let mut run = fixture();
+    run.files[0].name = "dir,a:b%c.yaml".to_string();
+    run.diagnostics = vec![
+        Diagnostic::new("GW101", "50% of\r\nlines: a,b")
+            .at(0, span_of(ROUTE, "foo", 0))
+            .with_severity(Severity::Info),
+    ];
+    let out = render(&run, Format::Github, &plain());
+    assert_eq!(
+        out,
+        "::notice file=dir%2Ca%3Ab%25c.yaml,line=14,col=5,endLine=14,endColumn=8,title=GW101::50%25 of%0D%0Alines: a,b\n"
+    );
+}
+
+#[test]
+fn junit() {
+    let out = render(&fixture(), Format::Junit, &plain());
+    let doc = roxmltree::Document::parse(&out).expect("JUnit output is XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let cases: Vec<_> = root
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|n| n.attribute("name").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        cases,
+        [
+            "(inputs)",
+            "HTTPRoute default/café",
+            "Gateway default/gw",
+            "Widget w"
+        ]
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn sarif_has_rules_and_results() {
+    let out = render(&fixture(), Format::Sarif, &plain());
+    let log: serde_sarif::sarif::Sarif = serde_json::from_str(&out).expect("SARIF types");
+    assert_eq!(log.runs[0].results.as_ref().map(Vec::len), Some(6));
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let result = &json["runs"][0]["results"][1];
+    assert_eq!(result["ruleId"], "GW115");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"],
+        serde_json::json!({"startLine": 6, "startColumn": 43, "endLine": 6, "endColumn": 44})
+    );
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "routes/route.yaml"
+    );
+}
+
+#[test]
+fn suppressed_findings_are_listed_only_when_asked() {
+    let mut run = fixture();
+    let mut hidden = run.diagnostics.remove(3);
+    hidden.suppressed = Some(gwctl::diag::Suppressed::Annotation);
+    run.suppressed.push(hidden);
+    let shown = RenderOptions {
+        show_suppressed: true,
+        ..plain()
+    };
+    for format in [Format::Human, Format::Short, Format::Github, Format::Junit] {
+        assert!(
+            !render(&run, format, &plain()).contains("suppressed"),
+            "{format:?}"
+        );
+        let out = render(&run, format, &shown);
+        // GitHub escapes the colon of the title property.
+        assert!(
+            out.contains("(suppressed: annotation)") || out.contains("(suppressed%3A annotation)"),
+            "{format:?}: {out}"
+        );
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&render(&run, Format::Json, &shown)).expect("JSON");
+    assert_eq!(json["suppressed"][0]["code"], "GW101");
+    assert_eq!(json["suppressed"][0]["suppressedBy"], "annotation");
+    let sarif: serde_json::Value =
+        serde_json::from_str(&render(&run, Format::Sarif, &shown)).expect("JSON");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert!(
+        results
+            .iter()
+            .any(|r| r["suppressions"][0]["kind"] == "inSource")
+    );
+}
+
+#[test]
+fn statistics_in_human_and_json() {
+    let run = fixture();
+    let options = RenderOptions {
+        statistics: true,
+        ..plain()
+    };
+    let human = render(&run, Format::Human, &options);
+    assert!(
+        human.contains("COUNT  CODE   NAME\n    1  GW001  unreadable-input\n"),
+        "{human}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&render(&run, Format::Json, &options)).expect("JSON");
+    assert_eq!(json["summary"]["statistics"]["GW101"], 1);
+    let plain_json: serde_json::Value =
+        serde_json::from_str(&render(&run, Format::Json, &plain())).expect("JSON");
+    assert!(plain_json["summary"].get("statistics").is_none());
 }

@@ -61,7 +61,7 @@ pub struct LintArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
-    /// Human format: omit the summary line
+    /// Human format: omit the summary line. Also hides the progress bar
     #[arg(short, long)]
     pub quiet: bool,
 
@@ -69,6 +69,22 @@ pub struct LintArgs {
     /// a built-in kind replaces the built-in schema
     #[arg(long, value_name = "PATH")]
     pub crds: Vec<PathBuf>,
+
+    /// Also write the report in --format to FILE; the terminal then gets the human format
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// List the findings that suppressions hid, marked as suppressed
+    #[arg(long)]
+    pub show_suppressed: bool,
+
+    /// Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)
+    #[arg(long)]
+    pub statistics: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -123,6 +139,10 @@ pub enum FailOn {
 pub struct RulesArgs {
     /// A rule code such as GW101 (case-insensitive)
     pub code: Option<String>,
+
+    /// Print every rule with its explanation and examples as Markdown (docs/rules.md)
+    #[arg(long, conflicts_with = "code")]
+    pub markdown: bool,
 }
 
 #[derive(Debug, Args)]

@@ -2,20 +2,29 @@
 
 use std::ffi::OsStr;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::args::{ColorChoice, FailOn, LintArgs};
+use super::progress::Bar;
 use super::{EXIT_USAGE, print_stdout, usage_error};
+use crate::config::{self, Config, ConfigError};
 use crate::diag::Severity;
 use crate::input::Filters;
-use crate::lint::{LintOptions, LintRun, lint_paths};
-use crate::report::{self, RenderOptions};
+use crate::lint::{LintOptions, LintRun, Progress, lint_paths};
+use crate::report::{self, Format, RenderOptions};
 use crate::schema::{ApiGroups, user_crds};
 
 /// Width of the human report when `COLUMNS` does not say; fixed so output is reproducible.
 const DEFAULT_WIDTH: usize = 100;
 
 pub(super) fn run(args: &LintArgs) -> u8 {
+    let config = match load_config(args.config.as_deref()) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let progress: Option<Arc<dyn Progress>> = (!args.quiet && std::io::stderr().is_terminal())
+        .then(|| Arc::new(Bar::default()) as Arc<dyn Progress>);
     let mut options = LintOptions {
         filters: Filters {
             include: args.include.clone(),
@@ -23,6 +32,8 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         },
         limits: (&args.limits).into(),
         registry: None,
+        config,
+        progress,
     };
     let mut crds = None;
     if !args.crds.is_empty() {
@@ -53,18 +64,80 @@ pub(super) fn run(args: &LintArgs) -> u8 {
             .filter(|w| *w >= 40)
             .unwrap_or(DEFAULT_WIDTH),
         quiet: args.quiet,
+        show_suppressed: args.show_suppressed,
+        statistics: args.statistics,
+        fail_on: threshold(args.fail_on),
     };
-    print_stdout(&report::render(&run, args.format, &render_options));
+    let terminal_format = match &args.output {
+        Some(path) => {
+            let file_options = RenderOptions {
+                color: false,
+                ..render_options.clone()
+            };
+            let report = report::render(&run, args.format, &file_options);
+            if let Err(e) = std::fs::write(path, report) {
+                return usage_error(&format!("{}: {e}", path.display()));
+            }
+            Format::Human
+        }
+        None => args.format,
+    };
+    print_stdout(&report::render(&run, terminal_format, &render_options));
+    // Formats without a place for the table keep stdout machine-readable: it goes to stderr.
+    if args.statistics && !matches!(terminal_format, Format::Human | Format::Json) {
+        eprint!("{}", report::statistics_table(&run));
+    }
     exit_code(&run, args.fail_on)
 }
 
-/// 2 when an input could not be read, else 1 when a finding is at or above `fail_on`, else 0.
-/// The same in every output format.
-pub fn exit_code(run: &LintRun, fail_on: FailOn) -> u8 {
-    let threshold = match fail_on {
+/// The config file named by `--config`, else the nearest one above the current directory, else
+/// the defaults. A file that cannot be read or has errors is a usage error: its findings go to
+/// stderr.
+fn load_config(explicit: Option<&Path>) -> Result<Config, u8> {
+    let path = match explicit {
+        Some(p) => Some(p.to_path_buf()),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|dir| config::discover(&dir)),
+    };
+    let Some(path) = path else {
+        return Ok(Config::default());
+    };
+    match config::load_file(&path) {
+        Ok(config) => Ok(config),
+        Err(ConfigError::Unreadable(message)) => {
+            Err(usage_error(&format!("cannot read config file {message}")))
+        }
+        Err(ConfigError::Invalid { file, diagnostics }) => {
+            let run = LintRun {
+                files: vec![file],
+                diagnostics,
+                ..LintRun::default()
+            };
+            let options = RenderOptions {
+                quiet: true,
+                ..RenderOptions::default()
+            };
+            eprint!("{}", report::render(&run, Format::Human, &options));
+            Err(usage_error(&format!(
+                "invalid config file {}",
+                path.display()
+            )))
+        }
+    }
+}
+
+fn threshold(fail_on: FailOn) -> Severity {
+    match fail_on {
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,
-    };
+    }
+}
+
+/// 2 when an input could not be read, else 1 when a finding is at or above `fail_on`, else 0.
+/// The same in every output format; suppressed findings do not count.
+pub fn exit_code(run: &LintRun, fail_on: FailOn) -> u8 {
+    let threshold = threshold(fail_on);
     if run.input_error {
         EXIT_USAGE
     } else if run.diagnostics.iter().any(|d| d.severity >= threshold) {

@@ -3,6 +3,7 @@
 pub mod args;
 mod generate;
 mod lint_cmd;
+mod progress;
 mod rules_cmd;
 mod schema_cmd;
 
@@ -14,7 +15,7 @@ use clap::Parser;
 pub use args::{Cli, ColorChoice, Command, FailOn};
 pub use generate::{write_completions, write_man_pages};
 pub use lint_cmd::{exit_code, use_color};
-pub use rules_cmd::{rule_details, rules_table};
+pub use rules_cmd::{rule_details, rules_markdown, rules_table};
 pub use schema_cmd::schema_text;
 
 /// Exit status for a usage or input error (clap uses the same for bad flags).

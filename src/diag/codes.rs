@@ -104,6 +104,20 @@ pub static RULES: &[Rule] = &[
         "A CustomResourceDefinition given with --crds cannot be used",
         "The document is a CustomResourceDefinition but lacks what gwctl needs to check objects against it (spec.group, spec.names.kind, spec.versions with names). Objects of its kind are not checked with it; fix the CRD or leave it out.",
     ),
+    r(
+        "GW011",
+        "unused-suppression",
+        Info,
+        "A suppression annotation suppresses nothing",
+        "The resource's `gwctl.dev/ignore` annotation names a code that has no finding on this resource (or no rule at all). Remove the code from the annotation so that stale suppressions do not hide future findings.",
+    ),
+    r(
+        "GW012",
+        "invalid-config",
+        Error,
+        "The config file has a value gwctl cannot use",
+        "The config file (gwctl.yaml, .gwctl.yaml or --config) names an unknown rule code or has an invalid glob. A bad config file is a usage error: gwctl prints its findings and exits with code 2 without linting.",
+    ),
     // GW1xx: schema
     r(
         "GW101",

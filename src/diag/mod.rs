@@ -1,8 +1,13 @@
 //! Diagnostics are values: every stage returns them, only the report stage formats them.
 
 mod codes;
+mod examples;
+mod examples_schema;
+#[cfg(test)]
+mod tests_examples;
 
 pub use codes::{RULES, Rule, rule};
+pub use examples::{Example, ExampleKind, example, examples};
 
 use crate::source::{FileId, Span};
 
@@ -67,6 +72,30 @@ pub struct Diagnostic {
     pub path: Option<String>,
     pub help: Option<String>,
     pub related: Vec<Related>,
+    /// Set when a suppression hid the finding; it then counts for nothing (see `crate::suppress`).
+    pub suppressed: Option<Suppressed>,
+}
+
+/// What hid a finding: shown with `--show-suppressed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Suppressed {
+    /// The resource's `gwctl.dev/ignore` annotation.
+    Annotation,
+    /// An `ignore` entry of the config file.
+    ConfigIgnore,
+    /// `severity: off` for the code in the config file.
+    SeverityOff,
+}
+
+impl Suppressed {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Suppressed::Annotation => "annotation",
+            Suppressed::ConfigIgnore => "config ignore",
+            Suppressed::SeverityOff => "severity off",
+        }
+    }
 }
 
 impl Diagnostic {
@@ -82,6 +111,7 @@ impl Diagnostic {
             path: None,
             help: None,
             related: Vec::new(),
+            suppressed: None,
         }
     }
 

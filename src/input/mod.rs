@@ -34,6 +34,8 @@ const TOOL_FILES: &[&str] = &[
     "kustomization.yml",
     "Kustomization",
     "Chart.yaml",
+    // gwctl's own config file (`.gwctl.yaml` is hidden, so never walked).
+    "gwctl.yaml",
 ];
 
 /// Reads every input. Invalid globs are reported as usage errors by the caller through `Err`.

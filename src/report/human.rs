@@ -10,7 +10,9 @@ use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceCode, SourceSpan,
 };
 
-use super::{RenderOptions, context_line, file_of, resolve, summary_line, tag};
+use super::{
+    RenderOptions, context_line, file_of, listed, resolve, statistics_table, summary_line, tag,
+};
 use crate::diag::{Diagnostic, Severity};
 use crate::lint::LintRun;
 use crate::source::{SourceFile, Span};
@@ -27,14 +29,21 @@ pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
         .with_width(options.width)
         .with_show_related_as_nested(true);
     let mut out = String::new();
-    for (i, d) in run.diagnostics.iter().enumerate() {
+    let findings = listed(run, options);
+    for (i, d) in findings.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         render_one(&mut out, &handler, run, d, options.color);
     }
+    if options.statistics {
+        if !findings.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&statistics_table(run));
+    }
     if !options.quiet {
-        if !run.diagnostics.is_empty() {
+        if !findings.is_empty() || options.statistics {
             out.push('\n');
         }
         out.push_str(&summary_line(run));

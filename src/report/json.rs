@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Resolved, resolve};
+use super::{RenderOptions, Resolved, code_counts, resolve};
 use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::lint::LintRun;
 
@@ -15,6 +15,9 @@ pub const JSON_VERSION: u32 = 1;
 pub struct JsonReport<'a> {
     pub version: u32,
     pub findings: Vec<Finding<'a>>,
+    /// Only with `--show-suppressed`: the findings a suppression hid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed: Option<Vec<Finding<'a>>>,
     pub summary: Summary<'a>,
 }
 
@@ -30,6 +33,9 @@ pub struct Finding<'a> {
     pub path: Option<&'a str>,
     pub help: Option<&'a str>,
     pub related: Vec<RelatedJson<'a>>,
+    /// What hid the finding (`annotation`, `configIgnore`, `severityOff`); only in `suppressed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed_by: Option<crate::diag::Suppressed>,
 }
 
 /// Start and end of a span, 1-based; columns count characters and the end is exclusive.
@@ -63,14 +69,20 @@ pub struct Summary<'a> {
     pub elapsed_ms: u64,
     /// Resources of kinds gwctl does not check, by `apiVersion/kind`.
     pub not_checked: &'a BTreeMap<String, usize>,
+    /// Only with `--statistics`: findings per code, most frequent first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statistics: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl<'a> JsonReport<'a> {
-    pub fn new(run: &'a LintRun) -> Self {
+    pub fn new(run: &'a LintRun, options: &RenderOptions) -> Self {
         let s = &run.stats;
         JsonReport {
             version: JSON_VERSION,
             findings: run.diagnostics.iter().map(|d| finding(run, d)).collect(),
+            suppressed: options
+                .show_suppressed
+                .then(|| run.suppressed.iter().map(|d| finding(run, d)).collect()),
             summary: Summary {
                 files: s.files,
                 documents: s.documents,
@@ -80,15 +92,21 @@ impl<'a> JsonReport<'a> {
                 infos: run.count(Severity::Info),
                 elapsed_ms: u64::try_from(s.elapsed.as_millis()).unwrap_or(u64::MAX),
                 not_checked: &s.not_checked,
+                statistics: options.statistics.then(|| {
+                    code_counts(run)
+                        .into_iter()
+                        .map(|(code, n)| (code.to_string(), n.into()))
+                        .collect()
+                }),
             },
         }
     }
 }
 
-pub(super) fn render(run: &LintRun) -> String {
+pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
     // Serializing plain structs of strings and numbers cannot fail; an empty object would
     // still be valid JSON if it somehow did.
-    let mut out = serde_json::to_string_pretty(&JsonReport::new(run))
+    let mut out = serde_json::to_string_pretty(&JsonReport::new(run, options))
         .unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()));
     out.push('\n');
     out
@@ -116,6 +134,7 @@ fn finding<'a>(run: &'a LintRun, d: &'a Diagnostic) -> Finding<'a> {
                 message: &r.message,
             })
             .collect(),
+        suppressed_by: d.suppressed,
     }
 }
 

@@ -1,16 +1,22 @@
 //! Report stage: the only place that formats findings. Every format shows the same facts, in the
 //! order of [`LintRun::diagnostics`].
 
+mod github;
 mod human;
 mod json;
+mod junit;
+mod sarif;
 mod short;
+mod statistics;
 mod summary;
 
-use crate::diag::{Diagnostic, Location};
-use crate::lint::LintRun;
+use crate::diag::{Diagnostic, Location, Severity};
+use crate::lint::{LintRun, report_order};
 use crate::source::{LineCol, SourceFile};
 
 pub use json::{JSON_VERSION, JsonReport};
+pub use sarif::{RULES_DOC_URL, sarif_log};
+pub use statistics::{code_counts, statistics_table};
 pub use summary::summary_line;
 
 /// How findings are printed.
@@ -22,6 +28,12 @@ pub enum Format {
     Json,
     /// One line per finding: `file:line:col: severity[CODE] message`
     Short,
+    /// SARIF 2.1.0 log (code scanning tools)
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::message`), annotations on a PR
+    Github,
+    /// JUnit XML: one test case per resource (CI test reports)
+    Junit,
 }
 
 #[derive(Debug, Clone)]
@@ -32,6 +44,12 @@ pub struct RenderOptions {
     pub width: usize,
     /// Omit the human summary line.
     pub quiet: bool,
+    /// Also list suppressed findings, marked as such.
+    pub show_suppressed: bool,
+    /// Count findings per code (human: a table; json: `summary.statistics`).
+    pub statistics: bool,
+    /// Lowest severity that fails the run; JUnit reports only those as failures.
+    pub fail_on: Severity,
 }
 
 impl Default for RenderOptions {
@@ -40,6 +58,9 @@ impl Default for RenderOptions {
             color: false,
             width: 100,
             quiet: false,
+            show_suppressed: false,
+            statistics: false,
+            fail_on: Severity::Error,
         }
     }
 }
@@ -48,9 +69,23 @@ impl Default for RenderOptions {
 pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String {
     match format {
         Format::Human => human::render(run, options),
-        Format::Json => json::render(run),
-        Format::Short => short::render(run),
+        Format::Json => json::render(run, options),
+        Format::Short => short::render(run, options),
+        Format::Sarif => sarif::render(run, options),
+        Format::Github => github::render(run, options),
+        Format::Junit => junit::render(run, options),
     }
+}
+
+/// The findings a report lists: the active ones, plus the suppressed ones (in order among them)
+/// when asked for.
+pub(crate) fn listed<'a>(run: &'a LintRun, options: &RenderOptions) -> Vec<&'a Diagnostic> {
+    let mut out: Vec<&Diagnostic> = run.diagnostics.iter().collect();
+    if options.show_suppressed && !run.suppressed.is_empty() {
+        out.extend(run.suppressed.iter());
+        out.sort_by(|a, b| report_order(a, b));
+    }
+    out
 }
 
 /// A location resolved against the run's file table: file name and start/end positions.
@@ -79,7 +114,15 @@ pub(crate) fn resolve<'a>(run: &'a LintRun, loc: &Location) -> Option<Resolved<'
 
 /// `severity[CODE]`, the tag every format starts a finding with.
 pub(crate) fn tag(d: &Diagnostic) -> String {
-    format!("{}[{}]", d.severity.as_str(), d.code)
+    match d.suppressed {
+        Some(by) => format!(
+            "{}[{}] (suppressed: {})",
+            d.severity.as_str(),
+            d.code,
+            by.as_str()
+        ),
+        None => format!("{}[{}]", d.severity.as_str(), d.code),
+    }
 }
 
 /// `in HTTPRoute default/foo at spec.rules[0]`, or `None` when the finding has neither.

@@ -2,12 +2,12 @@
 
 use std::fmt::Write;
 
-use super::{resolve, tag};
+use super::{RenderOptions, listed, resolve, tag};
 use crate::lint::LintRun;
 
-pub(super) fn render(run: &LintRun) -> String {
+pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
     let mut out = String::new();
-    for d in &run.diagnostics {
+    for d in listed(run, options) {
         // Messages may span lines (a parser error with context); keep one finding per line.
         let message = d.message.replace('\n', " ");
         let _ = match d.location.as_ref().and_then(|l| resolve(run, l)) {

@@ -57,8 +57,39 @@ pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Di
         blocking: 0,
         matched: 0,
         value_only: false,
+        object_root: true,
     };
     w.walk_root(resource.root, &schema.schema.root);
+    w.out
+}
+
+/// Schema findings for a document that is not a Kubernetes object (gwctl's own config file):
+/// the same checks and messages, without the object rules for `metadata` and `status`. The
+/// findings carry no resource.
+pub fn validate_document(
+    file: FileId,
+    root: &crate::parse::Node,
+    schema: &KindSchema,
+) -> Vec<Diagnostic> {
+    let mut w = Walker {
+        file,
+        resource: ResourceRef {
+            kind: schema.kind.clone(),
+            namespace: None,
+            name: String::new(),
+        },
+        kind: schema,
+        path: Vec::new(),
+        out: Vec::new(),
+        blocking: 0,
+        matched: 0,
+        value_only: false,
+        object_root: false,
+    };
+    w.walk(root, &schema.schema.root, root.span, false);
+    for d in &mut w.out {
+        d.resource = None;
+    }
     w.out
 }
 
@@ -82,6 +113,8 @@ pub(crate) struct Walker<'v> {
     matched: usize,
     /// Inside a oneOf/anyOf/allOf/not alternative: value validations only.
     value_only: bool,
+    /// The root is a Kubernetes object, whose `metadata` and `status` follow the API server's rules.
+    object_root: bool,
 }
 
 impl<'v> Walker<'v> {
