@@ -29,6 +29,7 @@ mod formats;
 mod lists;
 mod messages;
 mod metadata;
+pub(crate) mod values;
 mod walk;
 
 #[cfg(test)]
@@ -50,6 +51,7 @@ use crate::source::{FileId, Span};
 pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Diagnostic> {
     let mut w = Walker {
         file: resource.file,
+        source: &resource.source.text,
         resource: resource.reference(),
         kind: schema,
         path: Vec::new(),
@@ -71,6 +73,8 @@ enum Seg<'v> {
 
 pub(crate) struct Walker<'v> {
     file: FileId,
+    /// The file's text, for positions inside a scalar (an error inside an expression).
+    source: &'v str,
     resource: ResourceRef,
     kind: &'v KindSchema,
     path: Vec<Seg<'v>>,

@@ -399,6 +399,11 @@ impl<'v> Walker<'v> {
                 });
             }
         }
+        if let Some(vf) = schema.value_format
+            && !self.value_only
+        {
+            self.check_value_format(node, text, vf);
+        }
         if let Some(f) = schema.format {
             if formats::is_valid(f, text) {
                 self.matched += 1;
