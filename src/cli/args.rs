@@ -59,6 +59,10 @@ pub struct LintArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
+    /// The control-plane chart's values file, checked against the installation values
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+
     /// Human format: omit the summary line
     #[arg(short, long)]
     pub quiet: bool,

@@ -21,6 +21,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         },
         limits: (&args.limits).into(),
         registry: None,
+        values: args.values.clone(),
     };
     let run = match lint_paths(&args.paths, &options) {
         Ok(run) => run,

@@ -24,6 +24,7 @@
 //!   prefix; the errors of the closest alternative are reported with it.
 
 mod cel_rules;
+pub mod chart_values;
 mod combinators;
 mod formats;
 mod lists;
@@ -43,8 +44,9 @@ mod tests_corpus;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::Resource;
+use crate::parse::Node;
 use crate::schema::KindSchema;
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceFile, Span};
 
 /// All schema findings for one resource (types, unknown fields, bounds, enums, patterns, list keys,
 /// combinators, CEL rules, metadata).
@@ -59,8 +61,33 @@ pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Di
         blocking: 0,
         matched: 0,
         value_only: false,
+        plain_document: false,
     };
     w.walk_root(resource.root, &schema.schema.root);
+    w.out
+}
+
+/// Findings for a document that is not a Kubernetes object (a chart's values file): the same
+/// walk, without the object envelope (`metadata`, `status`). `label` names the document in findings.
+pub fn validate_document(
+    file: &SourceFile,
+    root: &Node,
+    schema: &KindSchema,
+    label: ResourceRef,
+) -> Vec<Diagnostic> {
+    let mut w = Walker {
+        file: file.id,
+        source: &file.text,
+        resource: label,
+        kind: schema,
+        path: Vec::new(),
+        out: Vec::new(),
+        blocking: 0,
+        matched: 0,
+        value_only: false,
+        plain_document: true,
+    };
+    w.walk(root, &schema.schema.root, root.span, false);
     w.out
 }
 
@@ -86,6 +113,8 @@ pub(crate) struct Walker<'v> {
     matched: usize,
     /// Inside a oneOf/anyOf/allOf/not alternative: value validations only.
     value_only: bool,
+    /// Not a Kubernetes object: no envelope handling at the root.
+    plain_document: bool,
 }
 
 impl<'v> Walker<'v> {

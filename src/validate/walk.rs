@@ -196,7 +196,7 @@ impl<'v> Walker<'v> {
         key_span: Span,
         want: bool,
     ) -> Option<CelValue> {
-        let at_root = self.path.is_empty() && !self.value_only;
+        let at_root = self.path.is_empty() && !self.value_only && !self.plain_document;
         let mut map: Option<Vec<(String, CelValue)>> = want.then(Vec::new);
         let mut count = 0u64;
         for e in entries {
