@@ -34,6 +34,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --fail-on 'Lowest severity that makes the exit status 1'
             cand --include 'Lint only files matching this glob (relative to a directory argument; repeatable)'
             cand --exclude 'Skip files matching this glob (relative to a directory argument; repeatable)'
+            cand --values 'The control-plane chart''s values file, checked against the installation values'
             cand --max-alias-nodes 'Nodes that YAML alias expansion may add to one document'
             cand --max-depth 'Nesting depth of mappings and sequences'
             cand --max-document-bytes 'Bytes in one document'

@@ -41,6 +41,7 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l fail-on -d 'Lowest 
 warning\t''"
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l include -d 'Lint only files matching this glob (relative to a directory argument; repeatable)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l exclude -d 'Skip files matching this glob (relative to a directory argument; repeatable)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l values -d 'The control-plane chart\'s values file, checked against the installation values' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-depth -d 'Nesting depth of mappings and sequences' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-document-bytes -d 'Bytes in one document' -r

@@ -49,7 +49,13 @@ pub(crate) fn check(expr: &str) -> Vec<Finding> {
                 .map_or(0, char::len_utf8);
             return vec![Finding::new(
                 "GW116",
-                format!("CEL syntax error: {}", e.message),
+                // The parser's messages start with "Syntax error: " already.
+                format!(
+                    "CEL syntax error: {}",
+                    e.message
+                        .strip_prefix("Syntax error: ")
+                        .unwrap_or(&e.message)
+                ),
                 Some(e.offset..e.offset + width),
             )];
         }

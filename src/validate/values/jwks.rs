@@ -39,10 +39,11 @@ pub(crate) fn check(text: &str) -> Vec<Finding> {
         Ok(v) => v,
         Err(e) => {
             let at = offset_of(text, e.line(), e.column());
+            let width = text[at..].chars().next().map_or(0, char::len_utf8);
             return vec![Finding::new(
                 "GW122",
                 format!("JWKS is not valid JSON: {}", json_reason(&e)),
-                Some(at..at),
+                Some(at..at + width),
             )];
         }
     };
@@ -93,8 +94,9 @@ fn check_key(key: &Map<String, Value>, index: Option<usize>) -> Vec<Finding> {
         .iter()
         .copied()
         .filter(|m| {
-            !key.get(*m)
-                .is_some_and(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+            key.get(*m)
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
         })
         .collect();
     if !missing.is_empty() {

@@ -22,9 +22,16 @@ impl ScalarMap {
     /// Reads the scalar at `span` of `file_text` whose decoded value is `decoded`.
     pub(crate) fn new(file_text: &str, span: Span, decoded: &str) -> ScalarMap {
         let mut out = Decoded::default();
+        let line_start = file_text
+            .get(..span.start)
+            .and_then(|before| before.rfind('\n'))
+            .map_or(0, |i| i + 1);
+        let header_indent = file_text
+            .get(line_start..span.start)
+            .map_or(0, |l| l.len() - l.trim_start_matches(' ').len());
         let ok = file_text
             .get(span.start..span.end)
-            .is_some_and(|src| read_scalar(src, span.start, &mut out));
+            .is_some_and(|src| read_scalar(src, span.start, header_indent, &mut out));
         // Chomping and trailing blanks of block scalars are not followed: compare without them.
         let exact = ok && out.text.trim_end() == decoded.trim_end();
         ScalarMap {
@@ -101,7 +108,7 @@ impl Decoded {
     }
 }
 
-fn read_scalar(src: &str, base: usize, out: &mut Decoded) -> bool {
+fn read_scalar(src: &str, base: usize, header_indent: usize, out: &mut Decoded) -> bool {
     match src.as_bytes().first() {
         Some(b'"') => read_flow(
             &src[1..src.len().saturating_sub(1).max(1)],
@@ -115,7 +122,7 @@ fn read_scalar(src: &str, base: usize, out: &mut Decoded) -> bool {
             Style::Single,
             out,
         ),
-        Some(b'|') | Some(b'>') => read_block(src, base, out),
+        Some(b'|') | Some(b'>') => read_block(src, base, header_indent, out),
         _ => read_flow(src, base, Style::Plain, out),
     }
 }
@@ -252,7 +259,7 @@ struct Line {
 
 /// `|` and `>` scalars: header, indentation (explicit or from the first non-empty line),
 /// literal lines or folded lines.
-fn read_block(src: &str, base: usize, out: &mut Decoded) -> bool {
+fn read_block(src: &str, base: usize, header_indent: usize, out: &mut Decoded) -> bool {
     let b = src.as_bytes();
     let folded = b[0] == b'>';
     let header_end = b.iter().position(|c| is_break(*c)).unwrap_or(b.len());
@@ -279,10 +286,11 @@ fn read_block(src: &str, base: usize, out: &mut Decoded) -> bool {
             end
         };
     }
+    // An explicit indicator is relative to the parent node's indentation, which is not known
+    // here; the header line's indentation is that in the common `key: |2` layout (and a wrong
+    // guess only makes the comparison with the node's text fail).
     let indent = match explicit {
-        // Relative to the parent's indentation, which is not known here; the header line's
-        // indentation is what it is in the common `key: |2` layout.
-        Some(d) => d,
+        Some(d) => header_indent + d,
         None => raw
             .iter()
             .find(|(_, t, _)| !t.trim().is_empty())
@@ -375,6 +383,7 @@ mod tests {
             "three"
         );
         assert_eq!(at("x: |-\n    a\n    bc\n", "a\nbc", "c"), "c");
+        assert_eq!(at("x: |2\n    a\n  bc\n", "  a\nbc\n", "a"), "a");
         assert_eq!(
             at("x: >\n  a\n  b\n\n  c\n   d\n  e\n", "a b\nc\n d\ne\n", "e"),
             "e"

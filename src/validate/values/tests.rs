@@ -84,9 +84,8 @@ fn cel_syntax_error_inside_a_literal_block_scalar() {
     let found = lint_gadget(spec);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
-        found[0].starts_with(
-            "8:11 GW116 spec.expr: CEL syntax error: Syntax error: extraneous input '*' expecting"
-        ),
+        found[0]
+            .starts_with("8:11 GW116 spec.expr: CEL syntax error: extraneous input '*' expecting"),
         "{found:?}"
     );
 }
@@ -97,7 +96,7 @@ fn cel_syntax_error_in_a_folded_and_a_stripped_block() {
     assert_eq!(found.len(), 1, "{found:?}");
     // End of input: just after the last character, `(` at line 8 column 12.
     assert!(
-        found[0].starts_with("8:13 GW116 spec.expr: CEL syntax error: Syntax error: "),
+        found[0].starts_with("8:13 GW116 spec.expr: CEL syntax error: "),
         "{found:?}"
     );
     assert!(found[0].contains(EOF_EXPECTING), "{found:?}");
@@ -110,7 +109,7 @@ fn cel_syntax_error_after_escapes_in_a_double_quoted_scalar() {
     let found = lint_gadget(spec);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
-        found[0].starts_with("5:51 GW116 spec.expr: CEL syntax error: Syntax error: "),
+        found[0].starts_with("5:51 GW116 spec.expr: CEL syntax error: "),
         "{found:?}"
     );
 }
