@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Lowest severity that makes the exit status 1')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Lint only files matching this glob (relative to a directory argument; repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip files matching this glob (relative to a directory argument; repeatable)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'The control-plane chart''s values file, checked against the installation values')
             [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Also write the report in --format to FILE; the terminal then gets the human format')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory')

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --fail-on 'Lowest severity that makes the exit status 1'
             cand --include 'Lint only files matching this glob (relative to a directory argument; repeatable)'
             cand --exclude 'Skip files matching this glob (relative to a directory argument; repeatable)'
+            cand --values 'The control-plane chart''s values file, checked against the installation values'
             cand --crds 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema'
             cand --output 'Also write the report in --format to FILE; the terminal then gets the human format'
             cand --config 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory'

@@ -45,6 +45,7 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l fail-on -d 'Lowest 
 warning\t''"
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l include -d 'Lint only files matching this glob (relative to a directory argument; repeatable)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l exclude -d 'Skip files matching this glob (relative to a directory argument; repeatable)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l values -d 'The control-plane chart\'s values file, checked against the installation values' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l crds -d 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l output -d 'Also write the report in --format to FILE; the terminal then gets the human format' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F

@@ -14,6 +14,7 @@ use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
 use crate::schema::{Lookup, Registry};
 use crate::source::{FileId, SourceFile, Span};
+use crate::validate::chart_values::SecretSeen;
 use crate::{suppress, validate};
 
 #[derive(Clone, Default)]
@@ -26,6 +27,8 @@ pub struct LintOptions {
     pub config: Config,
     /// Told how far the run is; the CLI draws a progress bar with it.
     pub progress: Option<Arc<dyn Progress>>,
+    /// The control-plane chart's values file (`--values`), checked against the installation values.
+    pub values: Option<PathBuf>,
 }
 
 /// Receives progress of a run (called from several threads).
@@ -93,8 +96,24 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     filters
         .exclude
         .extend(options.config.exclude.iter().cloned());
-    let loaded = input::load(paths, &filters)?;
-    let mut run = run_stages(loaded.files, options);
+    let mut loaded = input::load(paths, &filters)?;
+    let mut values = None;
+    if let Some(path) = &options.values {
+        let read = input::load(std::slice::from_ref(path), &Filters::default())?;
+        loaded.diagnostics.extend(read.diagnostics);
+        loaded.input_error |= read.input_error;
+        values = read.files.into_iter().next();
+        // Named as the values file and found in a directory too: linted once, as values.
+        if let Ok(canonical) = std::fs::canonicalize(path) {
+            loaded.files = std::mem::take(&mut loaded.files)
+                .into_iter()
+                .filter(|f| std::fs::canonicalize(&f.name).ok().as_ref() != Some(&canonical))
+                .enumerate()
+                .map(|(i, f)| renumbered(f, i))
+                .collect();
+        }
+    }
+    let mut run = run_stages(loaded.files, values, options);
     run.diagnostics.splice(0..0, loaded.diagnostics);
     run.input_error = loaded.input_error;
     suppress::apply(&mut run, &options.config);
@@ -102,18 +121,42 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     Ok(run)
 }
 
+fn renumbered(f: SourceFile, id: usize) -> SourceFile {
+    if f.id == id {
+        f
+    } else {
+        SourceFile::new(id, f.name, f.text)
+    }
+}
+
 /// Lints source files already in memory (tests, fuzzing, stdin).
 pub fn lint_sources(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
+    lint_sources_with_values(files, None, options)
+}
+
+/// Like [`lint_sources`], with the chart's values file (`--values`), which is not a manifest:
+/// it is checked against the installation values and appended to the run's files.
+pub fn lint_sources_with_values(
+    files: Vec<SourceFile>,
+    values: Option<SourceFile>,
+    options: &LintOptions,
+) -> LintRun {
     let start = Instant::now();
-    let mut run = run_stages(files, options);
+    let mut run = run_stages(files, values, options);
     suppress::apply(&mut run, &options.config);
     run.stats.elapsed = start.elapsed();
     run
 }
 
 /// Every stage, without suppression (which runs once over the whole run's findings).
-fn run_stages(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
+fn run_stages(
+    files: Vec<SourceFile>,
+    values: Option<SourceFile>,
+    options: &LintOptions,
+) -> LintRun {
     let start = Instant::now();
+    // Secrets are collected only for the values file's xDS TLS rule.
+    let collect_secrets = values.is_some();
     let registry = options
         .registry
         .as_deref()
@@ -125,7 +168,7 @@ fn run_stages(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
     let per_file: Vec<FileResult> = files
         .par_iter()
         .map(|f| {
-            let r = lint_file(f, registry, &options.limits);
+            let r = lint_file(f, registry, &options.limits, collect_secrets);
             if let Some(p) = progress {
                 p.file_done(f.text.len() as u64);
             }
@@ -141,7 +184,9 @@ fn run_stages(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
     };
     let mut diagnostics = Vec::new();
     let mut resources = Vec::new();
+    let mut secrets = Vec::new();
     for r in per_file {
+        secrets.extend(r.secrets);
         stats.documents += r.documents;
         stats.resources += r.resources;
         resources.extend(r.entries);
@@ -149,6 +194,18 @@ fn run_stages(files: Vec<SourceFile>, options: &LintOptions) -> LintRun {
             *stats.not_checked.entry(k).or_default() += n;
         }
         diagnostics.extend(r.diagnostics);
+    }
+    let mut files = files;
+    if let Some(v) = values {
+        let v = renumbered(v, files.len());
+        let parsed = parse::parse_file(&v, &options.limits);
+        stats.files += 1;
+        stats.documents += parsed.documents.len();
+        diagnostics.extend(parsed.diagnostics);
+        if let Some(doc) = parsed.documents.first() {
+            diagnostics.extend(validate::chart_values::check(&v, &doc.root, &secrets));
+        }
+        files.push(v);
     }
     diagnostics.sort_by(report_order);
     stats.elapsed = start.elapsed();
@@ -181,9 +238,16 @@ struct FileResult {
     not_checked: BTreeMap<String, usize>,
     diagnostics: Vec<Diagnostic>,
     entries: Vec<ResourceEntry>,
+    /// Secrets of the file, when the values file's rules need them.
+    secrets: Vec<SecretSeen>,
 }
 
-fn lint_file(file: &SourceFile, registry: &Registry, limits: &Limits) -> FileResult {
+fn lint_file(
+    file: &SourceFile,
+    registry: &Registry,
+    limits: &Limits,
+    collect_secrets: bool,
+) -> FileResult {
     let parsed = parse::parse_file(file, limits);
     let mut out = FileResult {
         documents: parsed.documents.len(),
@@ -201,6 +265,14 @@ fn lint_file(file: &SourceFile, registry: &Registry, limits: &Limits) -> FileRes
                 reference: res.reference(),
                 ignore: suppress::annotation(res.root),
             });
+            if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
+                out.secrets.push(SecretSeen::of(
+                    file.id,
+                    res.root,
+                    res.name.unwrap_or(""),
+                    res.namespace,
+                ));
+            }
             check_resource(&res, registry, &mut out);
         }
     }

@@ -10,6 +10,18 @@ use common::{corpus, errors, files_under};
 /// reason given: (file below the seed corpus, message fragment, how many, why).
 const INPUT_ERRORS: &[(&str, &str, usize, &str)] = &[
     (
+        "pkg/agentgateway/plugins/testdata/trafficpolicy/cel-invalid.yaml",
+        "CEL syntax error",
+        1,
+        "the case is written to be invalid: `foolen_{{header(...)}}` is not CEL (GW116)",
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/policy/policy-csrf-regex-invalid.yaml",
+        "unclosed character class",
+        1,
+        "the case is written to be invalid: safeRegex `[` fails RE2, as its comment says (GW118)",
+    ),
+    (
         "pkg/agentgateway/plugins/testdata/frontendpolicy/full.yaml",
         "tracing.resources\"",
         1,

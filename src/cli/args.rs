@@ -61,6 +61,10 @@ pub struct LintArgs {
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
 
+    /// The control-plane chart's values file, checked against the installation values
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+
     /// Human format: omit the summary line. Also hides the progress bar
     #[arg(short, long)]
     pub quiet: bool,

@@ -34,6 +34,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         registry: None,
         config,
         progress,
+        values: args.values.clone(),
     };
     let mut crds = None;
     if !args.crds.is_empty() {

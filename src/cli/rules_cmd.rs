@@ -79,6 +79,10 @@ fn example_titles(kind: ExampleKind) -> (&'static str, &'static str) {
         ExampleKind::Manifest | ExampleKind::Crd => ("Failing example", "Fixed example"),
         ExampleKind::Config => ("Failing config file", "Fixed config file"),
         ExampleKind::Cli => ("Failing command", "Fixed command"),
+        ExampleKind::Values => (
+            "Failing values file (then the manifests, after ---)",
+            "Fixed values file (then the manifests, after ---)",
+        ),
     }
 }
 

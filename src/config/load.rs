@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 use globset::{GlobBuilder, GlobMatcher};
 
 use super::{Config, IgnoreEntry, PolicyMerge, ValidationLevel};
+use crate::diag::ResourceRef;
 use crate::diag::{Diagnostic, RULES, Severity, rule};
 use crate::parse::{Limits, Node, parse_file};
 use crate::schema::KindSchema;
@@ -67,7 +68,17 @@ pub fn parse_config(file: &SourceFile) -> Result<Config, Vec<Diagnostic>> {
     }
     let root = docs.first().copied();
     if let Some(root) = root.filter(|r| !matches!(r.value, crate::parse::Value::Null)) {
-        diags.extend(validate_document(file.id, root, config_schema()));
+        let label = ResourceRef {
+            kind: "gwctl config".to_string(),
+            namespace: None,
+            name: file.name.clone(),
+        };
+        // The config file is not a resource: its findings name the file, not an object.
+        let mut found = validate_document(file, root, config_schema(), label);
+        for d in &mut found {
+            d.resource = None;
+        }
+        diags.extend(found);
         check_codes(file, root, &mut diags);
     }
     let mut config = Config::default();

@@ -13,6 +13,9 @@ pub enum ExampleKind {
     Crd,
     /// `bad` and `good` are config files (`gwctl.yaml`).
     Config,
+    /// The first document is the chart's values file (`--values`); the documents after the first
+    /// `---` line are the manifests linted with it.
+    Values,
     /// The finding is about the input itself (a path, a file name, bytes), not a document: `bad`
     /// and `good` describe command lines, and tests/cli_rules.rs checks them.
     Cli,

@@ -2,7 +2,7 @@
 
 use super::examples::{
     Example,
-    ExampleKind::{Crd, Manifest},
+    ExampleKind::{Crd, Manifest, Values},
     e,
 };
 
@@ -375,5 +375,332 @@ kind: HTTPRoute
 metadata:
   name: web-route
 ",
+    ),
+    e(
+        "GW116",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  rbac:
+    policy:
+      matchExpressions:
+      - "request.headers['x-team'] == 'payments' &&"
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  rbac:
+    policy:
+      matchExpressions:
+      - "request.headers['x-team'] == 'payments'"
+"#,
+    ),
+    e(
+        "GW117",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  rbac:
+    policy:
+      matchExpressions:
+      - "requst.path.startsWith('/admin')"
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  rbac:
+    policy:
+      matchExpressions:
+      - "request.path.startsWith('/admin')"
+"#,
+    ),
+    e(
+        "GW118",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  urlRewrite:
+    pathRegex:
+      pattern: "^/v1/(.*)\\1$"
+      substitution: /v2/
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  urlRewrite:
+    pathRegex:
+      pattern: "^/v1/(.*)$"
+      substitution: /v2/
+"#,
+    ),
+    e(
+        "GW119",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  transformation:
+    request:
+      set:
+      - name: "x team"
+        value: "payments"
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  transformation:
+    request:
+      set:
+      - name: x-team
+        value: "payments"
+"#,
+    ),
+    e(
+        "GW120",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  timeouts:
+    request: 10x
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  timeouts:
+    request: 10s
+"#,
+    ),
+    e(
+        "GW121",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  buffer:
+    maxRequestSize: 1Zi
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  buffer:
+    maxRequestSize: 1Mi
+"#,
+    ),
+    e(
+        "GW122",
+        Manifest,
+        r#"apiVersion: agentgateway.dev/v1alpha1
+kind: AiGatewayPolicy
+metadata:
+  name: llm
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: llm
+  traffic:
+    jwtAuthentication:
+      providers:
+      - issuer: https://issuer.example.com
+        jwks:
+          inline: '{"keys": [{"kty": "RSA", "e": "AQAB"}]}'
+"#,
+        r#"apiVersion: agentgateway.dev/v1alpha1
+kind: AiGatewayPolicy
+metadata:
+  name: llm
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: llm
+  traffic:
+    jwtAuthentication:
+      providers:
+      - issuer: https://issuer.example.com
+        jwks:
+          inline: '{"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}'
+"#,
+    ),
+    e(
+        "GW123",
+        Manifest,
+        r#"apiVersion: agentgateway.dev/v1alpha1
+kind: AiGatewayPolicy
+metadata:
+  name: llm
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: llm
+  traffic:
+    jwtAuthentication:
+      providers:
+      - issuer: https://issuer.example.com
+        jwks:
+          inline: '{"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0", "d": "jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}]}'
+"#,
+        r#"apiVersion: agentgateway.dev/v1alpha1
+kind: AiGatewayPolicy
+metadata:
+  name: llm
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: llm
+  traffic:
+    jwtAuthentication:
+      providers:
+      - issuer: https://issuer.example.com
+        jwks:
+          inline: '{"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}'
+"#,
+    ),
+    e(
+        "GW124",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  basicAuth:
+    users:
+    - "alice:correcthorse"
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  basicAuth:
+    users:
+    - "alice:{SHA}fDYHuOYbzxlE6ehQOmYPIfS28/E="
+"#,
+    ),
+    e(
+        "GW125",
+        Values,
+        r#"inferenceRouting:
+  enabled: true
+aiGateway:
+  enabled: false
+"#,
+        r#"inferenceRouting:
+  enabled: true
+aiGateway:
+  enabled: true
+"#,
+    ),
+    e(
+        "GW126",
+        Values,
+        r#"controller:
+  xds:
+    tls:
+      enabled: true
+"#,
+        r#"controller:
+  xds:
+    tls:
+      enabled: true
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: kgateway-xds-cert
+  namespace: kgateway-system
+type: kubernetes.io/tls
+data:
+  tls.crt: Y2VydA==
+  tls.key: a2V5
+  ca.crt: Y2E=
+"#,
     ),
 ];

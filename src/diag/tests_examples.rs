@@ -68,6 +68,16 @@ fn codes(kind: ExampleKind, text: &str) -> Vec<&'static str> {
                 .map(|d| d.code)
                 .collect()
         }
+        ExampleKind::Values => {
+            let (values, manifests) = text.split_once("\n---\n").unwrap_or((text, ""));
+            let files = vec![SourceFile::new(0, "manifests.yaml", manifests)];
+            let values = SourceFile::new(1, "values.yaml", format!("{values}\n"));
+            crate::lint::lint_sources_with_values(files, Some(values), &LintOptions::default())
+                .diagnostics
+                .iter()
+                .map(|d| d.code)
+                .collect()
+        }
         ExampleKind::Cli => Vec::new(),
     }
 }

@@ -90,6 +90,49 @@ impl Format {
     }
 }
 
+/// What a string holds, beyond the API server's checks (schema extension `x-gwctl-format`):
+/// gwctl checks the value for what it is (a CEL expression that must parse, a regex that must
+/// compile as RE2 ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueFormat {
+    CelExpression,
+    Regex,
+    HeaderName,
+    Duration,
+    Quantity,
+    Jwks,
+    Htpasswd,
+}
+
+impl ValueFormat {
+    pub const ALL: [ValueFormat; 7] = [
+        ValueFormat::CelExpression,
+        ValueFormat::Regex,
+        ValueFormat::HeaderName,
+        ValueFormat::Duration,
+        ValueFormat::Quantity,
+        ValueFormat::Jwks,
+        ValueFormat::Htpasswd,
+    ];
+
+    /// The extension's value naming this format.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueFormat::CelExpression => "cel-expression",
+            ValueFormat::Regex => "regex",
+            ValueFormat::HeaderName => "header-name",
+            ValueFormat::Duration => "duration",
+            ValueFormat::Quantity => "quantity",
+            ValueFormat::Jwks => "jwks",
+            ValueFormat::Htpasswd => "htpasswd",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<ValueFormat> {
+        ValueFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Pattern {
     pub source: String,
@@ -203,6 +246,8 @@ pub struct SchemaNode {
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
     pub format: Option<Format>,
+    /// `x-gwctl-format`: checked by gwctl's value checkers (strings only).
+    pub value_format: Option<ValueFormat>,
     pub default: Option<Value>,
     pub list_type: ListType,
     pub one_of: Vec<SchemaNode>,
@@ -318,6 +363,13 @@ impl Compiler {
             enum_values: o.get("enum").and_then(Value::as_array).cloned(),
             ..SchemaNode::default()
         };
+        if let Some(name) = str_of("x-gwctl-format") {
+            n.value_format = ValueFormat::parse(name);
+            if n.value_format.is_none() {
+                self.problems
+                    .push(format!("{path}: unknown x-gwctl-format {name:?}"));
+            }
+        }
         if let Some(src) = str_of("pattern") {
             let regex = self
                 .regexes

@@ -24,11 +24,13 @@
 //!   prefix; the errors of the closest alternative are reported with it.
 
 mod cel_rules;
+pub mod chart_values;
 mod combinators;
 mod formats;
 mod lists;
 mod messages;
 mod metadata;
+pub(crate) mod values;
 mod walk;
 
 #[cfg(test)]
@@ -42,14 +44,16 @@ mod tests_corpus;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::Resource;
+use crate::parse::Node;
 use crate::schema::KindSchema;
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceFile, Span};
 
 /// All schema findings for one resource (types, unknown fields, bounds, enums, patterns, list keys,
 /// combinators, CEL rules, metadata).
 pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Diagnostic> {
     let mut w = Walker {
         file: resource.file,
+        source: &resource.source.text,
         resource: resource.reference(),
         kind: schema,
         path: Vec::new(),
@@ -57,39 +61,33 @@ pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Di
         blocking: 0,
         matched: 0,
         value_only: false,
-        object_root: true,
+        plain_document: false,
     };
     w.walk_root(resource.root, &schema.schema.root);
     w.out
 }
 
-/// Schema findings for a document that is not a Kubernetes object (gwctl's own config file):
-/// the same checks and messages, without the object rules for `metadata` and `status`. The
-/// findings carry no resource.
+/// Findings for a document that is not a Kubernetes object (a chart's values file): the same
+/// walk, without the object envelope (`metadata`, `status`). `label` names the document in findings.
 pub fn validate_document(
-    file: FileId,
-    root: &crate::parse::Node,
+    file: &SourceFile,
+    root: &Node,
     schema: &KindSchema,
+    label: ResourceRef,
 ) -> Vec<Diagnostic> {
     let mut w = Walker {
-        file,
-        resource: ResourceRef {
-            kind: schema.kind.clone(),
-            namespace: None,
-            name: String::new(),
-        },
+        file: file.id,
+        source: &file.text,
+        resource: label,
         kind: schema,
         path: Vec::new(),
         out: Vec::new(),
         blocking: 0,
         matched: 0,
         value_only: false,
-        object_root: false,
+        plain_document: true,
     };
     w.walk(root, &schema.schema.root, root.span, false);
-    for d in &mut w.out {
-        d.resource = None;
-    }
     w.out
 }
 
@@ -102,6 +100,8 @@ enum Seg<'v> {
 
 pub(crate) struct Walker<'v> {
     file: FileId,
+    /// The file's text, for positions inside a scalar (an error inside an expression).
+    source: &'v str,
     resource: ResourceRef,
     kind: &'v KindSchema,
     path: Vec<Seg<'v>>,
@@ -113,8 +113,8 @@ pub(crate) struct Walker<'v> {
     matched: usize,
     /// Inside a oneOf/anyOf/allOf/not alternative: value validations only.
     value_only: bool,
-    /// The root is a Kubernetes object, whose `metadata` and `status` follow the API server's rules.
-    object_root: bool,
+    /// Not a Kubernetes object: no envelope handling at the root.
+    plain_document: bool,
 }
 
 impl<'v> Walker<'v> {

@@ -196,7 +196,7 @@ impl<'v> Walker<'v> {
         key_span: Span,
         want: bool,
     ) -> Option<CelValue> {
-        let at_root = self.path.is_empty() && !self.value_only && self.object_root;
+        let at_root = self.path.is_empty() && !self.value_only && !self.plain_document;
         let mut map: Option<Vec<(String, CelValue)>> = want.then(Vec::new);
         let mut count = 0u64;
         for e in entries {
@@ -398,6 +398,11 @@ impl<'v> Walker<'v> {
                     format!("{p}: Too long: may not be more than {max} bytes")
                 });
             }
+        }
+        if let Some(vf) = schema.value_format
+            && !self.value_only
+        {
+            self.check_value_format(node, text, vf);
         }
         if let Some(f) = schema.format {
             if formats::is_valid(f, text) {

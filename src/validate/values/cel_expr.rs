@@ -1,0 +1,135 @@
+//! Data-plane CEL expressions (decisions.md section 8): syntax, and top-level names against the
+//! data plane's context.
+
+use super::Finding;
+use crate::validate::messages::{go_quote, suggest};
+
+/// The variables the data plane binds for an expression.
+pub(crate) const CONTEXT_NAMES: &[&str] = &[
+    "request",
+    "response",
+    "source",
+    "destination",
+    "jwt",
+    "apiKey",
+    "basicAuth",
+    "llm",
+    "llmRequest",
+    "mcp",
+    "backend",
+    "extauthz",
+    "extproc",
+    "metadata",
+    "env",
+    "proxy",
+];
+
+/// CEL type denotations, which parse as identifiers (`type(x) == string`).
+const TYPE_NAMES: &[&str] = &[
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "string",
+    "bytes",
+    "list",
+    "map",
+    "null_type",
+    "type",
+    "dyn",
+];
+
+pub(crate) fn check(expr: &str) -> Vec<Finding> {
+    let names = match crate::cel::check_syntax(expr) {
+        Ok(names) => names,
+        Err(e) => {
+            let width = expr[e.offset.min(expr.len())..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+            return vec![Finding::new(
+                "GW116",
+                // The parser's messages start with "Syntax error: " already.
+                format!(
+                    "CEL syntax error: {}",
+                    e.message
+                        .strip_prefix("Syntax error: ")
+                        .unwrap_or(&e.message)
+                ),
+                Some(e.offset..e.offset + width),
+            )];
+        }
+    };
+    names
+        .iter()
+        .filter(|n| !CONTEXT_NAMES.contains(&n.as_str()) && !TYPE_NAMES.contains(&n.as_str()))
+        .map(|name| {
+            let range = find_identifier(expr, name).map(|at| at..at + name.len());
+            let help = match suggest(name, CONTEXT_NAMES.iter().copied()) {
+                Some(s) => format!("did you mean {}?", go_quote(s)),
+                None => format!("the data plane provides: {}", CONTEXT_NAMES.join(", ")),
+            };
+            Finding::new(
+                "GW117",
+                format!(
+                    "CEL expression reads {}, which is not a variable of the data plane",
+                    go_quote(name)
+                ),
+                range,
+            )
+            .with_help(help)
+        })
+        .collect()
+}
+
+/// Byte offset of the first free use of identifier `name`: a whole word outside string literals,
+/// not selected with `.` (`x.name` is a field, not a variable).
+pub(crate) fn find_identifier(expr: &str, name: &str) -> Option<usize> {
+    let b = expr.as_bytes();
+    let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    let mut last_significant = 0u8;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' {
+            i = skip_string(b, i);
+            last_significant = c;
+            continue;
+        }
+        if is_ident(c) {
+            let start = i;
+            while i < b.len() && is_ident(b[i]) {
+                i += 1;
+            }
+            if &expr[start..i] == name && last_significant != b'.' {
+                return Some(start);
+            }
+            last_significant = b[i - 1];
+            continue;
+        }
+        if !c.is_ascii_whitespace() {
+            last_significant = c;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// End of the string literal starting at `i` (raw `r"..."` strings have no escapes; triple quotes).
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let q = b[i];
+    let raw = i > 0 && matches!(b[i - 1], b'r' | b'R');
+    let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
+    let mut j = i + if triple { 3 } else { 1 };
+    while j < b.len() {
+        if !raw && b[j] == b'\\' {
+            j += 2;
+            continue;
+        }
+        if b[j] == q && (!triple || (b.get(j + 1) == Some(&q) && b.get(j + 2) == Some(&q))) {
+            return j + if triple { 3 } else { 1 };
+        }
+        j += 1;
+    }
+    b.len()
+}

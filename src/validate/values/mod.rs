@@ -1,0 +1,88 @@
+//! Strings checked for what they are (schema extension `x-gwctl-format`): CEL expressions,
+//! regexes, header names, durations, quantities, JWKS and htpasswd lines. Each checker is a pure
+//! function from the decoded text to findings with byte ranges in that text; the walker maps the
+//! ranges to the file through [`position::ScalarMap`] (built only when there is a finding).
+
+mod cel_expr;
+mod htpasswd;
+mod jwks;
+pub(crate) mod position;
+mod re2;
+mod scalars;
+
+#[cfg(test)]
+mod tests;
+
+use std::ops::Range;
+
+use crate::diag::Diagnostic;
+use crate::parse::Node;
+use crate::schema::compile::ValueFormat;
+
+use super::{Walker, display_path};
+
+/// A problem inside a string value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finding {
+    pub code: &'static str,
+    /// Without the field path (the walker prefixes it).
+    pub message: String,
+    /// Byte range in the decoded string; `None` is the whole value.
+    pub range: Option<Range<usize>>,
+    pub help: Option<String>,
+}
+
+impl Finding {
+    pub(crate) fn new(code: &'static str, message: String, range: Option<Range<usize>>) -> Self {
+        Finding {
+            code,
+            message,
+            range,
+            help: None,
+        }
+    }
+
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The findings of one format on one string.
+pub(crate) fn check(format: ValueFormat, text: &str) -> Vec<Finding> {
+    match format {
+        ValueFormat::CelExpression => cel_expr::check(text),
+        ValueFormat::Regex => re2::check(text),
+        ValueFormat::HeaderName => scalars::header_name(text),
+        ValueFormat::Duration => scalars::duration(text),
+        ValueFormat::Quantity => scalars::quantity(text),
+        ValueFormat::Jwks => jwks::check(text),
+        ValueFormat::Htpasswd => htpasswd::check(text),
+    }
+}
+
+impl Walker<'_> {
+    /// Runs the format's checker on a string node and reports at the exact place in the file.
+    pub(super) fn check_value_format(&mut self, node: &Node, text: &str, format: ValueFormat) {
+        let findings = check(format, text);
+        if findings.is_empty() {
+            return;
+        }
+        let map = position::ScalarMap::new(self.source, node.span, text);
+        let path = self.path_string();
+        for f in findings {
+            let span = match &f.range {
+                Some(r) => map.span(r.start, r.end),
+                None => node.span,
+            };
+            let mut d = Diagnostic::new(f.code, format!("{}: {}", display_path(&path), f.message))
+                .at(self.file, span)
+                .with_resource(Some(self.resource.clone()))
+                .with_path(path.clone());
+            if let Some(h) = f.help {
+                d = d.with_help(h);
+            }
+            self.emit_diag(d);
+        }
+    }
+}

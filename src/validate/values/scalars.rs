@@ -1,0 +1,245 @@
+//! Small grammars: HTTP header names (RFC 7230 tokens), Go durations (`time.ParseDuration`, what
+//! metav1.Duration fields are decoded with) and Kubernetes quantities (`resource.ParseQuantity`).
+
+use super::Finding;
+use crate::validate::messages::go_quote;
+
+/// HTTP/2 pseudo-headers, which header matchers of the data plane accept by name.
+const PSEUDO_HEADERS: &[&str] = &[
+    ":authority",
+    ":method",
+    ":path",
+    ":scheme",
+    ":status",
+    ":protocol",
+];
+
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+pub(crate) fn header_name(name: &str) -> Vec<Finding> {
+    if name.is_empty() {
+        return vec![Finding::new(
+            "GW119",
+            "header name must not be empty".into(),
+            None,
+        )];
+    }
+    if PSEUDO_HEADERS.contains(&name) {
+        return Vec::new();
+    }
+    match name.char_indices().find(|(_, c)| !is_tchar(*c)) {
+        None => Vec::new(),
+        Some((at, c)) => vec![Finding::new(
+            "GW119",
+            format!(
+                "invalid header name: {} is not allowed (RFC 7230 token: letters, digits and !#$%&'*+-.^_`|~)",
+                describe_char(c)
+            ),
+            Some(at..at + c.len_utf8()),
+        )],
+    }
+}
+
+fn describe_char(c: char) -> String {
+    match c {
+        ' ' => "a space".to_string(),
+        '\t' => "a tab".to_string(),
+        c if c.is_control() => format!("the control character U+{:04X}", c as u32),
+        c => format!("{:?}", c),
+    }
+}
+
+const NANOS: &[(&str, u64)] = &[
+    ("ns", 1),
+    ("us", 1_000),
+    ("\u{b5}s", 1_000),
+    ("\u{3bc}s", 1_000),
+    ("ms", 1_000_000),
+    ("s", 1_000_000_000),
+    ("m", 60_000_000_000),
+    ("h", 3_600_000_000_000),
+];
+
+/// Go's `time.ParseDuration`, with its error messages; the range points at the offending part.
+pub(crate) fn duration(text: &str) -> Vec<Finding> {
+    match parse_duration(text) {
+        Ok(_) => Vec::new(),
+        Err((message, range)) => vec![Finding::new(
+            "GW120",
+            format!("Invalid value: {}: {message}", go_quote(text)),
+            range,
+        )],
+    }
+}
+
+type DurationError = (String, Option<std::ops::Range<usize>>);
+
+/// Nanoseconds (sign dropped) of a Go duration.
+pub(crate) fn parse_duration(orig: &str) -> Result<u64, DurationError> {
+    let invalid = || (format!("time: invalid duration {}", go_quote(orig)), None);
+    let b = orig.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let neg = b.first() == Some(&b'-');
+    if &orig[i..] == "0" {
+        return Ok(0);
+    }
+    if i == b.len() {
+        return Err(invalid());
+    }
+    const LIMIT: u64 = 1 << 63;
+    let mut total: u64 = 0;
+    while i < b.len() {
+        if !(b[i] == b'.' || b[i].is_ascii_digit()) {
+            return Err(invalid());
+        }
+        let int_start = i;
+        let mut v: u64 = 0;
+        while i < b.len() && b[i].is_ascii_digit() {
+            if v > LIMIT / 10 {
+                return Err(invalid());
+            }
+            v = v * 10 + u64::from(b[i] - b'0');
+            if v > LIMIT {
+                return Err(invalid());
+            }
+            i += 1;
+        }
+        let pre = i > int_start;
+        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            let mut overflow = false;
+            while i < b.len() && b[i].is_ascii_digit() {
+                post = true;
+                // Digits beyond what fits are ignored, as Go does.
+                if !overflow {
+                    match f
+                        .checked_mul(10)
+                        .and_then(|y| y.checked_add(u64::from(b[i] - b'0')))
+                    {
+                        Some(y) if y <= LIMIT => {
+                            f = y;
+                            scale *= 10.0;
+                        }
+                        _ => overflow = true,
+                    }
+                }
+                i += 1;
+            }
+        }
+        if !pre && !post {
+            return Err(invalid());
+        }
+        let unit_start = i;
+        while i < b.len() && !(b[i] == b'.' || b[i].is_ascii_digit()) {
+            i += 1;
+        }
+        if i == unit_start {
+            return Err((
+                format!("time: missing unit in duration {}", go_quote(orig)),
+                None,
+            ));
+        }
+        let unit_text = &orig[unit_start..i];
+        let Some(&(_, unit)) = NANOS.iter().find(|(u, _)| *u == unit_text) else {
+            return Err((
+                format!(
+                    "time: unknown unit {} in duration {}",
+                    go_quote(unit_text),
+                    go_quote(orig)
+                ),
+                Some(unit_start..i),
+            ));
+        };
+        if v > LIMIT / unit {
+            return Err(invalid());
+        }
+        v *= unit;
+        if f > 0 {
+            v += (f as f64 * (unit as f64 / scale)) as u64;
+            if v > LIMIT {
+                return Err(invalid());
+            }
+        }
+        total += v;
+        if total > LIMIT {
+            return Err(invalid());
+        }
+    }
+    if !neg && total > LIMIT - 1 {
+        return Err(invalid());
+    }
+    Ok(total)
+}
+
+const QUANTITY_FORMAT: &str =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/// `resource.ParseQuantity`'s grammar and suffixes (not its value range).
+pub(crate) fn quantity(text: &str) -> Vec<Finding> {
+    let message = match quantity_error(text) {
+        None => return Vec::new(),
+        Some(m) => m,
+    };
+    vec![Finding::new(
+        "GW121",
+        format!("Invalid value: {}: {message}", go_quote(text)),
+        None,
+    )]
+}
+
+fn quantity_error(s: &str) -> Option<&'static str> {
+    if s.is_empty() {
+        return Some(QUANTITY_FORMAT);
+    }
+    if s == "0" {
+        return None;
+    }
+    let b = s.as_bytes();
+    let digits = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let mut i = usize::from(matches!(b[0], b'+' | b'-'));
+    i = digits(i);
+    if i < b.len() && b[i] == b'.' {
+        i = digits(i + 1);
+    }
+    // The suffix: letters of the set, then an optional sign and digits; anything after is wrong.
+    let suffix_start = i;
+    while i < b.len() && b"eEinumkKMGTP".contains(&b[i]) {
+        i += 1;
+    }
+    if i < b.len() && matches!(b[i], b'+' | b'-') {
+        i += 1;
+    }
+    if digits(i) != b.len() {
+        return Some(QUANTITY_FORMAT);
+    }
+    let suffix = &s[suffix_start..];
+    let known = matches!(
+        suffix,
+        "" | "Ki"
+            | "Mi"
+            | "Gi"
+            | "Ti"
+            | "Pi"
+            | "Ei"
+            | "n"
+            | "u"
+            | "m"
+            | "k"
+            | "M"
+            | "G"
+            | "T"
+            | "P"
+            | "E"
+    ) || (suffix.len() > 1
+        && suffix.starts_with(['e', 'E'])
+        && suffix[1..].parse::<i64>().is_ok());
+    (!known).then_some("unable to parse quantity's suffix")
+}
