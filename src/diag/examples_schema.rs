@@ -508,58 +508,118 @@ spec:
     ),
     e(
         "GW120",
-        Manifest,
-        r#"apiVersion: gateway.kgateway.dev/v1alpha1
-kind: TrafficPolicy
-metadata:
-  name: web
+        Crd,
+        r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
 spec:
-  targetRefs:
-  - group: gateway.networking.k8s.io
-    kind: HTTPRoute
-    name: web
-  timeouts:
-    request: 10x
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              timeout:
+                type: string
+                x-gwctl-format: duration
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec:
+  timeout: 10x
 "#,
-        r#"apiVersion: gateway.kgateway.dev/v1alpha1
-kind: TrafficPolicy
-metadata:
-  name: web
+        r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
 spec:
-  targetRefs:
-  - group: gateway.networking.k8s.io
-    kind: HTTPRoute
-    name: web
-  timeouts:
-    request: 10s
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              timeout:
+                type: string
+                x-gwctl-format: duration
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec:
+  timeout: 1m30s
 "#,
     ),
     e(
         "GW121",
-        Manifest,
-        r#"apiVersion: gateway.kgateway.dev/v1alpha1
-kind: TrafficPolicy
-metadata:
-  name: web
+        Crd,
+        r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
 spec:
-  targetRefs:
-  - group: gateway.networking.k8s.io
-    kind: HTTPRoute
-    name: web
-  buffer:
-    maxRequestSize: 1Zi
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size:
+                type: string
+                x-gwctl-format: quantity
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec:
+  size: 1Zi
 "#,
-        r#"apiVersion: gateway.kgateway.dev/v1alpha1
-kind: TrafficPolicy
-metadata:
-  name: web
+        r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
 spec:
-  targetRefs:
-  - group: gateway.networking.k8s.io
-    kind: HTTPRoute
-    name: web
-  buffer:
-    maxRequestSize: 1Mi
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size:
+                type: string
+                x-gwctl-format: quantity
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec:
+  size: 512Mi
 "#,
     ),
     e(

@@ -58,12 +58,22 @@ impl<'v> Walker<'v> {
         let want = parent_wants_value
             || (!self.value_only && schema.rules.iter().any(|r| r.needs_value()));
         let blocking_before = self.blocking;
+        let findings_before = self.out.len();
         let value = self.check_node(node, schema, key_span, want);
         if schema.has_combinators() {
             self.combinators(node, schema);
         }
         if !schema.rules.is_empty() && !self.value_only && self.blocking == blocking_before {
             self.eval_rules(node, schema, key_span, value.as_ref());
+        }
+        // What a string holds is checked only when the schema itself found nothing wrong with
+        // it: one problem, one finding (a duration the CRD's pattern rule rejected is not
+        // reported again by the duration parser).
+        if let (Some(vf), Value::Str(s)) = (schema.value_format, &node.value)
+            && !self.value_only
+            && self.out.len() == findings_before
+        {
+            self.check_value_format(node, &s.text, vf);
         }
         if parent_wants_value { value } else { None }
     }
@@ -398,11 +408,6 @@ impl<'v> Walker<'v> {
                     format!("{p}: Too long: may not be more than {max} bytes")
                 });
             }
-        }
-        if let Some(vf) = schema.value_format
-            && !self.value_only
-        {
-            self.check_value_format(node, text, vf);
         }
         if let Some(f) = schema.format {
             if formats::is_valid(f, text) {
