@@ -134,7 +134,8 @@ fn values_are_counted_and_reported_in_json() {
         .stdout
         .clone();
     let json: serde_json::Value = serde_json::from_slice(&out).expect("json report");
-    assert_eq!(json["summary"]["files"], 5);
+    // The six files of testdata/valid, and the values file.
+    assert_eq!(json["summary"]["files"], 7);
     let first = &json["findings"][0];
     assert_eq!(first["file"], "testdata/values/invalid-values.yaml");
     assert_eq!(first["path"], "controller.replicaCount");
