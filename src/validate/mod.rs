@@ -51,18 +51,7 @@ use crate::source::{FileId, SourceFile, Span};
 /// All schema findings for one resource (types, unknown fields, bounds, enums, patterns, list keys,
 /// combinators, CEL rules, metadata).
 pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Diagnostic> {
-    let mut w = Walker {
-        file: resource.file,
-        source: &resource.source.text,
-        resource: resource.reference(),
-        kind: schema,
-        path: Vec::new(),
-        out: Vec::new(),
-        blocking: 0,
-        matched: 0,
-        value_only: false,
-        plain_document: false,
-    };
+    let mut w = Walker::new(resource.source, resource.reference(), schema, false);
     w.walk_root(resource.root, &schema.schema.root);
     w.out
 }
@@ -75,18 +64,7 @@ pub fn validate_document(
     schema: &KindSchema,
     label: ResourceRef,
 ) -> Vec<Diagnostic> {
-    let mut w = Walker {
-        file: file.id,
-        source: &file.text,
-        resource: label,
-        kind: schema,
-        path: Vec::new(),
-        out: Vec::new(),
-        blocking: 0,
-        matched: 0,
-        value_only: false,
-        plain_document: true,
-    };
+    let mut w = Walker::new(file, label, schema, true);
     w.walk(root, &schema.schema.root, root.span, false);
     w.out
 }
@@ -118,6 +96,26 @@ pub(crate) struct Walker<'v> {
 }
 
 impl<'v> Walker<'v> {
+    fn new(
+        file: &'v SourceFile,
+        resource: ResourceRef,
+        kind: &'v KindSchema,
+        plain_document: bool,
+    ) -> Self {
+        Walker {
+            file: file.id,
+            source: &file.text,
+            resource,
+            kind,
+            path: Vec::new(),
+            out: Vec::new(),
+            blocking: 0,
+            matched: 0,
+            value_only: false,
+            plain_document,
+        }
+    }
+
     /// The current path as the API server prints it (`spec.rules[0].matches[1].path`).
     fn path_string(&self) -> String {
         let mut s = String::new();
