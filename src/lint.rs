@@ -13,6 +13,7 @@ use crate::input::{self, Filters};
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
 use crate::schema::{Lookup, Registry};
+use crate::secrets::{self, Masked};
 use crate::source::{FileId, SourceFile, Span};
 use crate::validate::chart_values::SecretSeen;
 use crate::{suppress, validate};
@@ -64,6 +65,8 @@ pub struct LintRun {
     pub stats: Stats,
     /// A path could not be read: exit code 2 whatever the findings.
     pub input_error: bool,
+    /// Secret values of the files: never shown by any report (see `crate::secrets`).
+    pub masked: Vec<Masked>,
 }
 
 /// A resource of the input: where it is and what it is called.
@@ -185,8 +188,10 @@ fn run_stages(
     let mut diagnostics = Vec::new();
     let mut resources = Vec::new();
     let mut secrets = Vec::new();
+    let mut masked = Vec::new();
     for r in per_file {
         secrets.extend(r.secrets);
+        masked.extend(r.masked);
         stats.documents += r.documents;
         stats.resources += r.resources;
         resources.extend(r.entries);
@@ -214,6 +219,7 @@ fn run_stages(
         diagnostics,
         resources,
         stats,
+        masked,
         ..LintRun::default()
     }
 }
@@ -240,6 +246,8 @@ struct FileResult {
     entries: Vec<ResourceEntry>,
     /// Secrets of the file, when the values file's rules need them.
     secrets: Vec<SecretSeen>,
+    /// Values no report may show.
+    masked: Vec<Masked>,
 }
 
 fn lint_file(
@@ -265,6 +273,7 @@ fn lint_file(
                 reference: res.reference(),
                 ignore: suppress::annotation(res.root),
             });
+            out.masked.extend(secrets::of_resource(&res));
             if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
                 out.secrets.push(SecretSeen::of(
                     file.id,
