@@ -99,7 +99,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     filters
         .exclude
         .extend(options.config.exclude.iter().cloned());
-    let mut loaded = input::load(paths, &filters)?;
+    let mut loaded = input::load_bounded(paths, &filters, options.limits.max_total_bytes)?;
     let mut values = None;
     if let Some(path) = &options.values {
         let read = input::load(std::slice::from_ref(path), &Filters::default())?;
@@ -282,13 +282,13 @@ fn lint_file(
                     res.namespace,
                 ));
             }
-            check_resource(&res, registry, &mut out);
+            check_resource(&res, registry, limits, &mut out);
         }
     }
     out
 }
 
-fn check_resource(res: &Resource<'_>, registry: &Registry, out: &mut FileResult) {
+fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out: &mut FileResult) {
     let api_version_span = res
         .root
         .get("apiVersion")
@@ -297,7 +297,7 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, out: &mut FileResult)
     match registry.lookup(res.group, res.version, res.kind) {
         Lookup::Found(schema) => out
             .diagnostics
-            .extend(validate::validate_resource(res, schema)),
+            .extend(validate::validate_resource_with(res, schema, limits)),
         Lookup::UnknownVersion { known } => out.diagnostics.push(
             Diagnostic::new(
                 "GW007",

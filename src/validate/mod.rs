@@ -44,13 +44,22 @@ mod tests_corpus;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::Resource;
-use crate::parse::Node;
+use crate::parse::{Limits, Node};
 use crate::schema::KindSchema;
 use crate::source::{FileId, SourceFile, Span};
 
 /// All schema findings for one resource (types, unknown fields, bounds, enums, patterns, list keys,
 /// combinators, CEL rules, metadata).
 pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Diagnostic> {
+    validate_resource_with(resource, schema, &Limits::default())
+}
+
+/// [`validate_resource`] with the run's limits (the regex size of value checks).
+pub fn validate_resource_with(
+    resource: &Resource<'_>,
+    schema: &KindSchema,
+    limits: &Limits,
+) -> Vec<Diagnostic> {
     let mut w = Walker {
         file: resource.file,
         source: &resource.source.text,
@@ -62,6 +71,7 @@ pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Di
         matched: 0,
         value_only: false,
         plain_document: false,
+        regex_size: limits.max_regex_size,
     };
     w.walk_root(resource.root, &schema.schema.root);
     w.out
@@ -86,6 +96,7 @@ pub fn validate_document(
         matched: 0,
         value_only: false,
         plain_document: true,
+        regex_size: Limits::default().max_regex_size,
     };
     w.walk(root, &schema.schema.root, root.span, false);
     w.out
@@ -115,6 +126,8 @@ pub(crate) struct Walker<'v> {
     value_only: bool,
     /// Not a Kubernetes object: no envelope handling at the root.
     plain_document: bool,
+    /// `Limits::max_regex_size`, for the regex value checker.
+    regex_size: usize,
 }
 
 impl<'v> Walker<'v> {
