@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+#[allow(dead_code)] // each test file uses a part of the helpers
 #[path = "cli/support.rs"]
 mod support;
 

@@ -4,6 +4,7 @@
 
 use predicates::prelude::*;
 
+#[allow(dead_code)] // each test file uses a part of the helpers
 #[path = "cli/support.rs"]
 mod support;
 
