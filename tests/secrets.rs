@@ -109,5 +109,6 @@ fn selector_keys_are_not_masked() {
         gwctl().args(["lint", "--color", "never"]).arg(dir.path()),
         1,
     );
-    assert!(out.contains("visiblekey") || out.contains("nope"), "{out}");
+    assert!(out.contains("  key: visiblekey"), "{out}");
+    assert!(out.contains("immutable: nope"), "{out}");
 }
