@@ -209,6 +209,7 @@ fn run_stages(
         diagnostics.extend(parsed.diagnostics);
         if let Some(doc) = parsed.documents.first() {
             diagnostics.extend(validate::chart_values::check(&v, &doc.root, &secrets));
+            masked.extend(secrets::of_document(v.id, &doc.root));
         }
         files.push(v);
     }
@@ -262,6 +263,15 @@ fn lint_file(
         diagnostics: parsed.diagnostics,
         ..Default::default()
     };
+    // What the tree lost (a document that failed to parse, the second value of a duplicate key)
+    // is still shown in snippets: its secrets are found in the text.
+    if out
+        .diagnostics
+        .iter()
+        .any(|d| matches!(d.code, "GW002" | "GW003" | "GW005"))
+    {
+        out.masked.extend(secrets::of_text(file.id, &file.text));
+    }
     for doc in &parsed.documents {
         let (resources, diags) = model::resources_of(file, doc);
         out.diagnostics.extend(diags);

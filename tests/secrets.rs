@@ -63,9 +63,31 @@ const EXPECTED: &[&str] = &[
     "s.yaml:41:19: warning[GW123]",
 ];
 
+/// What the tree does not hold: the second value of a duplicate key, a Secret that does not parse.
+const BROKEN: &str = "apiVersion: v1
+kind: Secret
+metadata:
+  name: dup
+data:
+  token: MARKERFIRST
+  token: MARKERSECOND
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: broken
+stringData:
+  password: |
+    MARKERBLOCK
+  apiKey: [MARKERUNCLOSED
+";
+
 #[test]
 fn no_format_prints_a_secret() {
-    let dir = dir_with(&[("s.yaml", SECRETS.as_bytes())]);
+    let dir = dir_with(&[
+        ("s.yaml", SECRETS.as_bytes()),
+        ("broken.yaml", BROKEN.as_bytes()),
+    ]);
     for format in ["human", "json", "short", "sarif", "github", "junit"] {
         let out = stdout_of(
             gwctl()

@@ -3,6 +3,8 @@
 //! in every snippet and scrubs their text out of messages (`crate::report`), so no format can leak
 //! them whatever a rule chooses to quote.
 
+mod text;
+
 use crate::model::Resource;
 use crate::parse::{Node, Value};
 use crate::source::{FileId, Span};
@@ -27,6 +29,19 @@ const SECRET_KEYS: &[&str] = &[
     "clientsecret",
     "privatekey",
 ];
+
+/// The secret-looking values of a file's text, found line by line: for what the tree does not hold
+/// (a document with a syntax error, the second value of a duplicate key).
+pub fn of_text(file: FileId, text: &str) -> Vec<Masked> {
+    text::of_text(file, text)
+}
+
+/// The credentials of a document that is not an object (the chart's values file).
+pub fn of_document(file: FileId, root: &Node) -> Vec<Masked> {
+    let mut out = Vec::new();
+    walk(file, root, &[], &mut out);
+    out
+}
 
 /// The sensitive values of one resource.
 pub fn of_resource(res: &Resource<'_>) -> Vec<Masked> {
