@@ -224,10 +224,7 @@ fn walk_dir(
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                diagnostics.push(Diagnostic::new(
-                    "GW001",
-                    format!("{}: {}", root.display(), e),
-                ));
+                diagnostics.push(Diagnostic::new("GW001", walk_error(root, &e)));
                 continue;
             }
         };
@@ -250,6 +247,23 @@ fn walk_dir(
             continue;
         }
         out.push(Candidate::File(path.to_path_buf()));
+    }
+}
+
+/// A walk error naming the entry it is about (a dangling link, a loop), once.
+fn walk_error(root: &Path, e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::WithDepth { err, .. } => walk_error(root, err),
+        ignore::Error::WithPath { path, err } => match err.io_error() {
+            Some(io) => format!("{}: {}", display_name(path), io_reason(io)),
+            None => format!("{}: {err}", display_name(path)),
+        },
+        ignore::Error::Loop { ancestor, child } => format!(
+            "{}: symbolic link loop: it leads back to {}",
+            display_name(child),
+            display_name(ancestor)
+        ),
+        _ => format!("{}: {e}", root.display()),
     }
 }
 
