@@ -47,6 +47,8 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Nesting depth of mappings and sequences')
             [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'Bytes in one document')
             [CompletionResult]::new('--max-documents', '--max-documents', [CompletionResultType]::ParameterName, 'Documents in one file')
+            [CompletionResult]::new('--max-total-bytes', '--max-total-bytes', [CompletionResultType]::ParameterName, 'Bytes of all input files together; files beyond it are skipped with a finding')
+            [CompletionResult]::new('--max-regex-size', '--max-regex-size', [CompletionResultType]::ParameterName, 'Compiled size of a regular expression checked in a value (bytes of the regex program)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
             [CompletionResult]::new('--show-suppressed', '--show-suppressed', [CompletionResultType]::ParameterName, 'List the findings that suppressions hid, marked as suppressed')

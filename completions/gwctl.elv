@@ -43,6 +43,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --max-depth 'Nesting depth of mappings and sequences'
             cand --max-document-bytes 'Bytes in one document'
             cand --max-documents 'Documents in one file'
+            cand --max-total-bytes 'Bytes of all input files together; files beyond it are skipped with a finding'
+            cand --max-regex-size 'Compiled size of a regular expression checked in a value (bytes of the regex program)'
             cand -q 'Human format: omit the summary line. Also hides the progress bar'
             cand --quiet 'Human format: omit the summary line. Also hides the progress bar'
             cand --show-suppressed 'List the findings that suppressions hid, marked as suppressed'

@@ -14,6 +14,7 @@ pub mod model;
 pub mod parse;
 pub mod report;
 pub mod schema;
+pub mod secrets;
 pub mod source;
 pub mod suppress;
 pub mod validate;

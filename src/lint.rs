@@ -13,6 +13,7 @@ use crate::input::{self, Filters};
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
 use crate::schema::{Lookup, Registry};
+use crate::secrets::{self, Masked};
 use crate::source::{FileId, SourceFile, Span};
 use crate::validate::chart_values::SecretSeen;
 use crate::{suppress, validate};
@@ -64,6 +65,8 @@ pub struct LintRun {
     pub stats: Stats,
     /// A path could not be read: exit code 2 whatever the findings.
     pub input_error: bool,
+    /// Secret values of the files: never shown by any report (see `crate::secrets`).
+    pub masked: Vec<Masked>,
 }
 
 /// A resource of the input: where it is and what it is called.
@@ -96,7 +99,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     filters
         .exclude
         .extend(options.config.exclude.iter().cloned());
-    let mut loaded = input::load(paths, &filters)?;
+    let mut loaded = input::load_bounded(paths, &filters, options.limits.max_total_bytes)?;
     let mut values = None;
     if let Some(path) = &options.values {
         let read = input::load(std::slice::from_ref(path), &Filters::default())?;
@@ -185,8 +188,10 @@ fn run_stages(
     let mut diagnostics = Vec::new();
     let mut resources = Vec::new();
     let mut secrets = Vec::new();
+    let mut masked = Vec::new();
     for r in per_file {
         secrets.extend(r.secrets);
+        masked.extend(r.masked);
         stats.documents += r.documents;
         stats.resources += r.resources;
         resources.extend(r.entries);
@@ -204,6 +209,7 @@ fn run_stages(
         diagnostics.extend(parsed.diagnostics);
         if let Some(doc) = parsed.documents.first() {
             diagnostics.extend(validate::chart_values::check(&v, &doc.root, &secrets));
+            masked.extend(secrets::of_document(v.id, &doc.root));
         }
         files.push(v);
     }
@@ -214,6 +220,7 @@ fn run_stages(
         diagnostics,
         resources,
         stats,
+        masked,
         ..LintRun::default()
     }
 }
@@ -240,6 +247,8 @@ struct FileResult {
     entries: Vec<ResourceEntry>,
     /// Secrets of the file, when the values file's rules need them.
     secrets: Vec<SecretSeen>,
+    /// Values no report may show.
+    masked: Vec<Masked>,
 }
 
 fn lint_file(
@@ -254,6 +263,15 @@ fn lint_file(
         diagnostics: parsed.diagnostics,
         ..Default::default()
     };
+    // What the tree lost (a document that failed to parse, the second value of a duplicate key)
+    // is still shown in snippets: its secrets are found in the text.
+    if out
+        .diagnostics
+        .iter()
+        .any(|d| matches!(d.code, "GW002" | "GW003" | "GW005"))
+    {
+        out.masked.extend(secrets::of_text(file.id, &file.text));
+    }
     for doc in &parsed.documents {
         let (resources, diags) = model::resources_of(file, doc);
         out.diagnostics.extend(diags);
@@ -265,6 +283,7 @@ fn lint_file(
                 reference: res.reference(),
                 ignore: suppress::annotation(res.root),
             });
+            out.masked.extend(secrets::of_resource(&res));
             if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
                 out.secrets.push(SecretSeen::of(
                     file.id,
@@ -273,13 +292,13 @@ fn lint_file(
                     res.namespace,
                 ));
             }
-            check_resource(&res, registry, &mut out);
+            check_resource(&res, registry, limits, &mut out);
         }
     }
     out
 }
 
-fn check_resource(res: &Resource<'_>, registry: &Registry, out: &mut FileResult) {
+fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out: &mut FileResult) {
     let api_version_span = res
         .root
         .get("apiVersion")
@@ -288,7 +307,7 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, out: &mut FileResult)
     match registry.lookup(res.group, res.version, res.kind) {
         Lookup::Found(schema) => out
             .diagnostics
-            .extend(validate::validate_resource(res, schema)),
+            .extend(validate::validate_resource_with(res, schema, limits)),
         Lookup::UnknownVersion { known } => out.diagnostics.push(
             Diagnostic::new(
                 "GW007",

@@ -61,7 +61,11 @@ impl SourceFile {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line];
+        // A byte order mark is not a character an editor shows: columns of line 1 start after it.
+        let start = match self.line_starts[line] {
+            0 if self.text.starts_with('\u{feff}') => 3.min(offset),
+            s => s,
+        };
         let mut end = offset;
         while !self.text.is_char_boundary(end) {
             end -= 1;

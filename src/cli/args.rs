@@ -113,6 +113,14 @@ pub struct LimitArgs {
     /// Documents in one file
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_documents)]
     pub max_documents: usize,
+
+    /// Bytes of all input files together; files beyond it are skipped with a finding
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_total_bytes)]
+    pub max_total_bytes: u64,
+
+    /// Compiled size of a regular expression checked in a value (bytes of the regex program)
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_regex_size)]
+    pub max_regex_size: usize,
 }
 
 impl From<&LimitArgs> for Limits {
@@ -122,6 +130,8 @@ impl From<&LimitArgs> for Limits {
             max_depth: a.max_depth,
             max_document_bytes: a.max_document_bytes,
             max_documents: a.max_documents,
+            max_total_bytes: a.max_total_bytes,
+            max_regex_size: a.max_regex_size,
         }
     }
 }

@@ -67,7 +67,7 @@ pub static RULES: &[Rule] = &[
         "input-limit",
         Error,
         "An input exceeded a safety limit",
-        "A YAML alias expansion, nesting depth or document size limit was hit (for example a \"billion laughs\" document). The document is not linted further; the limit is named in the message.",
+        "A YAML alias expansion, nesting depth or document size limit was hit (for example a \"billion laughs\" document), or the inputs together exceed --max-total-bytes. The document (or the file, for the total) is not linted further; the limit is named in the message.",
     ),
     r(
         "GW006",

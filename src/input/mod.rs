@@ -40,6 +40,16 @@ const TOOL_FILES: &[&str] = &[
 
 /// Reads every input. Invalid globs are reported as usage errors by the caller through `Err`.
 pub fn load(paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
+    load_bounded(paths, filters, u64::MAX)
+}
+
+/// Like [`load`], reading at most `max_total_bytes` in all (`--max-total-bytes`): the files that
+/// would go beyond are skipped with a finding (GW005), in input order.
+pub fn load_bounded(
+    paths: &[PathBuf],
+    filters: &Filters,
+    max_total_bytes: u64,
+) -> Result<Loaded, String> {
     let include = build_globset(&filters.include)?;
     let exclude = build_globset(&filters.exclude)?;
     let mut candidates: Vec<Candidate> = Vec::new();
@@ -68,6 +78,7 @@ pub fn load(paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
             }
         }
     }
+    let candidates = within_budget(candidates, max_total_bytes, &mut diagnostics);
     let read: Vec<ReadResult> = candidates.into_par_iter().map(read_candidate).collect();
     let mut files = Vec::with_capacity(read.len());
     for item in read {
@@ -116,21 +127,74 @@ type ReadResult = Result<(String, Vec<u8>), Box<Diagnostic>>;
 enum Candidate {
     Stdin,
     File(PathBuf),
+    /// Already read (stdin, whose size is known only by reading it).
+    Read(ReadResult),
+}
+
+/// The candidates that fit in `max` bytes together. Sizes are those of the directory listing: a
+/// file that grows before it is read is not cut, the bound is on what the user gave.
+fn within_budget(
+    candidates: Vec<Candidate>,
+    max: u64,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Candidate> {
+    let mut left = max;
+    let mut out = Vec::with_capacity(candidates.len());
+    let skip = |name: String, diagnostics: &mut Vec<Diagnostic>| {
+        diagnostics.push(
+            Diagnostic::new(
+                "GW005",
+                format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)"),
+            )
+            .with_help("raise the limit with --max-total-bytes to lint this file"),
+        )
+    };
+    for c in candidates {
+        match c {
+            Candidate::File(p) => {
+                // An unreadable file costs nothing: reading it reports why.
+                let size = std::fs::metadata(&p).map_or(0, |m| m.len());
+                if size > left {
+                    skip(display_name(&p), diagnostics);
+                } else {
+                    left -= size;
+                    out.push(Candidate::File(p));
+                }
+            }
+            Candidate::Stdin => match read_stdin(left) {
+                Ok((name, bytes)) if bytes.len() as u64 > left => skip(name, diagnostics),
+                Ok((name, bytes)) => {
+                    left -= bytes.len() as u64;
+                    out.push(Candidate::Read(Ok((name, bytes))));
+                }
+                Err(d) => out.push(Candidate::Read(Err(d))),
+            },
+            read @ Candidate::Read(_) => out.push(read),
+        }
+    }
+    out
+}
+
+/// Stdin, reading one byte more than `limit` at most (enough to tell it is too large).
+fn read_stdin(limit: u64) -> ReadResult {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(|e| {
+            Box::new(Diagnostic::new(
+                "GW001",
+                format!("<stdin>: {}", io_reason(&e)),
+            ))
+        })?;
+    Ok(("<stdin>".to_string(), buf))
 }
 
 /// A failed read is boxed: the error path is rare and `Diagnostic` is large.
 fn read_candidate(c: Candidate) -> ReadResult {
     match c {
-        Candidate::Stdin => {
-            let mut buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).map_err(|e| {
-                Box::new(Diagnostic::new(
-                    "GW001",
-                    format!("<stdin>: {}", io_reason(&e)),
-                ))
-            })?;
-            Ok(("<stdin>".to_string(), buf))
-        }
+        Candidate::Stdin => read_stdin(u64::MAX),
+        Candidate::Read(r) => r,
         Candidate::File(p) => {
             let name = display_name(&p);
             std::fs::read(&p).map(|b| (name.clone(), b)).map_err(|e| {
@@ -160,10 +224,7 @@ fn walk_dir(
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                diagnostics.push(Diagnostic::new(
-                    "GW001",
-                    format!("{}: {}", root.display(), e),
-                ));
+                diagnostics.push(Diagnostic::new("GW001", walk_error(root, &e)));
                 continue;
             }
         };
@@ -186,6 +247,23 @@ fn walk_dir(
             continue;
         }
         out.push(Candidate::File(path.to_path_buf()));
+    }
+}
+
+/// A walk error naming the entry it is about (a dangling link, a loop), once.
+fn walk_error(root: &Path, e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::WithDepth { err, .. } => walk_error(root, err),
+        ignore::Error::WithPath { path, err } => match err.io_error() {
+            Some(io) => format!("{}: {}", display_name(path), io_reason(io)),
+            None => format!("{}: {err}", display_name(path)),
+        },
+        ignore::Error::Loop { ancestor, child } => format!(
+            "{}: symbolic link loop: it leads back to {}",
+            display_name(child),
+            display_name(ancestor)
+        ),
+        _ => format!("{}: {e}", root.display()),
     }
 }
 

@@ -23,6 +23,10 @@ pub struct Limits {
     pub max_document_bytes: usize,
     /// Documents in one file.
     pub max_documents: usize,
+    /// Bytes of all inputs together; files beyond are skipped (GW005), so memory stays bounded.
+    pub max_total_bytes: u64,
+    /// Compiled size of a regex a value checker builds (bytes of the regex program).
+    pub max_regex_size: usize,
 }
 
 impl Default for Limits {
@@ -32,6 +36,8 @@ impl Default for Limits {
             max_depth: 128,
             max_document_bytes: 16 * 1024 * 1024,
             max_documents: 100_000,
+            max_total_bytes: 1 << 30,
+            max_regex_size: 1 << 20,
         }
     }
 }

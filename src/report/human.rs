@@ -151,7 +151,12 @@ impl SourceCode for Source {
         let mut column = inner.column();
         if column > 0 {
             let offset = span.offset().min(self.text.len());
-            let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            // As `SourceFile::line_col`: a byte order mark is no column.
+            let line_start = match self.text[..offset].rfind('\n') {
+                Some(i) => i + 1,
+                None if self.text.starts_with('\u{feff}') => 3.min(offset),
+                None => 0,
+            };
             column = self.text[line_start..offset].chars().count();
         }
         Ok(Box::new(MietteSpanContents::new_named(

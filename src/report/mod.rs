@@ -5,6 +5,7 @@ mod github;
 mod human;
 mod json;
 mod junit;
+mod redact;
 mod sarif;
 mod short;
 mod statistics;
@@ -67,6 +68,8 @@ impl Default for RenderOptions {
 
 /// The whole report for a run, as it is printed on stdout.
 pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String {
+    let hidden = redact::redacted(run);
+    let run = hidden.as_ref().unwrap_or(run);
     match format {
         Format::Human => human::render(run, options),
         Format::Json => json::render(run, options),

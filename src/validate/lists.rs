@@ -70,6 +70,8 @@ fn map_key(
     let mut key: BTreeMap<&str, Json> = BTreeMap::new();
     for k in keys {
         let value = match entries.iter().find(|e| e.key == *k) {
+            // NaN and infinities (reported as such) have no JSON form: not comparable keys.
+            Some(e) if matches!(e.value.value, Value::Float(f) if !f.is_finite()) => return None,
             Some(e) if !matches!(e.value.value, Value::Null) => Some(e.value.to_json()),
             _ => item_schema
                 .and_then(|s| s.property(k))

@@ -44,14 +44,23 @@ mod tests_corpus;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::Resource;
-use crate::parse::Node;
+use crate::parse::{Limits, Node};
 use crate::schema::KindSchema;
 use crate::source::{FileId, SourceFile, Span};
 
 /// All schema findings for one resource (types, unknown fields, bounds, enums, patterns, list keys,
 /// combinators, CEL rules, metadata).
 pub fn validate_resource(resource: &Resource<'_>, schema: &KindSchema) -> Vec<Diagnostic> {
-    let mut w = Walker::new(resource.source, resource.reference(), schema, false);
+    validate_resource_with(resource, schema, &Limits::default())
+}
+
+/// [`validate_resource`] with the run's limits (the regex size of value checks).
+pub fn validate_resource_with(
+    resource: &Resource<'_>,
+    schema: &KindSchema,
+    limits: &Limits,
+) -> Vec<Diagnostic> {
+    let mut w = Walker::new(resource.source, resource.reference(), schema, false, limits);
     w.walk_root(resource.root, &schema.schema.root);
     w.out
 }
@@ -64,7 +73,7 @@ pub fn validate_document(
     schema: &KindSchema,
     label: ResourceRef,
 ) -> Vec<Diagnostic> {
-    let mut w = Walker::new(file, label, schema, true);
+    let mut w = Walker::new(file, label, schema, true, &Limits::default());
     w.walk(root, &schema.schema.root, root.span, false);
     w.out
 }
@@ -93,6 +102,8 @@ pub(crate) struct Walker<'v> {
     value_only: bool,
     /// Not a Kubernetes object: no envelope handling at the root.
     plain_document: bool,
+    /// `Limits::max_regex_size`, for the regex value checker.
+    regex_size: usize,
 }
 
 impl<'v> Walker<'v> {
@@ -101,6 +112,7 @@ impl<'v> Walker<'v> {
         resource: ResourceRef,
         kind: &'v KindSchema,
         plain_document: bool,
+        limits: &Limits,
     ) -> Self {
         Walker {
             file: file.id,
@@ -113,6 +125,7 @@ impl<'v> Walker<'v> {
             matched: 0,
             value_only: false,
             plain_document,
+            regex_size: limits.max_regex_size,
         }
     }
 

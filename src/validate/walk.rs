@@ -157,6 +157,15 @@ impl<'v> Walker<'v> {
     }
 
     fn type_ok(&mut self, node: &Node, schema: &SchemaNode, as_bool: Option<bool>) -> bool {
+        // `.nan` / `.inf` are YAML floats with no JSON form: kubectl cannot send them at all.
+        if let Value::Float(f) = node.value
+            && !f.is_finite()
+        {
+            self.report("GW103", node.span, true, |p| {
+                format!("{p}: Invalid value: {f}: NaN and infinities have no JSON form")
+            });
+            return false;
+        }
         let actual = node.type_name();
         let ok = match schema.ty {
             Some(JsonType::Object) => matches!(node.value, Value::Map(_)),

@@ -10,12 +10,11 @@ use std::ops::Range;
 
 use super::Finding;
 
-/// Compiled size accepted (bytes of the Rust program); far above what a route match needs.
-pub(crate) const SIZE_LIMIT: usize = 1 << 20;
 /// RE2's largest repeat count.
 const MAX_REPEAT: u32 = 1000;
 
-pub(crate) fn check(pattern: &str) -> Vec<Finding> {
+/// `size_limit`: compiled size accepted (bytes of the regex program), `--max-regex-size`.
+pub(crate) fn check(pattern: &str, size_limit: usize) -> Vec<Finding> {
     let rewritten = match prescan(pattern) {
         Ok(r) => r,
         Err((message, range)) => return vec![finding(message, Some(range))],
@@ -33,14 +32,17 @@ pub(crate) fn check(pattern: &str) -> Vec<Finding> {
         return vec![finding(kind, Some(range))];
     }
     match regex::RegexBuilder::new(&rewritten.text)
-        .size_limit(SIZE_LIMIT)
+        .size_limit(size_limit)
         .build()
     {
         Ok(_) => Vec::new(),
-        Err(regex::Error::CompiledTooBig(limit)) => vec![finding(
-            format!("the compiled expression exceeds the size limit of {limit} bytes"),
-            None,
-        )],
+        Err(regex::Error::CompiledTooBig(limit)) => vec![
+            finding(
+                format!("the compiled expression exceeds the size limit of {limit} bytes"),
+                None,
+            )
+            .with_help("raise the limit with --max-regex-size if the expression is meant"),
+        ],
         Err(e) => vec![finding(e.to_string(), None)],
     }
 }

@@ -1,0 +1,185 @@
+//! Values that must never be printed: Secret data, passwords and API keys, htpasswd lines, inline
+//! JWKS. The lint stage records where they are ([`Masked`]); the report stage blanks those bytes
+//! in every snippet and scrubs their text out of messages (`crate::report`), so no format can leak
+//! them whatever a rule chooses to quote.
+
+mod text;
+
+use crate::model::Resource;
+use crate::parse::{Node, Value};
+use crate::source::{FileId, Span};
+
+/// One sensitive value: where it is and its decoded text (what a message would quote).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Masked {
+    pub file: FileId,
+    pub span: Span,
+    pub text: String,
+}
+
+/// Keys whose string values are credentials wherever they appear (compared lowercased, without
+/// `-` and `_`).
+const SECRET_KEYS: &[&str] = &[
+    "password",
+    "passwd",
+    "token",
+    "bearertoken",
+    "apikey",
+    "secret",
+    "clientsecret",
+    "privatekey",
+];
+
+/// The secret-looking values of a file's text, found line by line: for what the tree does not hold
+/// (a document with a syntax error, the second value of a duplicate key).
+pub fn of_text(file: FileId, text: &str) -> Vec<Masked> {
+    text::of_text(file, text)
+}
+
+/// The credentials of a document that is not an object (the chart's values file).
+pub fn of_document(file: FileId, root: &Node) -> Vec<Masked> {
+    let mut out = Vec::new();
+    walk(file, root, &[], &mut out);
+    out
+}
+
+/// The sensitive values of one resource.
+pub fn of_resource(res: &Resource<'_>) -> Vec<Masked> {
+    let mut out = Vec::new();
+    if res.group.is_empty() && res.kind == "Secret" {
+        // Every value of a Secret is secret; the keys are not (they are shown, the values masked).
+        for field in ["data", "stringData"] {
+            if let Some(node) = res.root.get(field) {
+                for entry in node.as_map().unwrap_or_default() {
+                    leaves(res.file, &entry.value, &mut out);
+                }
+            }
+        }
+    }
+    walk(res.file, res.root, &[], &mut out);
+    out
+}
+
+/// Looks for credential-bearing keys at any depth; `parents` are the keys above `node`, nearest last.
+fn walk(file: FileId, node: &Node, parents: &[&str], out: &mut Vec<Masked>) {
+    match &node.value {
+        Value::Map(entries) => {
+            for e in entries {
+                if is_sensitive(&e.key, parents) {
+                    leaves(file, &e.value, out);
+                } else {
+                    let mut p = parents.to_vec();
+                    p.push(&e.key);
+                    walk(file, &e.value, &p, out);
+                }
+            }
+        }
+        Value::Seq(items) => items.iter().for_each(|n| walk(file, n, parents, out)),
+        _ => {}
+    }
+}
+
+fn normalized(key: &str) -> String {
+    key.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn is_sensitive(key: &str, parents: &[&str]) -> bool {
+    let key = normalized(key);
+    let parent = parents.last().map(|p| normalized(p)).unwrap_or_default();
+    SECRET_KEYS.contains(&key.as_str())
+        // An inline API key (`auth.key`), not a selector's `key`.
+        || (key == "key" && parent == "auth")
+        // Inline JWKS (`jwks.inline`, `jwks.local.inline`): may hold private members.
+        || (key == "inline" && (parent == "jwks" || parent == "local"))
+        // htpasswd lines of basic authentication.
+        || (key == "users" && parent.starts_with("basicauth"))
+}
+
+/// Every scalar at or below `node` (a Secret value is a scalar; a credential key may hold a list).
+fn leaves(file: FileId, node: &Node, out: &mut Vec<Masked>) {
+    match &node.value {
+        Value::Map(entries) => entries.iter().for_each(|e| leaves(file, &e.value, out)),
+        Value::Seq(items) => items.iter().for_each(|n| leaves(file, n, out)),
+        Value::Null => {}
+        Value::Str(s) => out.push(Masked {
+            file,
+            span: node.span,
+            text: s.text.clone(),
+        }),
+        Value::Bool(b) => out.push(masked(file, node.span, b.to_string())),
+        Value::Int(i) => out.push(masked(file, node.span, i.to_string())),
+        Value::Float(f) => out.push(masked(file, node.span, f.to_string())),
+    }
+}
+
+fn masked(file: FileId, span: Span, text: String) -> Masked {
+    Masked { file, span, text }
+}
+
+/// `text` with the bytes of `spans` replaced by `*`, line breaks kept. Byte for byte, so every span
+/// of the run still indexes the masked text (a non-ASCII secret character becomes several `*`).
+pub fn mask_text(text: &str, spans: &[Span]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for span in spans {
+        // Widened to whole characters, so that the result stays UTF-8.
+        let mut start = span.start.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = span.end.clamp(start, text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        for b in &mut bytes[start..end] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b'*';
+            }
+        }
+    }
+    // Whole characters were replaced by ASCII: always UTF-8; the fallback is never taken.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// `message` without any of `secrets` (each longer than 3 characters, shorter ones would mask
+/// ordinary words); every occurrence becomes `****`.
+pub fn scrub(message: &str, secrets: &[&str]) -> String {
+    let mut out = message.to_string();
+    for s in secrets {
+        if s.chars().count() > 3 && out.contains(s) {
+            out = out.replace(s, "****");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_keeps_lines_and_length() {
+        let t = "a: secret\nb: x\n";
+        let m = mask_text(t, &[Span::new(3, 9)]);
+        assert_eq!(m, "a: ******\nb: x\n");
+        assert_eq!(m.len(), t.len());
+    }
+
+    #[test]
+    fn mask_multibyte_stays_valid() {
+        let t = "k: é!";
+        let m = mask_text(t, &[Span::new(3, 4)]);
+        assert_eq!(m.len(), t.len());
+        assert!(!m.contains('é'));
+    }
+
+    #[test]
+    fn scrub_long_only() {
+        assert_eq!(
+            scrub("bad \"hunter2\" and abc", &["hunter2", "abc"]),
+            "bad \"****\" and abc"
+        );
+    }
+}
