@@ -25,13 +25,14 @@ impl Span {
 }
 
 /// One input file: its display name and text. Positions are computed on demand.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SourceFile {
     pub id: FileId,
     /// Path as given by the user (or `<stdin>`), used in every output format.
     pub name: String,
     pub text: Arc<str>,
-    line_starts: Vec<usize>,
+    /// Shared: a masked copy of the text (same line breaks) reuses it.
+    line_starts: Arc<[usize]>,
 }
 
 /// 1-based line and column; the column counts characters (as editors do), not bytes.
@@ -50,7 +51,18 @@ impl SourceFile {
             id,
             name: name.into(),
             text,
-            line_starts,
+            line_starts: line_starts.into(),
+        }
+    }
+
+    /// The same file with `text` in place of its text; `text` must have the same line breaks at
+    /// the same offsets (a masked copy), so the line index is shared, not rebuilt.
+    pub fn with_same_lines(&self, text: impl Into<Arc<str>>) -> SourceFile {
+        SourceFile {
+            id: self.id,
+            name: self.name.clone(),
+            text: text.into(),
+            line_starts: Arc::clone(&self.line_starts),
         }
     }
 

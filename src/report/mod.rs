@@ -68,7 +68,7 @@ impl Default for RenderOptions {
 
 /// The whole report for a run, as it is printed on stdout.
 pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String {
-    let hidden = redact::redacted(run);
+    let hidden = redact::redacted(run, format == Format::Human);
     let run = hidden.as_ref().unwrap_or(run);
     match format {
         Format::Human => human::render(run, options),

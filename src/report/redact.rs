@@ -3,53 +3,86 @@
 
 use crate::diag::Diagnostic;
 use crate::lint::LintRun;
-use crate::secrets::{mask_text, scrub};
-use crate::source::{SourceFile, Span};
+use std::collections::BTreeMap;
+
+use crate::secrets::{mask_text, scrub, scrubbable};
+use crate::source::{FileId, Span};
 
 /// A copy of `run` with its secrets hidden; `None` when it has none (the run is shown as is).
-pub(super) fn redacted(run: &LintRun) -> Option<LintRun> {
+pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
     if run.masked.is_empty() {
         return None;
     }
-    let files = run
-        .files
-        .iter()
-        .map(|f| {
-            let spans: Vec<Span> = run
-                .masked
-                .iter()
-                .filter(|m| m.file == f.id)
-                .map(|m| m.span)
-                .collect();
-            let text = if spans.is_empty() {
-                f.text.to_string()
-            } else {
-                mask_text(&f.text, &spans)
-            };
-            SourceFile::new(f.id, f.name.clone(), text)
-        })
-        .collect();
-    // A message may quote the value decoded (`"hunter2"`), or as written (`'hunter2'`, a line of
-    // a block scalar): all of these forms are scrubbed.
-    let mut secrets: Vec<String> = Vec::new();
+    // Per file: the spans to blank and the texts to scrub. A message quotes values of the file it
+    // points into, so each finding is scrubbed with its own files' secrets only (all secrets for a
+    // finding without a file); scanning every message for every secret of a large run was the
+    // slowest part of the whole lint.
+    let mut spans: BTreeMap<FileId, Vec<Span>> = BTreeMap::new();
+    let mut texts: BTreeMap<FileId, Vec<String>> = BTreeMap::new();
     for m in &run.masked {
-        secrets.push(m.text.clone());
-        secrets.extend(m.text.lines().map(|l| l.trim().to_string()));
+        spans.entry(m.file).or_default().push(m.span);
+        // A message may quote the value decoded (`"hunter2"`), or as written (`'hunter2'`, a
+        // line of a block scalar): all of these forms are scrubbed.
+        let forms = texts.entry(m.file).or_default();
+        forms.push(m.text.clone());
+        forms.extend(m.text.lines().map(|l| l.trim().to_string()));
         if let Some(raw) = run
             .files
             .get(m.file)
             .and_then(|f| f.text.get(m.span.start..m.span.end))
         {
-            secrets.push(raw.to_string());
-            secrets.push(raw.trim_matches(|c| c == '"' || c == '\'').to_string());
+            forms.push(raw.to_string());
+            forms.push(raw.trim_matches(|c| c == '"' || c == '\'').to_string());
         }
     }
-    // Longest first: a secret that contains another is replaced whole.
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    secrets.dedup();
-    let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
+    for forms in texts.values_mut() {
+        forms.retain(|s| scrubbable(s));
+        // Longest first: a secret that contains another is replaced whole.
+        forms.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        forms.dedup();
+    }
+    // Only formats with snippets show source text, and only of files that a finding points into:
+    // the others keep their text (shared).
+    let shown: std::collections::BTreeSet<FileId> = run
+        .diagnostics
+        .iter()
+        .chain(&run.suppressed)
+        .flat_map(|d| {
+            d.location
+                .iter()
+                .map(|l| l.file)
+                .chain(d.related.iter().map(|r| r.location.file))
+        })
+        .collect();
+    let files = run
+        .files
+        .iter()
+        .map(|f| match spans.get(&f.id) {
+            Some(spans) if shows_source && shown.contains(&f.id) => {
+                f.with_same_lines(mask_text(&f.text, spans))
+            }
+            _ => f.clone(),
+        })
+        .collect();
     let clean = |d: &Diagnostic| {
+        let mut files: Vec<FileId> = d.related.iter().map(|r| r.location.file).collect();
+        match &d.location {
+            Some(l) => files.push(l.file),
+            None => files.extend(texts.keys().copied()),
+        }
+        files.sort_unstable();
+        files.dedup();
+        let mut secrets: Vec<&str> = files
+            .iter()
+            .filter_map(|f| texts.get(f))
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         let mut d = d.clone();
+        if secrets.is_empty() {
+            return d;
+        }
         d.message = scrub(&d.message, &secrets);
         d.help = d.help.as_deref().map(|h| scrub(h, &secrets));
         for r in &mut d.related {

@@ -143,12 +143,16 @@ pub fn mask_text(text: &str, spans: &[Span]) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// `message` without any of `secrets` (each longer than 3 characters, shorter ones would mask
-/// ordinary words); every occurrence becomes `****`.
+/// Whether a secret is long enough to scrub from messages: shorter ones would mask ordinary words.
+pub fn scrubbable(secret: &str) -> bool {
+    secret.chars().nth(3).is_some()
+}
+
+/// `message` without any of `secrets` (each [`scrubbable`]); every occurrence becomes `****`.
 pub fn scrub(message: &str, secrets: &[&str]) -> String {
     let mut out = message.to_string();
     for s in secrets {
-        if s.chars().count() > 3 && out.contains(s) {
+        if out.contains(s) {
             out = out.replace(s, "****");
         }
     }
@@ -177,8 +181,13 @@ mod tests {
 
     #[test]
     fn scrub_long_only() {
+        let secrets: Vec<&str> = ["hunter2", "abc", "é€ab"]
+            .into_iter()
+            .filter(|s| scrubbable(s))
+            .collect();
+        assert_eq!(secrets, ["hunter2", "é€ab"]);
         assert_eq!(
-            scrub("bad \"hunter2\" and abc", &["hunter2", "abc"]),
+            scrub("bad \"hunter2\" and abc", &secrets),
             "bad \"****\" and abc"
         );
     }
