@@ -1,4 +1,4 @@
-//! The lint pipeline: load -> parse -> model -> validate. Returns data; printing is the report stage's.
+//! The lint pipeline: load -> parse -> model -> validate -> security. Returns data; printing is the report stage's.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,7 +15,7 @@ use crate::parse::{self, Limits};
 use crate::schema::{Lookup, Registry};
 use crate::source::{FileId, SourceFile, Span};
 use crate::validate::chart_values::SecretSeen;
-use crate::{suppress, validate};
+use crate::{security, suppress, validate};
 
 #[derive(Clone, Default)]
 pub struct LintOptions {
@@ -185,7 +185,9 @@ fn run_stages(
     let mut diagnostics = Vec::new();
     let mut resources = Vec::new();
     let mut secrets = Vec::new();
+    let mut security = security::SetFacts::default();
     for r in per_file {
+        security.merge(r.security);
         secrets.extend(r.secrets);
         stats.documents += r.documents;
         stats.resources += r.resources;
@@ -195,6 +197,7 @@ fn run_stages(
         }
         diagnostics.extend(r.diagnostics);
     }
+    diagnostics.extend(security.finish());
     let mut files = files;
     if let Some(v) = values {
         let v = renumbered(v, files.len());
@@ -240,6 +243,8 @@ struct FileResult {
     entries: Vec<ResourceEntry>,
     /// Secrets of the file, when the values file's rules need them.
     secrets: Vec<SecretSeen>,
+    /// What the set-wide security rules learnt from the file.
+    security: security::SetFacts,
 }
 
 fn lint_file(
@@ -274,6 +279,8 @@ fn lint_file(
                 ));
             }
             check_resource(&res, registry, &mut out);
+            let found = security::check_resource(&res, &mut out.security);
+            out.diagnostics.extend(found);
         }
     }
     out

@@ -3,6 +3,7 @@
 mod codes;
 mod examples;
 mod examples_schema;
+mod examples_security;
 #[cfg(test)]
 mod tests_examples;
 
