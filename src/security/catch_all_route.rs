@@ -37,7 +37,8 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
         };
         let answer = match direct_response(rule) {
             Some(name) => format!("answers with DirectResponse {name:?}"),
-            None => "forwards to its backends".to_string(),
+            None if has_items(rule, "backendRefs") => "forwards to its backends".to_string(),
+            None => "applies its filters (a redirect, for example)".to_string(),
         };
         let d = f
             .diagnostic(
@@ -53,23 +54,28 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
 
 /// A rule that sends requests somewhere (a rule with neither backends nor filters only fails).
 fn serves(rule: &Node) -> bool {
-    ["backendRefs", "filters"]
-        .iter()
-        .any(|k| rule.get(k).and_then(Node::as_seq).is_some_and(|s| !s.is_empty()))
+    has_items(rule, "backendRefs") || has_items(rule, "filters")
+}
+
+fn has_items(node: &Node, key: &str) -> bool {
+    node.get(key)
+        .and_then(Node::as_seq)
+        .is_some_and(|s| !s.is_empty())
 }
 
 /// Where the rule matches everything, and the path of that place.
 fn catch_all(rule: &Node, path: &str) -> Option<(Span, String)> {
-    let matches = rule.get("matches").and_then(Node::as_seq).unwrap_or_default();
+    let matches = rule
+        .get("matches")
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
     if matches.is_empty() {
         // No matches means the default `PathPrefix /`: point at the rule itself.
         return Some((rule.span, path.to_string()));
     }
     matches.iter().enumerate().find_map(|(j, m)| {
-        let narrowed = ["headers", "queryParams"]
-            .iter()
-            .any(|k| m.get(k).and_then(Node::as_seq).is_some_and(|s| !s.is_empty()))
-            || m.get("method").is_some();
+        let narrowed =
+            has_items(m, "headers") || has_items(m, "queryParams") || m.get("method").is_some();
         if narrowed {
             return None;
         }
@@ -79,7 +85,9 @@ fn catch_all(rule: &Node, path: &str) -> Option<(Span, String)> {
         };
         let prefix = p.get("type").and_then(Node::as_str).unwrap_or("PathPrefix") == "PathPrefix";
         match p.get("value") {
-            Some(v) if prefix && v.as_str() == Some("/") => Some((v.span, format!("{at}.path.value"))),
+            Some(v) if prefix && v.as_str() == Some("/") => {
+                Some((v.span, format!("{at}.path.value")))
+            }
             None if prefix => Some((p.span, format!("{at}.path"))),
             _ => None,
         }

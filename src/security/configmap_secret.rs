@@ -99,7 +99,8 @@ fn value_shape(value: &str) -> Option<&'static str> {
     }
     if v.len() == 20
         && v.starts_with("AKIA")
-        && v.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && v.bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
     {
         return Some("a cloud access key id");
     }

@@ -9,7 +9,11 @@ use crate::parse::Node;
 const PLACES: &[(&str, &str, &str)] = &[
     (GATEWAY_GROUP, "TrafficPolicy", "spec.cors"),
     (AI_GROUP, "AiGatewayPolicy", "spec.traffic.cors"),
-    (GATEWAY_API_GROUP, "HTTPRoute", "spec.rules[].filters[].cors"),
+    (
+        GATEWAY_API_GROUP,
+        "HTTPRoute",
+        "spec.rules[].filters[].cors",
+    ),
     (
         GATEWAY_API_GROUP,
         "HTTPRoute",

@@ -9,7 +9,12 @@ use crate::parse::Value;
 
 pub(super) fn check(f: &mut Findings<'_, '_>) {
     let res = f.res;
-    let known = [GATEWAY_GROUP, AI_GROUP, GATEWAY_API_GROUP, "gateway.networking.x-k8s.io"];
+    let known = [
+        GATEWAY_GROUP,
+        AI_GROUP,
+        GATEWAY_API_GROUP,
+        "gateway.networking.x-k8s.io",
+    ];
     if !known.contains(&res.group) {
         return;
     }

@@ -12,8 +12,16 @@ const PLACES: &[(&str, &str, &str)] = &[
         "AiGatewayPolicy",
         "spec.traffic.jwtAuthentication.providers[]",
     ),
-    (AI_GROUP, "AiGatewayPolicy", "spec.backend.mcp.authentication"),
-    (AI_GROUP, "AiGatewayBackend", "spec.policies.mcp.authentication"),
+    (
+        AI_GROUP,
+        "AiGatewayPolicy",
+        "spec.backend.mcp.authentication",
+    ),
+    (
+        AI_GROUP,
+        "AiGatewayBackend",
+        "spec.policies.mcp.authentication",
+    ),
     (
         AI_GROUP,
         "AiGatewayBackend",

@@ -172,5 +172,8 @@ fn join(path: &str, key: &str) -> String {
 
 /// `true` only for the boolean `true` (a quoted "true" is a type error reported elsewhere).
 pub(crate) fn is_true(node: Option<&Node>) -> bool {
-    matches!(node.map(|n| &n.value), Some(crate::parse::Value::Bool(true)))
+    matches!(
+        node.map(|n| &n.value),
+        Some(crate::parse::Value::Bool(true))
+    )
 }

@@ -4,7 +4,8 @@
 //! needs cross-resource resolution; this rule is the conservative set-wide version: a
 //! DynamicForwardProxy backend is reported only when no TrafficPolicy or AiGatewayPolicy of the
 //! whole input configures any authentication (JWT, basic, API key, external authorization).
-//! One authenticating policy anywhere silences it, even if it protects other routes.
+//! One authenticating policy anywhere silences it, even if it protects other routes; AI-group
+//! authentication in mode Optional or Permissive does not count (it admits anonymous requests).
 
 use super::{AI_GROUP, Findings, GATEWAY_GROUP};
 use crate::parse::Node;
@@ -29,7 +30,10 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
             "apiKeyAuthentication",
         ]
         .iter()
-        .any(|k| enabled(traffic.and_then(|t| t.get(k))));
+        .any(|k| {
+            let field = traffic.and_then(|t| t.get(k));
+            enabled(field) && !lets_anonymous_through(field)
+        });
         return;
     }
     let place = if f.is(GATEWAY_GROUP, "Backend") {
@@ -57,6 +61,15 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
             .with_help("attach a policy with JWT, basic, API key or external authentication to the routes that reach this backend");
         f.set.open_proxies.push(d);
     }
+}
+
+/// AI-group authentication in mode Optional or Permissive lets requests without credentials
+/// through, so it does not close the proxy.
+fn lets_anonymous_through(field: Option<&Node>) -> bool {
+    field
+        .and_then(|f| f.get("mode"))
+        .and_then(Node::as_str)
+        .is_some_and(|m| m == "Optional" || m == "Permissive")
 }
 
 /// A policy field that is set and does not only cancel a higher-level one (`disable: {}`).

@@ -43,10 +43,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
                 "is unsalted SHA-1 ({SHA})",
                 "use bcrypt ($2y$), which the AI data plane accepts (htpasswd -B)",
             ),
-            ("MD5", false) => (
-                "uses MD5 ($apr1$ / $1$)",
-                "use bcrypt ($2y$) (htpasswd -B)",
-            ),
+            ("MD5", false) => ("uses MD5 ($apr1$ / $1$)", "use bcrypt ($2y$) (htpasswd -B)"),
             ("DES crypt", false) => (
                 "uses DES crypt (only 8 password characters count)",
                 "use bcrypt ($2y$) (htpasswd -B)",
