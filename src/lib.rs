@@ -1,7 +1,7 @@
 //! gwctl: lints, resolves and dry-runs declarative gateway manifests offline.
 //!
 //! The pipeline runs one way: [`input`] (load) -> [`parse`] (spanned tree) -> [`model`] ->
-//! [`validate`] (with [`schema`] and [`cel`]) -> [`report`]. Stages return [`diag::Diagnostic`]
+//! [`validate`] (with [`schema`] and [`cel`]) -> [`security`] -> [`report`]. Stages return [`diag::Diagnostic`]
 //! values; only `report` formats them.
 
 pub mod cel;
@@ -15,6 +15,7 @@ pub mod parse;
 pub mod report;
 pub mod schema;
 pub mod secrets;
+pub mod security;
 pub mod source;
 pub mod suppress;
 pub mod validate;

@@ -1,4 +1,4 @@
-//! The lint pipeline: load -> parse -> model -> validate. Returns data; printing is the report stage's.
+//! The lint pipeline: load -> parse -> model -> validate -> security. Returns data; printing is the report stage's.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ use crate::schema::{Lookup, Registry};
 use crate::secrets::{self, Masked};
 use crate::source::{FileId, SourceFile, Span};
 use crate::validate::chart_values::SecretSeen;
-use crate::{suppress, validate};
+use crate::{security, suppress, validate};
 
 #[derive(Clone, Default)]
 pub struct LintOptions {
@@ -189,7 +189,9 @@ fn run_stages(
     let mut resources = Vec::new();
     let mut secrets = Vec::new();
     let mut masked = Vec::new();
+    let mut security = security::SetFacts::default();
     for r in per_file {
+        security.merge(r.security);
         secrets.extend(r.secrets);
         masked.extend(r.masked);
         stats.documents += r.documents;
@@ -200,6 +202,7 @@ fn run_stages(
         }
         diagnostics.extend(r.diagnostics);
     }
+    diagnostics.extend(security.finish());
     let mut files = files;
     if let Some(v) = values {
         let v = renumbered(v, files.len());
@@ -249,6 +252,8 @@ struct FileResult {
     secrets: Vec<SecretSeen>,
     /// Values no report may show.
     masked: Vec<Masked>,
+    /// What the set-wide security rules learnt from the file.
+    security: security::SetFacts,
 }
 
 fn lint_file(
@@ -293,6 +298,8 @@ fn lint_file(
                 ));
             }
             check_resource(&res, registry, limits, &mut out);
+            let found = security::check_resource(&res, &mut out.security);
+            out.diagnostics.extend(found);
         }
     }
     out

@@ -187,7 +187,7 @@ fn bad_config_is_a_usage_error_with_its_findings() {
 fn annotation_suppresses_and_reports_unused_codes() {
     let route = SHOP_ROUTE.replace(
         "  namespace: shop\n",
-        "  namespace: shop\n  annotations:\n    gwctl.dev/ignore: \"GW101, GW402,GW115\"\n",
+        "  namespace: shop\n  annotations:\n    gwctl.dev/ignore: \"GW101, GW999,GW115\"\n",
     );
     let dir = dir_with(&[("route.yaml", route.as_bytes())]);
     let json = json_of(
@@ -209,7 +209,7 @@ fn annotation_suppresses_and_reports_unused_codes() {
         messages,
         [
             "gwctl.dev/ignore: GW115 suppresses nothing on this resource",
-            "gwctl.dev/ignore: GW402 is not a rule code"
+            "gwctl.dev/ignore: GW999 is not a rule code"
         ]
     );
     assert_eq!(json["findings"][0]["line"], 7);

@@ -301,6 +301,63 @@ pub static RULES: &[Rule] = &[
         "xDS TLS is enabled but its Secret is not in the inputs",
         "With controller.xds.tls.enabled both xDS servers use TLS and need a TLS Secret with the data keys tls.crt, tls.key and ca.crt in the installation namespace. Without it the control plane cannot serve configuration to the proxies. Add the Secret to the linted inputs (or ignore the finding when it is created elsewhere).",
     ),
+    // GW4xx: security and practice
+    r(
+        "GW401",
+        "tls-verification-disabled",
+        Warning,
+        "TLS to a backend does not verify its certificate",
+        "`insecureSkipVerify` (true, `All` or `Hostname`) turns off the check that the backend is who it claims to be, so anyone on the network path can impersonate it and read or change the traffic, credentials included. Configure the backend's CA (and SNI or subject alt names) instead.",
+    ),
+    r(
+        "GW402",
+        "weak-password-hash",
+        Warning,
+        "An inline basic-auth user has a password hash that is fast to brute-force",
+        "Everyone who can read the policy can guess these passwords offline. The proxy data plane (TrafficPolicy basicAuth) accepts only `{SHA}`, unsalted SHA-1: there the finding asks to move the htpasswd file to a Secret (secretRef) or to use JWT or external authentication. The AI data plane (AiGatewayPolicy basicAuthentication) accepts bcrypt: MD5 (`$apr1$`, `$1$`), `{SHA}` and DES crypt should be replaced with `$2y$` (`htpasswd -B`). Plain-text passwords are GW124 (an error).",
+    ),
+    r(
+        "GW403",
+        "secret-in-configmap",
+        Warning,
+        "A ConfigMap holds what looks like a password, token or key",
+        "ConfigMaps are readable by many more principals than Secrets, are not encrypted at rest by the usual configuration, and end up in logs and support bundles. The key is named like a credential (api-key, apiKey, token, password, secret, ...) or the value looks like one (a PEM private key, an `sk-` key, a JSON Web Token, a long hex or base64 string). Move it to a Secret and rotate it if the manifest was shared. The value is never printed.",
+    ),
+    r(
+        "GW404",
+        "cors-any-origin-with-credentials",
+        Warning,
+        "CORS allows any origin together with credentials",
+        "With `allowOrigins` containing `*` and `allowCredentials: true`, the proxy answers every origin with its own name, so any website a user visits can send requests with the user's cookies or credentials and read the responses. Checked in TrafficPolicy and AiGatewayPolicy CORS and in the HTTPRoute CORS filter. List the trusted origins instead.",
+    ),
+    r(
+        "GW405",
+        "extauth-fail-open",
+        Warning,
+        "External authorization lets requests through when the service fails",
+        "With `failOpen: true` on a GatewayExtension's extAuth, requests are allowed without authorization while the authorization service is unavailable or erroring, so an outage (or an attacker who can cause one) turns authentication off. Leave it unset (requests are denied with statusOnError) and make the service highly available.",
+    ),
+    r(
+        "GW406",
+        "route-matches-every-host",
+        Warning,
+        "An HTTPRoute without hostnames has a rule that matches every request",
+        "A route without `hostnames` takes every hostname its parent listeners accept; a rule without matches, or matching `PathPrefix /` without header, query or method conditions, then serves `/` on all of them, which exposes the backend (or DirectResponse) on hosts it was not meant for and shadows other routes. Set `hostnames` or narrow the match. gwctl does not yet read the parent listener: if it sets a hostname, the route is limited to it and the finding can be ignored. Direct responses set by policies are not checked (that needs resolution).",
+    ),
+    r(
+        "GW407",
+        "jwt-any-audience",
+        Warning,
+        "A JWT provider accepts tokens for any audience",
+        "Without `audiences` the `aud` claim is not checked, so a token the issuer minted for any other service is accepted here too: one leaked or misused token opens every such gateway. Checked for GatewayExtension jwt providers and AiGatewayPolicy / AiGatewayBackend JWT and MCP authentication. List the audiences this gateway's tokens are issued for.",
+    ),
+    r(
+        "GW408",
+        "open-forward-proxy",
+        Warning,
+        "A dynamic forward proxy backend with no authentication in the inputs",
+        "A dynamic forward proxy sends each request to the host the client names, so without authentication anyone can use the gateway to reach internal services or the internet under its address. Until routes and policies are resolved, the check is conservative: it reports a DynamicForwardProxy Backend or AiGatewayBackend only when no TrafficPolicy or AiGatewayPolicy in the whole input configures JWT, basic, API key or external authentication (AI-group authentication in mode Optional or Permissive does not count: it admits anonymous requests).",
+    ),
 ];
 
 /// The rule with this code, if any.

@@ -44,7 +44,8 @@ pub(super) const fn e(
 
 use ExampleKind::{Cli, Config, Manifest};
 
-/// GW0xx, sorted by code like `RULES`; the schema family is in `examples_schema.rs`.
+/// GW0xx, sorted by code like `RULES`; the schema family is in `examples_schema.rs`, the
+/// security family in `examples_security.rs`.
 static INPUT_EXAMPLES: &[Example] = &[
     e(
         "GW001",
@@ -203,6 +204,7 @@ pub fn examples() -> impl Iterator<Item = &'static Example> {
         .iter()
         .chain(super::examples_schema::SCHEMA_EXAMPLES)
         .chain(super::examples_values::VALUE_EXAMPLES)
+        .chain(super::examples_security::SECURITY_EXAMPLES)
 }
 
 /// The examples of a rule, if it has them.

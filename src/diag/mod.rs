@@ -3,6 +3,7 @@
 mod codes;
 mod examples;
 mod examples_schema;
+mod examples_security;
 mod examples_values;
 #[cfg(test)]
 mod tests_examples;

@@ -26,7 +26,13 @@ pub(super) fn lint(yaml: &str) -> Vec<String> {
         vec![SourceFile::new(0, "t.yaml", yaml)],
         &LintOptions::default(),
     );
-    render(&run.files[0], &run.diagnostics)
+    // The security rules (GW4xx) run in the same pipeline but are tested on their own.
+    let schema: Vec<_> = run
+        .diagnostics
+        .into_iter()
+        .filter(|d| !d.code.starts_with("GW4"))
+        .collect();
+    render(&run.files[0], &schema)
 }
 
 const GATEWAY: &str = "\

@@ -18,6 +18,8 @@ spec:
   - backendRefs:
     - name: web
       port: 80
+  hostnames:
+  - web.example.com
 ";
 
 pub const JSON_ROUTE: &str = r#"{"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",

@@ -54,6 +54,13 @@ fn line_error(line: &str) -> Option<String> {
     }
 }
 
+/// The scheme of a well-formed hash (`SHA-1`, `MD5`, `bcrypt`, `SHA-256 crypt`, `SHA-512 crypt`,
+/// `DES crypt`); `None` for a malformed or unknown one, which GW124 reports. The security rule
+/// on weak schemes (GW402) asks here so that the schemes are recognised in one place.
+pub(crate) fn scheme_of(hash: &str) -> Option<&'static str> {
+    scheme(hash).ok()
+}
+
 enum Problem {
     Malformed(&'static str),
     Unknown,

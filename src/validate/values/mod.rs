@@ -4,7 +4,7 @@
 //! ranges to the file through [`position::ScalarMap`] (built only when there is a finding).
 
 mod cel_expr;
-mod htpasswd;
+pub(crate) mod htpasswd;
 mod jwks;
 pub(crate) mod position;
 mod re2;

@@ -1,0 +1,179 @@
+//! Security stage (GW4xx): practices that the API server accepts but that weaken a gateway
+//! (disabled certificate checks, weak password hashes, secrets in ConfigMaps, open CORS, failing
+//! open, catch-all routes, tokens for any audience, open forward proxies).
+//!
+//! Each rule is one file with one `check` over a resource's spanned tree; [`CHECKS`] is the
+//! registry. A rule that needs to know about the whole input set (an open forward proxy is only
+//! open when no policy authenticates) records facts in [`SetFacts`], merged across files and
+//! finished once per run.
+//!
+//! Messages never quote secret material (hashes, keys, tokens): they name the field, and for an
+//! htpasswd line the user.
+
+mod catch_all_route;
+mod configmap_secret;
+mod cors_any_origin;
+mod extauth_fail_open;
+mod insecure_tls;
+mod jwt_any_audience;
+mod open_forward_proxy;
+mod weak_password_hash;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt::Display;
+
+use crate::diag::Diagnostic;
+use crate::model::Resource;
+use crate::parse::{Entry, Node};
+use crate::source::Span;
+
+/// Default API groups of the two gateway data planes. The config file's `apiGroups` is not
+/// threaded into the per-file stages yet (the schemas are registered under these names too).
+pub(crate) const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
+pub(crate) const AI_GROUP: &str = "agentgateway.dev";
+pub(crate) const GATEWAY_API_GROUP: &str = "gateway.networking.k8s.io";
+
+type Check = fn(&mut Findings<'_, '_>);
+
+/// Every rule of the stage with the code it emits; a test keeps it in step with the rule table.
+pub(crate) static CHECKS: &[(&str, Check)] = &[
+    ("GW401", insecure_tls::check),
+    ("GW402", weak_password_hash::check),
+    ("GW403", configmap_secret::check),
+    ("GW404", cors_any_origin::check),
+    ("GW405", extauth_fail_open::check),
+    ("GW406", catch_all_route::check),
+    ("GW407", jwt_any_audience::check),
+    ("GW408", open_forward_proxy::check),
+];
+
+/// The stage's findings for one resource; facts for the set-wide rules go to `set`.
+pub fn check_resource(res: &Resource<'_>, set: &mut SetFacts) -> Vec<Diagnostic> {
+    let mut f = Findings {
+        res,
+        out: Vec::new(),
+        set,
+    };
+    for (_, check) in CHECKS {
+        check(&mut f);
+    }
+    f.out
+}
+
+/// What the set-wide rules learnt from some files; merged in input order, finished once.
+#[derive(Debug, Default)]
+pub struct SetFacts {
+    /// Findings that stand unless some resource of the set configures authentication.
+    open_proxies: Vec<Diagnostic>,
+    /// A TrafficPolicy or AiGatewayPolicy of the set configures authentication.
+    authenticates: bool,
+}
+
+impl SetFacts {
+    pub fn merge(&mut self, other: SetFacts) {
+        self.open_proxies.extend(other.open_proxies);
+        self.authenticates |= other.authenticates;
+    }
+
+    /// The findings that depend on the whole set.
+    pub fn finish(self) -> Vec<Diagnostic> {
+        if self.authenticates {
+            Vec::new()
+        } else {
+            self.open_proxies
+        }
+    }
+}
+
+/// The resource a rule looks at, and where its findings go.
+pub(crate) struct Findings<'r, 'a> {
+    pub(crate) res: &'r Resource<'a>,
+    out: Vec<Diagnostic>,
+    pub(crate) set: &'r mut SetFacts,
+}
+
+impl Findings<'_, '_> {
+    /// A finding at `span`, with the message `<path>: <rest>` as the schema findings have it.
+    pub(crate) fn diagnostic(
+        &self,
+        code: &'static str,
+        span: Span,
+        path: &str,
+        rest: impl Display,
+    ) -> Diagnostic {
+        Diagnostic::new(code, format!("{path}: {rest}"))
+            .at(self.res.file, span)
+            .with_resource(Some(self.res.reference()))
+            .with_path(path)
+    }
+
+    pub(crate) fn report(&mut self, d: Diagnostic) {
+        self.out.push(d);
+    }
+
+    pub(crate) fn is(&self, group: &str, kind: &str) -> bool {
+        self.res.group == group && self.res.kind == kind
+    }
+}
+
+/// Calls `f` with the path and node of every match of `pattern` below `node`: keys separated by
+/// dots, a key ending in `[]` stands for each item of that list (`spec.rules[].filters[].cors`).
+pub(crate) fn each<'n>(node: &'n Node, pattern: &str, f: &mut dyn FnMut(String, &'n Node)) {
+    let segs: Vec<&str> = pattern.split('.').collect();
+    each_in(node, &segs, String::new(), f);
+}
+
+fn each_in<'n>(node: &'n Node, segs: &[&str], path: String, f: &mut dyn FnMut(String, &'n Node)) {
+    let Some((first, rest)) = segs.split_first() else {
+        f(path, node);
+        return;
+    };
+    let (key, all) = match first.strip_suffix("[]") {
+        Some(k) => (k, true),
+        None => (*first, false),
+    };
+    let Some(child) = node.get(key) else {
+        return;
+    };
+    let path = join(&path, key);
+    if all {
+        for (i, item) in child.as_seq().unwrap_or_default().iter().enumerate() {
+            each_in(item, rest, format!("{path}[{i}]"), f);
+        }
+    } else {
+        each_in(child, rest, path, f);
+    }
+}
+
+/// Calls `f` with the path of every mapping entry below `node` (depth first, in file order).
+pub(crate) fn each_entry<'n>(node: &'n Node, path: &str, f: &mut dyn FnMut(&str, &'n Entry)) {
+    if let Some(entries) = node.as_map() {
+        for e in entries {
+            let p = join(path, &e.key);
+            f(&p, e);
+            each_entry(&e.value, &p, f);
+        }
+    } else if let Some(items) = node.as_seq() {
+        for (i, item) in items.iter().enumerate() {
+            each_entry(item, &format!("{path}[{i}]"), f);
+        }
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// `true` only for the boolean `true` (a quoted "true" is a type error reported elsewhere).
+pub(crate) fn is_true(node: Option<&Node>) -> bool {
+    matches!(
+        node.map(|n| &n.value),
+        Some(crate::parse::Value::Bool(true))
+    )
+}
