@@ -15,7 +15,7 @@ use crate::parse::{self, Limits};
 use crate::schema::{Lookup, Registry};
 use crate::source::{FileId, SourceFile, Span};
 use crate::validate::chart_values::SecretSeen;
-use crate::{suppress, validate};
+use crate::{resolve, suppress, validate};
 
 #[derive(Clone, Default)]
 pub struct LintOptions {
@@ -29,6 +29,8 @@ pub struct LintOptions {
     pub progress: Option<Arc<dyn Progress>>,
     /// The control-plane chart's values file (`--values`), checked against the installation values.
     pub values: Option<PathBuf>,
+    /// References to kinds absent from the inputs are errors (`--strict-refs`), not one note.
+    pub strict_refs: bool,
 }
 
 /// Receives progress of a run (called from several threads).
@@ -64,6 +66,8 @@ pub struct LintRun {
     pub stats: Stats,
     /// A path could not be read: exit code 2 whatever the findings.
     pub input_error: bool,
+    /// Predicted route conditions per parentRef, from the resolve stage (for render/explain).
+    pub route_statuses: Vec<resolve::RouteStatus>,
 }
 
 /// A resource of the input: where it is and what it is called.
@@ -185,8 +189,10 @@ fn run_stages(
     let mut diagnostics = Vec::new();
     let mut resources = Vec::new();
     let mut secrets = Vec::new();
+    let mut facts = Vec::new();
     for r in per_file {
         secrets.extend(r.secrets);
+        facts.extend(r.facts);
         stats.documents += r.documents;
         stats.resources += r.resources;
         resources.extend(r.entries);
@@ -195,6 +201,14 @@ fn run_stages(
         }
         diagnostics.extend(r.diagnostics);
     }
+    let resolved = resolve::resolve(
+        &facts,
+        &resolve::ResolveOptions {
+            strict_refs: options.strict_refs,
+        },
+    );
+    drop(facts);
+    diagnostics.extend(resolved.diagnostics);
     let mut files = files;
     if let Some(v) = values {
         let v = renumbered(v, files.len());
@@ -214,6 +228,7 @@ fn run_stages(
         diagnostics,
         resources,
         stats,
+        route_statuses: resolved.route_statuses,
         ..LintRun::default()
     }
 }
@@ -240,6 +255,8 @@ struct FileResult {
     entries: Vec<ResourceEntry>,
     /// Secrets of the file, when the values file's rules need them.
     secrets: Vec<SecretSeen>,
+    /// What the resolve stage needs of each resource (the trees are dropped after the file).
+    facts: Vec<model::facts::Facts>,
 }
 
 fn lint_file(
@@ -273,6 +290,7 @@ fn lint_file(
                     res.namespace,
                 ));
             }
+            out.facts.extend(model::facts::facts_of(&res));
             check_resource(&res, registry, &mut out);
         }
     }

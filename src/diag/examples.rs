@@ -202,6 +202,7 @@ pub fn examples() -> impl Iterator<Item = &'static Example> {
     INPUT_EXAMPLES
         .iter()
         .chain(super::examples_schema::SCHEMA_EXAMPLES)
+        .chain(super::examples_resolve::RESOLVE_EXAMPLES)
 }
 
 /// The examples of a rule, if it has them.
