@@ -200,7 +200,8 @@ fn kind_allowed(l: &Listener, route_kind: &str) -> bool {
     }
     match l.protocol.as_str() {
         "HTTP" | "HTTPS" => matches!(route_kind, "HTTPRoute" | "GRPCRoute"),
-        "TLS" => route_kind == "TLSRoute",
+        // A TLS listener terminating TLS also carries TCPRoutes (the reference admits both).
+        "TLS" => matches!(route_kind, "TLSRoute" | "TCPRoute"),
         "TCP" => route_kind == "TCPRoute",
         "UDP" => route_kind == "UDPRoute",
         // Implementation-specific protocols: the controller decides.
