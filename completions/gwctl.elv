@@ -43,6 +43,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --max-depth 'Nesting depth of mappings and sequences'
             cand --max-document-bytes 'Bytes in one document'
             cand --max-documents 'Documents in one file'
+            cand --strict-refs 'Report each reference to a kind with no object in the inputs (no Services at all...) as missing, instead of one note per kind'
             cand -q 'Human format: omit the summary line. Also hides the progress bar'
             cand --quiet 'Human format: omit the summary line. Also hides the progress bar'
             cand --show-suppressed 'List the findings that suppressions hid, marked as suppressed'

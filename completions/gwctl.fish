@@ -53,6 +53,7 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-alias-nodes -d 
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-depth -d 'Nesting depth of mappings and sequences' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-document-bytes -d 'Bytes in one document' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-documents -d 'Documents in one file' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l strict-refs -d 'Report each reference to a kind with no object in the inputs (no Services at all...) as missing, instead of one note per kind'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s q -l quiet -d 'Human format: omit the summary line. Also hides the progress bar'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l show-suppressed -d 'List the findings that suppressions hid, marked as suppressed'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l statistics -d 'Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)'

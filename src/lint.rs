@@ -189,7 +189,7 @@ fn run_stages(
     let mut diagnostics = Vec::new();
     let mut resources = Vec::new();
     let mut secrets = Vec::new();
-    let mut facts = Vec::new();
+    let mut facts = Vec::with_capacity(per_file.iter().map(|r| r.facts.len()).sum());
     for r in per_file {
         secrets.extend(r.secrets);
         facts.extend(r.facts);

@@ -206,7 +206,7 @@ fn route_statuses_agree_with_the_reference() {
         unexplained.join("\n")
     );
     assert!(
-        percent >= FLOOR_PERCENT,
-        "agreement {percent}% < {FLOOR_PERCENT}%"
+        agree >= FLOOR_CASES && percent >= FLOOR_PERCENT,
+        "agreement {agree} cases ({percent}%) below the floor {FLOOR_CASES} ({FLOOR_PERCENT}%)"
     );
 }

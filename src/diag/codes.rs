@@ -363,7 +363,7 @@ pub static RULES: &[Rule] = &[
         "ref-target-not-found",
         Error,
         "A referenced object is not in the inputs",
-        "A certificateRef, secretRef, configMapRef, extensionRef, parametersRef, gatewayClassName or ListenerSet parentRef names an object that is not in the inputs. The message suggests a close name of the same kind in the same namespace.",
+        "A certificateRef, secretRef, configMapRef, extensionRef, parametersRef or ListenerSet parentRef names an object that is not in the inputs. The message suggests a close name of the same kind in the same namespace. A gatewayClassName naming a class that is not in the inputs (while others are) is only a note: the Gateway's data plane is then unknown.",
     ),
     r(
         "GW210",
@@ -384,7 +384,7 @@ pub static RULES: &[Rule] = &[
         "refs-not-checked",
         Info,
         "References to a kind with no object in the inputs were not checked",
-        "When the inputs hold no object of a referenced kind at all (for example no Services), the references are assumed to point at objects created elsewhere and one note is given per kind instead of one error per reference. --strict-refs reports each of them as missing.",
+        "When the inputs hold no object of a referenced kind at all (for example no Services), the references are assumed to point at objects created elsewhere and one note is given per kind instead of one error per reference. The note is given only when the inputs hold a Gateway (a whole configuration rather than a route or policy linted alone). --strict-refs reports each reference as missing.",
     ),
 ];
 

@@ -203,6 +203,7 @@ pub fn examples() -> impl Iterator<Item = &'static Example> {
         .iter()
         .chain(super::examples_schema::SCHEMA_EXAMPLES)
         .chain(super::examples_resolve::RESOLVE_EXAMPLES)
+        .chain(super::examples_refs::REFS_EXAMPLES)
 }
 
 /// The examples of a rule, if it has them.

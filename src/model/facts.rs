@@ -36,8 +36,8 @@ pub struct ObjRef {
     pub section: Option<String>,
     pub port: Option<i64>,
     pub span: Span,
-    /// Field path inside the resource (`spec.parentRefs[0]`).
-    pub path: String,
+    /// Field path inside the resource (`spec.parentRefs[0]`); boxed, as there are many refs.
+    pub path: Box<str>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -94,11 +94,11 @@ pub struct FieldRef {
 pub enum Spec {
     Gateway {
         /// `spec.gatewayClassName`.
-        class: Option<ObjRef>,
+        class: Option<Box<ObjRef>>,
         listeners: Vec<Listener>,
     },
     ListenerSet {
-        parent: ObjRef,
+        parent: Box<ObjRef>,
         listeners: Vec<Listener>,
     },
     GatewayClass {
@@ -175,7 +175,7 @@ pub(crate) fn obj_ref(node: &Node, path: String) -> ObjRef {
         section: s(node.get("sectionName")),
         port: int(node.get("port")),
         span: node.span,
-        path,
+        path: path.into_boxed_str(),
     }
 }
 
@@ -199,20 +199,22 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
             class: spec_node
                 .and_then(|n| n.get("gatewayClassName"))
                 .and_then(|n| {
-                    Some(ObjRef {
+                    Some(Box::new(ObjRef {
                         name: n.as_str()?.to_string(),
                         span: n.span,
                         path: "spec.gatewayClassName".into(),
                         ..ObjRef::default()
-                    })
+                    }))
                 }),
             listeners: listeners(spec_node),
         },
         (GATEWAY_API | GATEWAY_API_X, "ListenerSet" | "XListenerSet") => Spec::ListenerSet {
-            parent: spec_node
-                .and_then(|n| n.get("parentRef"))
-                .map(|n| obj_ref(n, "spec.parentRef".into()))
-                .unwrap_or_default(),
+            parent: Box::new(
+                spec_node
+                    .and_then(|n| n.get("parentRef"))
+                    .map(|n| obj_ref(n, "spec.parentRef".into()))
+                    .unwrap_or_default(),
+            ),
             listeners: listeners(spec_node),
         },
         (GATEWAY_API, "GatewayClass") => Spec::GatewayClass {
@@ -356,6 +358,10 @@ fn route(spec: Option<&Node>) -> RouteFacts {
             out.backend_refs.push(obj_ref(b, path));
         }
     }
+    // Kept for the whole run, one per route: no spare capacity.
+    out.backend_refs.shrink_to_fit();
+    out.extension_refs.shrink_to_fit();
+    out.rule_names.shrink_to_fit();
     out
 }
 

@@ -16,39 +16,45 @@ const MAX_DEPTH: usize = 24;
 pub fn field_refs(group: &str, kind: &str, spec: &Node) -> Vec<FieldRef> {
     let mut out = Vec::new();
     let mut keys = Vec::new();
-    walk(group, kind, spec, "spec", &mut keys, &mut out);
+    let mut path = String::from("spec");
+    walk(group, kind, spec, &mut path, &mut keys, &mut out);
     out
 }
 
+/// `path` is one buffer extended and truncated on the way, so that the walk allocates only for
+/// the references it finds.
 fn walk<'a>(
     group: &str,
     kind: &str,
     node: &'a Node,
-    path: &str,
+    path: &mut String,
     keys: &mut Vec<&'a str>,
     out: &mut Vec<FieldRef>,
 ) {
     if keys.len() > MAX_DEPTH {
         return;
     }
+    let len = path.len();
     if let Some(entries) = node.as_map() {
         for e in entries {
-            let child = format!("{path}.{}", e.key);
-            if let Some(r) = reference(group, kind, &e.key, &e.value, keys, &child) {
+            path.push('.');
+            path.push_str(&e.key);
+            if let Some(r) = reference(group, kind, &e.key, &e.value, keys, path) {
                 out.push(r);
-                continue;
+            } else if e.key != "targetRefs" && e.key != "targetSelectors" {
+                // Target refs and selectors name policy targets: attachment is GW3xx's.
+                keys.push(&e.key);
+                walk(group, kind, &e.value, path, keys, out);
+                keys.pop();
             }
-            // Target selectors and refs name policy targets: attachment is GW3xx's.
-            if e.key == "targetRefs" || e.key == "targetSelectors" {
-                continue;
-            }
-            keys.push(&e.key);
-            walk(group, kind, &e.value, &child, keys, out);
-            keys.pop();
+            path.truncate(len);
         }
     } else if let Some(items) = node.as_seq() {
         for (i, item) in items.iter().enumerate() {
-            walk(group, kind, item, &format!("{path}[{i}]"), keys, out);
+            use std::fmt::Write;
+            let _ = write!(path, "[{i}]");
+            walk(group, kind, item, path, keys, out);
+            path.truncate(len);
         }
     }
 }

@@ -9,7 +9,7 @@ mod routes;
 use std::collections::BTreeMap;
 
 use crate::diag::{Diagnostic, ResourceRef};
-use crate::model::facts::{Facts, Ident, ObjRef};
+use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
 pub use index::Index;
 
@@ -97,6 +97,12 @@ impl Ctx<'_> {
     }
 
     fn finish(&mut self) {
+        // Without a Gateway the inputs are a fragment (a route or a policy linted alone), where a
+        // note on every run would be noise; with one they look like a whole configuration, and
+        // a kind missing from it is worth saying.
+        if !self.index.has_kind(GATEWAY_API, "Gateway") {
+            return;
+        }
         for (kind, (count, owner, r)) in std::mem::take(&mut self.unchecked) {
             let what = if count == 1 {
                 "1 reference".to_string()
@@ -129,7 +135,7 @@ pub(crate) fn diag(code: &'static str, message: String, owner: &Ident, r: &ObjRe
     Diagnostic::new(code, message)
         .at(owner.file, r.span)
         .with_resource(Some(resource_ref(owner)))
-        .with_path(r.path.clone())
+        .with_path(r.path.to_string())
 }
 
 /// `ns/name`, or `name` for cluster-scoped objects.

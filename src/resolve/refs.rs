@@ -47,7 +47,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, statuses: &mut [RouteStatus]) {
             }
             Spec::Gateway { class, listeners } => {
                 if let Some(r) = class {
-                    exists(ctx, f, r, (GATEWAY_API, "GatewayClass", ""));
+                    gateway_class(ctx, f, r);
                 }
                 for l in listeners {
                     for c in &l.certificate_refs {
@@ -192,6 +192,26 @@ fn exists<'a>(
         ctx.out.push(diag("GW209", message, &owner.id, r));
     }
     found
+}
+
+/// A GatewayClass that is not in the inputs only makes the data plane unknown (decisions.md
+/// section 1), so this is a note, given only when other classes are there (then likely a typo).
+fn gateway_class(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
+    let index = ctx.index;
+    if !index.has_kind(GATEWAY_API, "GatewayClass")
+        || index
+            .get(GATEWAY_API, "GatewayClass", "", &r.name)
+            .is_some()
+    {
+        return;
+    }
+    let message = format!(
+        "GatewayClass {} not found: the Gateway's data plane is unknown{}",
+        r.name,
+        hint(ctx, GATEWAY_API, "GatewayClass", "", &r.name)
+    );
+    ctx.out
+        .push(diag("GW209", message, &owner.id, r).with_severity(crate::diag::Severity::Info));
 }
 
 fn certificate(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {

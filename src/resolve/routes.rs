@@ -87,7 +87,8 @@ fn parent_outcome(
         (group, kind),
         (GATEWAY_API | GATEWAY_API_X, "ListenerSet" | "XListenerSet")
     );
-    if !(group == GATEWAY_API && kind == "Gateway") && !listener_set {
+    let gateway = group == GATEWAY_API && kind == "Gateway";
+    if !(gateway || listener_set) {
         // Routes as parents (delegation) and other kinds are not Gateway API attachment.
         return None;
     }
