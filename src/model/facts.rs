@@ -25,19 +25,52 @@ pub struct Ident {
     pub name_span: Span,
 }
 
-/// A reference to another object, as written, with the span of its node.
+/// A reference to another object, as written, with the span of its node. There are many (ten
+/// backendRefs a route is common), so it is kept small: the fields most references leave unset
+/// are in one optional box.
 #[derive(Debug, Clone, Default)]
 pub struct ObjRef {
-    /// `None` when the field was not set (defaults depend on the field).
-    pub group: Option<String>,
-    pub kind: Option<String>,
-    pub namespace: Option<String>,
-    pub name: String,
-    pub section: Option<String>,
+    pub name: Box<str>,
     pub port: Option<i64>,
     pub span: Span,
-    /// Field path inside the resource (`spec.parentRefs[0]`); boxed, as there are many refs.
+    /// Field path inside the resource (`spec.parentRefs[0]`).
     pub path: Box<str>,
+    extra: Option<Box<RefExtra>>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct RefExtra {
+    group: Option<Box<str>>,
+    kind: Option<Box<str>>,
+    namespace: Option<Box<str>>,
+    section: Option<Box<str>>,
+}
+
+impl ObjRef {
+    /// `None` when the field was not set (defaults depend on the field).
+    pub fn group(&self) -> Option<&str> {
+        self.extra.as_ref()?.group.as_deref()
+    }
+    pub fn kind(&self) -> Option<&str> {
+        self.extra.as_ref()?.kind.as_deref()
+    }
+    pub fn namespace(&self) -> Option<&str> {
+        self.extra.as_ref()?.namespace.as_deref()
+    }
+    pub fn section(&self) -> Option<&str> {
+        self.extra.as_ref()?.section.as_deref()
+    }
+    /// Sets the group and kind a field implies (a `secretRef` names a Secret); with `keep`, only
+    /// where the reference did not set them.
+    pub fn set_target(&mut self, group: &str, kind: &str, keep: bool) {
+        let extra = self.extra.get_or_insert_with(Box::default);
+        if !keep || extra.group.is_none() {
+            extra.group = Some(group.into());
+        }
+        if !keep || extra.kind.is_none() {
+            extra.kind = Some(kind.into());
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -133,6 +166,7 @@ pub enum Spec {
 #[derive(Debug, Clone)]
 pub struct Facts {
     pub id: Ident,
+    /// Kept for Namespaces only (what listener selectors read).
     pub labels: Vec<(String, String)>,
     pub spec: Spec,
     /// References found in the spec that point at other objects (policies, GatewayClass
@@ -167,15 +201,23 @@ fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
 
 /// A reference node (`{group, kind, namespace, name, sectionName, port}`).
 pub(crate) fn obj_ref(node: &Node, path: String) -> ObjRef {
+    let boxed = |key| node.get(key).and_then(Node::as_str).map(Box::<str>::from);
+    let extra = RefExtra {
+        group: boxed("group"),
+        kind: boxed("kind"),
+        namespace: boxed("namespace"),
+        section: boxed("sectionName"),
+    };
+    let any = extra.group.is_some()
+        || extra.kind.is_some()
+        || extra.namespace.is_some()
+        || extra.section.is_some();
     ObjRef {
-        group: s(node.get("group")),
-        kind: s(node.get("kind")),
-        namespace: s(node.get("namespace")),
-        name: s(node.get("name")).unwrap_or_default(),
-        section: s(node.get("sectionName")),
+        name: node.get("name").and_then(Node::as_str).unwrap_or("").into(),
         port: int(node.get("port")),
         span: node.span,
         path: path.into_boxed_str(),
+        extra: any.then(|| Box::new(extra)),
     }
 }
 
@@ -200,7 +242,7 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
                 .and_then(|n| n.get("gatewayClassName"))
                 .and_then(|n| {
                     Some(Box::new(ObjRef {
-                        name: n.as_str()?.to_string(),
+                        name: n.as_str()?.into(),
                         span: n.span,
                         path: "spec.gatewayClassName".into(),
                         ..ObjRef::default()
@@ -254,12 +296,21 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
         },
         _ => Spec::Other,
     };
-    let refs = match &spec {
-        // Route and Gateway references are typed above; the generic walk is for the rest.
-        Spec::Route(_) | Spec::Gateway { .. } | Spec::ListenerSet { .. } => Vec::new(),
-        _ => spec_node
-            .map(|n| field_refs(res.group, res.kind, n))
-            .unwrap_or_default(),
+    // Route and Gateway references are typed above; the generic walk is for the kinds of the
+    // two seed groups and GatewayClass (parametersRef). Other kinds (a Deployment's pod spec)
+    // are not walked: nothing of theirs is resolved, and the walk would cost time.
+    let walk = matches!(res.group, "gateway.kgateway.dev" | "agentgateway.dev")
+        || (res.group == GATEWAY_API && res.kind == "GatewayClass");
+    let mut refs = match spec_node {
+        Some(n) if walk => field_refs(res.group, res.kind, n),
+        _ => Vec::new(),
+    };
+    refs.shrink_to_fit();
+    // Only Namespace labels are used (listener selectors); the others would be kept for nothing.
+    let labels = if res.kind == "Namespace" {
+        string_map(metadata.and_then(|m| m.get("labels")))
+    } else {
+        Vec::new()
     };
     Some(Facts {
         id: Ident {
@@ -271,7 +322,7 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
             span: root.span,
             name_span,
         },
-        labels: string_map(metadata.and_then(|m| m.get("labels"))),
+        labels,
         spec,
         refs,
     })

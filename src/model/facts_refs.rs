@@ -72,13 +72,11 @@ fn reference(
     let mut target = obj_ref(value, path.to_string());
     let need = match key {
         "secretRef" => {
-            target.group = Some(String::new());
-            target.kind = Some("Secret".into());
+            target.set_target("", "Secret", false);
             Need::Keys(secret_keys(group, kind, parent, ancestors, value))
         }
         "configMapRef" => {
-            target.group = Some(String::new());
-            target.kind = Some("ConfigMap".into());
+            target.set_target("", "ConfigMap", false);
             if ancestors.contains(&"jwks") {
                 Need::Keys(vec!["jwks".into()])
             } else {
@@ -86,8 +84,7 @@ fn reference(
             }
         }
         "extensionRef" => {
-            target.group = Some(GATEWAY_GROUP.into());
-            target.kind = Some("GatewayExtension".into());
+            target.set_target(GATEWAY_GROUP, "GatewayExtension", false);
             match ancestors
                 .iter()
                 .rev()
@@ -98,8 +95,7 @@ fn reference(
             }
         }
         "backendRef" => {
-            target.group.get_or_insert_with(String::new);
-            target.kind.get_or_insert_with(|| "Service".into());
+            target.set_target("", "Service", true);
             Need::Exists
         }
         "parametersRef" => Need::Exists,

@@ -56,9 +56,9 @@ pub(super) fn check(ctx: &mut Ctx<'_>, statuses: &mut [RouteStatus]) {
                 }
             }
             Spec::ListenerSet { parent, .. } if !parent.name.is_empty() => {
-                let ns = parent.namespace.as_deref().unwrap_or(&f.id.namespace);
-                let group = parent.group.as_deref().unwrap_or(GATEWAY_API);
-                let kind = parent.kind.as_deref().unwrap_or("Gateway");
+                let ns = parent.namespace().unwrap_or(&f.id.namespace);
+                let group = parent.group().unwrap_or(GATEWAY_API);
+                let kind = parent.kind().unwrap_or("Gateway");
                 exists(ctx, f, parent, (group, kind, ns));
             }
             _ => {}
@@ -71,9 +71,9 @@ pub(super) fn check(ctx: &mut Ctx<'_>, statuses: &mut [RouteStatus]) {
 
 /// Checks one backendRef; the failed ResolvedRefs condition, if any.
 fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
-    let group = r.group.as_deref().unwrap_or("");
-    let kind = r.kind.as_deref().unwrap_or("Service");
-    let ns = r.namespace.as_deref().unwrap_or(&owner.id.namespace);
+    let group = r.group().unwrap_or("");
+    let kind = r.kind().unwrap_or("Service");
+    let ns = r.namespace().unwrap_or(&owner.id.namespace);
     let known = matches!(
         (group, kind),
         ("", "Service") | (GATEWAY_GROUP, "Backend") | (AI_GROUP, "AiGatewayBackend")
@@ -215,9 +215,9 @@ fn gateway_class(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
 }
 
 fn certificate(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
-    let group = r.group.as_deref().unwrap_or("");
-    let kind = r.kind.as_deref().unwrap_or("Secret");
-    let ns = r.namespace.as_deref().unwrap_or(&owner.id.namespace);
+    let group = r.group().unwrap_or("");
+    let kind = r.kind().unwrap_or("Secret");
+    let ns = r.namespace().unwrap_or(&owner.id.namespace);
     if grant(ctx, owner, r, (group, kind, ns)).is_some() {
         return;
     }
@@ -230,8 +230,8 @@ fn certificate(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
 
 /// An HTTPRoute filter's extensionRef: a local object of the gateway or AI group.
 fn filter_ref(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
-    let group = r.group.as_deref().unwrap_or("");
-    let Some(kind) = r.kind.as_deref() else {
+    let group = r.group().unwrap_or("");
+    let Some(kind) = r.kind() else {
         return;
     };
     if group == GATEWAY_GROUP || group == AI_GROUP {
@@ -241,11 +241,11 @@ fn filter_ref(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
 
 fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
     let r = &fr.target;
-    let group = r.group.as_deref().unwrap_or("");
-    let Some(kind) = r.kind.as_deref() else {
+    let group = r.group().unwrap_or("");
+    let Some(kind) = r.kind() else {
         return;
     };
-    let ns = r.namespace.as_deref().unwrap_or(&owner.id.namespace);
+    let ns = r.namespace().unwrap_or(&owner.id.namespace);
     // GatewayClass parametersRef may name a namespaced object; other kinds need the grant.
     if owner.id.kind != "GatewayClass" && grant(ctx, owner, r, (group, kind, ns)).is_some() {
         return;

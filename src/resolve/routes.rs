@@ -80,9 +80,9 @@ fn parent_outcome(
     facts: &RouteFacts,
     parent: &ObjRef,
 ) -> Option<Result<(), Rejection>> {
-    let group = parent.group.as_deref().unwrap_or(GATEWAY_API);
-    let kind = parent.kind.as_deref().unwrap_or("Gateway");
-    let namespace = parent.namespace.as_deref().unwrap_or(&route.id.namespace);
+    let group = parent.group().unwrap_or(GATEWAY_API);
+    let kind = parent.kind().unwrap_or("Gateway");
+    let namespace = parent.namespace().unwrap_or(&route.id.namespace);
     let listener_set = matches!(
         (group, kind),
         (GATEWAY_API | GATEWAY_API_X, "ListenerSet" | "XListenerSet")
@@ -119,12 +119,12 @@ fn parent_outcome(
     let related = |span, msg: String| Some((target.id.clone(), span, msg));
     let by_ref: Vec<&Listener> = listeners
         .iter()
-        .filter(|l| parent.section.as_deref().is_none_or(|s| s == l.name))
+        .filter(|l| parent.section().is_none_or(|s| s == l.name))
         .filter(|l| parent.port.is_none_or(|p| l.port == Some(p)))
         .collect();
     if by_ref.is_empty() {
         let mut wanted = Vec::new();
-        if let Some(s) = &parent.section {
+        if let Some(s) = parent.section() {
             wanted.push(format!("named {s:?}"));
         }
         if let Some(p) = parent.port {
@@ -132,8 +132,7 @@ fn parent_outcome(
         }
         let names: Vec<&str> = listeners.iter().map(|l| l.name.as_str()).collect();
         let hint = parent
-            .section
-            .as_deref()
+            .section()
             .and_then(|s| {
                 names
                     .iter()
