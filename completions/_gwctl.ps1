@@ -49,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--max-documents', '--max-documents', [CompletionResultType]::ParameterName, 'Documents in one file')
             [CompletionResult]::new('--max-total-bytes', '--max-total-bytes', [CompletionResultType]::ParameterName, 'Bytes of all input files together; files beyond it are skipped with a finding')
             [CompletionResult]::new('--max-regex-size', '--max-regex-size', [CompletionResultType]::ParameterName, 'Compiled size of a regular expression checked in a value (bytes of the regex program)')
+            [CompletionResult]::new('--strict-refs', '--strict-refs', [CompletionResultType]::ParameterName, 'Report each reference to a kind with no object in the inputs (no Services at all...) as missing, instead of one note per kind')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
             [CompletionResult]::new('--show-suppressed', '--show-suppressed', [CompletionResultType]::ParameterName, 'List the findings that suppressions hid, marked as suppressed')

@@ -13,6 +13,7 @@ pub mod lint;
 pub mod model;
 pub mod parse;
 pub mod report;
+pub mod resolve;
 pub mod schema;
 pub mod secrets;
 pub mod security;

@@ -16,7 +16,7 @@ use crate::schema::{Lookup, Registry};
 use crate::secrets::{self, Masked};
 use crate::source::{FileId, SourceFile, Span};
 use crate::validate::chart_values::SecretSeen;
-use crate::{security, suppress, validate};
+use crate::{resolve, security, suppress, validate};
 
 #[derive(Clone, Default)]
 pub struct LintOptions {
@@ -30,6 +30,8 @@ pub struct LintOptions {
     pub progress: Option<Arc<dyn Progress>>,
     /// The control-plane chart's values file (`--values`), checked against the installation values.
     pub values: Option<PathBuf>,
+    /// References to kinds absent from the inputs are errors (`--strict-refs`), not one note.
+    pub strict_refs: bool,
 }
 
 /// Receives progress of a run (called from several threads).
@@ -67,6 +69,8 @@ pub struct LintRun {
     pub input_error: bool,
     /// Secret values of the files: never shown by any report (see `crate::secrets`).
     pub masked: Vec<Masked>,
+    /// Predicted route conditions per parentRef, from the resolve stage (for render/explain).
+    pub route_statuses: Vec<resolve::RouteStatus>,
 }
 
 /// A resource of the input: where it is and what it is called.
@@ -190,10 +194,12 @@ fn run_stages(
     let mut secrets = Vec::new();
     let mut masked = Vec::new();
     let mut security = security::SetFacts::default();
+    let mut facts = Vec::with_capacity(per_file.iter().map(|r| r.facts.len()).sum());
     for r in per_file {
         security.merge(r.security);
         secrets.extend(r.secrets);
         masked.extend(r.masked);
+        facts.extend(r.facts);
         stats.documents += r.documents;
         stats.resources += r.resources;
         resources.extend(r.entries);
@@ -203,6 +209,14 @@ fn run_stages(
         diagnostics.extend(r.diagnostics);
     }
     diagnostics.extend(security.finish());
+    let resolved = resolve::resolve(
+        &facts,
+        &resolve::ResolveOptions {
+            strict_refs: options.strict_refs,
+        },
+    );
+    drop(facts);
+    diagnostics.extend(resolved.diagnostics);
     let mut files = files;
     if let Some(v) = values {
         let v = renumbered(v, files.len());
@@ -224,6 +238,7 @@ fn run_stages(
         resources,
         stats,
         masked,
+        route_statuses: resolved.route_statuses,
         ..LintRun::default()
     }
 }
@@ -254,6 +269,8 @@ struct FileResult {
     masked: Vec<Masked>,
     /// What the set-wide security rules learnt from the file.
     security: security::SetFacts,
+    /// What the resolve stage needs of each resource (the trees are dropped after the file).
+    facts: Vec<model::facts::Facts>,
 }
 
 fn lint_file(
@@ -300,6 +317,7 @@ fn lint_file(
             check_resource(&res, registry, limits, &mut out);
             let found = security::check_resource(&res, &mut out.security);
             out.diagnostics.extend(found);
+            out.facts.extend(model::facts::facts_of(&res));
         }
     }
     out

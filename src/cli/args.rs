@@ -65,6 +65,11 @@ pub struct LintArgs {
     #[arg(long, value_name = "FILE")]
     pub values: Option<PathBuf>,
 
+    /// Report each reference to a kind with no object in the inputs (no Services at all...) as
+    /// missing, instead of one note per kind
+    #[arg(long)]
+    pub strict_refs: bool,
+
     /// Human format: omit the summary line. Also hides the progress bar
     #[arg(short, long)]
     pub quiet: bool,

@@ -35,6 +35,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         config,
         progress,
         values: args.values.clone(),
+        strict_refs: args.strict_refs,
     };
     let mut crds = None;
     if !args.crds.is_empty() {

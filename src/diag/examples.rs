@@ -204,6 +204,8 @@ pub fn examples() -> impl Iterator<Item = &'static Example> {
         .iter()
         .chain(super::examples_schema::SCHEMA_EXAMPLES)
         .chain(super::examples_values::VALUE_EXAMPLES)
+        .chain(super::examples_resolve::RESOLVE_EXAMPLES)
+        .chain(super::examples_refs::REFS_EXAMPLES)
         .chain(super::examples_security::SECURITY_EXAMPLES)
 }
 

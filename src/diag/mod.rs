@@ -2,6 +2,8 @@
 
 mod codes;
 mod examples;
+mod examples_refs;
+mod examples_resolve;
 mod examples_schema;
 mod examples_security;
 mod examples_values;

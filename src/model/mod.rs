@@ -1,6 +1,9 @@
 //! Typed model stage: which documents are Kubernetes objects, and their identity
 //! (group, version, kind, namespace, name). Later stages work on [`Resource`]s.
 
+pub mod facts;
+mod facts_refs;
+
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};
 use crate::source::{FileId, SourceFile};

@@ -98,5 +98,6 @@ pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
         stats: run.stats.clone(),
         input_error: run.input_error,
         masked: Vec::new(),
+        route_statuses: run.route_statuses.clone(),
     })
 }

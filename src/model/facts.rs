@@ -1,0 +1,469 @@
+//! Typed facts: what the resolve stage needs to know about each resource, extracted in the
+//! per-file pass so that the spanned trees can be dropped after each file (memory stays bounded
+//! by the largest file, not by the whole input).
+
+use crate::parse::{Node, Value};
+use crate::source::{FileId, Span};
+
+use super::Resource;
+use super::facts_refs::field_refs;
+
+pub const GATEWAY_API: &str = "gateway.networking.k8s.io";
+pub const GATEWAY_API_X: &str = "gateway.networking.x-k8s.io";
+
+/// Who a resource is and where it is.
+#[derive(Debug, Clone)]
+pub struct Ident {
+    pub group: String,
+    pub kind: String,
+    /// `default` for namespaced kinds without one; empty for cluster-scoped kinds.
+    pub namespace: String,
+    pub name: String,
+    pub file: FileId,
+    pub span: Span,
+    /// The span of `metadata.name`, else of the object.
+    pub name_span: Span,
+}
+
+/// A reference to another object, as written, with the span of its node. There are many (ten
+/// backendRefs a route is common), so it is kept small: the fields most references leave unset
+/// are in one optional box.
+#[derive(Debug, Clone, Default)]
+pub struct ObjRef {
+    pub name: Box<str>,
+    pub port: Option<i64>,
+    pub span: Span,
+    /// Field path inside the resource (`spec.parentRefs[0]`).
+    pub path: Box<str>,
+    extra: Option<Box<RefExtra>>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct RefExtra {
+    group: Option<Box<str>>,
+    kind: Option<Box<str>>,
+    namespace: Option<Box<str>>,
+    section: Option<Box<str>>,
+}
+
+impl ObjRef {
+    /// `None` when the field was not set (defaults depend on the field).
+    pub fn group(&self) -> Option<&str> {
+        self.extra.as_ref()?.group.as_deref()
+    }
+    pub fn kind(&self) -> Option<&str> {
+        self.extra.as_ref()?.kind.as_deref()
+    }
+    pub fn namespace(&self) -> Option<&str> {
+        self.extra.as_ref()?.namespace.as_deref()
+    }
+    pub fn section(&self) -> Option<&str> {
+        self.extra.as_ref()?.section.as_deref()
+    }
+    /// Sets the group and kind a field implies (a `secretRef` names a Secret); with `keep`, only
+    /// where the reference did not set them.
+    pub fn set_target(&mut self, group: &str, kind: &str, keep: bool) {
+        let extra = self.extra.get_or_insert_with(Box::default);
+        if !keep || extra.group.is_none() {
+            extra.group = Some(group.into());
+        }
+        if !keep || extra.kind.is_none() {
+            extra.kind = Some(kind.into());
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Listener {
+    pub name: String,
+    pub port: Option<i64>,
+    pub protocol: String,
+    pub hostname: Option<String>,
+    /// `Same` (default), `All`, `Selector`.
+    pub from: String,
+    pub selector: Option<Selector>,
+    /// Allowed route kinds as (group, kind); empty means the protocol's defaults.
+    pub kinds: Vec<(String, String)>,
+    pub certificate_refs: Vec<ObjRef>,
+    pub span: Span,
+    pub path: String,
+}
+
+/// A label selector: matchLabels and matchExpressions (key, operator, values).
+#[derive(Debug, Clone, Default)]
+pub struct Selector {
+    pub labels: Vec<(String, String)>,
+    pub expressions: Vec<(String, String, Vec<String>)>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RouteFacts {
+    pub parent_refs: Vec<ObjRef>,
+    pub hostnames: Vec<String>,
+    pub rule_names: Vec<String>,
+    pub backend_refs: Vec<ObjRef>,
+    /// `filters[].extensionRef` of rules and backendRefs.
+    pub extension_refs: Vec<ObjRef>,
+}
+
+/// What a secretRef / configMapRef / extensionRef / backendRef / parametersRef of a policy needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Need {
+    /// The object exists.
+    Exists,
+    /// The object exists and holds these keys.
+    Keys(Vec<String>),
+    /// A GatewayExtension providing this field (`extAuth`, `extProc`, `rateLimit`, `jwt`).
+    Provider(&'static str),
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldRef {
+    pub target: ObjRef,
+    pub need: Need,
+}
+
+#[derive(Debug, Clone)]
+pub enum Spec {
+    Gateway {
+        /// `spec.gatewayClassName`.
+        class: Option<Box<ObjRef>>,
+        listeners: Vec<Listener>,
+    },
+    ListenerSet {
+        parent: Box<ObjRef>,
+        listeners: Vec<Listener>,
+    },
+    GatewayClass {
+        controller: String,
+    },
+    Route(Box<RouteFacts>),
+    Service {
+        /// (name, port)
+        ports: Vec<(Option<String>, i64)>,
+    },
+    /// Secret or ConfigMap: the keys of its data.
+    Keys(Vec<String>),
+    Namespace,
+    ReferenceGrant {
+        /// (group, kind, namespace)
+        from: Vec<(String, String, String)>,
+        /// (group, kind, name)
+        to: Vec<(String, String, Option<String>)>,
+    },
+    /// Backend, AiGatewayBackend: section names (providers, MCP targets).
+    Backend {
+        sections: Vec<String>,
+    },
+    /// GatewayExtension: which provider fields are set.
+    Extension {
+        providers: Vec<String>,
+    },
+    Other,
+}
+
+/// Everything resolution needs about one resource.
+#[derive(Debug, Clone)]
+pub struct Facts {
+    pub id: Ident,
+    /// Kept for Namespaces only (what listener selectors read).
+    pub labels: Vec<(String, String)>,
+    pub spec: Spec,
+    /// References found in the spec that point at other objects (policies, GatewayClass
+    /// parametersRef, Backend secrets...).
+    pub refs: Vec<FieldRef>,
+}
+
+const CLUSTER_SCOPED: &[&str] = &["Namespace", "GatewayClass", "ClusterRole", "Node"];
+
+pub(crate) fn s(node: Option<&Node>) -> Option<String> {
+    node.and_then(Node::as_str).map(str::to_string)
+}
+
+pub(crate) fn int(node: Option<&Node>) -> Option<i64> {
+    match node.map(|n| &n.value) {
+        Some(Value::Int(i)) => Some(*i),
+        _ => None,
+    }
+}
+
+fn seq(node: Option<&Node>) -> &[Node] {
+    node.and_then(Node::as_seq).unwrap_or(&[])
+}
+
+fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
+    node.and_then(Node::as_map)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|e| Some((e.key.clone(), e.value.as_str()?.to_string())))
+        .collect()
+}
+
+/// A reference node (`{group, kind, namespace, name, sectionName, port}`).
+pub(crate) fn obj_ref(node: &Node, path: String) -> ObjRef {
+    let boxed = |key| node.get(key).and_then(Node::as_str).map(Box::<str>::from);
+    let extra = RefExtra {
+        group: boxed("group"),
+        kind: boxed("kind"),
+        namespace: boxed("namespace"),
+        section: boxed("sectionName"),
+    };
+    let any = extra.group.is_some()
+        || extra.kind.is_some()
+        || extra.namespace.is_some()
+        || extra.section.is_some();
+    ObjRef {
+        name: node.get("name").and_then(Node::as_str).unwrap_or("").into(),
+        port: int(node.get("port")),
+        span: node.span,
+        path: path.into_boxed_str(),
+        extra: any.then(|| Box::new(extra)),
+    }
+}
+
+/// The facts of one resource; `None` for objects without a name (nothing can refer to them).
+pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
+    let name = res.name?;
+    let root = res.root;
+    let metadata = root.get("metadata");
+    let name_span = metadata
+        .and_then(|m| m.get("name"))
+        .map(|n| n.span)
+        .unwrap_or(root.span);
+    let namespace = match res.namespace {
+        Some(ns) => ns.to_string(),
+        None if CLUSTER_SCOPED.contains(&res.kind) => String::new(),
+        None => "default".to_string(),
+    };
+    let spec_node = root.get("spec");
+    let spec = match (res.group, res.kind) {
+        (GATEWAY_API, "Gateway") => Spec::Gateway {
+            class: spec_node
+                .and_then(|n| n.get("gatewayClassName"))
+                .and_then(|n| {
+                    Some(Box::new(ObjRef {
+                        name: n.as_str()?.into(),
+                        span: n.span,
+                        path: "spec.gatewayClassName".into(),
+                        ..ObjRef::default()
+                    }))
+                }),
+            listeners: listeners(spec_node),
+        },
+        (GATEWAY_API | GATEWAY_API_X, "ListenerSet" | "XListenerSet") => Spec::ListenerSet {
+            parent: Box::new(
+                spec_node
+                    .and_then(|n| n.get("parentRef"))
+                    .map(|n| obj_ref(n, "spec.parentRef".into()))
+                    .unwrap_or_default(),
+            ),
+            listeners: listeners(spec_node),
+        },
+        (GATEWAY_API, "GatewayClass") => Spec::GatewayClass {
+            controller: s(spec_node.and_then(|n| n.get("controllerName"))).unwrap_or_default(),
+        },
+        (GATEWAY_API, "HTTPRoute" | "GRPCRoute" | "TLSRoute" | "TCPRoute" | "UDPRoute") => {
+            Spec::Route(Box::new(route(spec_node)))
+        }
+        ("", "Service") => Spec::Service {
+            ports: seq(spec_node.and_then(|n| n.get("ports")))
+                .iter()
+                .filter_map(|p| Some((s(p.get("name")), int(p.get("port"))?)))
+                .collect(),
+        },
+        ("", "Secret" | "ConfigMap") => {
+            let mut keys = Vec::new();
+            for field in ["data", "stringData", "binaryData"] {
+                if let Some(m) = root.get(field).and_then(Node::as_map) {
+                    keys.extend(m.iter().map(|e| e.key.clone()));
+                }
+            }
+            Spec::Keys(keys)
+        }
+        ("", "Namespace") => Spec::Namespace,
+        (GATEWAY_API, "ReferenceGrant") => reference_grant(spec_node),
+        (_, "Backend" | "AiGatewayBackend") => Spec::Backend {
+            sections: backend_sections(spec_node),
+        },
+        (_, "GatewayExtension") => Spec::Extension {
+            providers: spec_node
+                .and_then(Node::as_map)
+                .unwrap_or(&[])
+                .iter()
+                .map(|e| e.key.clone())
+                .filter(|k| k != "type")
+                .collect(),
+        },
+        _ => Spec::Other,
+    };
+    // Route and Gateway references are typed above; the generic walk is for the kinds of the
+    // two seed groups and GatewayClass (parametersRef). Other kinds (a Deployment's pod spec)
+    // are not walked: nothing of theirs is resolved, and the walk would cost time.
+    let walk = matches!(res.group, "gateway.kgateway.dev" | "agentgateway.dev")
+        || (res.group == GATEWAY_API && res.kind == "GatewayClass");
+    let mut refs = match spec_node {
+        Some(n) if walk => field_refs(res.group, res.kind, n),
+        _ => Vec::new(),
+    };
+    refs.shrink_to_fit();
+    // Only Namespace labels are used (listener selectors); the others would be kept for nothing.
+    let labels = if res.kind == "Namespace" {
+        string_map(metadata.and_then(|m| m.get("labels")))
+    } else {
+        Vec::new()
+    };
+    Some(Facts {
+        id: Ident {
+            group: res.group.to_string(),
+            kind: res.kind.to_string(),
+            namespace,
+            name: name.to_string(),
+            file: res.file,
+            span: root.span,
+            name_span,
+        },
+        labels,
+        spec,
+        refs,
+    })
+}
+
+fn listeners(spec: Option<&Node>) -> Vec<Listener> {
+    seq(spec.and_then(|n| n.get("listeners")))
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let allowed = l.get("allowedRoutes");
+            let namespaces = allowed.and_then(|a| a.get("namespaces"));
+            let path = format!("spec.listeners[{i}]");
+            let tls = l.get("tls");
+            Listener {
+                name: s(l.get("name")).unwrap_or_default(),
+                port: int(l.get("port")),
+                protocol: s(l.get("protocol")).unwrap_or_default(),
+                hostname: s(l.get("hostname")),
+                from: s(namespaces.and_then(|n| n.get("from"))).unwrap_or_else(|| "Same".into()),
+                selector: namespaces.and_then(|n| n.get("selector")).map(selector),
+                kinds: seq(allowed.and_then(|a| a.get("kinds")))
+                    .iter()
+                    .filter_map(|k| {
+                        Some((
+                            s(k.get("group")).unwrap_or_else(|| GATEWAY_API.into()),
+                            s(k.get("kind"))?,
+                        ))
+                    })
+                    .collect(),
+                certificate_refs: seq(tls.and_then(|t| t.get("certificateRefs")))
+                    .iter()
+                    .enumerate()
+                    .map(|(j, r)| obj_ref(r, format!("{path}.tls.certificateRefs[{j}]")))
+                    .collect(),
+                span: l.span,
+                path,
+            }
+        })
+        .collect()
+}
+
+pub(crate) fn selector(node: &Node) -> Selector {
+    Selector {
+        labels: string_map(node.get("matchLabels")),
+        expressions: seq(node.get("matchExpressions"))
+            .iter()
+            .filter_map(|e| {
+                Some((
+                    s(e.get("key"))?,
+                    s(e.get("operator"))?,
+                    seq(e.get("values"))
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect(),
+                ))
+            })
+            .collect(),
+    }
+}
+
+fn route(spec: Option<&Node>) -> RouteFacts {
+    let mut out = RouteFacts {
+        parent_refs: seq(spec.and_then(|n| n.get("parentRefs")))
+            .iter()
+            .enumerate()
+            .map(|(i, r)| obj_ref(r, format!("spec.parentRefs[{i}]")))
+            .collect(),
+        hostnames: seq(spec.and_then(|n| n.get("hostnames")))
+            .iter()
+            .filter_map(|h| h.as_str().map(str::to_string))
+            .collect(),
+        ..RouteFacts::default()
+    };
+    for (i, rule) in seq(spec.and_then(|n| n.get("rules"))).iter().enumerate() {
+        if let Some(name) = s(rule.get("name")) {
+            out.rule_names.push(name);
+        }
+        let rule_path = format!("spec.rules[{i}]");
+        filters(rule, &rule_path, &mut out.extension_refs);
+        for (j, b) in seq(rule.get("backendRefs")).iter().enumerate() {
+            let path = format!("{rule_path}.backendRefs[{j}]");
+            filters(b, &path, &mut out.extension_refs);
+            out.backend_refs.push(obj_ref(b, path));
+        }
+    }
+    // Kept for the whole run, one per route: no spare capacity.
+    out.backend_refs.shrink_to_fit();
+    out.extension_refs.shrink_to_fit();
+    out.rule_names.shrink_to_fit();
+    out
+}
+
+fn filters(node: &Node, path: &str, out: &mut Vec<ObjRef>) {
+    for (k, f) in seq(node.get("filters")).iter().enumerate() {
+        if let Some(r) = f.get("extensionRef") {
+            out.push(obj_ref(r, format!("{path}.filters[{k}].extensionRef")));
+        }
+    }
+}
+
+fn reference_grant(spec: Option<&Node>) -> Spec {
+    Spec::ReferenceGrant {
+        from: seq(spec.and_then(|n| n.get("from")))
+            .iter()
+            .filter_map(|f| {
+                Some((
+                    s(f.get("group")).unwrap_or_default(),
+                    s(f.get("kind"))?,
+                    s(f.get("namespace"))?,
+                ))
+            })
+            .collect(),
+        to: seq(spec.and_then(|n| n.get("to")))
+            .iter()
+            .filter_map(|t| {
+                Some((
+                    s(t.get("group")).unwrap_or_default(),
+                    s(t.get("kind"))?,
+                    s(t.get("name")),
+                ))
+            })
+            .collect(),
+    }
+}
+
+/// Names a policy's `sectionName` may use on a backend: AI providers and MCP targets.
+fn backend_sections(spec: Option<&Node>) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(spec) = spec else { return out };
+    if let Some(ai) = spec.get("ai") {
+        for g in seq(ai.get("groups")) {
+            for p in seq(g.get("providers")) {
+                out.extend(s(p.get("name")));
+            }
+        }
+    }
+    if let Some(mcp) = spec.get("mcp") {
+        for t in seq(mcp.get("targets")) {
+            out.extend(s(t.get("name")));
+        }
+    }
+    out
+}

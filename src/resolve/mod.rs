@@ -1,0 +1,148 @@
+//! The resolve stage: findings that need more than one resource (a parentRef to a listener that
+//! does not exist, a backendRef to a missing Service, a cross-namespace reference without a
+//! ReferenceGrant). Works on the compact [`Facts`] collected by the per-file pass, never on trees.
+
+mod index;
+mod refs;
+mod routes;
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Diagnostic, ResourceRef};
+use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
+
+pub use index::Index;
+
+/// What the resolve stage needs to know of the run's options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ResolveOptions {
+    /// References to kinds that are not in the inputs at all are errors, not one note per kind.
+    pub strict_refs: bool,
+}
+
+/// One condition of a route's status for one parent, as a controller would set it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Condition {
+    pub status: bool,
+    /// The Gateway API reason (`Accepted`, `NotAllowedByListeners`, `BackendNotFound`...).
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl Condition {
+    fn ok(reason: &'static str) -> Self {
+        Condition {
+            status: true,
+            reason,
+            message: String::new(),
+        }
+    }
+}
+
+/// The predicted status of a route for one of its parentRefs.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RouteStatus {
+    pub route: ResourceRef,
+    /// Index into the route's `spec.parentRefs`.
+    pub parent: usize,
+    pub accepted: Condition,
+    pub resolved_refs: Condition,
+}
+
+#[derive(Default)]
+pub struct Resolved {
+    pub diagnostics: Vec<Diagnostic>,
+    pub route_statuses: Vec<RouteStatus>,
+}
+
+/// Resolves every reference of the facts against each other.
+pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
+    let index = Index::new(facts);
+    let mut ctx = Ctx {
+        index: &index,
+        options: *options,
+        out: Vec::new(),
+        unchecked: BTreeMap::new(),
+    };
+    let mut route_statuses = routes::attach(&mut ctx);
+    refs::check(&mut ctx, &mut route_statuses);
+    ctx.finish();
+    Resolved {
+        diagnostics: ctx.out,
+        route_statuses,
+    }
+}
+
+pub(crate) struct Ctx<'a> {
+    pub index: &'a Index<'a>,
+    pub options: ResolveOptions,
+    pub out: Vec<Diagnostic>,
+    /// References to kinds absent from the inputs: kind -> (count, first reference).
+    unchecked: BTreeMap<String, (usize, Ident, ObjRef)>,
+}
+
+impl Ctx<'_> {
+    /// Whether a reference to (group, kind) can be checked; when it cannot (no object of the kind
+    /// anywhere) and `--strict-refs` is off, it is counted for one note instead.
+    pub fn checkable(&mut self, group: &str, kind: &str, owner: &Ident, r: &ObjRef) -> bool {
+        if self.options.strict_refs || self.index.has_kind(group, kind) {
+            return true;
+        }
+        let entry = self
+            .unchecked
+            .entry(kind.to_string())
+            .or_insert_with(|| (0, owner.clone(), r.clone()));
+        entry.0 += 1;
+        false
+    }
+
+    fn finish(&mut self) {
+        // Without a Gateway the inputs are a fragment (a route or a policy linted alone), where a
+        // note on every run would be noise; with one they look like a whole configuration, and
+        // a kind missing from it is worth saying.
+        if !self.index.has_kind(GATEWAY_API, "Gateway") {
+            return;
+        }
+        for (kind, (count, owner, r)) in std::mem::take(&mut self.unchecked) {
+            let what = if count == 1 {
+                "1 reference".to_string()
+            } else {
+                format!("{count} references")
+            };
+            self.out.push(
+                diag(
+                    "GW212",
+                    format!("{what} to {kind} objects not checked: none in the inputs"),
+                    &owner,
+                    &r,
+                )
+                .with_help("add the referenced objects to the inputs, or use --strict-refs to report each reference as missing"),
+            );
+        }
+    }
+}
+
+pub(crate) fn resource_ref(id: &Ident) -> ResourceRef {
+    ResourceRef {
+        kind: id.kind.clone(),
+        namespace: (!id.namespace.is_empty()).then(|| id.namespace.clone()),
+        name: id.name.clone(),
+    }
+}
+
+/// A finding at a reference of a resource.
+pub(crate) fn diag(code: &'static str, message: String, owner: &Ident, r: &ObjRef) -> Diagnostic {
+    Diagnostic::new(code, message)
+        .at(owner.file, r.span)
+        .with_resource(Some(resource_ref(owner)))
+        .with_path(r.path.to_string())
+}
+
+/// `ns/name`, or `name` for cluster-scoped objects.
+pub(crate) fn qualified(namespace: &str, name: &str) -> String {
+    if namespace.is_empty() {
+        name.to_string()
+    } else {
+        format!("{namespace}/{name}")
+    }
+}

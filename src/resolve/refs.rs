@@ -1,0 +1,320 @@
+//! References from one object to another: route backendRefs and filter extensionRefs, Gateway
+//! certificateRefs and class names, and the reference fields of policies and backends (secrets,
+//! config maps, extensions, parameters), each with the ReferenceGrant a cross-namespace reference
+//! needs.
+
+use crate::model::facts::{Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, Spec};
+
+use super::{Condition, Ctx, RouteStatus, diag, qualified};
+
+const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
+const AI_GROUP: &str = "agentgateway.dev";
+
+/// Backend kinds gwctl cannot look into but the reference's controller accepts: route delegation
+/// (a child HTTPRoute by name, or by label) is one of them; it is not modelled here.
+const OPAQUE_BACKENDS: &[(&str, &str)] = &[
+    (GATEWAY_API, "HTTPRoute"),
+    ("delegation.kgateway.dev", "label"),
+    ("networking.istio.io", "ServiceEntry"),
+    ("networking.istio.io", "Hostname"),
+    ("inference.networking.k8s.io", "InferencePool"),
+];
+
+pub(super) fn check(ctx: &mut Ctx<'_>, statuses: &mut [RouteStatus]) {
+    let index = ctx.index;
+    let mut next_status = 0;
+    for f in index.facts {
+        match &f.spec {
+            Spec::Route(route) => {
+                let mut resolved = Condition::ok("ResolvedRefs");
+                for b in &route.backend_refs {
+                    if let Some(c) = backend(ctx, f, b)
+                        && resolved.status
+                    {
+                        resolved = c;
+                    }
+                }
+                for e in &route.extension_refs {
+                    filter_ref(ctx, f, e);
+                }
+                // Statuses are in facts order, one per checked parentRef.
+                while next_status < statuses.len()
+                    && statuses[next_status].route.name == f.id.name
+                    && statuses[next_status].route.kind == f.id.kind
+                    && statuses[next_status].route.namespace.as_deref()
+                        == Some(f.id.namespace.as_str())
+                {
+                    statuses[next_status].resolved_refs = resolved.clone();
+                    next_status += 1;
+                }
+            }
+            Spec::Gateway { class, listeners } => {
+                if let Some(r) = class {
+                    gateway_class(ctx, f, r);
+                }
+                for l in listeners {
+                    for c in &l.certificate_refs {
+                        certificate(ctx, f, c);
+                    }
+                }
+            }
+            Spec::ListenerSet { parent, .. } if !parent.name.is_empty() => {
+                let ns = parent.namespace().unwrap_or(&f.id.namespace);
+                let group = parent.group().unwrap_or(GATEWAY_API);
+                let kind = parent.kind().unwrap_or("Gateway");
+                exists(ctx, f, parent, (group, kind, ns));
+            }
+            _ => {}
+        }
+        for r in &f.refs {
+            field_ref(ctx, f, r);
+        }
+    }
+}
+
+/// Checks one backendRef; the failed ResolvedRefs condition, if any.
+fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
+    let group = r.group().unwrap_or("");
+    let kind = r.kind().unwrap_or("Service");
+    let ns = r.namespace().unwrap_or(&owner.id.namespace);
+    let known = matches!(
+        (group, kind),
+        ("", "Service") | (GATEWAY_GROUP, "Backend") | (AI_GROUP, "AiGatewayBackend")
+    );
+    if !known {
+        if OPAQUE_BACKENDS.contains(&(group, kind)) {
+            return None;
+        }
+        ctx.out.push(diag(
+            "GW207",
+            format!("backendRef kind {kind:?} in group {group:?} is not a backend kind (Service, Backend or AiGatewayBackend)"),
+            &owner.id,
+            r,
+        ));
+        return Some(fail("InvalidKind", "unknown backend kind"));
+    }
+    if let Some(c) = grant(ctx, owner, r, (group, kind, ns)) {
+        return Some(c);
+    }
+    if !ctx.checkable(group, kind, &owner.id, r) {
+        return None;
+    }
+    let Some(target) = ctx.index.get(group, kind, ns, &r.name) else {
+        let message = format!("{kind} {} not found", qualified(ns, &r.name));
+        ctx.out.push(diag(
+            "GW205",
+            format!("{message}{}", hint(ctx, group, kind, ns, &r.name)),
+            &owner.id,
+            r,
+        ));
+        return Some(fail("BackendNotFound", &message));
+    };
+    if let (Spec::Service { ports }, Some(port)) = (&target.spec, r.port)
+        && !ports.iter().any(|(_, p)| *p == port)
+    {
+        let list: Vec<String> = ports.iter().map(|(_, p)| p.to_string()).collect();
+        let message = format!(
+            "Service {} has no port {port} (ports: {})",
+            qualified(ns, &r.name),
+            list.join(", ")
+        );
+        ctx.out
+            .push(diag("GW206", message.clone(), &owner.id, r).with_related(
+                target.id.file,
+                target.id.name_span,
+                "the Service is here",
+            ));
+        return Some(fail("BackendNotFound", &message));
+    }
+    None
+}
+
+fn fail(reason: &'static str, message: &str) -> Condition {
+    Condition {
+        status: false,
+        reason,
+        message: message.to_string(),
+    }
+}
+
+/// A ReferenceGrant check for a cross-namespace reference; the failed condition when missing.
+fn grant(
+    ctx: &mut Ctx<'_>,
+    owner: &Facts,
+    r: &ObjRef,
+    (group, kind, ns): (&str, &str, &str),
+) -> Option<Condition> {
+    let id = &owner.id;
+    if ns == id.namespace
+        || ctx.index.granted(
+            (&id.group, &id.kind, &id.namespace),
+            (group, kind, &r.name),
+            ns,
+        )
+    {
+        return None;
+    }
+    let message = format!(
+        "reference to {kind} {} from namespace {} needs a ReferenceGrant in namespace {ns}",
+        qualified(ns, &r.name),
+        id.namespace
+    );
+    ctx.out.push(
+        diag("GW208", message.clone(), id, r).with_help(format!(
+            "add a ReferenceGrant in {ns} with from {{group: {:?}, kind: {}, namespace: {}}} and to {{group: {group:?}, kind: {kind}}}",
+            id.group, id.kind, id.namespace
+        )),
+    );
+    Some(fail("RefNotPermitted", &message))
+}
+
+fn hint(ctx: &Ctx<'_>, group: &str, kind: &str, ns: &str, name: &str) -> String {
+    ctx.index
+        .did_you_mean(group, kind, ns, name)
+        .map(|n| format!("; did you mean {n:?}?"))
+        .unwrap_or_default()
+}
+
+/// The target exists (GW209); returns it.
+fn exists<'a>(
+    ctx: &mut Ctx<'a>,
+    owner: &Facts,
+    r: &ObjRef,
+    (group, kind, ns): (&str, &str, &str),
+) -> Option<&'a Facts> {
+    if r.name.is_empty() || !ctx.checkable(group, kind, &owner.id, r) {
+        return None;
+    }
+    let found = ctx.index.get(group, kind, ns, &r.name);
+    if found.is_none() {
+        let message = format!(
+            "{kind} {} not found{}",
+            qualified(ns, &r.name),
+            hint(ctx, group, kind, ns, &r.name)
+        );
+        ctx.out.push(diag("GW209", message, &owner.id, r));
+    }
+    found
+}
+
+/// A GatewayClass that is not in the inputs only makes the data plane unknown (decisions.md
+/// section 1), so this is a note, given only when other classes are there (then likely a typo).
+fn gateway_class(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
+    let index = ctx.index;
+    if !index.has_kind(GATEWAY_API, "GatewayClass")
+        || index
+            .get(GATEWAY_API, "GatewayClass", "", &r.name)
+            .is_some()
+    {
+        return;
+    }
+    let message = format!(
+        "GatewayClass {} not found: the Gateway's data plane is unknown{}",
+        r.name,
+        hint(ctx, GATEWAY_API, "GatewayClass", "", &r.name)
+    );
+    ctx.out
+        .push(diag("GW209", message, &owner.id, r).with_severity(crate::diag::Severity::Info));
+}
+
+fn certificate(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
+    let group = r.group().unwrap_or("");
+    let kind = r.kind().unwrap_or("Secret");
+    let ns = r.namespace().unwrap_or(&owner.id.namespace);
+    if grant(ctx, owner, r, (group, kind, ns)).is_some() {
+        return;
+    }
+    if let Some(t) = exists(ctx, owner, r, (group, kind, ns))
+        && kind == "Secret"
+    {
+        keys(ctx, owner, r, t, &["tls.crt".into(), "tls.key".into()]);
+    }
+}
+
+/// An HTTPRoute filter's extensionRef: a local object of the gateway or AI group.
+fn filter_ref(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
+    let group = r.group().unwrap_or("");
+    let Some(kind) = r.kind() else {
+        return;
+    };
+    if group == GATEWAY_GROUP || group == AI_GROUP {
+        exists(ctx, owner, r, (group, kind, &owner.id.namespace));
+    }
+}
+
+fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
+    let r = &fr.target;
+    let group = r.group().unwrap_or("");
+    let Some(kind) = r.kind() else {
+        return;
+    };
+    let ns = r.namespace().unwrap_or(&owner.id.namespace);
+    // GatewayClass parametersRef may name a namespaced object; other kinds need the grant.
+    if owner.id.kind != "GatewayClass" && grant(ctx, owner, r, (group, kind, ns)).is_some() {
+        return;
+    }
+    if kind == "Service" || kind == "Backend" || kind == "AiGatewayBackend" {
+        backend(ctx, owner, r);
+        return;
+    }
+    let Some(target) = exists(ctx, owner, r, (group, kind, ns)) else {
+        return;
+    };
+    match &fr.need {
+        Need::Exists => {}
+        Need::Keys(k) => keys(ctx, owner, r, target, k),
+        Need::Provider(p) => {
+            if let Spec::Extension { providers } = &target.spec
+                && !providers.iter().any(|x| x == p)
+            {
+                ctx.out.push(
+                    diag(
+                        "GW211",
+                        format!(
+                            "GatewayExtension {} does not provide {p} (it sets: {})",
+                            qualified(ns, &r.name),
+                            providers.join(", ")
+                        ),
+                        &owner.id,
+                        r,
+                    )
+                    .with_related(
+                        target.id.file,
+                        target.id.name_span,
+                        "the GatewayExtension is here",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn keys(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts, needed: &[String]) {
+    let Spec::Keys(present) = &target.spec else {
+        return;
+    };
+    let missing: Vec<&str> = needed
+        .iter()
+        .filter(|k| !present.contains(k))
+        .map(String::as_str)
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let id: &Ident = &target.id;
+    ctx.out.push(
+        diag(
+            "GW210",
+            format!(
+                "{} {} has no key {} (keys: {})",
+                id.kind,
+                qualified(&id.namespace, &id.name),
+                missing.join(", "),
+                present.join(", ")
+            ),
+            &owner.id,
+            r,
+        )
+        .with_related(id.file, id.name_span, format!("the {} is here", id.kind)),
+    );
+}

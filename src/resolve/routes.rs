@@ -1,0 +1,291 @@
+//! Route attachment (decisions.md section 6): each parentRef of each route resolved to a Gateway
+//! or ListenerSet and its listeners, with the Gateway API's rules for sectionName, port,
+//! allowedRoutes namespaces and kinds, and hostnames.
+
+use crate::diag::Severity;
+use crate::model::facts::{
+    Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Selector, Spec,
+};
+
+use super::{Condition, Ctx, RouteStatus, diag, qualified, resource_ref};
+
+/// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
+/// the related location is (the parent, or the listener that came closest).
+struct Rejection {
+    code: &'static str,
+    reason: &'static str,
+    message: String,
+    related: Option<(Ident, crate::source::Span, String)>,
+}
+
+pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
+    let index = ctx.index;
+    let mut statuses = Vec::new();
+    for f in index.facts {
+        let Spec::Route(route) = &f.spec else {
+            continue;
+        };
+        let mut rejections = Vec::new();
+        let mut accepted_any = false;
+        for (i, parent) in route.parent_refs.iter().enumerate() {
+            let accepted = match parent_outcome(ctx, f, route, parent) {
+                // The parent's kind is nowhere in the inputs: nothing to predict.
+                None => {
+                    accepted_any = true;
+                    continue;
+                }
+                Some(Ok(())) => {
+                    accepted_any = true;
+                    Condition::ok("Accepted")
+                }
+                Some(Err(r)) => {
+                    let c = Condition {
+                        status: false,
+                        reason: r.reason,
+                        message: r.message.clone(),
+                    };
+                    rejections.push((parent, r));
+                    c
+                }
+            };
+            statuses.push(RouteStatus {
+                route: resource_ref(&f.id),
+                parent: i,
+                accepted,
+                resolved_refs: Condition::ok("ResolvedRefs"),
+            });
+        }
+        // Accepted by no parent, the route carries no traffic: an error. Accepted by some, a
+        // parentRef is dead weight or a typo: a warning.
+        let severity = if accepted_any {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        for (parent, r) in rejections {
+            let mut d = diag(r.code, r.message, &f.id, parent).with_severity(severity);
+            if let Some((owner, span, what)) = r.related {
+                d = d.with_related(owner.file, span, what);
+            }
+            ctx.out.push(d);
+        }
+    }
+    statuses
+}
+
+/// `None` when the parent cannot be checked (its kind is not in the inputs).
+fn parent_outcome(
+    ctx: &mut Ctx<'_>,
+    route: &Facts,
+    facts: &RouteFacts,
+    parent: &ObjRef,
+) -> Option<Result<(), Rejection>> {
+    let group = parent.group().unwrap_or(GATEWAY_API);
+    let kind = parent.kind().unwrap_or("Gateway");
+    let namespace = parent.namespace().unwrap_or(&route.id.namespace);
+    let listener_set = matches!(
+        (group, kind),
+        (GATEWAY_API | GATEWAY_API_X, "ListenerSet" | "XListenerSet")
+    );
+    let gateway = group == GATEWAY_API && kind == "Gateway";
+    if !(gateway || listener_set) {
+        // Routes as parents (delegation) and other kinds are not Gateway API attachment.
+        return None;
+    }
+    if !ctx.checkable(group, kind, &route.id, parent) {
+        return None;
+    }
+    let index = ctx.index;
+    let Some(target) = index.get(group, kind, namespace, &parent.name) else {
+        let hint = index
+            .did_you_mean(group, kind, namespace, &parent.name)
+            .map(|n| format!("; did you mean {n:?}?"))
+            .unwrap_or_default();
+        return Some(Err(Rejection {
+            code: "GW201",
+            reason: "NoMatchingParent",
+            message: format!(
+                "parentRef names {kind} {} which is not in the inputs{hint}",
+                qualified(namespace, &parent.name)
+            ),
+            related: None,
+        }));
+    };
+    let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) = &target.spec
+    else {
+        return None;
+    };
+    let what = format!("{kind} {}", qualified(namespace, &parent.name));
+    let related = |span, msg: String| Some((target.id.clone(), span, msg));
+    let by_ref: Vec<&Listener> = listeners
+        .iter()
+        .filter(|l| parent.section().is_none_or(|s| s == l.name))
+        .filter(|l| parent.port.is_none_or(|p| l.port == Some(p)))
+        .collect();
+    if by_ref.is_empty() {
+        let mut wanted = Vec::new();
+        if let Some(s) = parent.section() {
+            wanted.push(format!("named {s:?}"));
+        }
+        if let Some(p) = parent.port {
+            wanted.push(format!("on port {p}"));
+        }
+        let names: Vec<&str> = listeners.iter().map(|l| l.name.as_str()).collect();
+        let hint = parent
+            .section()
+            .and_then(|s| {
+                names
+                    .iter()
+                    .map(|n| (strsim::jaro_winkler(n, s), *n))
+                    .filter(|(score, _)| *score >= 0.8)
+                    .max_by(|a, b| a.0.total_cmp(&b.0))
+            })
+            .map(|(_, n)| format!("; did you mean {n:?}?"))
+            .unwrap_or_default();
+        return Some(Err(Rejection {
+            code: "GW202",
+            reason: "NoMatchingParent",
+            message: format!(
+                "{what} has no listener {} (listeners: {}){hint}",
+                wanted.join(" "),
+                names.join(", ")
+            ),
+            related: related(target.id.name_span, format!("{what} is here")),
+        }));
+    }
+    let route_kind = route.id.kind.as_str();
+    let allowed: Vec<&Listener> = by_ref
+        .iter()
+        .copied()
+        .filter(|l| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
+        .collect();
+    if allowed.is_empty() {
+        let l = by_ref[0];
+        return Some(Err(Rejection {
+            code: "GW203",
+            reason: "NotAllowedByListeners",
+            message: format!(
+                "no listener of {what} allows this {route_kind} ({})",
+                why_not_allowed(ctx, l, namespace, route)
+            ),
+            related: related(l.span, format!("listener {:?} is here", l.name)),
+        }));
+    }
+    if !allowed
+        .iter()
+        .any(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
+    {
+        let l = allowed[0];
+        return Some(Err(Rejection {
+            code: "GW204",
+            reason: "NoMatchingListenerHostname",
+            message: format!(
+                "no hostname of the route matches a listener of {what} (listener {:?} has hostname {:?})",
+                l.name,
+                l.hostname.as_deref().unwrap_or("*")
+            ),
+            related: related(l.span, format!("listener {:?} is here", l.name)),
+        }));
+    }
+    Some(Ok(()))
+}
+
+/// The route kinds a listener admits: its `allowedRoutes.kinds`, else its protocol's defaults.
+fn kind_allowed(l: &Listener, route_kind: &str) -> bool {
+    if !l.kinds.is_empty() {
+        return l
+            .kinds
+            .iter()
+            .any(|(g, k)| g == GATEWAY_API && k == route_kind);
+    }
+    match l.protocol.as_str() {
+        "HTTP" | "HTTPS" => matches!(route_kind, "HTTPRoute" | "GRPCRoute"),
+        // A TLS listener terminating TLS also carries TCPRoutes (the reference admits both).
+        "TLS" => matches!(route_kind, "TLSRoute" | "TCPRoute"),
+        "TCP" => route_kind == "TCPRoute",
+        "UDP" => route_kind == "UDPRoute",
+        // Implementation-specific protocols: the controller decides.
+        _ => true,
+    }
+}
+
+fn namespace_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts) -> bool {
+    match l.from.as_str() {
+        "All" => true,
+        "Selector" => match ctx.index.namespace_labels(&route.id.namespace) {
+            Some(labels) => l.selector.as_ref().is_some_and(|s| selects(s, labels)),
+            // The Namespace is not in the inputs: its labels are unknown, so no finding.
+            None => true,
+        },
+        _ => route.id.namespace == parent_ns,
+    }
+}
+
+fn why_not_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts) -> String {
+    if !kind_allowed(l, &route.id.kind) {
+        return format!(
+            "listener {:?} ({}) does not admit {}",
+            l.name, l.protocol, route.id.kind
+        );
+    }
+    match l.from.as_str() {
+        "Selector" => format!(
+            "listener {:?} admits namespaces by label selector, and the labels of Namespace {} do not match",
+            l.name, route.id.namespace
+        ),
+        _ if !namespace_allowed(ctx, l, parent_ns, route) => format!(
+            "listener {:?} admits routes from namespace {parent_ns} only (allowedRoutes.namespaces.from: Same), the route is in {}",
+            l.name, route.id.namespace
+        ),
+        _ => format!("listener {:?}", l.name),
+    }
+}
+
+pub(super) fn selects(s: &Selector, labels: &[(String, String)]) -> bool {
+    let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v);
+    s.labels.iter().all(|(k, v)| get(k) == Some(v))
+        && s.expressions
+            .iter()
+            .all(|(k, op, values)| match op.as_str() {
+                "In" => get(k).is_some_and(|v| values.contains(v)),
+                "NotIn" => get(k).is_none_or(|v| !values.contains(v)),
+                "Exists" => get(k).is_some(),
+                "DoesNotExist" => get(k).is_none(),
+                _ => false,
+            })
+}
+
+/// Gateway API hostname intersection: no hostname on either side matches everything; a
+/// wildcard `*.x` matches any name with at least one more label ending in `.x`.
+fn hostnames_intersect(listener: Option<&str>, route: &[String]) -> bool {
+    let Some(l) = listener else { return true };
+    route.is_empty() || route.iter().any(|r| host_match(l, r))
+}
+
+fn host_match(a: &str, b: &str) -> bool {
+    let a = a.to_ascii_lowercase();
+    let b = b.to_ascii_lowercase();
+    if a == b {
+        return true;
+    }
+    let covers = |wild: &str, other: &str| {
+        wild.strip_prefix('*')
+            .is_some_and(|suffix| other.len() > suffix.len() && other.ends_with(suffix))
+    };
+    covers(&a, &b) || covers(&b, &a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_match;
+
+    #[test]
+    fn hostnames() {
+        assert!(host_match("*.example.com", "a.example.com"));
+        assert!(host_match("*.example.com", "a.b.example.com"));
+        assert!(!host_match("*.example.com", "example.com"));
+        assert!(host_match("a.example.com", "*.example.com"));
+        assert!(host_match("*.example.com", "*.b.example.com"));
+        assert!(!host_match("a.example.com", "b.example.com"));
+    }
+}
