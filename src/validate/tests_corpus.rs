@@ -73,7 +73,11 @@ fn lint_dir(dir: &Path) -> Vec<(String, Vec<String>, usize)> {
         .collect();
     // Unrelated examples linted together refer to each other's names: references (GW2xx) are
     // tested by tests/corpus_kgateway_routes.rs, this test is about the schema.
-    for d in run.diagnostics.iter().filter(|d| !d.code.starts_with("GW2")) {
+    for d in run
+        .diagnostics
+        .iter()
+        .filter(|d| !d.code.starts_with("GW2"))
+    {
         let Some(loc) = &d.location else { continue };
         let f = &run.files[loc.file];
         let lc = f.line_col(loc.span.start);
