@@ -86,16 +86,34 @@ fn normalized(key: &str) -> String {
         .collect()
 }
 
+/// `key` lowercased and without `-` and `_`, as bytes: this runs for every key of every linted
+/// object, so it does not allocate.
+fn key_bytes(key: &str) -> impl Iterator<Item = u8> + '_ {
+    key.bytes()
+        .filter(|b| *b != b'-' && *b != b'_')
+        .map(|b| b.to_ascii_lowercase())
+}
+
+/// Whether `key`, normalized, is `target` (given normalized).
+fn key_is(key: &str, target: &str) -> bool {
+    key_bytes(key).eq(target.bytes())
+}
+
+/// Whether `key`, normalized, starts with `prefix` (given normalized).
+fn key_starts_with(key: &str, prefix: &str) -> bool {
+    let mut k = key_bytes(key);
+    prefix.bytes().all(|p| k.next() == Some(p))
+}
+
 fn is_sensitive(key: &str, parents: &[&str]) -> bool {
-    let key = normalized(key);
-    let parent = parents.last().map(|p| normalized(p)).unwrap_or_default();
-    SECRET_KEYS.contains(&key.as_str())
+    let parent = parents.last().copied().unwrap_or("");
+    SECRET_KEYS.iter().any(|t| key_is(key, t))
         // An inline API key (`auth.key`), not a selector's `key`.
-        || (key == "key" && parent == "auth")
+        || (key_is(key, "key") && key_is(parent, "auth"))
         // Inline JWKS (`jwks.inline`, `jwks.local.inline`): may hold private members.
-        || (key == "inline" && (parent == "jwks" || parent == "local"))
+        || (key_is(key, "inline") && (key_is(parent, "jwks") || key_is(parent, "local")))
         // htpasswd lines of basic authentication.
-        || (key == "users" && parent.starts_with("basicauth"))
+        || (key_is(key, "users") && key_starts_with(parent, "basicauth"))
 }
 
 /// Every scalar at or below `node` (a Secret value is a scalar; a credential key may hold a list).
