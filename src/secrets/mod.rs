@@ -39,7 +39,7 @@ pub fn of_text(file: FileId, text: &str) -> Vec<Masked> {
 /// The credentials of a document that is not an object (the chart's values file).
 pub fn of_document(file: FileId, root: &Node) -> Vec<Masked> {
     let mut out = Vec::new();
-    walk(file, root, &[], &mut out);
+    walk(file, root, "", &mut out);
     out
 }
 
@@ -56,25 +56,25 @@ pub fn of_resource(res: &Resource<'_>) -> Vec<Masked> {
             }
         }
     }
-    walk(res.file, res.root, &[], &mut out);
+    walk(res.file, res.root, "", &mut out);
     out
 }
 
 /// Looks for credential-bearing keys at any depth; `parents` are the keys above `node`, nearest last.
-fn walk(file: FileId, node: &Node, parents: &[&str], out: &mut Vec<Masked>) {
+/// `parent` is the key of the mapping that holds `node` (empty at the root): the only context
+/// the sensitivity rules read.
+fn walk(file: FileId, node: &Node, parent: &str, out: &mut Vec<Masked>) {
     match &node.value {
         Value::Map(entries) => {
             for e in entries {
-                if is_sensitive(&e.key, parents) {
+                if is_sensitive(&e.key, parent) {
                     leaves(file, &e.value, out);
                 } else {
-                    let mut p = parents.to_vec();
-                    p.push(&e.key);
-                    walk(file, &e.value, &p, out);
+                    walk(file, &e.value, &e.key, out);
                 }
             }
         }
-        Value::Seq(items) => items.iter().for_each(|n| walk(file, n, parents, out)),
+        Value::Seq(items) => items.iter().for_each(|n| walk(file, n, parent, out)),
         _ => {}
     }
 }
@@ -105,8 +105,7 @@ fn key_starts_with(key: &str, prefix: &str) -> bool {
     prefix.bytes().all(|p| k.next() == Some(p))
 }
 
-fn is_sensitive(key: &str, parents: &[&str]) -> bool {
-    let parent = parents.last().copied().unwrap_or("");
+fn is_sensitive(key: &str, parent: &str) -> bool {
     SECRET_KEYS.iter().any(|t| key_is(key, t))
         // An inline API key (`auth.key`), not a selector's `key`.
         || (key_is(key, "key") && key_is(parent, "auth"))
