@@ -56,11 +56,17 @@ pub fn of_resource(res: &Resource<'_>) -> Vec<Masked> {
             }
         }
     }
-    walk(res.file, res.root, "", &mut out);
+    // The Gateway API kinds, Services and Namespaces have no credential fields (an unknown one is
+    // reported by key, never by value), and they are most of a large input: not walked.
+    let no_credentials = res.group.starts_with("gateway.networking.")
+        || (res.group.is_empty() && matches!(res.kind, "Service" | "Namespace"));
+    if !no_credentials {
+        walk(res.file, res.root, "", &mut out);
+    }
     out
 }
 
-/// Looks for credential-bearing keys at any depth; `parents` are the keys above `node`, nearest last.
+/// Looks for credential-bearing keys at any depth.
 /// `parent` is the key of the mapping that holds `node` (empty at the root): the only context
 /// the sensitivity rules read.
 fn walk(file: FileId, node: &Node, parent: &str, out: &mut Vec<Masked>) {
