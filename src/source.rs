@@ -22,6 +22,20 @@ impl Span {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// This span clamped to `text` and widened to whole characters, so that slicing `text` with
+    /// it cannot panic (a span from a fuzzed or masked input may end inside a character).
+    pub fn within(self, text: &str) -> Span {
+        let mut start = self.start.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = self.end.clamp(start, text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        Span { start, end }
+    }
 }
 
 /// One input file: its display name and text. Positions are computed on demand.

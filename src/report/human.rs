@@ -111,15 +111,8 @@ fn miette_severity(s: Severity) -> miette::Severity {
 
 /// A span miette can read: inside the text and on character boundaries (it slices the text).
 fn source_span(text: &str, span: Span) -> SourceSpan {
-    let mut start = span.start.min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = span.end.clamp(start, text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    SourceSpan::from(start..end)
+    let span = span.within(text);
+    SourceSpan::from(span.start..span.end)
 }
 
 /// A file as miette reads it. miette counts the header's column in bytes; this reports characters,

@@ -148,14 +148,7 @@ pub fn mask_text(text: &str, spans: &[Span]) -> String {
     let mut bytes = text.as_bytes().to_vec();
     for span in spans {
         // Widened to whole characters, so that the result stays UTF-8.
-        let mut start = span.start.min(text.len());
-        while !text.is_char_boundary(start) {
-            start -= 1;
-        }
-        let mut end = span.end.clamp(start, text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
+        let Span { start, end } = span.within(text);
         for b in &mut bytes[start..end] {
             if *b != b'\n' && *b != b'\r' {
                 *b = b'*';
