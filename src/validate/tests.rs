@@ -36,6 +36,36 @@ pub(super) fn lint(yaml: &str) -> Vec<String> {
     render(&run.files[0], &schema)
 }
 
+/// Lints `yaml` with only `crd` registered, through the schema walk (no other stage): the
+/// findings rendered as `line:col CODE message`. The CRD's schema must compile without problems.
+pub(super) fn lint_with_crd(crd: &serde_json::Value, yaml: &str) -> Vec<String> {
+    use crate::model::resources_of;
+    use crate::parse::{Limits, parse_file};
+    use crate::schema::{Lookup, Registry};
+    let mut registry = Registry::default();
+    registry.add_crd(crd).expect("test CRD imports");
+    let file = SourceFile::new(0, "t.yaml", yaml);
+    let parsed = parse_file(&file, &Limits::default());
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let mut out = Vec::new();
+    for doc in &parsed.documents {
+        let (resources, _) = resources_of(&file, doc);
+        for r in resources {
+            let Lookup::Found(schema) = registry.lookup(r.group, r.version, r.kind) else {
+                panic!("{} not found", r.kind);
+            };
+            assert!(
+                schema.schema.problems.is_empty(),
+                "{:?}",
+                schema.schema.problems
+            );
+            out.extend(super::validate_resource(&r, schema));
+        }
+    }
+    out.sort_by_key(|d| d.location.as_ref().map(|l| l.span.start));
+    render(&file, &out)
+}
+
 const GATEWAY: &str = "\
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway

@@ -3,11 +3,7 @@
 
 use serde_json::json;
 
-use super::tests::{lint, render};
-use crate::model::resources_of;
-use crate::parse::{Limits, parse_file};
-use crate::schema::{Lookup, Registry};
-use crate::source::SourceFile;
+use super::tests::lint;
 
 #[test]
 fn list_rule_failure_is_reported_at_the_list_key() {
@@ -190,23 +186,7 @@ fn widget_crd() -> serde_json::Value {
 }
 
 fn lint_widget(yaml: &str) -> Vec<String> {
-    let mut registry = Registry::default();
-    registry.add_crd(&widget_crd()).expect("test CRD imports");
-    let file = SourceFile::new(0, "w.yaml", yaml);
-    let parsed = parse_file(&file, &Limits::default());
-    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-    let mut out = Vec::new();
-    for doc in &parsed.documents {
-        let (resources, _) = resources_of(&file, doc);
-        for r in resources {
-            let Lookup::Found(schema) = registry.lookup(r.group, r.version, r.kind) else {
-                panic!("Widget not found");
-            };
-            out.extend(super::validate_resource(&r, schema));
-        }
-    }
-    out.sort_by_key(|d| d.location.as_ref().map(|l| l.span.start));
-    render(&file, &out)
+    super::tests::lint_with_crd(&widget_crd(), yaml)
 }
 
 const WIDGET_HEAD: &str = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n";

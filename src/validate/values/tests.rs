@@ -4,12 +4,7 @@
 use serde_json::json;
 
 use super::{check, scalars};
-use crate::model::resources_of;
-use crate::parse::{Limits, parse_file};
 use crate::schema::compile::ValueFormat;
-use crate::schema::{Lookup, Registry};
-use crate::source::SourceFile;
-use crate::validate::tests::render;
 
 /// A CRD with one field per `x-gwctl-format`.
 fn gadget_crd() -> serde_json::Value {
@@ -46,27 +41,7 @@ fn gadget_crd() -> serde_json::Value {
 fn lint_gadget(spec: &str) -> Vec<String> {
     let yaml =
         format!("apiVersion: example.com/v1\nkind: Gadget\nmetadata: {{name: g}}\nspec:\n{spec}");
-    let mut registry = Registry::default();
-    registry.add_crd(&gadget_crd()).expect("test CRD imports");
-    let file = SourceFile::new(0, "g.yaml", yaml);
-    let parsed = parse_file(&file, &Limits::default());
-    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-    let mut out = Vec::new();
-    for doc in &parsed.documents {
-        let (resources, _) = resources_of(&file, doc);
-        for r in resources {
-            let Lookup::Found(schema) = registry.lookup(r.group, r.version, r.kind) else {
-                panic!("Gadget not found");
-            };
-            assert!(
-                schema.schema.problems.is_empty(),
-                "{:?}",
-                schema.schema.problems
-            );
-            out.extend(crate::validate::validate_resource(&r, schema));
-        }
-    }
-    render(&file, &out)
+    crate::validate::tests::lint_with_crd(&gadget_crd(), &yaml)
 }
 
 const EOF_EXPECTING: &str = "mismatched input '<EOF>' expecting";
