@@ -213,6 +213,7 @@ fn run_stages(
         &facts,
         &resolve::ResolveOptions {
             strict_refs: options.strict_refs,
+            global_policy_namespace: options.config.global_policy_namespace.clone(),
         },
     );
     drop(facts);

@@ -386,6 +386,35 @@ pub static RULES: &[Rule] = &[
         "References to a kind with no object in the inputs were not checked",
         "When the inputs hold no object of a referenced kind at all (for example no Services), the references are assumed to point at objects created elsewhere and one note is given per kind instead of one error per reference. The note is given only when the inputs hold a Gateway (a whole configuration rather than a route or policy linted alone). --strict-refs reports each reference as missing.",
     ),
+    // GW3xx: policy attachment and merge
+    r(
+        "GW301",
+        "policy-target-not-found",
+        Error,
+        "A policy's targetRef names an object that is not in the inputs",
+        "The policy does not attach through this targetRef, and no status says so: a controller writes policy status only on the targets it found. targetRefs name objects in the policy's own namespace (any namespace when the policy is in the configured globalPolicyNamespace). The message suggests a close name of the same kind in that namespace.",
+    ),
+    r(
+        "GW302",
+        "policy-section-not-found",
+        Error,
+        "A policy's sectionName matches nothing on its target",
+        "sectionName names a Gateway or ListenerSet listener, an HTTPRoute rule (`rules[].name`), a Service port name, an AiGatewayBackend provider or an MCP target. When it matches none of them the policy does not attach to that target at all: it silently does nothing there.",
+    ),
+    r(
+        "GW303",
+        "policy-selector-selects-nothing",
+        Warning,
+        "A policy's targetSelector selects no object",
+        "No object of the selector's kind in the policy's namespace has all the labels of matchLabels, so the selector attaches the policy to nothing. It may select objects created later; check the labels and the kind.",
+    ),
+    r(
+        "GW304",
+        "policy-attaches-to-nothing",
+        Error,
+        "A policy attaches to nothing at all",
+        "None of the policy's targetRefs and targetSelectors resolves to an object (each is reported on its own), or it has none: the policy has no effect. A TrafficPolicy without targets takes effect only through a route's ExtensionRef filter that names it.",
+    ),
     // GW4xx: security and practice
     r(
         "GW401",

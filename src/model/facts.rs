@@ -6,6 +6,7 @@ use crate::parse::{Node, Value};
 use crate::source::{FileId, Span};
 
 use super::Resource;
+use super::facts_policy::{PolicyFacts, is_policy_kind, is_target_kind, policy_facts};
 use super::facts_refs::field_refs;
 
 pub const GATEWAY_API: &str = "gateway.networking.k8s.io";
@@ -47,6 +48,14 @@ struct RefExtra {
 }
 
 impl ObjRef {
+    /// A location only (no target): where a finding about a selector or a field is placed.
+    pub fn at(span: Span, path: impl Into<Box<str>>) -> Self {
+        ObjRef {
+            span,
+            path: path.into(),
+            ..ObjRef::default()
+        }
+    }
     /// `None` when the field was not set (defaults depend on the field).
     pub fn group(&self) -> Option<&str> {
         self.extra.as_ref()?.group.as_deref()
@@ -94,6 +103,24 @@ pub struct Listener {
 pub struct Selector {
     pub labels: Vec<(String, String)>,
     pub expressions: Vec<(String, String, Vec<String>)>,
+}
+
+impl Selector {
+    /// Kubernetes label selector semantics; an unknown operator matches nothing.
+    pub fn matches(&self, labels: &[(String, String)]) -> bool {
+        let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v);
+        self.labels.iter().all(|(k, v)| get(k) == Some(v))
+            && self
+                .expressions
+                .iter()
+                .all(|(k, op, values)| match op.as_str() {
+                    "In" => get(k).is_some_and(|v| values.contains(v)),
+                    "NotIn" => get(k).is_none_or(|v| !values.contains(v)),
+                    "Exists" => get(k).is_some(),
+                    "DoesNotExist" => get(k).is_none(),
+                    _ => false,
+                })
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -159,6 +186,8 @@ pub enum Spec {
     Extension {
         providers: Vec<String>,
     },
+    /// A policy kind (TrafficPolicy, AiGatewayPolicy, BackendConfigPolicy...): its targets and fields.
+    Policy(Box<PolicyFacts>),
     Other,
 }
 
@@ -166,7 +195,7 @@ pub enum Spec {
 #[derive(Debug, Clone)]
 pub struct Facts {
     pub id: Ident,
-    /// Kept for Namespaces only (what listener selectors read).
+    /// Kept for Namespaces (listener selectors) and the kinds policies select by label.
     pub labels: Vec<(String, String)>,
     pub spec: Spec,
     /// References found in the spec that point at other objects (policies, GatewayClass
@@ -294,6 +323,9 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
                 .filter(|k| k != "type")
                 .collect(),
         },
+        (group, kind) if is_policy_kind(group, kind) => {
+            Spec::Policy(Box::new(policy_facts(kind, root, spec_node)))
+        }
         _ => Spec::Other,
     };
     // Route and Gateway references are typed above; the generic walk is for the kinds of the
@@ -306,8 +338,9 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
         _ => Vec::new(),
     };
     refs.shrink_to_fit();
-    // Only Namespace labels are used (listener selectors); the others would be kept for nothing.
-    let labels = if res.kind == "Namespace" {
+    // Labels are read by listener selectors (Namespaces) and policy targetSelectors; for other
+    // kinds they would be kept for nothing.
+    let labels = if res.kind == "Namespace" || is_target_kind(res.kind) {
         string_map(metadata.and_then(|m| m.get("labels")))
     } else {
         Vec::new()

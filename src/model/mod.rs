@@ -2,6 +2,7 @@
 //! (group, version, kind, namespace, name). Later stages work on [`Resource`]s.
 
 pub mod facts;
+pub mod facts_policy;
 mod facts_refs;
 
 use crate::diag::{Diagnostic, ResourceRef};

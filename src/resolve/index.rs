@@ -3,31 +3,44 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::facts::{Facts, Spec};
+use crate::model::facts::{Facts, Selector, Spec};
 
 /// (group, kind, namespace, name)
 type Key<'a> = (&'a str, &'a str, &'a str, &'a str);
+/// (group, kind, namespace)
+type KindKey<'a> = (&'a str, &'a str, &'a str);
 
 pub struct Index<'a> {
     pub facts: &'a [Facts],
     by_key: HashMap<Key<'a>, usize>,
-    /// Names by (group, kind, namespace), for "did you mean".
-    names: HashMap<(&'a str, &'a str, &'a str), Vec<&'a str>>,
+    /// Objects by (group, kind, namespace): "did you mean" and selectors without labels.
+    members: HashMap<KindKey<'a>, Vec<usize>>,
+    /// Objects by (group, kind, namespace, label key, label value), for label selectors.
+    labelled: HashMap<(KindKey<'a>, &'a str, &'a str), Vec<usize>>,
+    /// Objects by (group, kind, name) over every namespace, for the global policy namespace;
+    /// built only when one is configured.
+    by_name: HashMap<(&'a str, &'a str, &'a str), Vec<usize>>,
     kinds: HashSet<(&'a str, &'a str)>,
     namespace_labels: HashMap<&'a str, &'a [(String, String)]>,
+    /// (group, kind, namespace, name) of every route filter's extensionRef.
+    extension_targets: HashSet<Key<'a>>,
     /// ReferenceGrants by their namespace (the namespace of the objects they grant access to).
     grants: HashMap<&'a str, Vec<usize>>,
 }
 
 impl<'a> Index<'a> {
-    pub fn new(facts: &'a [Facts]) -> Self {
+    /// `by_name`: also index objects by name over all namespaces (global policy namespace).
+    pub fn new(facts: &'a [Facts], by_name: bool) -> Self {
         let mut index = Index {
             facts,
             by_key: HashMap::with_capacity(facts.len()),
-            names: HashMap::new(),
+            members: HashMap::new(),
+            labelled: HashMap::new(),
+            by_name: HashMap::new(),
             kinds: HashSet::new(),
             namespace_labels: HashMap::new(),
             grants: HashMap::new(),
+            extension_targets: HashSet::new(),
         };
         for (i, f) in facts.iter().enumerate() {
             let id = &f.id;
@@ -36,11 +49,22 @@ impl<'a> Index<'a> {
                 .by_key
                 .entry((&id.group, &id.kind, &id.namespace, &id.name))
                 .or_insert(i);
-            index
-                .names
-                .entry((&id.group, &id.kind, &id.namespace))
-                .or_default()
-                .push(&id.name);
+            let kind_key = (id.group.as_str(), id.kind.as_str(), id.namespace.as_str());
+            index.members.entry(kind_key).or_default().push(i);
+            for (k, v) in &f.labels {
+                index
+                    .labelled
+                    .entry((kind_key, k.as_str(), v.as_str()))
+                    .or_default()
+                    .push(i);
+            }
+            if by_name {
+                index
+                    .by_name
+                    .entry((&id.group, &id.kind, &id.name))
+                    .or_default()
+                    .push(i);
+            }
             index.kinds.insert((&id.group, &id.kind));
             match &f.spec {
                 Spec::Namespace => {
@@ -49,10 +73,37 @@ impl<'a> Index<'a> {
                 Spec::ReferenceGrant { .. } => {
                     index.grants.entry(&id.namespace).or_default().push(i);
                 }
+                Spec::Route(route) => {
+                    for r in &route.extension_refs {
+                        let group = r.group().unwrap_or("");
+                        let kind = r.kind().unwrap_or("");
+                        index
+                            .extension_targets
+                            .insert((group, kind, &id.namespace, &r.name));
+                    }
+                }
                 _ => {}
             }
         }
         index
+    }
+
+    /// The position in the facts of the object (group, kind, namespace, name).
+    pub fn position(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<usize> {
+        self.by_key.get(&(group, kind, namespace, name)).copied()
+    }
+
+    /// Whether a route's ExtensionRef filter names the object (routes name objects in their
+    /// own namespace).
+    pub fn extension_referenced(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> bool {
+        self.extension_targets
+            .contains(&(group, kind, namespace, name))
     }
 
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Facts> {
@@ -79,13 +130,77 @@ impl<'a> Index<'a> {
         namespace: &str,
         name: &str,
     ) -> Option<&'a str> {
-        let candidates = self.names.get(&(group, kind, namespace))?;
+        let candidates = self.members.get(&(group, kind, namespace))?;
         candidates
             .iter()
-            .map(|c| (strsim::jaro_winkler(c, name), *c))
+            .map(|&i| self.facts[i].id.name.as_str())
+            .map(|c| (strsim::jaro_winkler(c, name), c))
             .filter(|(score, _)| *score >= 0.8)
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, c)| c)
+    }
+
+    /// Objects of (group, kind) named `name` in any namespace (needs `by_name` at construction).
+    pub fn named_anywhere<'s>(
+        &'s self,
+        group: &'s str,
+        kind: &'s str,
+        name: &'s str,
+    ) -> &'s [usize] {
+        self.by_name
+            .get(&(group, kind, name))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Objects of (group, kind) in `namespace` (every namespace when `None`) whose labels match
+    /// the selector, in input order. A lookup of the rarest matchLabels pair, then a filter, so
+    /// that a selector costs what it selects, not the size of the namespace.
+    pub fn select(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        selector: &Selector,
+    ) -> Vec<usize> {
+        let candidates: Vec<usize> = match namespace {
+            Some(ns) => self.candidates(group, kind, ns, selector).to_vec(),
+            None => {
+                let mut all: Vec<usize> = self
+                    .members
+                    .iter()
+                    .filter(|((g, k, _), _)| *g == group && *k == kind)
+                    .flat_map(|((_, _, ns), _)| self.candidates(group, kind, ns, selector))
+                    .copied()
+                    .collect();
+                all.sort_unstable();
+                all
+            }
+        };
+        candidates
+            .into_iter()
+            .filter(|&i| selector.matches(&self.facts[i].labels))
+            .collect()
+    }
+
+    fn candidates<'s>(
+        &'s self,
+        group: &'s str,
+        kind: &'s str,
+        ns: &'s str,
+        selector: &'s Selector,
+    ) -> &'s [usize] {
+        let key = (group, kind, ns);
+        let mut best = self.members.get(&key).map_or(&[][..], Vec::as_slice);
+        for (k, v) in &selector.labels {
+            let list = self
+                .labelled
+                .get(&(key, k.as_str(), v.as_str()))
+                .map_or(&[][..], Vec::as_slice);
+            if list.len() < best.len() {
+                best = list;
+            }
+        }
+        best
     }
 
     /// Whether a ReferenceGrant in `to_ns` lets objects of (group, kind) in `from_ns` refer to

@@ -3,6 +3,7 @@
 //! ReferenceGrant). Works on the compact [`Facts`] collected by the per-file pass, never on trees.
 
 mod index;
+mod policies;
 mod refs;
 mod routes;
 
@@ -12,12 +13,15 @@ use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
 pub use index::Index;
+pub use policies::{Attachment, Via};
 
 /// What the resolve stage needs to know of the run's options.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ResolveOptions {
     /// References to kinds that are not in the inputs at all are errors, not one note per kind.
     pub strict_refs: bool,
+    /// Policies in this namespace attach to targets in every namespace.
+    pub global_policy_namespace: Option<String>,
 }
 
 /// One condition of a route's status for one parent, as a controller would set it.
@@ -53,23 +57,27 @@ pub struct RouteStatus {
 pub struct Resolved {
     pub diagnostics: Vec<Diagnostic>,
     pub route_statuses: Vec<RouteStatus>,
+    /// Every policy attachment, in facts order of the policies.
+    pub attachments: Vec<Attachment>,
 }
 
 /// Resolves every reference of the facts against each other.
 pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
-    let index = Index::new(facts);
+    let index = Index::new(facts, options.global_policy_namespace.is_some());
     let mut ctx = Ctx {
         index: &index,
-        options: *options,
+        options: options.clone(),
         out: Vec::new(),
         unchecked: BTreeMap::new(),
     };
     let mut route_statuses = routes::attach(&mut ctx);
     refs::check(&mut ctx, &mut route_statuses);
+    let attachments = policies::attach(&mut ctx);
     ctx.finish();
     Resolved {
         diagnostics: ctx.out,
         route_statuses,
+        attachments,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::diag::Severity;
 use crate::model::facts::{
-    Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Selector, Spec,
+    Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Spec,
 };
 
 use super::{Condition, Ctx, RouteStatus, diag, qualified, resource_ref};
@@ -213,7 +213,7 @@ fn namespace_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts
     match l.from.as_str() {
         "All" => true,
         "Selector" => match ctx.index.namespace_labels(&route.id.namespace) {
-            Some(labels) => l.selector.as_ref().is_some_and(|s| selects(s, labels)),
+            Some(labels) => l.selector.as_ref().is_some_and(|s| s.matches(labels)),
             // The Namespace is not in the inputs: its labels are unknown, so no finding.
             None => true,
         },
@@ -239,20 +239,6 @@ fn why_not_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts) 
         ),
         _ => format!("listener {:?}", l.name),
     }
-}
-
-pub(super) fn selects(s: &Selector, labels: &[(String, String)]) -> bool {
-    let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v);
-    s.labels.iter().all(|(k, v)| get(k) == Some(v))
-        && s.expressions
-            .iter()
-            .all(|(k, op, values)| match op.as_str() {
-                "In" => get(k).is_some_and(|v| values.contains(v)),
-                "NotIn" => get(k).is_none_or(|v| !values.contains(v)),
-                "Exists" => get(k).is_some(),
-                "DoesNotExist" => get(k).is_none(),
-                _ => false,
-            })
 }
 
 /// Gateway API hostname intersection: no hostname on either side matches everything; a

@@ -94,12 +94,16 @@ pub fn errors(run: &LintRun) -> Vec<String> {
         .collect()
 }
 
-/// Errors other than the resolve stage's (GW2xx): for corpora of unrelated examples linted
-/// together, where references between them mean nothing.
+/// Errors other than the resolve stage's (GW2xx references, GW3xx policy attachment): for
+/// corpora of unrelated examples linted together, where references between them mean nothing.
 pub fn errors_without_references(run: &LintRun) -> Vec<String> {
     run.diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Error && !d.code.starts_with("GW2"))
+        .filter(|d| {
+            d.severity == Severity::Error
+                && !d.code.starts_with("GW2")
+                && !d.code.starts_with("GW3")
+        })
         .map(|d| describe_one(run, d))
         .collect()
 }

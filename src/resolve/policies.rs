@@ -1,0 +1,286 @@
+//! Policy attachment (`decisions.md` section 5): each policy's targetRefs and targetSelectors
+//! resolved to objects of the inputs, with sectionName resolved against the target's listeners,
+//! rule names, port names, providers or MCP targets. The attachments are data for the merge
+//! stage; the findings are for a target that does not exist, a sectionName or selector that
+//! matches nothing, and a policy that attaches to nothing at all.
+
+use crate::model::facts::{Facts, GATEWAY_API, ObjRef, Spec};
+use crate::model::facts_policy::{PolicyFacts, TargetSelector, default_group};
+
+use super::{Ctx, diag, qualified, resource_ref};
+
+/// How a policy reached its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// `spec.targetRefs[i]`.
+    Ref(usize),
+    /// `spec.targetSelectors[i]`.
+    Selector(usize),
+}
+
+/// One policy attached to one object (and section of it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    /// Index of the policy in the facts.
+    pub policy: usize,
+    /// Index of the target in the facts.
+    pub target: usize,
+    /// The listener, rule, port, provider or MCP target named by sectionName; it exists.
+    pub section: Option<String>,
+    pub via: Via,
+}
+
+pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<Attachment> {
+    let index = ctx.index;
+    let mut out = Vec::new();
+    for (i, f) in index.facts.iter().enumerate() {
+        let Spec::Policy(p) = &f.spec else { continue };
+        let before = out.len();
+        // Whether a target could not be checked (kind absent from the inputs): then "attaches
+        // to nothing" is not known either.
+        let mut unknown = false;
+        for (n, r) in p.target_refs.iter().enumerate() {
+            unknown |= !target_ref(ctx, i, f, r, n, &mut out);
+        }
+        for (n, s) in p.target_selectors.iter().enumerate() {
+            unknown |= !target_selector(ctx, i, f, s, n, &mut out);
+        }
+        // Without a Gateway the inputs are a fragment (a policy linted alone): what it attaches
+        // to is elsewhere.
+        if out.len() == before
+            && !unknown
+            && ctx.index.has_kind(GATEWAY_API, "Gateway")
+            && !referenced_by_route(ctx, f, p)
+        {
+            nothing_attached(ctx, f, p);
+        }
+    }
+    out
+}
+
+/// Resolves one targetRef; `false` when its kind could not be checked.
+fn target_ref(
+    ctx: &mut Ctx<'_>,
+    policy: usize,
+    f: &Facts,
+    r: &ObjRef,
+    n: usize,
+    out: &mut Vec<Attachment>,
+) -> bool {
+    let Some(kind) = r.kind() else { return true };
+    let group = r.group().unwrap_or_else(|| default_group(kind));
+    if !ctx.checkable(group, kind, &f.id, r) {
+        return false;
+    }
+    let ns = f.id.namespace.as_str();
+    let mut targets: Vec<usize> = ctx
+        .index
+        .position(group, kind, ns, &r.name)
+        .into_iter()
+        .collect();
+    if global(ctx, ns) {
+        for &t in ctx.index.named_anywhere(group, kind, &r.name) {
+            if !targets.contains(&t) {
+                targets.push(t);
+            }
+        }
+    }
+    if targets.is_empty() {
+        let mut d = diag(
+            "GW301",
+            format!(
+                "policy target {kind} {} not found{}",
+                qualified(ns, &r.name),
+                hint(ctx, group, kind, ns, &r.name)
+            ),
+            &f.id,
+            r,
+        );
+        if let Some(close) = ctx.index.did_you_mean(group, kind, ns, &r.name)
+            && let Some(t) = ctx.index.get(group, kind, ns, close)
+        {
+            d = d.with_related(t.id.file, t.id.name_span, format!("{kind} {close} is here"));
+        }
+        ctx.out.push(d);
+        return true;
+    }
+    for t in targets {
+        if let Some(section) = section(ctx, f, r.section(), t, &r.path, r.span) {
+            out.push(Attachment {
+                policy,
+                target: t,
+                section,
+                via: Via::Ref(n),
+            });
+        }
+    }
+    true
+}
+
+/// Resolves one targetSelector; `false` when its kind could not be checked.
+fn target_selector(
+    ctx: &mut Ctx<'_>,
+    policy: usize,
+    f: &Facts,
+    s: &TargetSelector,
+    n: usize,
+    out: &mut Vec<Attachment>,
+) -> bool {
+    let group = s.group.as_deref().unwrap_or_else(|| default_group(&s.kind));
+    let at = ObjRef::at(s.span, s.path.as_str());
+    if !ctx.checkable(group, &s.kind, &f.id, &at) {
+        return false;
+    }
+    let ns = f.id.namespace.as_str();
+    let scope = if global(ctx, ns) { None } else { Some(ns) };
+    let selected = ctx.index.select(group, &s.kind, scope, &s.selector);
+    if selected.is_empty() {
+        let labels: Vec<String> = s
+            .selector
+            .labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let place = match scope {
+            Some(ns) => format!("in namespace {ns}"),
+            None => "in any namespace".to_string(),
+        };
+        ctx.out.push(diag(
+            "GW303",
+            format!(
+                "targetSelector selects no {} {place} (matchLabels: {})",
+                s.kind,
+                if labels.is_empty() {
+                    "none".to_string()
+                } else {
+                    labels.join(", ")
+                }
+            ),
+            &f.id,
+            &at,
+        ));
+        return true;
+    }
+    for t in selected {
+        if let Some(section) = section(ctx, f, s.section.as_deref(), t, &s.path, s.span) {
+            out.push(Attachment {
+                policy,
+                target: t,
+                section,
+                via: Via::Selector(n),
+            });
+        }
+    }
+    true
+}
+
+/// Checks a sectionName against the target: `Some(section)` when the policy attaches (no
+/// sectionName, or one that names a part of the target), `None` after a GW302 finding.
+fn section(
+    ctx: &mut Ctx<'_>,
+    f: &Facts,
+    name: Option<&str>,
+    target: usize,
+    path: &str,
+    span: crate::source::Span,
+) -> Option<Option<String>> {
+    let Some(name) = name else { return Some(None) };
+    let t = &ctx.index.facts[target];
+    let (what, names) = sections(t);
+    if names.contains(&name) {
+        return Some(Some(name.to_string()));
+    }
+    let have = if names.is_empty() {
+        format!("it has no named {what}s")
+    } else {
+        format!("it has: {}", names.join(", "))
+    };
+    let at = ObjRef::at(span, format!("{path}.sectionName"));
+    ctx.out.push(
+        diag(
+            "GW302",
+            format!(
+                "sectionName {name:?} matches no {what} of {} {}; {have}",
+                t.id.kind,
+                qualified(&t.id.namespace, &t.id.name)
+            ),
+            &f.id,
+            &at,
+        )
+        .with_related(
+            t.id.file,
+            t.id.name_span,
+            format!("the {} is here", t.id.kind),
+        ),
+    );
+    None
+}
+
+/// What a sectionName names on a target of this kind, and the names it has.
+fn sections(t: &Facts) -> (&'static str, Vec<&str>) {
+    match &t.spec {
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => (
+            "listener",
+            listeners.iter().map(|l| l.name.as_str()).collect(),
+        ),
+        Spec::Route(route) => (
+            "rule",
+            route.rule_names.iter().map(String::as_str).collect(),
+        ),
+        Spec::Service { ports } => (
+            "port",
+            ports.iter().filter_map(|(n, _)| n.as_deref()).collect(),
+        ),
+        Spec::Backend { sections } => (
+            "provider or MCP target",
+            sections.iter().map(String::as_str).collect(),
+        ),
+        _ => ("section", Vec::new()),
+    }
+}
+
+/// Whether the policy's namespace is the configured global policy namespace.
+fn global(ctx: &Ctx<'_>, ns: &str) -> bool {
+    ctx.options.global_policy_namespace.as_deref() == Some(ns)
+}
+
+/// A TrafficPolicy without targets can still take effect through a route's ExtensionRef filter.
+fn referenced_by_route(ctx: &Ctx<'_>, f: &Facts, p: &PolicyFacts) -> bool {
+    p.target_refs.is_empty()
+        && p.target_selectors.is_empty()
+        && ctx
+            .index
+            .extension_referenced(&f.id.group, &f.id.kind, &f.id.namespace, &f.id.name)
+}
+
+fn nothing_attached(ctx: &mut Ctx<'_>, f: &Facts, p: &PolicyFacts) {
+    let why = if p.target_refs.is_empty() && p.target_selectors.is_empty() {
+        if f.id.kind == "TrafficPolicy" {
+            "it has no targetRefs or targetSelectors and no route's ExtensionRef filter names it"
+        } else {
+            "it has no targetRefs or targetSelectors"
+        }
+    } else {
+        "none of its targetRefs or targetSelectors resolves"
+    };
+    ctx.out.push(
+        crate::diag::Diagnostic::new(
+            "GW304",
+            format!(
+                "{} {} attaches to nothing: {why}",
+                f.id.kind,
+                qualified(&f.id.namespace, &f.id.name)
+            ),
+        )
+        .at(f.id.file, f.id.name_span)
+        .with_resource(Some(resource_ref(&f.id)))
+        .with_path("metadata.name"),
+    );
+}
+
+fn hint(ctx: &Ctx<'_>, group: &str, kind: &str, ns: &str, name: &str) -> String {
+    match ctx.index.did_you_mean(group, kind, ns, name) {
+        Some(close) => format!(" (did you mean {close:?}?)"),
+        None => String::new(),
+    }
+}
