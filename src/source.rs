@@ -118,9 +118,5 @@ impl SourceFile {
 }
 
 fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'\n')
-        .map(|(i, _)| i + 1)
+    memchr::memchr_iter(b'\n', bytes).map(|i| i + 1)
 }

@@ -125,7 +125,11 @@ fn from_node<'a>(node: &'a Node, schema: Option<&'a dyn SchemaView>) -> Option<V
         NodeValue::Bool(b) => V::Bool(*b),
         NodeValue::Int(i) => V::Int(*i),
         NodeValue::Float(f) => V::Double(*f),
-        NodeValue::Str(s) if s.plain && YAML11_BOOLS.contains(&s.text.as_str()) => return None,
+        NodeValue::Str(s)
+            if s.plain && s.text.len() <= 3 && YAML11_BOOLS.contains(&s.text.as_str()) =>
+        {
+            return None;
+        }
         NodeValue::Str(s) => V::Str(Cow::Borrowed(&s.text)),
         NodeValue::Seq(_) | NodeValue::Map(_) => V::Node(node, schema),
     })

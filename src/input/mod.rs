@@ -79,36 +79,20 @@ pub fn load_bounded(
         }
     }
     let candidates = within_budget(candidates, max_total_bytes, &mut diagnostics);
-    let read: Vec<ReadResult> = candidates.into_par_iter().map(read_candidate).collect();
+    // Reading, the UTF-8 check and the line index run in parallel; ids follow input order.
+    let read: Vec<Prepared> = candidates
+        .into_par_iter()
+        .map(|c| prepare(read_candidate(c)))
+        .collect();
     let mut files = Vec::with_capacity(read.len());
     for item in read {
         match item {
-            Ok((name, bytes)) => {
-                if TOOL_FILES
-                    .iter()
-                    .any(|t| Path::new(&name).file_name().is_some_and(|f| f == *t))
-                {
-                    diagnostics.push(Diagnostic::new(
-                        "GW008",
-                        format!("{name}: skipped: a tool file, not a resource"),
-                    ));
-                    continue;
-                }
-                match String::from_utf8(bytes) {
-                    Ok(text) => {
-                        let id = files.len();
-                        files.push(SourceFile::new(id, name, text));
-                    }
-                    Err(e) => diagnostics.push(Diagnostic::new(
-                        "GW009",
-                        format!(
-                            "{name}: skipped: not UTF-8 text (invalid byte at offset {})",
-                            e.utf8_error().valid_up_to()
-                        ),
-                    )),
-                }
+            Prepared::File(mut file) => {
+                file.id = files.len();
+                files.push(file);
             }
-            Err(d) => {
+            Prepared::Skipped(d) => diagnostics.push(*d),
+            Prepared::Failed(d) => {
                 input_error = true;
                 diagnostics.push(*d);
             }
@@ -119,6 +103,40 @@ pub fn load_bounded(
         diagnostics,
         input_error,
     })
+}
+
+/// What became of one candidate: a source file (its id is set in input order), or a finding.
+enum Prepared {
+    File(SourceFile),
+    /// Not linted, not an input error (a tool file, a binary file).
+    Skipped(Box<Diagnostic>),
+    Failed(Box<Diagnostic>),
+}
+
+fn prepare(read: ReadResult) -> Prepared {
+    let (name, bytes) = match read {
+        Ok(r) => r,
+        Err(d) => return Prepared::Failed(d),
+    };
+    if TOOL_FILES
+        .iter()
+        .any(|t| Path::new(&name).file_name().is_some_and(|f| f == *t))
+    {
+        return Prepared::Skipped(Box::new(Diagnostic::new(
+            "GW008",
+            format!("{name}: skipped: a tool file, not a resource"),
+        )));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Prepared::File(SourceFile::new(0, name, text)),
+        Err(e) => Prepared::Skipped(Box::new(Diagnostic::new(
+            "GW009",
+            format!(
+                "{name}: skipped: not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        ))),
+    }
 }
 
 /// A file's display name and bytes, or why it could not be read.

@@ -148,16 +148,31 @@ fn each_in<'n>(node: &'n Node, segs: &[&str], path: String, f: &mut dyn FnMut(St
 }
 
 /// Calls `f` with the path of every mapping entry below `node` (depth first, in file order).
+/// The path is built in one buffer: this walks every node of every resource.
 pub(crate) fn each_entry<'n>(node: &'n Node, path: &str, f: &mut dyn FnMut(&str, &'n Entry)) {
+    let mut buf = String::from(path);
+    each_entry_in(node, &mut buf, f);
+}
+
+fn each_entry_in<'n>(node: &'n Node, path: &mut String, f: &mut dyn FnMut(&str, &'n Entry)) {
+    let len = path.len();
     if let Some(entries) = node.as_map() {
         for e in entries {
-            let p = join(path, &e.key);
-            f(&p, e);
-            each_entry(&e.value, &p, f);
+            if len > 0 {
+                path.push('.');
+            }
+            path.push_str(&e.key);
+            f(path, e);
+            each_entry_in(&e.value, path, f);
+            path.truncate(len);
         }
     } else if let Some(items) = node.as_seq() {
         for (i, item) in items.iter().enumerate() {
-            each_entry(item, &format!("{path}[{i}]"), f);
+            use std::fmt::Write;
+            // Writing to a String cannot fail.
+            let _ = write!(path, "[{i}]");
+            each_entry_in(item, path, f);
+            path.truncate(len);
         }
     }
 }
