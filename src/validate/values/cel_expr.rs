@@ -2,6 +2,7 @@
 //! data plane's context.
 
 use super::Finding;
+use crate::cel::CelLimits;
 use crate::validate::messages::{go_quote, suggest};
 
 /// The variables the data plane binds for an expression.
@@ -39,9 +40,24 @@ const TYPE_NAMES: &[&str] = &[
     "dyn",
 ];
 
-pub(crate) fn check(expr: &str) -> Vec<Finding> {
-    let names = match crate::cel::check_syntax(expr) {
+pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
+    let names = match crate::cel::check_syntax_with(expr, limits) {
         Ok(names) => names,
+        Err(e) if e.limit.is_some() => {
+            let help = e.limit.map(|hit| {
+                format!(
+                    "raise the limit with {} if the expression is meant",
+                    hit.flag()
+                )
+            });
+            let width = expr[e.offset.min(expr.len())..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+            let mut f = Finding::new("GW116", e.message, Some(e.offset..e.offset + width));
+            f.help = help;
+            return vec![f];
+        }
         Err(e) => {
             let width = expr[e.offset.min(expr.len())..]
                 .chars()
