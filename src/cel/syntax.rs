@@ -97,7 +97,7 @@ pub(super) fn parse_guarded(
     source: &str,
     limits: &CelLimits,
 ) -> Result<Expression, SyntaxError> {
-    precheck(source, limits)?;
+    check_limits(source, limits)?;
     let parser = env.parser();
     let outcome = catch_unwind(AssertUnwindSafe(|| parser.parse(source)));
     match outcome {
@@ -123,7 +123,8 @@ pub(super) fn parse_guarded(
 }
 
 /// Rejects what the parser must not see: overlong text and deep nesting (see [`nesting`]).
-fn precheck(source: &str, limits: &CelLimits) -> Result<(), SyntaxError> {
+/// Cheap: one pass over the text, no parsing.
+pub fn check_limits(source: &str, limits: &CelLimits) -> Result<(), SyntaxError> {
     if source.len() > limits.max_length {
         return Err(SyntaxError {
             message: format!(

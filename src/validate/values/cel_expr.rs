@@ -50,19 +50,11 @@ pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
                     hit.flag()
                 )
             });
-            let width = expr[e.offset.min(expr.len())..]
-                .chars()
-                .next()
-                .map_or(0, char::len_utf8);
-            let mut f = Finding::new("GW116", e.message, Some(e.offset..e.offset + width));
+            let mut f = Finding::new("GW116", e.message, Some(char_at(expr, e.offset)));
             f.help = help;
             return vec![f];
         }
         Err(e) => {
-            let width = expr[e.offset.min(expr.len())..]
-                .chars()
-                .next()
-                .map_or(0, char::len_utf8);
             return vec![Finding::new(
                 "GW116",
                 // The parser's messages start with "Syntax error: " already.
@@ -72,7 +64,7 @@ pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
                         .strip_prefix("Syntax error: ")
                         .unwrap_or(&e.message)
                 ),
-                Some(e.offset..e.offset + width),
+                Some(char_at(expr, e.offset)),
             )];
         }
     };
@@ -96,6 +88,15 @@ pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
             .with_help(help)
         })
         .collect()
+}
+
+/// The character at `offset` (empty at the end of the text).
+fn char_at(expr: &str, offset: usize) -> std::ops::Range<usize> {
+    let width = expr
+        .get(offset..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, char::len_utf8);
+    offset..offset + width
 }
 
 /// Byte offset of the first free use of identifier `name`: a whole word outside string literals,
