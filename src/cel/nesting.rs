@@ -117,7 +117,7 @@ fn is_operand_end(last: u8) -> bool {
 /// True when the `.` at `i` follows digits that are a number, not the end of an identifier.
 fn is_number_end(b: &[u8], i: usize) -> bool {
     let mut j = i;
-    while j > 0 && b[j - 1].is_ascii_alphanumeric() || (j > 0 && b[j - 1] == b'_') {
+    while j > 0 && is_ident_byte(b[j - 1]) {
         j -= 1;
     }
     b[j].is_ascii_digit()
