@@ -49,6 +49,8 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--max-documents', '--max-documents', [CompletionResultType]::ParameterName, 'Documents in one file')
             [CompletionResult]::new('--max-total-bytes', '--max-total-bytes', [CompletionResultType]::ParameterName, 'Bytes of all input files together; files beyond it are skipped with a finding')
             [CompletionResult]::new('--max-regex-size', '--max-regex-size', [CompletionResultType]::ParameterName, 'Compiled size of a regular expression checked in a value (bytes of the regex program)')
+            [CompletionResult]::new('--max-cel-length', '--max-cel-length', [CompletionResultType]::ParameterName, 'Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)')
+            [CompletionResult]::new('--max-cel-depth', '--max-cel-depth', [CompletionResultType]::ParameterName, 'Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each')
             [CompletionResult]::new('--strict-refs', '--strict-refs', [CompletionResultType]::ParameterName, 'Report each reference to a kind with no object in the inputs (no Services at all...) as missing, instead of one note per kind')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')

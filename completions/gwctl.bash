@@ -189,7 +189,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__lint)
-            opts="-q -h -V --format --color --fail-on --include --exclude --values --strict-refs --quiet --crds --output --config --show-suppressed --statistics --max-alias-nodes --max-depth --max-document-bytes --max-documents --max-total-bytes --max-regex-size --help --version"
+            opts="-q -h -V --format --color --fail-on --include --exclude --values --strict-refs --quiet --crds --output --config --show-suppressed --statistics --max-alias-nodes --max-depth --max-document-bytes --max-documents --max-total-bytes --max-regex-size --max-cel-length --max-cel-depth --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,6 +252,14 @@ _gwctl() {
                     return 0
                     ;;
                 --max-regex-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

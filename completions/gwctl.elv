@@ -45,6 +45,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --max-documents 'Documents in one file'
             cand --max-total-bytes 'Bytes of all input files together; files beyond it are skipped with a finding'
             cand --max-regex-size 'Compiled size of a regular expression checked in a value (bytes of the regex program)'
+            cand --max-cel-length 'Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)'
+            cand --max-cel-depth 'Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each'
             cand --strict-refs 'Report each reference to a kind with no object in the inputs (no Services at all...) as missing, instead of one note per kind'
             cand -q 'Human format: omit the summary line. Also hides the progress bar'
             cand --quiet 'Human format: omit the summary line. Also hides the progress bar'

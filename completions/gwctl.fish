@@ -55,6 +55,8 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-document-bytes 
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-documents -d 'Documents in one file' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-total-bytes -d 'Bytes of all input files together; files beyond it are skipped with a finding' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-regex-size -d 'Compiled size of a regular expression checked in a value (bytes of the regex program)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-cel-length -d 'Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-cel-depth -d 'Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l strict-refs -d 'Report each reference to a kind with no object in the inputs (no Services at all...) as missing, instead of one note per kind'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s q -l quiet -d 'Human format: omit the summary line. Also hides the progress bar'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l show-suppressed -d 'List the findings that suppressions hid, marked as suppressed'

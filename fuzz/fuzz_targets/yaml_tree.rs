@@ -17,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
         max_depth: 32,
         max_document_bytes: 2048,
         max_documents: 16,
+        ..Limits::default()
     };
     for limits in [Limits::default(), limits] {
         let parsed = parse_file(&file, &limits);

@@ -23,6 +23,7 @@
 mod fast;
 mod formats;
 mod k8s_functions;
+mod nesting;
 mod net;
 mod quantity;
 mod rewrite;
@@ -34,6 +35,8 @@ mod corpus_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_nesting;
+#[cfg(test)]
 mod tests_syntax;
 
 use std::sync::{Arc, LazyLock};
@@ -43,7 +46,7 @@ use cel::{Context, Env, Value};
 
 pub use fast::SchemaView;
 pub use rewrite::escape as escape_property_name;
-pub use syntax::{MAX_EXPRESSION_BYTES, MAX_NESTING, SyntaxError, check_syntax};
+pub use syntax::{CelLimits, LimitHit, SyntaxError, check_limits, check_syntax, check_syntax_with};
 pub use values::{from_json, list_value, map_value, string_value};
 
 /// `self` converted and bound once, for evaluating several rules on the same value: the
@@ -102,10 +105,16 @@ impl std::fmt::Debug for CompiledRule {
 }
 
 impl CompiledRule {
-    /// Compiles a rule once. `Err` carries a message naming the problem (syntax error, unsupported function).
+    /// [`Self::compile_with`] under the default limits.
     pub fn compile(rule: &str) -> Result<CompiledRule, String> {
+        Self::compile_with(rule, &CelLimits::default())
+    }
+
+    /// Compiles a rule once. `Err` carries a message naming the problem (syntax error, unsupported
+    /// function, a limit exceeded).
+    pub fn compile_with(rule: &str, limits: &CelLimits) -> Result<CompiledRule, String> {
         let env = env()?;
-        let mut expr = syntax::parse_guarded(env, rule).map_err(|e| e.to_string())?;
+        let mut expr = syntax::parse_guarded(env, rule, limits).map_err(|e| e.to_string())?;
         rewrite::rewrite(&mut expr).map_err(|e| format!("{rule}: {e}"))?;
         let transition = syntax::references_variable(&expr, "oldSelf");
         let fast = !transition && fast::supported(&expr);

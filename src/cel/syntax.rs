@@ -8,10 +8,47 @@ use cel::Env;
 use cel::common::ast::{EntryExpr, Expr};
 use cel::parser::Expression;
 
-/// Longest expression accepted, in bytes.
-pub const MAX_EXPRESSION_BYTES: usize = 100 * 1024;
-/// Deepest nesting of `(`, `[` and `{` accepted.
-pub const MAX_NESTING: usize = 64;
+use super::nesting;
+
+/// Bounds checked on the text before the parser sees it (`--max-cel-length`, `--max-cel-depth`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CelLimits {
+    /// Longest expression accepted, in bytes.
+    pub max_length: usize,
+    /// Deepest nesting accepted, as [`nesting`] counts it.
+    pub max_depth: usize,
+}
+
+impl Default for CelLimits {
+    fn default() -> Self {
+        CelLimits {
+            max_length: 100 * 1024,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// Default of [`CelLimits::max_depth`]. The rules of the embedded schemas nest at most 24 deep as
+/// [`nesting`] counts; the parser or evaluator of a release build first overflows a rayon
+/// worker's 2 MiB stack at about 1,390 (measurements in [`nesting`]).
+const DEFAULT_MAX_DEPTH: usize = 64;
+
+/// Which limit an expression exceeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitHit {
+    Length,
+    Depth,
+}
+
+impl LimitHit {
+    /// The flag that raises it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            LimitHit::Length => "--max-cel-length",
+            LimitHit::Depth => "--max-cel-depth",
+        }
+    }
+}
 
 /// A syntax error at a position of the expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +60,8 @@ pub struct SyntaxError {
     pub line: usize,
     /// 1-based column, in characters.
     pub column: usize,
+    /// Set when the expression was not parsed because it exceeds a [`CelLimits`] bound.
+    pub limit: Option<LimitHit>,
 }
 
 impl std::fmt::Display for SyntaxError {
@@ -33,24 +72,34 @@ impl std::fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
+/// [`check_syntax_with`] under the default limits.
+pub fn check_syntax(expr: &str) -> Result<Vec<String>, SyntaxError> {
+    check_syntax_with(expr, &CelLimits::default())
+}
+
 /// Parses a data-plane expression and returns the top-level identifiers it reads (variables,
 /// not comprehension variables), sorted and deduplicated.
-pub fn check_syntax(expr: &str) -> Result<Vec<String>, SyntaxError> {
+pub fn check_syntax_with(expr: &str, limits: &CelLimits) -> Result<Vec<String>, SyntaxError> {
     let env = super::env().map_err(|message| SyntaxError {
         message,
         offset: 0,
         line: 1,
         column: 1,
+        limit: None,
     })?;
-    let parsed = parse_guarded(env, expr)?;
+    let parsed = parse_guarded(env, expr, limits)?;
     let mut names = BTreeSet::new();
     free_identifiers(&parsed, &mut Vec::new(), &mut names);
     Ok(names.into_iter().collect())
 }
 
 /// Parses with the environment's macros, after the pre-checks.
-pub(super) fn parse_guarded(env: &Env, source: &str) -> Result<Expression, SyntaxError> {
-    precheck(source)?;
+pub(super) fn parse_guarded(
+    env: &Env,
+    source: &str,
+    limits: &CelLimits,
+) -> Result<Expression, SyntaxError> {
+    check_limits(source, limits)?;
     let parser = env.parser();
     let outcome = catch_unwind(AssertUnwindSafe(|| parser.parse(source)));
     match outcome {
@@ -70,69 +119,39 @@ pub(super) fn parse_guarded(env: &Env, source: &str) -> Result<Expression, Synta
             offset: 0,
             line: 1,
             column: 1,
+            limit: None,
         }),
     }
 }
 
-/// Rejects what the parser must not see: overlong text and deep nesting. Brackets inside
-/// string literals are not counted.
-fn precheck(source: &str) -> Result<(), SyntaxError> {
-    if source.len() > MAX_EXPRESSION_BYTES {
+/// Rejects what the parser must not see: overlong text and deep nesting (see [`nesting`]).
+/// Cheap: one pass over the text, no parsing.
+pub fn check_limits(source: &str, limits: &CelLimits) -> Result<(), SyntaxError> {
+    if source.len() > limits.max_length {
         return Err(SyntaxError {
             message: format!(
-                "expression is {} bytes long; the limit is {MAX_EXPRESSION_BYTES}",
-                source.len()
+                "CEL expression is {} bytes long, more than --max-cel-length ({})",
+                source.len(),
+                limits.max_length
             ),
             offset: 0,
             line: 1,
             column: 1,
+            limit: Some(LimitHit::Length),
         });
     }
-    let bytes = source.as_bytes();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c == b'"' || c == b'\'' {
-            // Skip a string literal: raw (`r"..."`) strings have no escapes, and triple-quoted
-            // ones end only at three quotes.
-            let raw = i > 0 && matches!(bytes[i - 1], b'r' | b'R');
-            let triple = bytes.get(i + 1) == Some(&c) && bytes.get(i + 2) == Some(&c);
-            i += if triple { 3 } else { 1 };
-            while i < bytes.len() {
-                if !raw && bytes[i] == b'\\' {
-                    i += 2;
-                    continue;
-                }
-                if bytes[i] == c
-                    && (!triple || (bytes.get(i + 1) == Some(&c) && bytes.get(i + 2) == Some(&c)))
-                {
-                    i += if triple { 3 } else { 1 };
-                    break;
-                }
-                i += 1;
-            }
-            continue;
-        }
-        match c {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    let (line, column) = line_column(source, i);
-                    return Err(SyntaxError {
-                        message: format!(
-                            "expression nests deeper than {MAX_NESTING} levels of brackets"
-                        ),
-                        offset: i,
-                        line,
-                        column,
-                    });
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
+    if let Some(offset) = nesting::first_beyond(source, limits.max_depth) {
+        let (line, column) = line_column(source, offset);
+        return Err(SyntaxError {
+            message: format!(
+                "CEL expression nests deeper than --max-cel-depth ({})",
+                limits.max_depth
+            ),
+            offset,
+            line,
+            column,
+            limit: Some(LimitHit::Depth),
+        });
     }
     Ok(())
 }
@@ -144,6 +163,7 @@ fn at_line_column(source: &str, message: String, line: usize, column: usize) -> 
         offset,
         line,
         column,
+        limit: None,
     }
 }
 

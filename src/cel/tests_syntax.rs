@@ -32,19 +32,34 @@ fn check_syntax_lists_free_identifiers() {
 
 #[test]
 fn pathological_input_is_rejected_without_crashing() {
+    let max = CelLimits::default().max_depth;
     let deep = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
     let err = check_syntax(&deep).unwrap_err();
-    assert!(err.message.contains("nests deeper"), "{err:?}");
-    assert_eq!(err.offset, MAX_NESTING);
-    assert!(CompiledRule::compile(&deep).is_err());
+    assert_eq!(
+        err.message,
+        format!("CEL expression nests deeper than --max-cel-depth ({max})")
+    );
+    assert_eq!((err.offset, err.limit), (max, Some(LimitHit::Depth)));
+    assert_eq!(
+        CompiledRule::compile(&deep).unwrap_err(),
+        format!("1:{}: {}", max + 1, err.message)
+    );
     // Brackets in strings do not count; just under the limit parses.
     let quoted = format!("'{}' == ''", "(".repeat(500));
     assert!(check_syntax(&quoted).is_ok());
     let ok = format!("{}1{}", "[".repeat(40), "]".repeat(40));
     assert!(check_syntax(&ok).is_ok());
-    let long = format!("a == '{}'", "x".repeat(MAX_EXPRESSION_BYTES));
+    let long = format!("a == '{}'", "x".repeat(CelLimits::default().max_length));
     let err = check_syntax(&long).unwrap_err();
-    assert!(err.message.contains("limit"), "{err:?}");
+    assert_eq!(err.limit, Some(LimitHit::Length));
+    assert_eq!(
+        err.message,
+        format!(
+            "CEL expression is {} bytes long, more than --max-cel-length ({})",
+            long.len(),
+            CelLimits::default().max_length
+        )
+    );
     // The OOM reproducer of cel-rust#306 and other garbage: errors, not panics.
     for junk in [
         "!!(".repeat(42),
@@ -54,6 +69,24 @@ fn pathological_input_is_rejected_without_crashing() {
     ] {
         assert!(check_syntax(&junk).is_err(), "{junk}");
     }
+}
+
+#[test]
+fn limits_are_parameters() {
+    let limits = CelLimits {
+        max_length: 10,
+        max_depth: 3,
+    };
+    let err = check_syntax_with("a.b.c.d.e", &limits).unwrap_err();
+    assert_eq!((err.offset, err.limit), (7, Some(LimitHit::Depth)));
+    assert_eq!(
+        check_syntax_with("a.b.c.d", &limits),
+        Ok(vec!["a".to_string()])
+    );
+    let err = check_syntax_with("request.x == 1", &limits).unwrap_err();
+    assert_eq!((err.offset, err.limit), (0, Some(LimitHit::Length)));
+    assert!(CompiledRule::compile_with("self.a.b.c.d", &limits).is_err());
+    assert!(CompiledRule::compile_with("self.a.b.c", &limits).is_ok());
 }
 
 #[test]

@@ -99,7 +99,7 @@ pub struct LintArgs {
     pub limits: LimitArgs,
 }
 
-/// Safety limits of the YAML reader; exceeding one is finding GW005.
+/// Safety limits on the input; exceeding one is a finding naming the flag.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
@@ -126,6 +126,14 @@ pub struct LimitArgs {
     /// Compiled size of a regular expression checked in a value (bytes of the regex program)
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_regex_size)]
     pub max_regex_size: usize,
+
+    /// Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_cel_length)]
+    pub max_cel_length: usize,
+
+    /// Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_cel_depth)]
+    pub max_cel_depth: usize,
 }
 
 impl From<&LimitArgs> for Limits {
@@ -137,6 +145,8 @@ impl From<&LimitArgs> for Limits {
             max_documents: a.max_documents,
             max_total_bytes: a.max_total_bytes,
             max_regex_size: a.max_regex_size,
+            max_cel_length: a.max_cel_length,
+            max_cel_depth: a.max_cel_depth,
         }
     }
 }

@@ -208,7 +208,7 @@ pub static RULES: &[Rule] = &[
         "rule-not-evaluated",
         Warning,
         "A validation rule could not be evaluated",
-        "gwctl could not evaluate a CEL rule of the schema on this value, so the check was skipped. This is a gwctl limitation; the API server may still reject the object.",
+        "gwctl could not evaluate a CEL rule of the schema on this value, so the check was skipped. This is a gwctl limitation; the API server may still reject the object. A rule of a --crds CRD that exceeds --max-cel-length or --max-cel-depth is not compiled: it is reported once at its place in the CRD file, and on each object it would have checked.",
     ),
     r(
         "GW114",
@@ -229,7 +229,7 @@ pub static RULES: &[Rule] = &[
         "cel-syntax",
         Error,
         "A data-plane CEL expression does not parse",
-        "The field holds a CEL expression that the data plane evaluates per request (transformations, access-log filters, tracing sampling, authorization rules). The position points inside the expression, at the token where parsing failed. Expressions longer than 100 KiB or nested deeper than 64 brackets are rejected too.",
+        "The field holds a CEL expression that the data plane evaluates per request (transformations, access-log filters, tracing sampling, authorization rules). The position points inside the expression, at the token where parsing failed. An expression longer than --max-cel-length bytes (default 100 KiB) or nested deeper than --max-cel-depth (default 64: brackets, plus the operators, selections and ternaries chained inside each) is reported here without being parsed, at the place where the limit is passed; the help names the flag that raises it.",
     ),
     r(
         "GW117",

@@ -27,6 +27,20 @@ pub struct Limits {
     pub max_total_bytes: u64,
     /// Compiled size of a regex a value checker builds (bytes of the regex program).
     pub max_regex_size: usize,
+    /// Bytes of one CEL expression (data-plane fields, rules of `--crds` CRDs).
+    pub max_cel_length: usize,
+    /// Nesting of one CEL expression, as its pre-scan counts it (the parser recurses).
+    pub max_cel_depth: usize,
+}
+
+impl Limits {
+    /// The CEL bounds among these.
+    pub fn cel(&self) -> crate::cel::CelLimits {
+        crate::cel::CelLimits {
+            max_length: self.max_cel_length,
+            max_depth: self.max_cel_depth,
+        }
+    }
 }
 
 impl Default for Limits {
@@ -38,6 +52,8 @@ impl Default for Limits {
             max_documents: 100_000,
             max_total_bytes: 1 << 30,
             max_regex_size: 1 << 20,
+            max_cel_length: crate::cel::CelLimits::default().max_length,
+            max_cel_depth: crate::cel::CelLimits::default().max_depth,
         }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::cel::CompiledRule;
+use crate::cel::{CelLimits, CompiledRule};
 
 /// FNV-1a: property names are short, and SipHash's setup dominates lookups of short keys.
 #[derive(Default)]
@@ -295,9 +295,18 @@ pub struct CompiledSchema {
     pub problems: Vec<String>,
 }
 
-/// Compiles a structural schema. Never fails: unusable parts are recorded in `problems`.
+/// [`compile_with`] under the default CEL limits (the built-in schemas).
 pub fn compile(schema: &Value) -> CompiledSchema {
-    let mut cx = Compiler::default();
+    compile_with(schema, &CelLimits::default())
+}
+
+/// Compiles a structural schema, its CEL rules under `cel_limits`. Never fails: unusable parts
+/// are recorded in `problems`.
+pub fn compile_with(schema: &Value, cel_limits: &CelLimits) -> CompiledSchema {
+    let mut cx = Compiler {
+        cel_limits: *cel_limits,
+        ..Compiler::default()
+    };
     let root = cx.node(schema, "");
     CompiledSchema {
         root,
@@ -310,13 +319,14 @@ struct Compiler {
     problems: Vec<String>,
     regexes: HashMap<String, Option<Regex>>,
     rules: HashMap<String, Arc<Result<CompiledRule, String>>>,
+    cel_limits: CelLimits,
 }
 
 impl Compiler {
     fn cel(&mut self, src: &str) -> Arc<Result<CompiledRule, String>> {
         self.rules
             .entry(src.to_string())
-            .or_insert_with(|| Arc::new(CompiledRule::compile(src)))
+            .or_insert_with(|| Arc::new(CompiledRule::compile_with(src, &self.cel_limits)))
             .clone()
     }
 

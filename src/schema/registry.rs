@@ -6,8 +6,9 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::bundle::{BundleKind, read_bundle};
-use super::compile::{CompiledSchema, compile};
+use super::compile::{CompiledSchema, compile, compile_with};
 use super::import::import_crd;
+use crate::cel::CelLimits;
 
 const GATEWAY_API_BUNDLE: &str = include_str!("../../schemas/gateway-api.json");
 const CORE_BUNDLE: &str = include_str!("../../schemas/core.json");
@@ -61,6 +62,8 @@ pub enum Lookup<'r> {
 struct SchemaSlot {
     json: Value,
     compiled: OnceLock<Arc<CompiledSchema>>,
+    /// The user's `--max-cel-*` for a `--crds` schema; the defaults for a built-in one.
+    cel_limits: CelLimits,
 }
 
 struct VersionSlot {
@@ -140,6 +143,7 @@ impl Registry {
             .extend(schemas.into_iter().map(|json| SchemaSlot {
                 json,
                 compiled: OnceLock::new(),
+                cel_limits: CelLimits::default(),
             }));
         for k in kinds {
             self.insert_kind(k, base);
@@ -147,8 +151,13 @@ impl Registry {
         Ok(())
     }
 
-    /// Adds a user CRD (`--crds`).
+    /// Adds a user CRD (`--crds`) under the default CEL limits.
     pub fn add_crd(&mut self, crd: &Value) -> Result<(), String> {
+        self.add_crd_with(crd, &CelLimits::default())
+    }
+
+    /// Adds a user CRD (`--crds`); its CEL rules are compiled under `cel_limits`.
+    pub fn add_crd_with(&mut self, crd: &Value, cel_limits: &CelLimits) -> Result<(), String> {
         let versions = import_crd(crd)?;
         let Some(first) = versions.first() else {
             return Ok(());
@@ -173,6 +182,7 @@ impl Registry {
             .extend(versions.into_iter().map(|v| SchemaSlot {
                 json: v.schema,
                 compiled: OnceLock::new(),
+                cel_limits: *cel_limits,
             }));
         self.insert_kind(kind, base);
         Ok(())
@@ -262,7 +272,7 @@ impl Registry {
         match self.schemas.get(index) {
             Some(slot) => slot
                 .compiled
-                .get_or_init(|| Arc::new(compile(&slot.json)))
+                .get_or_init(|| Arc::new(compile_with(&slot.json, &slot.cel_limits)))
                 .clone(),
             None => Arc::new(compile(&Value::Null)),
         }

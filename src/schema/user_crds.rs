@@ -3,11 +3,13 @@
 
 use std::path::PathBuf;
 
+use crate::cel::{self, CelLimits};
 use crate::diag::Diagnostic;
 use crate::input::{self, Filters};
 use crate::lint::LintRun;
-use crate::parse::{self, Limits};
+use crate::parse::{self, Limits, Node, Value};
 use crate::source::SourceFile;
+use crate::validate::values::position::ScalarMap;
 
 use super::import::is_crd;
 use super::{ApiGroups, Registry};
@@ -43,7 +45,8 @@ pub fn load_crds(
             if !is_crd(&json) {
                 continue;
             }
-            match registry.add_crd(&json) {
+            rules_beyond_limits(file, &doc.root, &limits.cel(), &mut diagnostics);
+            match registry.add_crd_with(&json, &limits.cel()) {
                 Ok(()) => imported += 1,
                 Err(e) => diagnostics.push(
                     Diagnostic::new("GW010", format!("invalid CustomResourceDefinition: {e}"))
@@ -61,6 +64,71 @@ pub fn load_crds(
             imported,
         },
     ))
+}
+
+/// A GW113 finding at each CEL rule (or messageExpression) of the CRD that exceeds a CEL limit:
+/// compiling skips it, so objects of the kind are checked without it.
+fn rules_beyond_limits(
+    file: &SourceFile,
+    node: &Node,
+    limits: &CelLimits,
+    out: &mut Vec<Diagnostic>,
+) {
+    match &node.value {
+        Value::Seq(items) => {
+            for item in items {
+                rules_beyond_limits(file, item, limits, out);
+            }
+        }
+        Value::Map(entries) => {
+            for e in entries {
+                if e.key == "x-kubernetes-validations"
+                    && let Value::Seq(rules) = &e.value.value
+                {
+                    for rule in rules {
+                        check_rule(file, rule, limits, out);
+                    }
+                }
+                rules_beyond_limits(file, &e.value, limits, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_rule(file: &SourceFile, rule: &Node, limits: &CelLimits, out: &mut Vec<Diagnostic>) {
+    let Value::Map(fields) = &rule.value else {
+        return;
+    };
+    for field in fields {
+        let Value::Str(text) = &field.value.value else {
+            continue;
+        };
+        if !matches!(field.key.as_str(), "rule" | "messageExpression") {
+            continue;
+        }
+        let Err(e) = cel::check_limits(&text.text, limits) else {
+            continue;
+        };
+        let Some(hit) = e.limit else {
+            continue;
+        };
+        let width = text
+            .text
+            .get(e.offset..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(0, char::len_utf8);
+        let span = ScalarMap::new(&file.text, field.value.span, &text.text)
+            .span(e.offset, e.offset + width);
+        out.push(
+            Diagnostic::new("GW113", format!("{} not compiled: {}", field.key, e.message))
+                .at(file.id, span)
+                .with_help(format!(
+                    "raise the limit with {} if the expression is meant; objects of this kind are checked without it",
+                    hit.flag()
+                )),
+        );
+    }
 }
 
 /// Appends the CRD files and their findings to a run (after the linted files).

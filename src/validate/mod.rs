@@ -102,8 +102,8 @@ pub(crate) struct Walker<'v> {
     value_only: bool,
     /// Not a Kubernetes object: no envelope handling at the root.
     plain_document: bool,
-    /// `Limits::max_regex_size`, for the regex value checker.
-    regex_size: usize,
+    /// The run's limits, for the regex and CEL value checkers.
+    limits: Limits,
 }
 
 impl<'v> Walker<'v> {
@@ -125,7 +125,7 @@ impl<'v> Walker<'v> {
             matched: 0,
             value_only: false,
             plain_document,
-            regex_size: limits.max_regex_size,
+            limits: limits.clone(),
         }
     }
 

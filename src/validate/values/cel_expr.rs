@@ -2,6 +2,7 @@
 //! data plane's context.
 
 use super::Finding;
+use crate::cel::CelLimits;
 use crate::validate::messages::{go_quote, suggest};
 
 /// The variables the data plane binds for an expression.
@@ -39,14 +40,21 @@ const TYPE_NAMES: &[&str] = &[
     "dyn",
 ];
 
-pub(crate) fn check(expr: &str) -> Vec<Finding> {
-    let names = match crate::cel::check_syntax(expr) {
+pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
+    let names = match crate::cel::check_syntax_with(expr, limits) {
         Ok(names) => names,
+        Err(e) if e.limit.is_some() => {
+            let help = e.limit.map(|hit| {
+                format!(
+                    "raise the limit with {} if the expression is meant",
+                    hit.flag()
+                )
+            });
+            let mut f = Finding::new("GW116", e.message, Some(char_at(expr, e.offset)));
+            f.help = help;
+            return vec![f];
+        }
         Err(e) => {
-            let width = expr[e.offset.min(expr.len())..]
-                .chars()
-                .next()
-                .map_or(0, char::len_utf8);
             return vec![Finding::new(
                 "GW116",
                 // The parser's messages start with "Syntax error: " already.
@@ -56,7 +64,7 @@ pub(crate) fn check(expr: &str) -> Vec<Finding> {
                         .strip_prefix("Syntax error: ")
                         .unwrap_or(&e.message)
                 ),
-                Some(e.offset..e.offset + width),
+                Some(char_at(expr, e.offset)),
             )];
         }
     };
@@ -80,6 +88,15 @@ pub(crate) fn check(expr: &str) -> Vec<Finding> {
             .with_help(help)
         })
         .collect()
+}
+
+/// The character at `offset` (empty at the end of the text).
+fn char_at(expr: &str, offset: usize) -> std::ops::Range<usize> {
+    let width = expr
+        .get(offset..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, char::len_utf8);
+    offset..offset + width
 }
 
 /// Byte offset of the first free use of identifier `name`: a whole word outside string literals,

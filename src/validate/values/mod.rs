@@ -51,14 +51,19 @@ impl Finding {
 /// The findings of one format on one string.
 #[cfg(test)]
 pub(crate) fn check(format: ValueFormat, text: &str) -> Vec<Finding> {
-    check_with(format, text, crate::parse::Limits::default().max_regex_size)
+    let limits = crate::parse::Limits::default();
+    check_with(format, text, &limits)
 }
 
-/// The findings of one format on one string; `regex_size` bounds compiled regexes.
-pub(crate) fn check_with(format: ValueFormat, text: &str, regex_size: usize) -> Vec<Finding> {
+/// The findings of one format on one string, under the regex and CEL bounds of `limits`.
+pub(crate) fn check_with(
+    format: ValueFormat,
+    text: &str,
+    limits: &crate::parse::Limits,
+) -> Vec<Finding> {
     match format {
-        ValueFormat::CelExpression => cel_expr::check(text),
-        ValueFormat::Regex => re2::check(text, regex_size),
+        ValueFormat::CelExpression => cel_expr::check(text, &limits.cel()),
+        ValueFormat::Regex => re2::check(text, limits.max_regex_size),
         ValueFormat::HeaderName => scalars::header_name(text),
         ValueFormat::Duration => scalars::duration(text),
         ValueFormat::Quantity => scalars::quantity(text),
@@ -70,7 +75,7 @@ pub(crate) fn check_with(format: ValueFormat, text: &str, regex_size: usize) -> 
 impl Walker<'_> {
     /// Runs the format's checker on a string node and reports at the exact place in the file.
     pub(super) fn check_value_format(&mut self, node: &Node, text: &str, format: ValueFormat) {
-        let findings = check_with(format, text, self.regex_size);
+        let findings = check_with(format, text, &self.limits);
         if findings.is_empty() {
             return;
         }

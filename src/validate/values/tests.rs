@@ -121,7 +121,7 @@ fn cel_nesting_limit() {
     assert_eq!(
         found,
         [
-            "5:74 GW116 spec.expr: CEL syntax error: expression nests deeper than 64 levels of brackets"
+            "5:74 GW116 spec.expr: CEL expression nests deeper than --max-cel-depth (64) [raise the limit with --max-cel-depth if the expression is meant]"
         ]
     );
 }
