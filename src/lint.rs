@@ -214,6 +214,7 @@ fn run_stages(
         &resolve::ResolveOptions {
             strict_refs: options.strict_refs,
             global_policy_namespace: options.config.global_policy_namespace.clone(),
+            ai_controller: Some(options.config.controllers.ai.clone()),
         },
     );
     drop(facts);

@@ -181,6 +181,9 @@ pub enum Spec {
     /// Backend, AiGatewayBackend: section names (providers, MCP targets).
     Backend {
         sections: Vec<String>,
+        /// A cloud function Backend (`type: Cloud` or a `cloud` field), which only the
+        /// proxy-based data plane supports.
+        cloud: bool,
     },
     /// GatewayExtension: which provider fields are set.
     Extension {
@@ -313,6 +316,10 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
         (GATEWAY_API, "ReferenceGrant") => reference_grant(spec_node),
         (_, "Backend" | "AiGatewayBackend") => Spec::Backend {
             sections: backend_sections(spec_node),
+            cloud: res.kind == "Backend"
+                && spec_node.is_some_and(|n| {
+                    n.get("cloud").is_some() || s(n.get("type")).as_deref() == Some("Cloud")
+                }),
         },
         (_, "GatewayExtension") => Spec::Extension {
             providers: spec_node
