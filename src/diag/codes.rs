@@ -426,8 +426,8 @@ pub static RULES: &[Rule] = &[
         "GW306",
         "data-plane-unknown",
         Info,
-        "A Gateway's data plane is unknown: its GatewayClass is not in the inputs",
-        "Whether a policy takes effect depends on the data plane, which the GatewayClass's controllerName decides. Without the GatewayClass in the inputs gwctl assumes policies of both families can take effect, so GW305 and GW307 are not checked for this Gateway. Given once per Gateway that a data-plane-specific policy attaches to. Add the GatewayClass to the inputs to get those checks.",
+        "A Gateway's data plane is unknown: the inputs hold no GatewayClass",
+        "Whether a policy takes effect depends on the data plane, which the GatewayClass's controllerName decides. Without any GatewayClass in the inputs gwctl assumes policies of both families can take effect, so GW305 and GW307 are not checked for this Gateway. Given once per Gateway that a TrafficPolicy, HTTPListenerPolicy, ListenerPolicy or AiGatewayPolicy attaches to (directly or through a route). When other GatewayClasses are in the inputs, the missing one is a GW209 note instead. Add the GatewayClass to the inputs to get those checks.",
     ),
     r(
         "GW307",
@@ -445,10 +445,10 @@ pub static RULES: &[Rule] = &[
     ),
     r(
         "GW309",
-        "policy-target-kinds-mixed",
-        Error,
-        "An AiGatewayPolicy targets objects of more than one kind",
-        "An AiGatewayPolicy applies to targets of a single kind (all Gateways, all HTTPRoutes...), because which of its fields take effect depends on the kind of the target. The CRD's rules check that each kind is allowed, not that they are the same. Split the policy into one per target kind.",
+        "policy-field-not-for-target",
+        Warning,
+        "An AiGatewayPolicy sets backend.ai or backend.mcp on an AiGatewayBackend of another kind",
+        "`backend.ai` configures LLM provider backends (AiGatewayBackend `ai`) and `backend.mcp` MCP backends (`mcp`); on a static, dynamic forward proxy or other backend the field configures nothing, and no status says so. The CRD's rules forbid these fields with Service targets but cannot see what kind of backend an AiGatewayBackend target is. Target the AI or MCP backend, or remove the field.",
     ),
     // GW4xx: security and practice
     r(

@@ -77,6 +77,32 @@ spec:
     };
 }
 
+/// An AiGatewayPolicy with a system prompt for the LLM requests to the given AiGatewayBackend.
+macro_rules! ai_backend_policy {
+    ($backend:literal) => {
+        concat!(
+            r#"apiVersion: agentgateway.dev/v1alpha1
+kind: AiGatewayPolicy
+metadata:
+  name: prompt
+spec:
+  targetRefs:
+  - group: agentgateway.dev
+    kind: AiGatewayBackend
+    name: "#,
+            $backend,
+            r#"
+  backend:
+    ai:
+      prompt:
+        prepend:
+        - role: SYSTEM
+          content: Answer briefly.
+"#
+        )
+    };
+}
+
 /// A BackendConfigPolicy on the Service `chat`, named and with the given fields.
 macro_rules! backend_config {
     ($name:literal, $fields:literal) => {
@@ -215,43 +241,37 @@ spec:
         "GW309",
         Manifest,
         concat!(
-            served!("agentgateway.dev/agentgateway"),
             r#"apiVersion: agentgateway.dev/v1alpha1
-kind: AiGatewayPolicy
+kind: AiGatewayBackend
 metadata:
-  name: limits
+  name: tools
 spec:
-  targetRefs:
-  - group: gateway.networking.k8s.io
-    kind: Gateway
-    name: edge
-  - group: gateway.networking.k8s.io
-    kind: HTTPRoute
-    name: chat
-  traffic:
-    rateLimit:
-      local:
-      - requests: 100
-        unit: Minutes
-"#
+  mcp:
+    targets:
+    - name: search
+      static:
+        host: search.default.svc.cluster.local
+        port: 8080
+        protocol: StreamableHTTP
+---
+"#,
+            ai_backend_policy!("tools")
         ),
         concat!(
-            served!("agentgateway.dev/agentgateway"),
             r#"apiVersion: agentgateway.dev/v1alpha1
-kind: AiGatewayPolicy
+kind: AiGatewayBackend
 metadata:
-  name: limits
+  name: llm
 spec:
-  targetRefs:
-  - group: gateway.networking.k8s.io
-    kind: HTTPRoute
-    name: chat
-  traffic:
-    rateLimit:
-      local:
-      - requests: 100
-        unit: Minutes
-"#
+  ai:
+    groups:
+    - providers:
+      - name: primary
+        chatCompletionsVendor:
+          model: small-model
+---
+"#,
+            ai_backend_policy!("llm")
         ),
     ),
 ];

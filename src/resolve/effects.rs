@@ -2,8 +2,10 @@
 //! section 1: a Gateway's data plane is the AI one when its GatewayClass's controllerName is the
 //! AI controller name, else the proxy-based one). Each policy family configures one data plane;
 //! the other ignores it without a status saying so. Findings: a policy of the other family
-//! (GW305), a data plane that cannot be known (GW306, a note), a cloud function Backend behind
-//! an AI Gateway (GW307), an AiGatewayPolicy whose targets are of more than one kind (GW309).
+//! (GW305), a data plane that cannot be known because no GatewayClass is in the inputs (GW306,
+//! a note), a cloud function Backend behind
+//! an AI Gateway (GW307), `backend.ai` / `backend.mcp` on an AiGatewayBackend of another
+//! kind (GW309).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -115,11 +117,14 @@ pub(super) fn check(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
             wrong_plane(ctx, a, pf, want, g);
         }
     }
-    for g in unknown {
-        unknown_plane(ctx, g);
+    // With other GatewayClasses in the inputs, the missing one already has a GW209 note.
+    if !ctx.index.has_kind(GATEWAY_API, "GatewayClass") {
+        for g in unknown {
+            unknown_plane(ctx, g);
+        }
     }
     cloud_behind_ai(ctx, &mut planes);
-    mixed_kinds(ctx);
+    backend_fields(ctx, attachments);
 }
 
 /// The Gateways that serve an object: itself, a ListenerSet's parent, a route's parents (through
@@ -196,7 +201,7 @@ fn wrong_plane(ctx: &mut Ctx<'_>, a: &Attachment, pf: &PolicyFacts, want: Plane,
         Plane::Proxy => Plane::Ai,
     };
     let through = if a.target == gateway {
-        String::new()
+        format!(" (Gateway {})", qualified(&g.id.namespace, &g.id.name))
     } else {
         format!(
             " ({} {} is served by Gateway {})",
@@ -205,7 +210,7 @@ fn wrong_plane(ctx: &mut Ctx<'_>, a: &Attachment, pf: &PolicyFacts, want: Plane,
             qualified(&g.id.namespace, &g.id.name)
         )
     };
-    let d = diag(
+    let mut d = diag(
         "GW305",
         format!(
             "{} configures {} but its target uses {}{through}: the policy has no effect there",
@@ -221,6 +226,13 @@ fn wrong_plane(ctx: &mut Ctx<'_>, a: &Attachment, pf: &PolicyFacts, want: Plane,
         g.id.name_span,
         format!("Gateway {} uses {}", g.id.name, has.describe()),
     );
+    if a.target != gateway {
+        d = d.with_related(
+            t.id.file,
+            t.id.name_span,
+            format!("the {} is here", t.id.kind),
+        );
+    }
     ctx.out.push(d);
 }
 
@@ -263,7 +275,14 @@ fn cloud_behind_ai(ctx: &mut Ctx<'_>, planes: &mut Planes<'_>) {
                 let group = r.group().unwrap_or("gateway.kgateway.dev");
                 let ns = r.namespace().unwrap_or(&f.id.namespace);
                 let b = ctx.index.position(group, "Backend", ns, &r.name)?;
-                matches!(facts[b].spec, Spec::Backend { cloud: true, .. }).then_some((r, b))
+                matches!(
+                    facts[b].spec,
+                    Spec::Backend {
+                        variant: Some("cloud"),
+                        ..
+                    }
+                )
+                .then_some((r, b))
             })
             .collect();
         if clouds.is_empty() {
@@ -303,41 +322,48 @@ fn cloud_behind_ai(ctx: &mut Ctx<'_>, planes: &mut Planes<'_>) {
     }
 }
 
-/// `decisions.md` section 5: an AiGatewayPolicy targets objects of one kind. The CRD's CEL rules
-/// check which kinds, not that they are the same.
-fn mixed_kinds(ctx: &mut Ctx<'_>) {
+/// An AiGatewayPolicy's `backend.ai` or `backend.mcp` on an AiGatewayBackend of another kind:
+/// the CRD's rules can only forbid Service targets, not look at the backend targeted.
+fn backend_fields(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
     let facts = ctx.index.facts;
-    for f in facts {
-        if f.id.kind != "AiGatewayPolicy" {
+    for a in attachments {
+        let p = &facts[a.policy];
+        let t = &facts[a.target];
+        if p.id.kind != "AiGatewayPolicy" || t.id.kind != "AiGatewayBackend" {
             continue;
         }
-        let Spec::Policy(pf) = &f.spec else { continue };
-        let mut kinds = pf
-            .target_refs
-            .iter()
-            .filter_map(|r| Some((r.kind()?, r.clone())))
-            .chain(
-                pf.target_selectors
-                    .iter()
-                    .map(|s| (s.kind.as_str(), ObjRef::at(s.span, s.path.as_str()))),
-            );
-        let Some((first_kind, first)) = kinds.next() else {
+        let (Spec::Policy(pf), Spec::Backend { variant, .. }) = (&p.spec, &t.spec) else {
             continue;
         };
-        for (kind, at) in kinds {
-            if kind == first_kind {
+        for field in &pf.fields {
+            let needs = match field.name.as_str() {
+                "backend.ai" => "ai",
+                "backend.mcp" => "mcp",
+                _ => continue,
+            };
+            if *variant == Some(needs) {
                 continue;
             }
+            let what = match needs {
+                "ai" => "an LLM provider (ai)",
+                _ => "an MCP (mcp)",
+            };
+            let is = variant.map_or_else(
+                || "it sets no destination".to_string(),
+                |v| format!("it is a {v} backend"),
+            );
+            let at = ObjRef::at(field.key_span, format!("spec.{}", field.name));
             let d = diag(
                 "GW309",
                 format!(
-                    "AiGatewayPolicy targets {kind} here and {first_kind} at {}: a policy targets objects of one kind",
-                    first.path
+                    "{} applies only to {what} backend, but AiGatewayBackend {} is not one ({is}): the field has no effect there",
+                    field.name,
+                    qualified(&t.id.namespace, &t.id.name)
                 ),
-                &f.id,
+                &p.id,
                 &at,
             )
-            .with_related(f.id.file, first.span, format!("the first target, a {first_kind}"));
+            .with_related(t.id.file, t.id.name_span, "the AiGatewayBackend is here");
             ctx.out.push(d);
         }
     }
