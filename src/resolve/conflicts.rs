@@ -98,6 +98,10 @@ fn conflicts(ctx: &mut Ctx<'_>, target: usize, ranked: &[usize]) {
             let Some(wfield) = wp.fields.iter().find(|x| x.name == field.name) else {
                 continue;
             };
+            // The same value twice loses nothing.
+            if wfield.value == field.value {
+                continue;
+            }
             let at = ObjRef::at(field.key_span, format!("spec.{}", field.name));
             let d = diag(
                 "GW308",
