@@ -132,7 +132,8 @@ def main():
     total = 0
     for f in files:
         with open(os.path.join(args.out, f)) as fh:
-            docs = [d for d in fh.read().split("\n---\n") if d.strip()]
+            # Each document keeps its final newline, so that a block at its end still matches.
+            docs = [d.rstrip("\n") + "\n" for d in fh.read().split("\n---\n") if d.strip()]
         for i, d in enumerate(docs):
             kind = field(d, r"^kind: (\S+)")
             if kind is None:
@@ -186,7 +187,7 @@ def main():
         selectors += sel
     for f, docs in docs_by_file.items():
         with open(os.path.join(args.out, f), "w") as fh:
-            fh.write("\n---\n".join(docs) + "\n")
+            fh.write("---\n".join(docs))
     per_file = 50
     for k in range(0, len(added), per_file):
         with open(os.path.join(args.out, f"9{k // per_file:04d}-bench-policies.yaml"), "w") as fh:
