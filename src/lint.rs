@@ -32,6 +32,10 @@ pub struct LintOptions {
     pub values: Option<PathBuf>,
     /// References to kinds absent from the inputs are errors (`--strict-refs`), not one note.
     pub strict_refs: bool,
+    /// Leaves out the resolve stage (no GW2xx/GW3xx findings, no route statuses). Only for
+    /// measuring what resolution costs (`bench/resolve.sh`); the CLI sets it from the
+    /// undocumented environment variable `GWCTL_BENCH_SKIP_RESOLVE=1`.
+    pub skip_resolve: bool,
 }
 
 /// Receives progress of a run (called from several threads).
@@ -209,13 +213,18 @@ fn run_stages(
         diagnostics.extend(r.diagnostics);
     }
     diagnostics.extend(security.finish());
-    let resolved = resolve::resolve(
-        &facts,
-        &resolve::ResolveOptions {
-            strict_refs: options.strict_refs,
-            global_policy_namespace: options.config.global_policy_namespace.clone(),
-        },
-    );
+    let resolved = if options.skip_resolve {
+        resolve::Resolved::default()
+    } else {
+        resolve::resolve(
+            &facts,
+            &resolve::ResolveOptions {
+                strict_refs: options.strict_refs,
+                global_policy_namespace: options.config.global_policy_namespace.clone(),
+                ai_controller: Some(options.config.controllers.ai.clone()),
+            },
+        )
+    };
     drop(facts);
     diagnostics.extend(resolved.diagnostics);
     let mut files = files;

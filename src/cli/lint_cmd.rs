@@ -36,6 +36,8 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         progress,
         values: args.values.clone(),
         strict_refs: args.strict_refs,
+        // Not a flag: a benchmarking aid that no user needs (bench/resolve.sh).
+        skip_resolve: std::env::var_os("GWCTL_BENCH_SKIP_RESOLVE").is_some_and(|v| v == "1"),
     };
     let mut crds = None;
     if !args.crds.is_empty() {

@@ -415,6 +415,41 @@ pub static RULES: &[Rule] = &[
         "A policy attaches to nothing at all",
         "None of the policy's targetRefs and targetSelectors resolves to an object (each is reported on its own), or it has none: the policy has no effect. A TrafficPolicy without targets takes effect only through a route's ExtensionRef filter that names it.",
     ),
+    r(
+        "GW305",
+        "policy-wrong-data-plane",
+        Warning,
+        "A policy attaches to a target whose data plane ignores its kind",
+        "Each policy family configures one data plane: AiGatewayPolicy the AI data plane, TrafficPolicy, HTTPListenerPolicy and ListenerPolicy the proxy-based one. A Gateway's data plane is the AI one when its GatewayClass's controllerName is the AI controller name (config `controllers.ai`), else the proxy-based one; a route or ListenerSet is served by the data planes of its parent Gateways. When none of them is the policy's, the policy attaches but configures nothing, and no status says so. Use the policy kind of the target's data plane, or attach it to a Gateway of the right class.",
+    ),
+    r(
+        "GW306",
+        "data-plane-unknown",
+        Info,
+        "A Gateway's data plane is unknown: the inputs hold no GatewayClass",
+        "Whether a policy takes effect depends on the data plane, which the GatewayClass's controllerName decides. Without any GatewayClass in the inputs gwctl assumes policies of both families can take effect, so GW305 and GW307 are not checked for this Gateway. Given once per Gateway that a TrafficPolicy, HTTPListenerPolicy, ListenerPolicy or AiGatewayPolicy attaches to (directly or through a route). When other GatewayClasses are in the inputs, the missing one is a GW209 note instead. Add the GatewayClass to the inputs to get those checks.",
+    ),
+    r(
+        "GW307",
+        "cloud-backend-on-ai-gateway",
+        Error,
+        "A route served by an AI Gateway sends traffic to a cloud function Backend",
+        "Cloud function Backends (`type: Cloud`) are supported only by the proxy-based data plane; the AI data plane cannot call them, so requests to this backendRef fail. Serve the route from a proxy-based Gateway, or put the function behind an HTTP endpoint the AI data plane can reach (a Service or a static AiGatewayBackend).",
+    ),
+    r(
+        "GW308",
+        "backend-config-conflict",
+        Warning,
+        "Two BackendConfigPolicies on one Service or Backend set the same field",
+        "Policies on the same target merge per top-level field: the first-ranked policy supplies the whole field and the other's value is dropped, with no status on the field. Ranking: higher `kgateway.dev/policy-weight` annotation first, then the older creationTimestamp (a manifest without one ranks after every one that has it), then `namespace/name`. The finding is on the field that is not applied (not when both values are equal), names the policy that wins and why; when only the name decided, the real order depends on creation times the manifests do not fix. Set the field in one policy, or set the weight annotation to make the order explicit.",
+    ),
+    r(
+        "GW309",
+        "policy-field-not-for-target",
+        Warning,
+        "An AiGatewayPolicy sets backend.ai or backend.mcp on an AiGatewayBackend of another kind",
+        "`backend.ai` configures LLM provider backends (AiGatewayBackend `ai`) and `backend.mcp` MCP backends (`mcp`); on a static, dynamic forward proxy or other backend the field configures nothing, and no status says so. The CRD's rules forbid these fields with Service targets but cannot see what kind of backend an AiGatewayBackend target is. Target the AI or MCP backend, or remove the field.",
+    ),
     // GW4xx: security and practice
     r(
         "GW401",

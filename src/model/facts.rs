@@ -181,6 +181,10 @@ pub enum Spec {
     /// Backend, AiGatewayBackend: section names (providers, MCP targets).
     Backend {
         sections: Vec<String>,
+        /// Which kind of destination it is: the variant field the spec sets (`ai`, `mcp`,
+        /// `static`, `dynamicForwardProxy`, `cloud`); a cloud function Backend is supported only
+        /// by the proxy-based data plane, `backend.ai` / `backend.mcp` policies need `ai` / `mcp`.
+        variant: Option<&'static str>,
     },
     /// GatewayExtension: which provider fields are set.
     Extension {
@@ -313,6 +317,7 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
         (GATEWAY_API, "ReferenceGrant") => reference_grant(spec_node),
         (_, "Backend" | "AiGatewayBackend") => Spec::Backend {
             sections: backend_sections(spec_node),
+            variant: backend_variant(spec_node),
         },
         (_, "GatewayExtension") => Spec::Extension {
             providers: spec_node
@@ -483,6 +488,16 @@ fn reference_grant(spec: Option<&Node>) -> Spec {
 }
 
 /// Names a policy's `sectionName` may use on a backend: AI providers and MCP targets.
+fn backend_variant(spec: Option<&Node>) -> Option<&'static str> {
+    let spec = spec?;
+    if s(spec.get("type")).as_deref() == Some("Cloud") {
+        return Some("cloud");
+    }
+    ["ai", "mcp", "static", "dynamicForwardProxy", "cloud"]
+        .into_iter()
+        .find(|k| spec.get(k).is_some())
+}
+
 fn backend_sections(spec: Option<&Node>) -> Vec<String> {
     let mut out = Vec::new();
     let Some(spec) = spec else { return out };

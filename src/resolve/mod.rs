@@ -2,6 +2,8 @@
 //! does not exist, a backendRef to a missing Service, a cross-namespace reference without a
 //! ReferenceGrant). Works on the compact [`Facts`] collected by the per-file pass, never on trees.
 
+mod conflicts;
+mod effects;
 mod index;
 mod policies;
 mod refs;
@@ -22,6 +24,9 @@ pub struct ResolveOptions {
     pub strict_refs: bool,
     /// Policies in this namespace attach to targets in every namespace.
     pub global_policy_namespace: Option<String>,
+    /// The controllerName of AI-data-plane GatewayClasses; `None` is the default
+    /// (`agentgateway.dev/agentgateway`).
+    pub ai_controller: Option<String>,
 }
 
 /// One condition of a route's status for one parent, as a controller would set it.
@@ -73,6 +78,8 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
     let mut route_statuses = routes::attach(&mut ctx);
     refs::check(&mut ctx, &mut route_statuses);
     let attachments = policies::attach(&mut ctx);
+    effects::check(&mut ctx, &attachments);
+    conflicts::check(&mut ctx, &attachments);
     ctx.finish();
     Resolved {
         diagnostics: ctx.out,

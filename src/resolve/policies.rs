@@ -231,7 +231,7 @@ fn sections(t: &Facts) -> (&'static str, Vec<&str>) {
             "port",
             ports.iter().filter_map(|(n, _)| n.as_deref()).collect(),
         ),
-        Spec::Backend { sections } => (
+        Spec::Backend { sections, .. } => (
             "provider or MCP target",
             sections.iter().map(String::as_str).collect(),
         ),

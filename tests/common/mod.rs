@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: where the corpus is, and compact views of findings.
 #![allow(dead_code)]
 
+pub mod kgateway;
+
 use std::path::{Path, PathBuf};
 
 use gwctl::diag::{Diagnostic, Severity};
