@@ -36,6 +36,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         progress,
         values: args.values.clone(),
         strict_refs: args.strict_refs,
+        keep_model: false,
     };
     let mut crds = None;
     if !args.crds.is_empty() {
