@@ -11,6 +11,7 @@ mod status;
 mod tests;
 #[cfg(test)]
 mod tests_status;
+pub mod view;
 
 use std::collections::HashMap;
 

@@ -156,16 +156,24 @@ pub(super) fn statuses(
 /// A policy with an error-level finding is not accepted (`Invalid`, with the first error), and
 /// then attaches nowhere.
 pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
-    let mut first: HashMap<&ResourceRef, &str> = HashMap::new();
+    // A manifest without a namespace is in `default`, as the facts say.
+    let key = |r: &ResourceRef| {
+        (
+            r.kind.clone(),
+            r.namespace.clone().unwrap_or_else(|| "default".into()),
+            r.name.clone(),
+        )
+    };
+    let mut first: HashMap<(String, String, String), &str> = HashMap::new();
     for d in diagnostics {
         if d.severity == Severity::Error
             && let Some(r) = &d.resource
         {
-            first.entry(r).or_insert(d.message.as_str());
+            first.entry(key(r)).or_insert(d.message.as_str());
         }
     }
     for s in statuses {
-        if let Some(message) = first.get(&s.policy) {
+        if let Some(message) = first.get(&key(&s.policy)) {
             s.accepted = PolicyCondition {
                 status: false,
                 reason: "Invalid",
