@@ -245,6 +245,7 @@ fn run_stages(
         }
         files.push(v);
     }
+    merge_options.rejected = merge::rejected(&facts, &diagnostics);
     let merged = merge::merge(&facts, &resolved.attachments, &merge_options);
     diagnostics.extend(merged.diagnostics);
     let mut policy_statuses = merged.statuses;

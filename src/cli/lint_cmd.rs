@@ -96,7 +96,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
 /// The config file named by `--config`, else the nearest one above the current directory, else
 /// the defaults. A file that cannot be read or has errors is a usage error: its findings go to
 /// stderr.
-fn load_config(explicit: Option<&Path>) -> Result<Config, u8> {
+pub(super) fn load_config(explicit: Option<&Path>) -> Result<Config, u8> {
     let path = match explicit {
         Some(p) => Some(p.to_path_buf()),
         None => std::env::current_dir()

@@ -294,12 +294,14 @@ pub(super) fn effective_all<'a>(
             for step in steps {
                 match *step {
                     Step::Attached(at, level) => {
-                        for &p in h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]) {
+                        let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
                             gather_policy(facts, p, level, port, &mut gathered);
                         }
                     }
                     Step::Extension(at) => {
-                        for &p in h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]) {
+                        let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
                             gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
                         }
                     }
@@ -375,9 +377,11 @@ pub(super) fn effective_all<'a>(
                 );
                 for pi in 0..ports.len() {
                     let port = Place::Port(i, pi);
+                    // One level with the Service's (decisions.md: "Service/AiGatewayBackend
+                    // targetRef"), as for providers.
                     let steps = [
                         Step::Attached(b, Level::Backend),
-                        Step::Attached(port, Level::Port),
+                        Step::Attached(port, Level::Backend),
                     ];
                     emit(port, None, true, &steps, None);
                 }

@@ -4,6 +4,7 @@
 //! every policy. Works on the facts and the resolve stage's attachments; returns data.
 
 mod chains;
+pub mod explain;
 mod findings;
 mod rank;
 mod status;
@@ -23,7 +24,7 @@ use crate::resolve::Attachment;
 use crate::source::Span;
 
 pub use chains::Hierarchy;
-pub use status::{PolicyStatus, mark_invalid};
+pub use status::{PolicyStatus, mark_invalid, rejected};
 
 /// The chart value `policyMerge`: which TrafficPolicy fields of one level are combined.
 #[derive(Debug, Clone, Default)]
@@ -31,6 +32,8 @@ pub struct MergeOptions {
     pub deep_ext_auth: bool,
     pub deep_ext_proc: bool,
     pub deep_transformation: bool,
+    /// Policies the controller would not accept (see [`rejected`]): they supply nothing.
+    pub rejected: std::collections::HashSet<usize>,
 }
 
 impl MergeOptions {
@@ -39,6 +42,7 @@ impl MergeOptions {
             deep_ext_auth: p.ext_auth_deep,
             deep_ext_proc: p.ext_proc_deep,
             deep_transformation: p.transformation_deep,
+            rejected: Default::default(),
         }
     }
 
@@ -109,10 +113,9 @@ pub enum Level {
     Rule,
     /// A route rule's ExtensionRef filter naming a TrafficPolicy.
     ExtensionRef,
-    /// A policy targeting the Service or Backend (for AI backends, also with a sectionName).
+    /// A policy targeting the Service or Backend, with or without a sectionName (a port, a
+    /// provider or an MCP target): one level.
     Backend,
-    /// A BackendConfigPolicy targeting one port of a Service.
-    Port,
     /// The AiGatewayBackend's own `spec.policies`.
     BackendSpec,
     /// A provider's or MCP target's inline `policies`.
@@ -128,7 +131,6 @@ impl Level {
             Level::Rule => "rule",
             Level::ExtensionRef => "extensionRef",
             Level::Backend => "backend",
-            Level::Port => "port",
             Level::BackendSpec => "backend spec.policies",
             Level::Provider => "provider policies",
         }

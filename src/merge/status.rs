@@ -4,7 +4,7 @@
 //! on each of the route's rules, with the other policies of the route's levels (the controller
 //! merges a route's levels into one route configuration).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::model::facts::Facts;
@@ -153,18 +153,18 @@ pub(super) fn statuses(
         .collect()
 }
 
-/// A policy with an error-level finding is not accepted (`Invalid`, with the first error), and
-/// then attaches nowhere.
-pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
-    // A manifest without a namespace is in `default`, as the facts say.
-    let key = |r: &ResourceRef| {
-        (
-            r.kind.clone(),
-            r.namespace.clone().unwrap_or_else(|| "default".into()),
-            r.name.clone(),
-        )
-    };
-    let mut first: HashMap<(String, String, String), &str> = HashMap::new();
+/// A manifest without a namespace is in `default`, as the facts say.
+fn key(r: &ResourceRef) -> (&str, &str, &str) {
+    (
+        &r.kind,
+        r.namespace.as_deref().unwrap_or("default"),
+        &r.name,
+    )
+}
+
+/// The first error-level finding of each resource.
+fn first_errors(diagnostics: &[Diagnostic]) -> HashMap<(&str, &str, &str), &str> {
+    let mut first = HashMap::new();
     for d in diagnostics {
         if d.severity == Severity::Error
             && let Some(r) = &d.resource
@@ -172,6 +172,35 @@ pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
             first.entry(key(r)).or_insert(d.message.as_str());
         }
     }
+    first
+}
+
+/// Policies with an error-level finding: the controller does not accept them, so they take no
+/// part in the merge.
+pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> HashSet<usize> {
+    let first = first_errors(diagnostics);
+    if first.is_empty() {
+        return HashSet::new();
+    }
+    facts
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| matches!(f.spec, crate::model::facts::Spec::Policy(_)))
+        .filter(|(_, f)| {
+            first.contains_key(&(
+                f.id.kind.as_str(),
+                f.id.namespace.as_str(),
+                f.id.name.as_str(),
+            ))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A policy with an error-level finding is not accepted (`Invalid`, with the first error), and
+/// then attaches nowhere.
+pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
+    let first = first_errors(diagnostics);
     for s in statuses {
         if let Some(message) = first.get(&key(&s.policy)) {
             s.accepted = PolicyCondition {

@@ -104,7 +104,7 @@ fn effective(docs: &[String], options: &MergeOptions, at: &str, family: Family) 
     let Some(model) = &run.model else {
         return vec!["no model".into()];
     };
-    let merged = merge(&model.facts, &model.attachments, options);
+    let merged = merge(&model.facts, &model.attachments, &model.merge_options);
     let (object, section) = match at.split_once(':') {
         Some((o, s)) => (o, Some(s)),
         None => (at, None),
@@ -163,6 +163,7 @@ fn deep() -> MergeOptions {
         deep_ext_auth: true,
         deep_ext_proc: false,
         deep_transformation: true,
+        ..MergeOptions::default()
     }
 }
 
@@ -392,20 +393,22 @@ fn cases() -> Vec<Case> {
                     "pre",
                     "",
                     GW,
-                    "  traffic: {phase: PreRouting, extAuth: {host: pre}}",
+                    "  traffic: {phase: PreRouting, extAuth: {backendRef: {name: svc, port: 80}}}",
                 ),
                 policy(
                     "AiGatewayPolicy",
                     "post",
                     "",
                     ROUTE,
-                    "  traffic: {extAuth: {host: post}, timeouts: {request: 1s}}",
+                    "  traffic: {extAuth: {backendRef: {name: svc, port: 9000}}, timeouts: {request: 1s}}",
                 ),
             ],
             options: MergeOptions::default(),
             at: "HTTPRoute/r:a",
             family: Family::AiPreRouting,
-            want: &[r#"extAuth = {"host":"pre"} <- AiGatewayPolicy default/pre @gateway"#],
+            want: &[
+                r#"extAuth = {"backendRef":{"name":"svc","port":80}} <- AiGatewayPolicy default/pre @gateway"#,
+            ],
         },
         Case {
             name: "AI traffic PostRouting of the same place",
@@ -415,21 +418,21 @@ fn cases() -> Vec<Case> {
                     "pre",
                     "",
                     GW,
-                    "  traffic: {phase: PreRouting, extAuth: {host: pre}}",
+                    "  traffic: {phase: PreRouting, extAuth: {backendRef: {name: svc, port: 80}}}",
                 ),
                 policy(
                     "AiGatewayPolicy",
                     "post",
                     "",
                     ROUTE,
-                    "  traffic: {extAuth: {host: post}, timeouts: {request: 1s}}",
+                    "  traffic: {extAuth: {backendRef: {name: svc, port: 9000}}, timeouts: {request: 1s}}",
                 ),
             ],
             options: MergeOptions::default(),
             at: "HTTPRoute/r:a",
             family: Family::AiPostRouting,
             want: &[
-                r#"extAuth = {"host":"post"} <- AiGatewayPolicy default/post @route"#,
+                r#"extAuth = {"backendRef":{"name":"svc","port":9000}} <- AiGatewayPolicy default/post @route"#,
                 r#"timeouts = {"request":"1s"} <- AiGatewayPolicy default/post @route"#,
             ],
         },
@@ -491,7 +494,7 @@ fn cases() -> Vec<Case> {
                     "f1",
                     ", annotations: {kgateway.dev/policy-weight: '1'}",
                     GW,
-                    "  frontend: {tcp: {keepalive: {time: 2s}}, issuer: me}",
+                    "  frontend: {tcp: {keepalive: {time: 2s}}, http: {http1MaxHeaders: 50}}",
                 ),
             ],
             options: MergeOptions::default(),
@@ -499,7 +502,7 @@ fn cases() -> Vec<Case> {
             family: Family::AiFrontend,
             want: &[
                 r#"tcp = {"keepalive":{"time":"2s"}} <- AiGatewayPolicy default/f1 @gateway | lost: AiGatewayPolicy default/f2 @gateway (heavier weight)"#,
-                r#"issuer = "me" <- AiGatewayPolicy default/f1 @gateway"#,
+                r#"http = {"http1MaxHeaders":50} <- AiGatewayPolicy default/f1 @gateway"#,
             ],
         },
         Case {
@@ -534,7 +537,7 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
-            name: "BackendConfigPolicy: a port's policy ranks above the Service's",
+            name: "BackendConfigPolicy on a Service: one level, weight decides",
             docs: vec![
                 policy(
                     "BackendConfigPolicy",
@@ -543,15 +546,57 @@ fn cases() -> Vec<Case> {
                     SVC,
                     "  connectTimeout: 1s\n  http1ProtocolOptions: {}",
                 ),
-                policy("BackendConfigPolicy", "p", "", PORT, "  connectTimeout: 2s"),
+                policy(
+                    "BackendConfigPolicy",
+                    "w",
+                    ", annotations: {kgateway.dev/policy-weight: '3'}",
+                    SVC,
+                    "  connectTimeout: 2s",
+                ),
             ],
             options: MergeOptions::default(),
             at: "Service/svc:web",
             family: Family::BackendConfigPolicy,
             want: &[
-                r#"connectTimeout = "2s" <- BackendConfigPolicy default/p @port | lost: BackendConfigPolicy default/s @backend (more specific level)"#,
+                r#"connectTimeout = "2s" <- BackendConfigPolicy default/w @backend | lost: BackendConfigPolicy default/s @backend (heavier weight)"#,
                 r#"http1ProtocolOptions = {} <- BackendConfigPolicy default/s @backend"#,
             ],
+        },
+        Case {
+            name: "AI backend on a Service port and on the Service: one level",
+            docs: vec![
+                policy(
+                    "AiGatewayPolicy",
+                    "p",
+                    "",
+                    PORT,
+                    "  backend: {http: {requestTimeout: 1s}}",
+                ),
+                policy(
+                    "AiGatewayPolicy",
+                    "s",
+                    ", creationTimestamp: '2024-01-01T00:00:00Z'",
+                    SVC,
+                    "  backend: {http: {requestTimeout: 2s}}",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "Service/svc:web",
+            family: Family::AiBackend,
+            want: &[
+                r#"http = {"requestTimeout":"2s"} <- AiGatewayPolicy default/s @backend | lost: AiGatewayPolicy default/p @backend (older)"#,
+            ],
+        },
+        Case {
+            name: "a policy the controller would not accept supplies nothing",
+            docs: vec![
+                tp("bad", "", ROUTE, "  timeouts: {request: 1s}\n  nonsense: 1"),
+                tp("g", "", GW, &t("2s")),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[r#"timeouts = {"request":"2s"} <- TrafficPolicy default/g @gateway"#],
         },
     ]
 }

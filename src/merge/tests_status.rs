@@ -168,14 +168,14 @@ fn pre_and_post_routing_on_one_feature_is_reported() {
             "pre",
             "",
             GW,
-            "  traffic: {phase: PreRouting, extAuth: {host: a}}",
+            "  traffic: {phase: PreRouting, extAuth: {backendRef: {name: svc, port: 80}}}",
         ),
         policy(
             "AiGatewayPolicy",
             "post",
             "",
             ROUTE,
-            "  traffic: {extAuth: {host: b}}",
+            "  traffic: {extAuth: {backendRef: {name: svc, port: 9000}}}",
         ),
     ];
     assert_eq!(

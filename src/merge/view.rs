@@ -184,7 +184,6 @@ pub fn own_level(place: Place) -> Level {
         Place::Listener(..) => Level::Listener,
         Place::Route(_) => Level::Route,
         Place::Rule(..) => Level::Rule,
-        Place::Backend(_) | Place::Provider(..) => Level::Backend,
-        Place::Port(..) => Level::Port,
+        Place::Backend(_) | Place::Port(..) | Place::Provider(..) => Level::Backend,
     }
 }
