@@ -189,7 +189,22 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
                 )
             })
             .collect(),
-        Place::Backend(b) => vec![who(facts, b)],
+        Place::Backend(b) => {
+            let (what, sections) = match &facts[b].spec {
+                Spec::Service { .. } => ("ports", super::view::places_of(facts, b, None)),
+                _ => ("providers", super::view::places_of(facts, b, None)),
+            };
+            let names: Vec<String> = sections
+                .into_iter()
+                .skip(1)
+                .map(|p| section(facts, p))
+                .collect();
+            if names.is_empty() {
+                vec![who(facts, b)]
+            } else {
+                vec![format!("{} > {what} {}", who(facts, b), names.join(", "))]
+            }
+        }
         Place::Port(b, _) => vec![format!(
             "{} > port {}",
             who(facts, b),
