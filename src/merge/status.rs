@@ -1,8 +1,10 @@
 //! Predicted policy status, per policy and ancestor, in the words the controller writes:
-//! Accepted (`Valid`, or `Invalid` with the validation error) and Attached (`Attached`,
-//! `Merged`, `Overridden`). A policy is judged where it attaches; a policy on a route is judged
-//! on each of the route's rules, with the other policies of the route's levels (the controller
-//! merges a route's levels into one route configuration).
+//! Accepted (`Valid`, or `Invalid` with the validation error) and Attached: `Overridden` when it
+//! supplies no field, `Merged` when a field it sets is also set by another policy (whichever
+//! wins), `Attached` otherwise; settings combined by DeepMerge are no conflict (the reference's
+//! deep-merge cases say Attached). A policy is judged where it attaches; a policy on a route is
+//! judged on each of the route's rules, with the other policies of the route's levels (the
+//! controller merges a route's levels into one route configuration).
 
 use std::collections::{HashMap, HashSet};
 
@@ -41,8 +43,8 @@ pub const MSG_OVERRIDDEN: &str =
 struct Tally {
     supplied: usize,
     lost: usize,
-    /// Another policy supplied a field of the same merged configuration.
-    others: bool,
+    /// The policy won a field another policy of its tier also set.
+    conflicts: bool,
 }
 
 /// The places a policy attached at `place` is judged on.
@@ -92,17 +94,32 @@ pub(super) fn statuses(
                 for field in &e.fields {
                     let in_tier = |s: &super::Setting<'_>| s.level.tier() == tier;
                     let supplied = std::iter::once(&field.winner).chain(&field.merged);
-                    let mut mine = false;
-                    for s in supplied.filter(|s| in_tier(s)) {
-                        if s.policy() == Some(p) {
-                            mine = true;
-                        } else {
-                            tally.others = true;
-                        }
-                    }
+                    let mine = supplied
+                        .filter(|s| in_tier(s))
+                        .any(|s| s.policy() == Some(p));
+                    let lost = field
+                        .losers
+                        .iter()
+                        .any(|(s, _)| in_tier(s) && s.policy() == Some(p));
+                    // A conflict: another policy of the tier set the field too and one of
+                    // the two lost (combined settings, DeepMerge, are no conflict).
+                    let other_lost = field
+                        .losers
+                        .iter()
+                        .any(|(s, _)| in_tier(s) && s.policy().is_some_and(|q| q != p));
+                    // Listener policies are merged into one listener configuration: there any
+                    // other policy supplying a field makes each of them Merged.
+                    let shared = matches!(
+                        e.family,
+                        super::Family::HTTPListenerPolicy | super::Family::ListenerPolicy
+                    ) && std::iter::once(&field.winner)
+                        .chain(&field.merged)
+                        .any(|s| in_tier(s) && s.policy().is_some_and(|q| q != p));
+                    tally.conflicts |= shared;
                     if mine {
                         tally.supplied += 1;
-                    } else if field.losers.iter().any(|(s, _)| s.policy() == Some(p)) {
+                        tally.conflicts |= other_lost;
+                    } else if lost {
                         tally.lost += 1;
                     }
                 }
@@ -120,7 +137,7 @@ pub(super) fn statuses(
             let t = &mut tallies[i].1;
             t.supplied += tally.supplied;
             t.lost += tally.lost;
-            t.others |= tally.others;
+            t.conflicts |= tally.conflicts;
         }
     }
     tallies.sort_by_key(|((p, a), _)| (*p, *a));
@@ -129,7 +146,7 @@ pub(super) fn statuses(
         .map(|((p, a), t)| {
             let attached = if t.supplied == 0 && t.lost > 0 {
                 ("Overridden", MSG_OVERRIDDEN)
-            } else if t.lost == 0 && !t.others {
+            } else if t.lost == 0 && !t.conflicts {
                 ("Attached", MSG_ATTACHED)
             } else {
                 ("Merged", MSG_MERGED)

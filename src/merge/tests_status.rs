@@ -76,6 +76,7 @@ fn route_and_rule_policies_merge_into_one_route_configuration() {
 
 #[test]
 fn a_policy_that_supplies_nothing_where_it_attaches_is_overridden() {
+    // The winner of a conflict is Merged, as the reference writes it.
     let docs = [
         tp("a", ROUTE, "  timeouts: {request: 1s}"),
         tp("b", ROUTE, "  timeouts: {request: 2s}"),
@@ -83,7 +84,7 @@ fn a_policy_that_supplies_nothing_where_it_attaches_is_overridden() {
     assert_eq!(
         statuses(&docs),
         [
-            "a -> Gateway gw: Valid / Attached",
+            "a -> Gateway gw: Valid / Merged",
             "b -> Gateway gw: Valid / Overridden"
         ]
     );
