@@ -41,7 +41,7 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is, \
 
 const EXPLAIN_AFTER_HELP: &str = "\
 TARGET is KIND/NAME or KIND/NAME:SECTION (a listener, a rule by name or index, a Service port, \
-an AI provider or MCP target). KIND is a full kind name in any case or a short name: gw, route, \
+an AI provider or MCP target); KIND/* explains every object of the kind and each of its sections. KIND is a full kind name in any case or a short name: gw, route, \
 grpcroute, svc, backend, aibackend. Exit status: 0 when the target was explained, 2 on a usage \
 error, an unreadable path or an unknown target.";
 
@@ -58,6 +58,10 @@ pub struct ExplainArgs {
     /// Namespace of the target
     #[arg(short, long, value_name = "NAMESPACE", default_value = "default")]
     pub namespace: String,
+
+    /// With KIND/*: objects of every namespace
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
 
     /// Output format
     #[arg(short, long, value_enum, default_value_t = ExplainFormat::Human)]

@@ -7,9 +7,10 @@ use super::lint_cmd::load_config;
 use super::{print_stdout, usage_error, use_color};
 use crate::lint::{LintOptions, lint_paths};
 use crate::merge::view::{place_parts, places_of};
-use crate::merge::{explain::explain, merge};
+use crate::merge::explain::{explain, status_index};
+use crate::merge::merge;
 use crate::model::facts::Facts;
-use crate::report::render_explanation;
+use crate::report::{render_explanation, render_explanations};
 
 /// Short and lower-case names of the kinds `explain` accepts, to the kind.
 const KINDS: &[(&str, &[&str])] = &[
@@ -82,6 +83,28 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         return usage_error("no manifests were read");
     };
     let facts = &model.facts;
+    let color = use_color(
+        args.color,
+        std::io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    if name == "*" {
+        // Every object of the kind, each with its sections: the effective policy of everything
+        // at once, as `render` will need it.
+        let merged = merge(facts, &model.attachments, &model.merge_options);
+        let statuses = status_index(&run.policy_statuses);
+        let all: Vec<_> = facts
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.id.kind == kind && (args.all_namespaces || f.id.namespace == args.namespace)
+            })
+            .flat_map(|(i, _)| places_of(facts, i, None))
+            .map(|place| explain(facts, &merged, &statuses, place))
+            .collect();
+        print_stdout(&render_explanations(&all, args.output, color));
+        return 0;
+    }
     let Some(i) = facts
         .iter()
         .position(|f| f.id.kind == kind && f.id.name == name && f.id.namespace == args.namespace)
@@ -106,12 +129,7 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         ));
     };
     let merged = merge(facts, &model.attachments, &model.merge_options);
-    let explanation = explain(facts, &merged, &run.policy_statuses, place);
-    let color = use_color(
-        args.color,
-        std::io::stdout().is_terminal(),
-        std::env::var_os("NO_COLOR").as_deref(),
-    );
+    let explanation = explain(facts, &merged, &status_index(&run.policy_statuses), place);
     print_stdout(&render_explanation(&explanation, args.output, color));
     0
 }

@@ -29,20 +29,25 @@ pub struct Explanation {
     pub effective: Vec<EffectiveView>,
 }
 
+/// Each policy's status as `explain` shows it (`Valid/Merged`), from its first ancestor; built
+/// once for any number of explanations.
+pub fn status_index(statuses: &[PolicyStatus]) -> HashMap<usize, String> {
+    let mut out = HashMap::new();
+    for s in statuses {
+        out.entry(s.policy_index)
+            .or_insert_with(|| format!("{}/{}", s.accepted.reason, s.attached.reason));
+    }
+    out
+}
+
 pub fn explain(
     facts: &[Facts],
     merged: &Merged<'_>,
-    statuses: &[PolicyStatus],
+    status_of: &HashMap<usize, String>,
     place: Place,
 ) -> Explanation {
     let effective: Vec<_> = merged.of(place).collect();
     let mut attached: Vec<AttachedView> = Vec::new();
-    let mut status_of: HashMap<usize, String> = HashMap::new();
-    for s in statuses {
-        status_of
-            .entry(s.policy_index)
-            .or_insert_with(|| format!("{}/{}", s.accepted.reason, s.attached.reason));
-    }
     for e in &effective {
         for f in &e.fields {
             let all = std::iter::once(&f.winner)

@@ -29,6 +29,23 @@ pub fn render_explanation(e: &Explanation, format: ExplainFormat, color: bool) -
     }
 }
 
+/// Several explanations: a list as data, one after the other for people.
+pub fn render_explanations(all: &[Explanation], format: ExplainFormat, color: bool) -> String {
+    match format {
+        ExplainFormat::Json => {
+            let mut s = serde_json::to_string(all).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        ExplainFormat::Yaml => to_yaml(&serde_json::to_value(all).unwrap_or_default()),
+        ExplainFormat::Human => all
+            .iter()
+            .map(|e| human(e, color))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
 fn bold(text: &str, color: bool) -> String {
     if color {
         format!("\x1b[1m{text}\x1b[0m")
