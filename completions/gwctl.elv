@@ -25,6 +25,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand lint 'Check manifests against the gateway API schemas'
             cand rules 'List the rule codes, or explain one'
             cand schema 'Print the JSON Schema gwctl checks a kind against'
+            cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -71,6 +72,21 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'gwctl;explain'= {
+            cand -n 'Namespace of the target'
+            cand --namespace 'Namespace of the target'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --color 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)'
+            cand --values 'The control-plane chart''s values file (its `policyMerge` applies)'
+            cand --config 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory'
+            cand -A 'With KIND/*: objects of every namespace'
+            cand --all-namespaces 'With KIND/*: objects of every namespace'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'gwctl;completions'= {
             cand --dir 'Write the scripts of every supported shell into this directory'
             cand -h 'Print help'
@@ -89,6 +105,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand lint 'Check manifests against the gateway API schemas'
             cand rules 'List the rule codes, or explain one'
             cand schema 'Print the JSON Schema gwctl checks a kind against'
+            cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -98,6 +115,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help;rules'= {
         }
         &'gwctl;help;schema'= {
+        }
+        &'gwctl;help;explain'= {
         }
         &'gwctl;help;completions'= {
         }

@@ -29,6 +29,7 @@ complete -c gwctl -n "__fish_gwctl_needs_command" -s V -l version -d 'Print vers
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "lint" -d 'Check manifests against the gateway API schemas'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "rules" -d 'List the rule codes, or explain one'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -69,15 +70,28 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -s V -l version -d 'P
 complete -c gwctl -n "__fish_gwctl_using_subcommand schema" -l api-version -d 'GROUP/VERSION of the kind, when several groups or versions have it (default: the newest served version of the only group that has it)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand schema" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s n -l namespace -d 'Namespace of the target' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "human\t'The hierarchy, the attached policies and the annotated effective policy'
+yaml\t'The same facts as YAML data'
+json\t'The same facts as JSON data'"
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -l color -d 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -l values -d 'The control-plane chart\'s values file (its `policyMerge` applies)' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s A -l all-namespaces -d 'With KIND/*: objects of every namespace'
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -l dir -d 'Write the scripts of every supported shell into this directory' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -l dir -d 'Directory to write the pages into' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain completions man help" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain completions man help" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

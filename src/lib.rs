@@ -1,7 +1,7 @@
 //! gwctl: lints, resolves and dry-runs declarative gateway manifests offline.
 //!
 //! The pipeline runs one way: [`input`] (load) -> [`parse`] (spanned tree) -> [`model`] ->
-//! [`validate`] (with [`schema`] and [`cel`]) -> [`security`] -> [`report`]. Stages return [`diag::Diagnostic`]
+//! [`validate`] (with [`schema`] and [`cel`]) -> [`security`] -> [`resolve`] -> [`merge`] -> [`report`]. Stages return [`diag::Diagnostic`]
 //! values; only `report` formats them.
 
 pub mod cel;
@@ -10,6 +10,7 @@ pub mod config;
 pub mod diag;
 pub mod input;
 pub mod lint;
+pub mod merge;
 pub mod model;
 pub mod parse;
 pub mod report;

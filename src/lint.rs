@@ -16,7 +16,7 @@ use crate::schema::{Lookup, Registry};
 use crate::secrets::{self, Masked};
 use crate::source::{FileId, SourceFile, Span};
 use crate::validate::chart_values::SecretSeen;
-use crate::{resolve, security, suppress, validate};
+use crate::{merge, resolve, security, suppress, validate};
 
 #[derive(Clone, Default)]
 pub struct LintOptions {
@@ -36,6 +36,8 @@ pub struct LintOptions {
     /// measuring what resolution costs (`bench/resolve.sh`); the CLI sets it from the
     /// undocumented environment variable `GWCTL_BENCH_SKIP_RESOLVE=1`.
     pub skip_resolve: bool,
+    /// Keep the facts and policy attachments in the run (`explain` merges them again).
+    pub keep_model: bool,
 }
 
 /// Receives progress of a run (called from several threads).
@@ -75,6 +77,17 @@ pub struct LintRun {
     pub masked: Vec<Masked>,
     /// Predicted route conditions per parentRef, from the resolve stage (for render/explain).
     pub route_statuses: Vec<resolve::RouteStatus>,
+    /// Predicted policy statuses per policy and ancestor, from the merge stage.
+    pub policy_statuses: Vec<merge::PolicyStatus>,
+    /// The facts and attachments, with `LintOptions::keep_model`.
+    pub model: Option<Model>,
+}
+
+/// What the merge stage works on, kept for `explain`.
+pub struct Model {
+    pub facts: Vec<model::facts::Facts>,
+    pub attachments: Vec<resolve::Attachment>,
+    pub merge_options: merge::MergeOptions,
 }
 
 /// A resource of the input: where it is and what it is called.
@@ -225,8 +238,8 @@ fn run_stages(
             },
         )
     };
-    drop(facts);
     diagnostics.extend(resolved.diagnostics);
+    let mut merge_options = merge::MergeOptions::from_config(&options.config.policy_merge);
     let mut files = files;
     if let Some(v) = values {
         let v = renumbered(v, files.len());
@@ -237,9 +250,20 @@ fn run_stages(
         if let Some(doc) = parsed.documents.first() {
             diagnostics.extend(validate::chart_values::check(&v, &doc.root, &secrets));
             masked.extend(secrets::of_document(v.id, &doc.root));
+            merge_options = merge_options.with_values(&doc.root.to_json());
         }
         files.push(v);
     }
+    merge_options.rejected = merge::rejected(&facts, &diagnostics);
+    let merged = merge::merge(&facts, &resolved.attachments, &merge_options);
+    diagnostics.extend(merged.diagnostics);
+    let mut policy_statuses = merged.statuses;
+    merge::mark_invalid(&mut policy_statuses, &diagnostics);
+    let model = options.keep_model.then(|| Model {
+        facts,
+        attachments: resolved.attachments,
+        merge_options,
+    });
     diagnostics.sort_by(report_order);
     stats.elapsed = start.elapsed();
     LintRun {
@@ -249,6 +273,8 @@ fn run_stages(
         stats,
         masked,
         route_statuses: resolved.route_statuses,
+        policy_statuses,
+        model,
         ..LintRun::default()
     }
 }

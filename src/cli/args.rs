@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
 
 use crate::parse::Limits;
-use crate::report::Format;
+use crate::report::{ExplainFormat, Format};
 
 /// Lint declarative gateway manifests offline.
 #[derive(Debug, Parser)]
@@ -25,6 +25,10 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print the JSON Schema gwctl checks a kind against
     Schema(SchemaArgs),
+    /// Show the effective policy of a Gateway, listener, route, rule, backend, port or provider,
+    /// field by field, with the policy each field came from
+    #[command(after_help = EXPLAIN_AFTER_HELP)]
+    Explain(ExplainArgs),
     /// Print a shell completion script, or write all of them to a directory
     Completions(CompletionsArgs),
     /// Write man pages (one for gwctl and one per subcommand) to a directory
@@ -34,6 +38,47 @@ pub enum Command {
 const LINT_AFTER_HELP: &str = "\
 Exit status: 0 when no finding is at or above --fail-on, 1 when one is, \
 2 on a usage error or an unreadable path (the other paths are still linted).";
+
+const EXPLAIN_AFTER_HELP: &str = "\
+TARGET is KIND/NAME or KIND/NAME:SECTION (a listener, a rule by name or index, a Service port, \
+an AI provider or MCP target); KIND/* explains every object of the kind and each of its sections. KIND is a full kind name in any case or a short name: gw, route, \
+grpcroute, svc, backend, aibackend. Exit status: 0 when the target was explained, 2 on a usage \
+error, an unreadable path or an unknown target.";
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// What to explain: KIND/NAME[:SECTION], such as httproute/checkout:pay or gw/public:https
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+
+    /// Files and directories holding the manifests; `-` reads one stream from stdin
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Namespace of the target
+    #[arg(short, long, value_name = "NAMESPACE", default_value = "default")]
+    pub namespace: String,
+
+    /// With KIND/*: objects of every namespace
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Output format
+    #[arg(short, long, value_enum, default_value_t = ExplainFormat::Human)]
+    pub output: ExplainFormat,
+
+    /// When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// The control-plane chart's values file (its `policyMerge` applies)
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+
+    /// Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
 
 #[derive(Debug, Args)]
 pub struct LintArgs {

@@ -38,6 +38,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         strict_refs: args.strict_refs,
         // Not a flag: a benchmarking aid that no user needs (bench/resolve.sh).
         skip_resolve: std::env::var_os("GWCTL_BENCH_SKIP_RESOLVE").is_some_and(|v| v == "1"),
+        keep_model: false,
     };
     let mut crds = None;
     if !args.crds.is_empty() {
@@ -97,7 +98,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
 /// The config file named by `--config`, else the nearest one above the current directory, else
 /// the defaults. A file that cannot be read or has errors is a usage error: its findings go to
 /// stderr.
-fn load_config(explicit: Option<&Path>) -> Result<Config, u8> {
+pub(super) fn load_config(explicit: Option<&Path>) -> Result<Config, u8> {
     let path = match explicit {
         Some(p) => Some(p.to_path_buf()),
         None => std::env::current_dir()

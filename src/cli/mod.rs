@@ -1,6 +1,7 @@
 //! Command line: argument parsing and dispatch. Reports go to stdout, usage errors to stderr.
 
 pub mod args;
+mod explain_cmd;
 mod generate;
 mod lint_cmd;
 mod progress;
@@ -31,6 +32,7 @@ pub fn main() -> ExitCode {
         Command::Lint(a) => lint_cmd::run(&a),
         Command::Rules(a) => rules_cmd::run(&a),
         Command::Schema(a) => schema_cmd::run(&a),
+        Command::Explain(a) => explain_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
     };

@@ -450,6 +450,35 @@ pub static RULES: &[Rule] = &[
         "An AiGatewayPolicy sets backend.ai or backend.mcp on an AiGatewayBackend of another kind",
         "`backend.ai` configures LLM provider backends (AiGatewayBackend `ai`) and `backend.mcp` MCP backends (`mcp`); on a static, dynamic forward proxy or other backend the field configures nothing, and no status says so. The CRD's rules forbid these fields with Service targets but cannot see what kind of backend an AiGatewayBackend target is. Target the AI or MCP backend, or remove the field.",
     ),
+    // GW310-GW319: merge (the effective policy)
+    r(
+        "GW310",
+        "merge-decided-by-name",
+        Warning,
+        "Two policies at one level set the same field and only name order decides",
+        "Within one precedence level the policy with the higher `kgateway.dev/policy-weight` wins, then the older creationTimestamp, then `namespace/name` in alphabetical order. The manifests carry neither weight nor creation time that tells the two apart, so gwctl picks by name; in a cluster the policy created first wins, which depends on apply order. Set the weight annotation on the policy that should win, or set the field in one policy only.",
+    ),
+    r(
+        "GW311",
+        "policy-overridden-everywhere",
+        Warning,
+        "A policy supplies no field of the effective policy anywhere",
+        "Every field the policy sets is supplied by a more specific or higher-ranked policy on every place it applies to (each rule of each route, each port, each provider), so the policy has no effect. Remove it, remove the fields that override it, or raise its weight. `gwctl explain` shows which policy wins each field.",
+    ),
+    r(
+        "GW312",
+        "disable-cancels-nothing",
+        Warning,
+        "A `disable` turns off a feature no other policy configures there",
+        "`disable: {}` turns a feature off at its level and every less specific or lower-ranked level. No policy that ranks below this one sets the field on any place where this policy applies, so the disable does nothing: a leftover, or a policy attached to the wrong target.",
+    ),
+    r(
+        "GW313",
+        "pre-and-post-routing-overlap",
+        Warning,
+        "PreRouting and PostRouting traffic policies configure the same feature",
+        "AiGatewayPolicy traffic in phase PreRouting and in phase PostRouting are separate sets that never merge: all PreRouting settings run before routing, then all PostRouting settings after. When both configure the same feature (for example extAuth) on one route, the feature runs twice with two configurations. Configure it in one phase.",
+    ),
     // GW4xx: security and practice
     r(
         "GW401",

@@ -208,6 +208,7 @@ pub fn examples() -> impl Iterator<Item = &'static Example> {
         .chain(super::examples_refs::REFS_EXAMPLES)
         .chain(super::examples_policies::POLICY_EXAMPLES)
         .chain(super::examples_effects::EFFECT_EXAMPLES)
+        .chain(super::examples_merge::MERGE_EXAMPLES)
         .chain(super::examples_security::SECURITY_EXAMPLES)
 }
 

@@ -3,6 +3,7 @@
 mod codes;
 mod examples;
 mod examples_effects;
+mod examples_merge;
 mod examples_policies;
 mod examples_refs;
 mod examples_resolve;

@@ -128,6 +128,8 @@ pub struct RouteFacts {
     pub parent_refs: Vec<ObjRef>,
     pub hostnames: Vec<String>,
     pub rule_names: Vec<String>,
+    /// Every rule in order, with its name if it has one (the merge stage's rule places).
+    pub rules: Vec<Option<String>>,
     pub backend_refs: Vec<ObjRef>,
     /// `filters[].extensionRef` of rules and backendRefs.
     pub extension_refs: Vec<ObjRef>,
@@ -205,6 +207,17 @@ pub struct Facts {
     /// References found in the spec that point at other objects (policies, GatewayClass
     /// parametersRef, Backend secrets...).
     pub refs: Vec<FieldRef>,
+    /// An AiGatewayBackend's own `spec.policies` and its providers' or MCP targets' inline
+    /// `policies` (the two most specific levels of the AI backend merge); `None` for other kinds.
+    pub inline_policies: Option<Box<InlinePolicies>>,
+}
+
+/// The policy fields an AiGatewayBackend carries itself: each is (field name, value).
+#[derive(Debug, Clone, Default)]
+pub struct InlinePolicies {
+    pub backend: Vec<(String, serde_json::Value)>,
+    /// (provider or MCP target name, its fields).
+    pub sections: Vec<(String, Vec<(String, serde_json::Value)>)>,
 }
 
 const CLUSTER_SCOPED: &[&str] = &["Namespace", "GatewayClass", "ClusterRole", "Node"];
@@ -363,6 +376,9 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
         labels,
         spec,
         refs,
+        inline_policies: (res.kind == "AiGatewayBackend")
+            .then(|| inline_policies(spec_node))
+            .flatten(),
     })
 }
 
@@ -436,9 +452,11 @@ fn route(spec: Option<&Node>) -> RouteFacts {
         ..RouteFacts::default()
     };
     for (i, rule) in seq(spec.and_then(|n| n.get("rules"))).iter().enumerate() {
-        if let Some(name) = s(rule.get("name")) {
-            out.rule_names.push(name);
+        let name = s(rule.get("name"));
+        if let Some(name) = &name {
+            out.rule_names.push(name.clone());
         }
+        out.rules.push(name);
         let rule_path = format!("spec.rules[{i}]");
         filters(rule, &rule_path, &mut out.extension_refs);
         for (j, b) in seq(rule.get("backendRefs")).iter().enumerate() {
@@ -451,6 +469,7 @@ fn route(spec: Option<&Node>) -> RouteFacts {
     out.backend_refs.shrink_to_fit();
     out.extension_refs.shrink_to_fit();
     out.rule_names.shrink_to_fit();
+    out.rules.shrink_to_fit();
     out
 }
 
@@ -485,6 +504,41 @@ fn reference_grant(spec: Option<&Node>) -> Spec {
             })
             .collect(),
     }
+}
+
+fn fields_of(node: Option<&Node>) -> Vec<(String, serde_json::Value)> {
+    node.and_then(Node::as_map)
+        .unwrap_or(&[])
+        .iter()
+        .map(|e| (e.key.clone(), e.value.to_json()))
+        .collect()
+}
+
+fn inline_policies(spec: Option<&Node>) -> Option<Box<InlinePolicies>> {
+    let spec = spec?;
+    let mut out = InlinePolicies {
+        backend: fields_of(spec.get("policies")),
+        sections: Vec::new(),
+    };
+    let providers = spec
+        .get("ai")
+        .map(|ai| {
+            seq(ai.get("groups"))
+                .iter()
+                .flat_map(|g| seq(g.get("providers")))
+        })
+        .into_iter()
+        .flatten();
+    let targets = spec
+        .get("mcp")
+        .map(|m| seq(m.get("targets")))
+        .unwrap_or(&[]);
+    for p in providers.chain(targets.iter()) {
+        if let (Some(name), Some(_)) = (s(p.get("name")), p.get("policies")) {
+            out.sections.push((name, fields_of(p.get("policies"))));
+        }
+    }
+    (!out.backend.is_empty() || !out.sections.is_empty()).then(|| Box::new(out))
 }
 
 /// Names a policy's `sectionName` may use on a backend: AI providers and MCP targets.

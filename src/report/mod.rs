@@ -1,6 +1,7 @@
 //! Report stage: the only place that formats findings. Every format shows the same facts, in the
 //! order of [`LintRun::diagnostics`].
 
+mod explain;
 mod github;
 mod human;
 mod json;
@@ -10,11 +11,13 @@ mod sarif;
 mod short;
 mod statistics;
 mod summary;
+mod yaml;
 
 use crate::diag::{Diagnostic, Location, Severity};
 use crate::lint::{LintRun, report_order};
 use crate::source::{LineCol, SourceFile};
 
+pub use explain::{ExplainFormat, render_explanation, render_explanations};
 pub use json::{JSON_VERSION, JsonReport};
 pub use sarif::{RULES_DOC_URL, sarif_log};
 pub use statistics::{code_counts, statistics_table};

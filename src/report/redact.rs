@@ -99,5 +99,7 @@ pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
         input_error: run.input_error,
         masked: Vec::new(),
         route_statuses: run.route_statuses.clone(),
+        policy_statuses: run.policy_statuses.clone(),
+        model: None,
     })
 }

@@ -1,0 +1,156 @@
+//! `gwctl explain TARGET [PATHS...]`: the effective policy of one place, field by field.
+
+use std::io::IsTerminal;
+
+use super::args::ExplainArgs;
+use super::lint_cmd::load_config;
+use super::{print_stdout, usage_error, use_color};
+use crate::lint::{LintOptions, lint_paths};
+use crate::merge::explain::{explain, status_index};
+use crate::merge::merge;
+use crate::merge::view::{place_parts, places_of};
+use crate::model::facts::Facts;
+use crate::report::{render_explanation, render_explanations};
+
+/// Short and lower-case names of the kinds `explain` accepts, to the kind.
+const KINDS: &[(&str, &[&str])] = &[
+    ("Gateway", &["gateway", "gw", "gateways"]),
+    ("HTTPRoute", &["httproute", "route", "httproutes", "routes"]),
+    ("GRPCRoute", &["grpcroute", "grpcroutes"]),
+    ("Service", &["service", "svc", "services"]),
+    ("Backend", &["backend", "be", "backends"]),
+    (
+        "AiGatewayBackend",
+        &["aigatewaybackend", "aibackend", "aigatewaybackends"],
+    ),
+];
+
+/// The kind a user wrote, or the usage error listing the accepted ones.
+fn kind_of(written: &str) -> Result<&'static str, String> {
+    let lower = written.to_ascii_lowercase();
+    KINDS
+        .iter()
+        .find(|(kind, names)| kind.eq_ignore_ascii_case(&lower) || names.contains(&lower.as_str()))
+        .map(|(kind, _)| *kind)
+        .ok_or_else(|| {
+            let known: Vec<&str> = KINDS.iter().map(|(k, _)| *k).collect();
+            format!(
+                "unknown kind {written:?} in the target; explain takes {}",
+                known.join(", ")
+            )
+        })
+}
+
+pub(super) fn run(args: &ExplainArgs) -> u8 {
+    let config = match load_config(args.config.as_deref()) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let (object, section) = match args.target.split_once(':') {
+        Some((o, s)) => (o, Some(s)),
+        None => (args.target.as_str(), None),
+    };
+    let Some((kind, name)) = object.split_once('/') else {
+        return usage_error(&format!(
+            "target {:?} is not KIND/NAME[:SECTION] (for example httproute/checkout)",
+            args.target
+        ));
+    };
+    let kind = match kind_of(kind) {
+        Ok(k) => k,
+        Err(message) => return usage_error(&message),
+    };
+    let options = LintOptions {
+        config,
+        values: args.values.clone(),
+        keep_model: true,
+        ..LintOptions::default()
+    };
+    let run = match lint_paths(&args.paths, &options) {
+        Ok(run) => run,
+        Err(message) => return usage_error(&message),
+    };
+    if run.input_error {
+        let unread: Vec<&str> = run
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "GW001")
+            .map(|d| d.message.as_str())
+            .collect();
+        return usage_error(&unread.join("; "));
+    }
+    let Some(model) = &run.model else {
+        return usage_error("no manifests were read");
+    };
+    let facts = &model.facts;
+    let color = use_color(
+        args.color,
+        std::io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    if name == "*" {
+        // Every object of the kind, each with its sections: the effective policy of everything
+        // at once, as `render` will need it.
+        let merged = merge(facts, &model.attachments, &model.merge_options);
+        let statuses = status_index(&run.policy_statuses);
+        let all: Vec<_> = facts
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.id.kind == kind && (args.all_namespaces || f.id.namespace == args.namespace)
+            })
+            .flat_map(|(i, _)| places_of(facts, i, None))
+            .map(|place| explain(facts, &merged, &statuses, place))
+            .collect();
+        print_stdout(&render_explanations(&all, args.output, color));
+        return 0;
+    }
+    let Some(i) = facts
+        .iter()
+        .position(|f| f.id.kind == kind && f.id.name == name && f.id.namespace == args.namespace)
+    else {
+        return usage_error(&not_found(facts, kind, name, &args.namespace));
+    };
+    let Some(&place) = places_of(facts, i, section).first() else {
+        let sections: Vec<String> = places_of(facts, i, None)
+            .into_iter()
+            .skip(1)
+            .filter_map(|p| place_parts(facts, p).1)
+            .collect();
+        return usage_error(&format!(
+            "{kind} {}/{name} has no section {:?}; it has: {}",
+            args.namespace,
+            section.unwrap_or(""),
+            if sections.is_empty() {
+                "none".to_string()
+            } else {
+                sections.join(", ")
+            }
+        ));
+    };
+    let merged = merge(facts, &model.attachments, &model.merge_options);
+    let explanation = explain(facts, &merged, &status_index(&run.policy_statuses), place);
+    print_stdout(&render_explanation(&explanation, args.output, color));
+    0
+}
+
+/// The error for a target that is not in the inputs, with the closest names of its kind.
+fn not_found(facts: &[Facts], kind: &str, name: &str, namespace: &str) -> String {
+    let mut close: Vec<(f64, String)> = facts
+        .iter()
+        .filter(|f| f.id.kind == kind)
+        .map(|f| {
+            let same_ns = f.id.namespace == namespace;
+            let score = strsim::jaro_winkler(name, &f.id.name) + if same_ns { 0.1 } else { 0.0 };
+            (score, format!("{}/{}", f.id.namespace, f.id.name))
+        })
+        .collect();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let names: Vec<String> = close.into_iter().take(3).map(|(_, n)| n).collect();
+    let hint = if names.is_empty() {
+        format!("there is no {kind} in the inputs")
+    } else {
+        format!("closest: {}", names.join(", "))
+    };
+    format!("{kind} {namespace}/{name} not found; {hint}")
+}

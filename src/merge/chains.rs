@@ -1,0 +1,419 @@
+//! The hierarchy, built once: which policies attach to which place, which listeners each route
+//! hangs from, which TrafficPolicies a rule's ExtensionRef filters name; then, per place, the
+//! chain of places whose policies apply to it, least specific first.
+
+use std::collections::HashMap;
+
+use crate::model::facts::{Facts, GATEWAY_API, Spec};
+use crate::resolve::Attachment;
+
+use super::rank::outcomes;
+use super::{Effective, Family, Level, MergeOptions, Place, Setting, Source};
+
+pub struct Hierarchy {
+    /// Policies attached to each place, in facts order.
+    pub attached: HashMap<Place, Vec<usize>>,
+    /// TrafficPolicies named by a rule's ExtensionRef filters.
+    pub extension: HashMap<Place, Vec<usize>>,
+    /// The listeners each route hangs from, per route (facts index).
+    pub parents: HashMap<usize, Vec<Place>>,
+    /// The routes hanging from each listener.
+    pub children: HashMap<Place, Vec<usize>>,
+    /// Rule places of each route, per rule: the (kind, namespace, name) of its backendRefs.
+    pub backends: HashMap<Place, Vec<usize>>,
+}
+
+impl Hierarchy {
+    pub fn new(facts: &[Facts], attachments: &[Attachment]) -> Self {
+        let mut by_name: HashMap<(&str, &str, &str), usize> = HashMap::new();
+        for (i, f) in facts.iter().enumerate() {
+            let id = &f.id;
+            by_name
+                .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+                .or_insert(i);
+        }
+        let mut h = Hierarchy {
+            attached: HashMap::new(),
+            extension: HashMap::new(),
+            parents: HashMap::new(),
+            children: HashMap::new(),
+            backends: HashMap::new(),
+        };
+        for a in attachments {
+            if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {
+                h.attached.entry(place).or_default().push(a.policy);
+            }
+        }
+        for (i, f) in facts.iter().enumerate() {
+            let Spec::Route(route) = &f.spec else {
+                continue;
+            };
+            let ns = f.id.namespace.as_str();
+            for r in &route.extension_refs {
+                let (Some(rule), Some("TrafficPolicy")) = (rule_of(&r.path), r.kind()) else {
+                    continue;
+                };
+                if let Some(&p) = by_name.get(&("TrafficPolicy", ns, &*r.name)) {
+                    h.extension.entry(Place::Rule(i, rule)).or_default().push(p);
+                }
+            }
+            for b in &route.backend_refs {
+                let Some(rule) = rule_of(&b.path) else {
+                    continue;
+                };
+                let kind = b.kind().unwrap_or("Service");
+                let bns = b.namespace().unwrap_or(ns);
+                if let Some(&t) = by_name.get(&(kind, bns, &*b.name)) {
+                    h.backends.entry(Place::Rule(i, rule)).or_default().push(t);
+                }
+            }
+            for p in &route.parent_refs {
+                if p.kind().is_some_and(|k| k != "Gateway")
+                    || p.group().is_some_and(|g| g != GATEWAY_API)
+                {
+                    continue;
+                }
+                let pns = p.namespace().unwrap_or(ns);
+                let Some(&g) = by_name.get(&("Gateway", pns, &*p.name)) else {
+                    continue;
+                };
+                let Spec::Gateway { listeners, .. } = &facts[g].spec else {
+                    continue;
+                };
+                // The listeners the parentRef selects; hostname and namespace checks are the
+                // resolve stage's (a route a listener rejects still shows here).
+                for (li, l) in listeners.iter().enumerate() {
+                    let by_section = p.section().is_none_or(|s| s == l.name);
+                    let by_port = p.port.is_none() || p.port == l.port;
+                    if by_section && by_port {
+                        let listener = Place::Listener(g, li);
+                        let parents = h.parents.entry(i).or_default();
+                        if !parents.contains(&listener) {
+                            parents.push(listener);
+                            h.children.entry(listener).or_default().push(i);
+                        }
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// The Gateway above a listener, route or rule place (the status ancestors).
+    pub fn gateways(&self, place: Place) -> Vec<usize> {
+        let route = match place {
+            Place::Gateway(g) | Place::Listener(g, _) => return vec![g],
+            Place::Route(r) | Place::Rule(r, _) => r,
+            _ => return Vec::new(),
+        };
+        let mut out: Vec<usize> = Vec::new();
+        for p in self.parents.get(&route).map(Vec::as_slice).unwrap_or(&[]) {
+            if let Place::Listener(g, _) = p
+                && !out.contains(g)
+            {
+                out.push(*g);
+            }
+        }
+        out
+    }
+}
+
+/// The place an attachment names.
+fn place_of(t: &Facts, target: usize, section: Option<&str>) -> Option<Place> {
+    let Some(s) = section else {
+        return match &t.spec {
+            Spec::Gateway { .. } => Some(Place::Gateway(target)),
+            Spec::Route(_) => Some(Place::Route(target)),
+            Spec::Service { .. } | Spec::Backend { .. } => Some(Place::Backend(target)),
+            _ => None,
+        };
+    };
+    Some(match &t.spec {
+        Spec::Gateway { listeners, .. } => {
+            Place::Listener(target, listeners.iter().position(|l| l.name == s)?)
+        }
+        Spec::Route(route) => Place::Rule(
+            target,
+            route.rules.iter().position(|r| r.as_deref() == Some(s))?,
+        ),
+        Spec::Service { ports } => Place::Port(
+            target,
+            ports.iter().position(|p| p.0.as_deref() == Some(s))?,
+        ),
+        Spec::Backend { sections, .. } => {
+            Place::Provider(target, sections.iter().position(|n| n == s)?)
+        }
+        _ => return None,
+    })
+}
+
+/// `spec.rules[3].filters[0].extensionRef` -> 3.
+fn rule_of(path: &str) -> Option<usize> {
+    let rest = path.strip_prefix("spec.rules[")?;
+    rest[..rest.find(']')?].parse().ok()
+}
+
+/// The family of a policy field, and its name within the family.
+fn family_of<'a>(kind: &str, field: &'a str, phase: Option<&str>) -> Option<(Family, &'a str)> {
+    Some(match kind {
+        "TrafficPolicy" => (Family::TrafficPolicy, field),
+        "BackendConfigPolicy" => (Family::BackendConfigPolicy, field),
+        "HTTPListenerPolicy" => (Family::HTTPListenerPolicy, field),
+        "AiGatewayPolicy" => {
+            let (section, name) = field.split_once('.')?;
+            match section {
+                "frontend" => (Family::AiFrontend, name),
+                "backend" => (Family::AiBackend, name),
+                // The phase selects the set; it is not a setting of its own.
+                "traffic" if name == "phase" => return None,
+                "traffic" if phase == Some("PreRouting") => (Family::AiPreRouting, name),
+                "traffic" => (Family::AiPostRouting, name),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Per family, the named settings of every place of a chain.
+type Gathered<'a> = HashMap<Family, Vec<(&'a str, Setting<'a>)>>;
+
+fn gather_policy<'a>(
+    facts: &'a [Facts],
+    p: usize,
+    level: Level,
+    port: Option<i64>,
+    out: &mut Gathered<'a>,
+) {
+    let f = &facts[p];
+    let Spec::Policy(pf) = &f.spec else { return };
+    if f.id.kind == "ListenerPolicy" {
+        listener_policy(pf, p, level, port, out);
+        return;
+    }
+    let phase = pf
+        .fields
+        .iter()
+        .find(|x| x.name == "traffic.phase")
+        .and_then(|x| x.value.as_str());
+    for field in &pf.fields {
+        if let Some((family, name)) = family_of(&f.id.kind, &field.name, phase) {
+            out.entry(family).or_default().push((
+                name,
+                Setting {
+                    source: Source::Policy(p),
+                    level,
+                    value: &field.value,
+                    span: field.key_span,
+                },
+            ));
+        }
+    }
+}
+
+/// A ListenerPolicy applies per port: a `perPort` entry for the port replaces `default` whole.
+fn listener_policy<'a>(
+    pf: &'a crate::model::facts_policy::PolicyFacts,
+    p: usize,
+    level: Level,
+    port: Option<i64>,
+    out: &mut Gathered<'a>,
+) {
+    let Some(port) = port else { return };
+    let field = |n: &str| pf.fields.iter().find(|x| x.name == n);
+    let per_port = field("perPort").and_then(|f| {
+        f.value
+            .as_array()?
+            .iter()
+            .find(|e| e.get("port").and_then(serde_json::Value::as_i64) == Some(port))
+            .and_then(|e| e.get("listener"))
+            .map(|v| (f, v))
+    });
+    let Some((key, config)) = per_port.or_else(|| field("default").map(|f| (f, &f.value))) else {
+        return;
+    };
+    for (name, value) in config.as_object().into_iter().flatten() {
+        out.entry(Family::ListenerPolicy).or_default().push((
+            name,
+            Setting {
+                source: Source::Policy(p),
+                level,
+                value,
+                span: key.key_span,
+            },
+        ));
+    }
+}
+
+fn gather_inline<'a>(facts: &'a [Facts], source: Source, out: &mut Gathered<'a>) {
+    let (b, level) = match source {
+        Source::BackendSpec(b) => (b, Level::BackendSpec),
+        Source::Provider(b, _) => (b, Level::Provider),
+        Source::Policy(_) => return,
+    };
+    let Some(inline) = facts[b].inline_policies.as_deref() else {
+        return;
+    };
+    let fields = match source {
+        Source::Provider(_, s) => match inline.sections.get(s) {
+            Some((_, fields)) => fields,
+            None => return,
+        },
+        _ => &inline.backend,
+    };
+    for (name, value) in fields {
+        out.entry(Family::AiBackend).or_default().push((
+            name,
+            Setting {
+                source,
+                level,
+                value,
+                span: facts[b].id.name_span,
+            },
+        ));
+    }
+}
+
+/// One step of a chain: the policies attached at a place, at a level.
+enum Step {
+    Attached(Place, Level),
+    Extension(Place),
+    Inline(Source),
+}
+
+/// Every place's effective policies.
+pub(super) fn effective_all<'a>(
+    facts: &'a [Facts],
+    h: &Hierarchy,
+    options: &MergeOptions,
+) -> Vec<Effective<'a>> {
+    let mut out = Vec::new();
+    let mut emit =
+        |place: Place, via: Option<Place>, leaf: bool, steps: &[Step], port: Option<i64>| {
+            let mut gathered: Gathered<'a> = HashMap::new();
+            for step in steps {
+                match *step {
+                    Step::Attached(at, level) => {
+                        let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                            gather_policy(facts, p, level, port, &mut gathered);
+                        }
+                    }
+                    Step::Extension(at) => {
+                        let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                            gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
+                        }
+                    }
+                    Step::Inline(source) => gather_inline(facts, source, &mut gathered),
+                }
+            }
+            let mut families: Vec<_> = gathered.into_iter().collect();
+            families.sort_by_key(|(f, _)| *f);
+            for (family, settings) in families {
+                out.push(Effective {
+                    place,
+                    via,
+                    family,
+                    fields: outcomes(facts, family, settings, options),
+                    leaf,
+                });
+            }
+        };
+    for (i, f) in facts.iter().enumerate() {
+        match &f.spec {
+            Spec::Gateway { listeners, .. } => {
+                let g = Place::Gateway(i);
+                emit(
+                    g,
+                    None,
+                    listeners.is_empty(),
+                    &[Step::Attached(g, Level::Gateway)],
+                    None,
+                );
+                for (li, l) in listeners.iter().enumerate() {
+                    let lp = Place::Listener(i, li);
+                    let leaf = !h.children.contains_key(&lp);
+                    let steps = [
+                        Step::Attached(g, Level::Gateway),
+                        Step::Attached(lp, Level::Listener),
+                    ];
+                    emit(lp, None, leaf, &steps, l.port);
+                }
+            }
+            Spec::Route(route) => {
+                let rp = Place::Route(i);
+                let parents = h.parents.get(&i).map(Vec::as_slice).unwrap_or(&[]);
+                let vias: Vec<Option<Place>> = if parents.is_empty() {
+                    vec![None]
+                } else {
+                    parents.iter().copied().map(Some).collect()
+                };
+                for via in vias {
+                    let mut steps = Vec::with_capacity(5);
+                    if let Some(lp @ Place::Listener(g, _)) = via {
+                        steps.push(Step::Attached(Place::Gateway(g), Level::Gateway));
+                        steps.push(Step::Attached(lp, Level::Listener));
+                    }
+                    steps.push(Step::Attached(rp, Level::Route));
+                    emit(rp, via, route.rules.is_empty(), &steps, None);
+                    for ri in 0..route.rules.len() {
+                        let rule = Place::Rule(i, ri);
+                        steps.truncate(if via.is_some() { 3 } else { 1 });
+                        steps.push(Step::Attached(rule, Level::Rule));
+                        steps.push(Step::Extension(rule));
+                        emit(rule, via, true, &steps, None);
+                    }
+                }
+            }
+            Spec::Service { ports } => {
+                let b = Place::Backend(i);
+                emit(
+                    b,
+                    None,
+                    ports.is_empty(),
+                    &[Step::Attached(b, Level::Backend)],
+                    None,
+                );
+                for pi in 0..ports.len() {
+                    let port = Place::Port(i, pi);
+                    // One level with the Service's (decisions.md: "Service/AiGatewayBackend
+                    // targetRef"), as for providers.
+                    let steps = [
+                        Step::Attached(b, Level::Backend),
+                        Step::Attached(port, Level::Backend),
+                    ];
+                    emit(port, None, true, &steps, None);
+                }
+            }
+            Spec::Backend { sections, .. } => {
+                let b = Place::Backend(i);
+                let own = Step::Inline(Source::BackendSpec(i));
+                emit(
+                    b,
+                    None,
+                    sections.is_empty(),
+                    &[Step::Attached(b, Level::Backend), own],
+                    None,
+                );
+                let inline = f.inline_policies.as_deref();
+                for (si, name) in sections.iter().enumerate() {
+                    let p = Place::Provider(i, si);
+                    let mut steps = vec![
+                        Step::Attached(b, Level::Backend),
+                        Step::Attached(p, Level::Backend),
+                        Step::Inline(Source::BackendSpec(i)),
+                    ];
+                    if let Some(k) =
+                        inline.and_then(|x| x.sections.iter().position(|(n, _)| n == name))
+                    {
+                        steps.push(Step::Inline(Source::Provider(i, k)));
+                    }
+                    emit(p, None, true, &steps, None);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

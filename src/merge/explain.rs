@@ -1,0 +1,226 @@
+//! What `gwctl explain` shows of one place, as data: where the place sits in the hierarchy, the
+//! policies attached along its chain with their predicted status, and its effective policies.
+
+use std::collections::HashMap;
+
+use crate::model::facts::{Facts, Spec};
+
+use super::status::PolicyStatus;
+use super::view::{EffectiveView, SourceView, effective_view, place_label, source_view};
+use super::{Level, Merged, Place};
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AttachedView {
+    pub level: Level,
+    pub policy: SourceView,
+    /// `Accepted/Attached` reasons, such as `Valid/Merged`; absent for inline backend policies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Explanation {
+    pub target: String,
+    /// One line per path from the top of the hierarchy to the place and what hangs below it:
+    /// `Gateway infra/gw > listener http > HTTPRoute infra/r > rule a > Service infra/svc`.
+    pub hierarchy: Vec<String>,
+    /// Least specific level first.
+    pub attached: Vec<AttachedView>,
+    pub effective: Vec<EffectiveView>,
+}
+
+/// Each policy's status as `explain` shows it (`Valid/Merged`), from its first ancestor; built
+/// once for any number of explanations.
+pub fn status_index(statuses: &[PolicyStatus]) -> HashMap<usize, String> {
+    let mut out = HashMap::new();
+    for s in statuses {
+        out.entry(s.policy_index)
+            .or_insert_with(|| format!("{}/{}", s.accepted.reason, s.attached.reason));
+    }
+    out
+}
+
+pub fn explain(
+    facts: &[Facts],
+    merged: &Merged<'_>,
+    status_of: &HashMap<usize, String>,
+    place: Place,
+) -> Explanation {
+    let effective: Vec<_> = merged.of(place).collect();
+    let mut attached: Vec<AttachedView> = Vec::new();
+    for e in &effective {
+        for f in &e.fields {
+            let all = std::iter::once(&f.winner)
+                .chain(&f.merged)
+                .chain(f.losers.iter().map(|(s, _)| s));
+            for s in all {
+                let view = AttachedView {
+                    level: s.level,
+                    policy: source_view(facts, s),
+                    status: s.policy().and_then(|p| status_of.get(&p).cloned()),
+                };
+                if !attached.contains(&view) {
+                    attached.push(view);
+                }
+            }
+        }
+    }
+    attached.sort_by(|a, b| {
+        (a.level, &a.policy.namespace, &a.policy.name).cmp(&(
+            b.level,
+            &b.policy.namespace,
+            &b.policy.name,
+        ))
+    });
+    Explanation {
+        target: place_label(facts, place),
+        hierarchy: hierarchy(facts, merged, place),
+        attached,
+        effective: effective.iter().map(|e| effective_view(facts, e)).collect(),
+    }
+}
+
+fn who(facts: &[Facts], i: usize) -> String {
+    let id = &facts[i].id;
+    if id.namespace.is_empty() {
+        format!("{} {}", id.kind, id.name)
+    } else {
+        format!("{} {}/{}", id.kind, id.namespace, id.name)
+    }
+}
+
+fn section(facts: &[Facts], place: Place) -> String {
+    super::view::place_parts(facts, place).1.unwrap_or_default()
+}
+
+fn listener_name(facts: &[Facts], g: usize, l: usize) -> String {
+    match &facts[g].spec {
+        Spec::Gateway { listeners, .. } => listeners.get(l).map(|x| x.name.clone()),
+        _ => None,
+    }
+    .unwrap_or_default()
+}
+
+fn rule_name(facts: &[Facts], r: usize, k: usize) -> String {
+    match &facts[r].spec {
+        Spec::Route(route) => route.rules.get(k).cloned().flatten(),
+        _ => None,
+    }
+    .unwrap_or_else(|| k.to_string())
+}
+
+fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> {
+    let h = &merged.hierarchy;
+    let listener = |g: usize, l: usize| {
+        format!(
+            "{} > listener {}",
+            who(facts, g),
+            listener_name(facts, g, l)
+        )
+    };
+    let routes_of = |lp: Place| -> String {
+        let names: Vec<String> = h
+            .children
+            .get(&lp)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&r| who(facts, r))
+            .collect();
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(" > {}", names.join(", "))
+        }
+    };
+    let backends = |rp: Place| -> String {
+        let names: Vec<String> = h
+            .backends
+            .get(&rp)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&b| who(facts, b))
+            .collect();
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(" > {}", names.join(", "))
+        }
+    };
+    let parents = |r: usize| -> Vec<String> {
+        let ps = h.parents.get(&r).map(Vec::as_slice).unwrap_or(&[]);
+        if ps.is_empty() {
+            return vec![String::new()];
+        }
+        ps.iter()
+            .filter_map(|p| match *p {
+                Place::Listener(g, l) => Some(format!("{} > ", listener(g, l))),
+                _ => None,
+            })
+            .collect()
+    };
+    match place {
+        Place::Gateway(g) => {
+            let count = match &facts[g].spec {
+                Spec::Gateway { listeners, .. } => listeners.len(),
+                _ => 0,
+            };
+            (0..count)
+                .map(|l| format!("{}{}", listener(g, l), routes_of(Place::Listener(g, l))))
+                .collect()
+        }
+        Place::Listener(g, l) => vec![format!("{}{}", listener(g, l), routes_of(place))],
+        Place::Route(r) => {
+            let rules = match &facts[r].spec {
+                Spec::Route(route) => (0..route.rules.len())
+                    .map(|k| rule_name(facts, r, k))
+                    .collect::<Vec<_>>(),
+                _ => Vec::new(),
+            };
+            parents(r)
+                .into_iter()
+                .map(|p| format!("{p}{} > rules {}", who(facts, r), rules.join(", ")))
+                .collect()
+        }
+        Place::Rule(r, k) => parents(r)
+            .into_iter()
+            .map(|p| {
+                format!(
+                    "{p}{} > rule {}{}",
+                    who(facts, r),
+                    rule_name(facts, r, k),
+                    backends(place)
+                )
+            })
+            .collect(),
+        Place::Backend(b) => {
+            let (what, sections) = match &facts[b].spec {
+                Spec::Service { .. } => ("ports", super::view::places_of(facts, b, None)),
+                _ => ("providers", super::view::places_of(facts, b, None)),
+            };
+            let names: Vec<String> = sections
+                .into_iter()
+                .skip(1)
+                .map(|p| section(facts, p))
+                .collect();
+            if names.is_empty() {
+                vec![who(facts, b)]
+            } else {
+                vec![format!("{} > {what} {}", who(facts, b), names.join(", "))]
+            }
+        }
+        Place::Port(b, _) => vec![format!(
+            "{} > port {}",
+            who(facts, b),
+            section(facts, place)
+        )],
+        Place::Provider(b, _) => {
+            vec![format!(
+                "{} > provider {}",
+                who(facts, b),
+                section(facts, place)
+            )]
+        }
+    }
+}

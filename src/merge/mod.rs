@@ -1,0 +1,308 @@
+//! The merge stage (`decisions.md` section 5): for every Gateway, listener, route, route rule,
+//! Backend, Service port, AI provider and MCP target, the effective policy of each family, with
+//! per field the setting that won, the settings that lost and why, and the predicted status of
+//! every policy. Works on the facts and the resolve stage's attachments; returns data.
+
+mod chains;
+pub mod explain;
+mod findings;
+mod rank;
+mod status;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_status;
+pub mod view;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::diag::Diagnostic;
+use crate::model::facts::Facts;
+use crate::resolve::Attachment;
+use crate::source::Span;
+
+pub use chains::Hierarchy;
+pub use status::{PolicyStatus, mark_invalid, rejected};
+
+/// The chart value `policyMerge`: which TrafficPolicy fields of one level are combined.
+#[derive(Debug, Clone, Default)]
+pub struct MergeOptions {
+    pub deep_ext_auth: bool,
+    pub deep_ext_proc: bool,
+    pub deep_transformation: bool,
+    /// Policies the controller would not accept (see [`rejected`]): they supply nothing.
+    pub rejected: std::collections::HashSet<usize>,
+}
+
+impl MergeOptions {
+    pub fn from_config(p: &crate::config::PolicyMerge) -> Self {
+        MergeOptions {
+            deep_ext_auth: p.ext_auth_deep,
+            deep_ext_proc: p.ext_proc_deep,
+            deep_transformation: p.transformation_deep,
+            rejected: Default::default(),
+        }
+    }
+
+    /// Adds what the chart values file says (`policyMerge.trafficPolicy.X: DeepMerge`).
+    pub fn with_values(mut self, values: &Value) -> Self {
+        let deep = |field: &str| {
+            values
+                .pointer(&format!("/policyMerge/trafficPolicy/{field}"))
+                .and_then(Value::as_str)
+                == Some("DeepMerge")
+        };
+        self.deep_ext_auth |= deep("extAuth");
+        self.deep_ext_proc |= deep("extProc");
+        self.deep_transformation |= deep("transformation");
+        self
+    }
+
+    fn deep(&self, family: Family, field: &str) -> bool {
+        family == Family::TrafficPolicy
+            && match field {
+                "extAuth" => self.deep_ext_auth,
+                "extProc" => self.deep_ext_proc,
+                "transformation" => self.deep_transformation,
+                _ => false,
+            }
+    }
+}
+
+/// A set of fields that merge with each other and never with another family's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Family {
+    TrafficPolicy,
+    #[serde(rename = "AiGatewayPolicy frontend")]
+    AiFrontend,
+    #[serde(rename = "AiGatewayPolicy traffic PreRouting")]
+    AiPreRouting,
+    #[serde(rename = "AiGatewayPolicy traffic PostRouting")]
+    AiPostRouting,
+    #[serde(rename = "AiGatewayPolicy backend")]
+    AiBackend,
+    BackendConfigPolicy,
+    HTTPListenerPolicy,
+    ListenerPolicy,
+}
+
+impl Family {
+    pub fn label(self) -> &'static str {
+        match self {
+            Family::TrafficPolicy => "TrafficPolicy",
+            Family::AiFrontend => "AiGatewayPolicy frontend",
+            Family::AiPreRouting => "AiGatewayPolicy traffic (PreRouting)",
+            Family::AiPostRouting => "AiGatewayPolicy traffic (PostRouting)",
+            Family::AiBackend => "AiGatewayPolicy backend",
+            Family::BackendConfigPolicy => "BackendConfigPolicy",
+            Family::HTTPListenerPolicy => "HTTPListenerPolicy",
+            Family::ListenerPolicy => "ListenerPolicy",
+        }
+    }
+}
+
+/// Precedence levels, least specific first (the derived order is the precedence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Level {
+    Gateway,
+    Listener,
+    Route,
+    Rule,
+    /// A route rule's ExtensionRef filter naming a TrafficPolicy.
+    ExtensionRef,
+    /// A policy targeting the Service or Backend, with or without a sectionName (a port, a
+    /// provider or an MCP target): one level.
+    Backend,
+    /// The AiGatewayBackend's own `spec.policies`.
+    BackendSpec,
+    /// A provider's or MCP target's inline `policies`.
+    Provider,
+}
+
+impl Level {
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Gateway => "gateway",
+            Level::Listener => "listener",
+            Level::Route => "route",
+            Level::Rule => "rule",
+            Level::ExtensionRef => "extensionRef",
+            Level::Backend => "backend",
+            Level::BackendSpec => "backend spec.policies",
+            Level::Provider => "provider policies",
+        }
+    }
+
+    /// Levels merged into one resource by the controller (its status counts them together).
+    fn tier(self) -> u8 {
+        match self {
+            Level::Gateway => 0,
+            Level::Listener => 1,
+            Level::Route | Level::Rule | Level::ExtensionRef => 2,
+            _ => 3,
+        }
+    }
+}
+
+/// A node of the hierarchy a policy can apply to; indices are into the facts (and, for the
+/// second number, into the object's listeners, rules, ports or sections).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Place {
+    Gateway(usize),
+    Listener(usize, usize),
+    Route(usize),
+    Rule(usize, usize),
+    /// A Service, Backend or AiGatewayBackend.
+    Backend(usize),
+    Port(usize, usize),
+    /// A provider or MCP target of an AiGatewayBackend.
+    Provider(usize, usize),
+}
+
+/// Who wrote a setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A policy (index into the facts).
+    Policy(usize),
+    /// The AiGatewayBackend's `spec.policies` (index of the backend).
+    BackendSpec(usize),
+    /// A provider's inline `policies` (backend index, index in its inline sections).
+    Provider(usize, usize),
+}
+
+/// One value of one field, as a source wrote it at one level.
+#[derive(Debug, Clone, Copy)]
+pub struct Setting<'a> {
+    pub source: Source,
+    pub level: Level,
+    pub value: &'a Value,
+    /// The field's key in the source's file.
+    pub span: Span,
+}
+
+impl Setting<'_> {
+    /// `disable: {}` (PolicyDisable): the feature is off here and below in precedence.
+    pub fn disables(&self) -> bool {
+        self.value.get("disable").is_some()
+    }
+    pub fn policy(&self) -> Option<usize> {
+        match self.source {
+            Source::Policy(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// Why a setting lost to the winner: the first rule of the order that separates them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Loss {
+    MoreSpecificLevel,
+    HeavierWeight,
+    Older,
+    NameOrder,
+}
+
+impl Loss {
+    pub fn label(self) -> &'static str {
+        match self {
+            Loss::MoreSpecificLevel => "more specific level",
+            Loss::HeavierWeight => "heavier weight",
+            Loss::Older => "older",
+            Loss::NameOrder => "name order",
+        }
+    }
+}
+
+/// One effective field.
+#[derive(Debug, Clone)]
+pub struct FieldOutcome<'a> {
+    pub name: &'a str,
+    pub winner: Setting<'a>,
+    /// Settings combined with the winner (policyMerge DeepMerge), in rank order.
+    pub merged: Vec<Setting<'a>>,
+    pub losers: Vec<(Setting<'a>, Loss)>,
+}
+
+impl FieldOutcome<'_> {
+    /// The winner is a `disable`: the feature is off.
+    pub fn disabled(&self) -> bool {
+        self.winner.disables()
+    }
+
+    /// The effective value: the winner's, or with DeepMerge every provider kept (extAuth,
+    /// extProc) or the transformations concatenated.
+    pub fn value(&self) -> Value {
+        if self.merged.is_empty() {
+            return self.winner.value.clone();
+        }
+        let all = std::iter::once(&self.winner).chain(&self.merged);
+        if self.name == "transformation" {
+            let mut out = Value::Null;
+            for s in all {
+                rank::concat(&mut out, s.value);
+            }
+            out
+        } else {
+            Value::Array(all.map(|s| s.value.clone()).collect())
+        }
+    }
+}
+
+/// The effective policy of one family at one place, reached through `via` (the listener a
+/// route is attached to; a route on two listeners has one of these per listener).
+#[derive(Debug, Clone)]
+pub struct Effective<'a> {
+    pub place: Place,
+    pub via: Option<Place>,
+    pub family: Family,
+    pub fields: Vec<FieldOutcome<'a>>,
+    /// Nothing more specific lies below the place (a rule, a port, a provider...).
+    pub leaf: bool,
+}
+
+pub struct Merged<'a> {
+    pub hierarchy: Hierarchy,
+    pub effective: Vec<Effective<'a>>,
+    pub statuses: Vec<PolicyStatus>,
+    pub diagnostics: Vec<Diagnostic>,
+    by_place: HashMap<Place, Vec<usize>>,
+}
+
+impl<'a> Merged<'a> {
+    /// The effective policies of one place (every family, every `via`).
+    pub fn of(&self, place: Place) -> impl Iterator<Item = &Effective<'a>> {
+        self.by_place
+            .get(&place)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&i| &self.effective[i])
+    }
+}
+
+/// Computes every place's effective policies, the policy statuses and the merge findings.
+pub fn merge<'a>(
+    facts: &'a [Facts],
+    attachments: &[Attachment],
+    options: &MergeOptions,
+) -> Merged<'a> {
+    let hierarchy = Hierarchy::new(facts, attachments);
+    let effective = chains::effective_all(facts, &hierarchy, options);
+    let mut by_place: HashMap<Place, Vec<usize>> = HashMap::new();
+    for (i, e) in effective.iter().enumerate() {
+        by_place.entry(e.place).or_default().push(i);
+    }
+    let statuses = status::statuses(facts, &hierarchy, &effective);
+    let diagnostics = findings::findings(facts, &hierarchy, &effective);
+    Merged {
+        hierarchy,
+        effective,
+        statuses,
+        diagnostics,
+        by_place,
+    }
+}

@@ -1,0 +1,124 @@
+//! The order of settings of one field: the more specific level first; within a level the
+//! heavier `kgateway.dev/policy-weight`, then the older creationTimestamp (none ranks last),
+//! then `namespace/name`. The first supplies the field.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::model::facts::{Facts, Spec};
+
+use super::{Family, FieldOutcome, Loss, MergeOptions, Setting, Source};
+
+/// What orders sources within one level.
+struct Key<'a> {
+    weight: i64,
+    created: Option<&'a str>,
+    namespace: &'a str,
+    name: &'a str,
+}
+
+fn key(facts: &[Facts], source: Source) -> Key<'_> {
+    let (i, weight, created) = match source {
+        Source::Policy(p) => match &facts[p].spec {
+            Spec::Policy(pf) => (p, pf.weight, pf.created.as_deref()),
+            _ => (p, 0, None),
+        },
+        Source::BackendSpec(b) | Source::Provider(b, _) => (b, 0, None),
+    };
+    Key {
+        weight,
+        created,
+        namespace: &facts[i].id.namespace,
+        name: &facts[i].id.name,
+    }
+}
+
+/// How `a` and `b` compare (Less: `a` first), and the rule that decided.
+fn compare(facts: &[Facts], a: &Setting<'_>, b: &Setting<'_>) -> (Ordering, Loss) {
+    let by_level = b.level.cmp(&a.level);
+    if by_level != Ordering::Equal {
+        return (by_level, Loss::MoreSpecificLevel);
+    }
+    let (ka, kb) = (key(facts, a.source), key(facts, b.source));
+    let by_weight = kb.weight.cmp(&ka.weight);
+    if by_weight != Ordering::Equal {
+        return (by_weight, Loss::HeavierWeight);
+    }
+    let by_age = match (ka.created, kb.created) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    };
+    if by_age != Ordering::Equal {
+        return (by_age, Loss::Older);
+    }
+    let by_name = (ka.namespace, ka.name).cmp(&(kb.namespace, kb.name));
+    (by_name, Loss::NameOrder)
+}
+
+/// The outcome of every field of one family, given its settings in chain order.
+pub(super) fn outcomes<'a>(
+    facts: &'a [Facts],
+    family: Family,
+    settings: Vec<(&'a str, Setting<'a>)>,
+    options: &MergeOptions,
+) -> Vec<FieldOutcome<'a>> {
+    // Fields keep the order they first appear in (least specific first), as written.
+    let mut order: Vec<&'a str> = Vec::new();
+    let mut by_field: HashMap<&'a str, Vec<Setting<'a>>> = HashMap::new();
+    for (name, s) in settings {
+        let list = by_field.entry(name).or_default();
+        if list.is_empty() {
+            order.push(name);
+        }
+        // A policy attached twice at one level (two targetRefs) counts once.
+        if !list
+            .iter()
+            .any(|x| x.source == s.source && x.level == s.level)
+        {
+            list.push(s);
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|name| {
+            let mut list = by_field.remove(name)?;
+            list.sort_by(|a, b| compare(facts, a, b).0);
+            let mut it = list.into_iter();
+            let winner = it.next()?;
+            let deep = options.deep(family, name) && !winner.disables();
+            let mut merged = Vec::new();
+            let mut losers = Vec::new();
+            for s in it {
+                if deep && s.level == winner.level && !s.disables() {
+                    merged.push(s);
+                } else {
+                    losers.push((s, compare(facts, &winner, &s).1));
+                }
+            }
+            Some(FieldOutcome {
+                name,
+                winner,
+                merged,
+                losers,
+            })
+        })
+        .collect()
+}
+
+/// Appends `add` to `out`: objects key by key, arrays concatenated, other values kept first.
+pub(super) fn concat(out: &mut Value, add: &Value) {
+    match (out, add) {
+        (out @ Value::Null, add) => *out = add.clone(),
+        (Value::Object(o), Value::Object(a)) => {
+            for (k, v) in a {
+                concat(o.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+        (Value::Array(o), Value::Array(a)) => o.extend(a.iter().cloned()),
+        _ => {}
+    }
+}

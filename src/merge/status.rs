@@ -1,0 +1,235 @@
+//! Predicted policy status, per policy and ancestor, in the words the controller writes:
+//! Accepted (`Valid`, or `Invalid` with the validation error) and Attached: `Overridden` when it
+//! supplies no field, `Merged` when a field it sets is also set by another policy (whichever
+//! wins), `Attached` otherwise; settings combined by DeepMerge are no conflict (the reference's
+//! deep-merge cases say Attached). A policy is judged where it attaches; a policy on a route is
+//! judged on each of the route's rules, with the other policies of the route's levels (the
+//! controller merges a route's levels into one route configuration).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::{Diagnostic, ResourceRef, Severity};
+use crate::model::facts::Facts;
+use crate::resolve::resource_ref as resource_ref_of;
+
+use super::chains::Hierarchy;
+use super::{Effective, Place};
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PolicyCondition {
+    pub status: bool,
+    pub reason: &'static str,
+    pub message: String,
+}
+
+/// The status of one policy for one ancestor (the Gateway, or the Service / Backend it targets).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PolicyStatus {
+    #[serde(skip)]
+    pub policy_index: usize,
+    pub policy: ResourceRef,
+    pub ancestor: ResourceRef,
+    pub accepted: PolicyCondition,
+    pub attached: PolicyCondition,
+}
+
+pub const MSG_ACCEPTED: &str = "Policy accepted";
+pub const MSG_ATTACHED: &str = "Attached to all targets";
+pub const MSG_MERGED: &str = "Merged with other policies in target(s) and attached";
+pub const MSG_OVERRIDDEN: &str =
+    "Overridden due to conflict with higher priority policy in target(s)";
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    supplied: usize,
+    lost: usize,
+    /// The policy won a field another policy of its tier also set.
+    conflicts: bool,
+}
+
+/// The places a policy attached at `place` is judged on.
+fn judged_at(facts: &[Facts], place: Place) -> Vec<Place> {
+    match place {
+        Place::Route(r) => match &facts[r].spec {
+            crate::model::facts::Spec::Route(route) if !route.rules.is_empty() => {
+                (0..route.rules.len()).map(|i| Place::Rule(r, i)).collect()
+            }
+            _ => vec![place],
+        },
+        _ => vec![place],
+    }
+}
+
+pub(super) fn statuses(
+    facts: &[Facts],
+    h: &Hierarchy,
+    effective: &[Effective<'_>],
+) -> Vec<PolicyStatus> {
+    let mut by_place: HashMap<Place, Vec<&Effective<'_>>> = HashMap::new();
+    for e in effective {
+        by_place.entry(e.place).or_default().push(e);
+    }
+    // (policy, ancestor) -> tally, in a stable order.
+    let mut tallies: Vec<((usize, usize), Tally)> = Vec::new();
+    let mut slot: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut attached: Vec<(Place, usize, u8)> = Vec::new();
+    for (&place, policies) in &h.attached {
+        let tier = match place {
+            Place::Gateway(_) => 0,
+            Place::Listener(..) => 1,
+            Place::Route(_) | Place::Rule(..) => 2,
+            _ => 3,
+        };
+        attached.extend(policies.iter().map(|&p| (place, p, tier)));
+    }
+    for (&place, policies) in &h.extension {
+        attached.extend(policies.iter().map(|&p| (place, p, 2)));
+    }
+    attached.sort();
+    attached.dedup();
+    for (place, p, tier) in attached {
+        let mut tally = Tally::default();
+        for at in judged_at(facts, place) {
+            for e in by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]) {
+                for field in &e.fields {
+                    let in_tier = |s: &super::Setting<'_>| s.level.tier() == tier;
+                    let supplied = std::iter::once(&field.winner).chain(&field.merged);
+                    let mine = supplied
+                        .filter(|s| in_tier(s))
+                        .any(|s| s.policy() == Some(p));
+                    let lost = field
+                        .losers
+                        .iter()
+                        .any(|(s, _)| in_tier(s) && s.policy() == Some(p));
+                    // A conflict: another policy of the tier set the field too and one of
+                    // the two lost (combined settings, DeepMerge, are no conflict).
+                    let other_lost = field
+                        .losers
+                        .iter()
+                        .any(|(s, _)| in_tier(s) && s.policy().is_some_and(|q| q != p));
+                    // Listener policies are merged into one listener configuration: there any
+                    // other policy supplying a field makes each of them Merged.
+                    let shared = matches!(
+                        e.family,
+                        super::Family::HTTPListenerPolicy | super::Family::ListenerPolicy
+                    ) && std::iter::once(&field.winner)
+                        .chain(&field.merged)
+                        .any(|s| in_tier(s) && s.policy().is_some_and(|q| q != p));
+                    tally.conflicts |= shared;
+                    if mine {
+                        tally.supplied += 1;
+                        tally.conflicts |= other_lost;
+                    } else if lost {
+                        tally.lost += 1;
+                    }
+                }
+            }
+        }
+        let ancestors = match place {
+            Place::Backend(b) | Place::Port(b, _) | Place::Provider(b, _) => vec![b],
+            _ => h.gateways(place),
+        };
+        for a in ancestors {
+            let i = *slot.entry((p, a)).or_insert_with(|| {
+                tallies.push(((p, a), Tally::default()));
+                tallies.len() - 1
+            });
+            let t = &mut tallies[i].1;
+            t.supplied += tally.supplied;
+            t.lost += tally.lost;
+            t.conflicts |= tally.conflicts;
+        }
+    }
+    tallies.sort_by_key(|((p, a), _)| (*p, *a));
+    tallies
+        .into_iter()
+        .map(|((p, a), t)| {
+            let attached = if t.supplied == 0 && t.lost > 0 {
+                ("Overridden", MSG_OVERRIDDEN)
+            } else if t.lost == 0 && !t.conflicts {
+                ("Attached", MSG_ATTACHED)
+            } else {
+                ("Merged", MSG_MERGED)
+            };
+            PolicyStatus {
+                policy_index: p,
+                policy: resource_ref_of(&facts[p].id),
+                ancestor: resource_ref_of(&facts[a].id),
+                accepted: PolicyCondition {
+                    status: true,
+                    reason: "Valid",
+                    message: MSG_ACCEPTED.to_string(),
+                },
+                attached: PolicyCondition {
+                    status: true,
+                    reason: attached.0,
+                    message: attached.1.to_string(),
+                },
+            }
+        })
+        .collect()
+}
+
+/// A manifest without a namespace is in `default`, as the facts say.
+fn key(r: &ResourceRef) -> (&str, &str, &str) {
+    (
+        &r.kind,
+        r.namespace.as_deref().unwrap_or("default"),
+        &r.name,
+    )
+}
+
+/// The first error-level finding of each resource.
+fn first_errors(diagnostics: &[Diagnostic]) -> HashMap<(&str, &str, &str), &str> {
+    let mut first = HashMap::new();
+    for d in diagnostics {
+        if d.severity == Severity::Error
+            && let Some(r) = &d.resource
+        {
+            first.entry(key(r)).or_insert(d.message.as_str());
+        }
+    }
+    first
+}
+
+/// Policies with an error-level finding: the controller does not accept them, so they take no
+/// part in the merge.
+pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> HashSet<usize> {
+    let first = first_errors(diagnostics);
+    if first.is_empty() {
+        return HashSet::new();
+    }
+    facts
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| matches!(f.spec, crate::model::facts::Spec::Policy(_)))
+        .filter(|(_, f)| {
+            first.contains_key(&(
+                f.id.kind.as_str(),
+                f.id.namespace.as_str(),
+                f.id.name.as_str(),
+            ))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A policy with an error-level finding is not accepted (`Invalid`, with the first error), and
+/// then attaches nowhere.
+pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
+    let first = first_errors(diagnostics);
+    for s in statuses {
+        if let Some(message) = first.get(&key(&s.policy)) {
+            s.accepted = PolicyCondition {
+                status: false,
+                reason: "Invalid",
+                message: message.to_string(),
+            };
+            s.attached = PolicyCondition {
+                status: false,
+                reason: "Pending",
+                message: "Policy is not accepted".to_string(),
+            };
+        }
+    }
+}

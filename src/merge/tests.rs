@@ -1,0 +1,617 @@
+//! Table-driven tests over every rule of `decisions.md` section 5: each case asserts the
+//! effective value and the provenance of every field at one place.
+
+use crate::lint::{LintOptions, lint_sources};
+use crate::source::SourceFile;
+
+use super::view::{effective_view, places_of};
+use super::{Family, MergeOptions, merge};
+
+/// A Gateway with two listeners, a route on `http` with a named rule (whose ExtensionRef filter
+/// names TrafficPolicy `ext`) and an unnamed one, a Service with a named port, and an
+/// AiGatewayBackend with one provider.
+pub(super) const TARGETS: &str = r#"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: kgateway
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+  - {name: other, protocol: HTTP, port: 8080}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r}
+spec:
+  parentRefs: [{name: gw, sectionName: http}]
+  rules:
+  - name: a
+    filters:
+    - type: ExtensionRef
+      extensionRef: {group: gateway.kgateway.dev, kind: TrafficPolicy, name: ext}
+    backendRefs: [{name: svc, port: 80}]
+  - backendRefs: [{name: svc, port: 80}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc}
+spec:
+  ports: [{name: web, port: 80}, {name: admin, port: 9000}]
+---
+apiVersion: agentgateway.dev/v1alpha1
+kind: AiGatewayBackend
+metadata: {name: llm}
+spec:
+  ai:
+    groups:
+    - providers:
+      - name: main
+        chatCompletionsVendor: {model: m}
+        policies:
+          ai: {defaults: [{field: temperature, value: "0.1"}]}
+  policies:
+    ai: {defaults: [{field: temperature, value: "0.5"}]}
+    tls: {sni: llm.example}
+"#;
+
+/// A policy document: `kind name [weight] [created]`, its targetRefs and spec fields.
+pub(super) fn policy(kind: &str, name: &str, meta: &str, targets: &str, fields: &str) -> String {
+    let group = if kind == "AiGatewayPolicy" {
+        "agentgateway.dev"
+    } else {
+        "gateway.kgateway.dev"
+    };
+    let targets = if targets.is_empty() {
+        String::new()
+    } else {
+        format!("  targetRefs: {targets}\n")
+    };
+    format!(
+        "---\napiVersion: {group}/v1alpha1\nkind: {kind}\nmetadata: {{name: {name}{meta}}}\nspec:\n{targets}{fields}\n"
+    )
+}
+
+pub(super) const GW: &str = "[{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]";
+pub(super) const HTTP: &str =
+    "[{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: http}]";
+pub(super) const ROUTE: &str = "[{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}]";
+pub(super) const RULE: &str =
+    "[{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r, sectionName: a}]";
+const SVC: &str = "[{group: '', kind: Service, name: svc}]";
+const PORT: &str = "[{group: '', kind: Service, name: svc, sectionName: web}]";
+const LLM: &str = "[{group: agentgateway.dev, kind: AiGatewayBackend, name: llm}]";
+
+pub(super) fn run(docs: &[String], options: &MergeOptions) -> crate::lint::LintRun {
+    let text = format!("{TARGETS}{}", docs.concat());
+    let mut config = crate::config::Config::default();
+    config.policy_merge = crate::config::PolicyMerge {
+        ext_auth_deep: options.deep_ext_auth,
+        ext_proc_deep: options.deep_ext_proc,
+        transformation_deep: options.deep_transformation,
+    };
+    let lint = LintOptions {
+        keep_model: true,
+        config,
+        ..LintOptions::default()
+    };
+    lint_sources(vec![SourceFile::new(0, "t.yaml", text)], &lint)
+}
+
+/// The effective fields of one family at `kind/name[:section]`, one line each:
+/// `field = value <- source [+ merged] | lost: source (reason)`.
+fn effective(docs: &[String], options: &MergeOptions, at: &str, family: Family) -> Vec<String> {
+    let run = run(docs, options);
+    let Some(model) = &run.model else {
+        return vec!["no model".into()];
+    };
+    let merged = merge(&model.facts, &model.attachments, &model.merge_options);
+    let (object, section) = match at.split_once(':') {
+        Some((o, s)) => (o, Some(s)),
+        None => (at, None),
+    };
+    let Some((kind, name)) = object.split_once('/') else {
+        return vec!["bad place".into()];
+    };
+    let Some(i) = model
+        .facts
+        .iter()
+        .position(|f| f.id.kind == kind && f.id.name == name)
+    else {
+        return vec!["no object".into()];
+    };
+    let Some(&place) = places_of(&model.facts, i, section).first() else {
+        return vec!["no place".into()];
+    };
+    let mut out = Vec::new();
+    for e in merged.of(place).filter(|e| e.family == family) {
+        for f in effective_view(&model.facts, e).fields {
+            let mut line = format!("{} = {} <- {}", f.field, f.value, f.source.label());
+            for m in &f.merged {
+                line.push_str(&format!(" + {}", m.label()));
+            }
+            for l in &f.losers {
+                line.push_str(&format!(
+                    " | lost: {} ({})",
+                    l.source.label(),
+                    l.reason.label()
+                ));
+            }
+            if f.disabled {
+                line.push_str(" [disabled]");
+            }
+            out.push(line);
+        }
+    }
+    out
+}
+
+struct Case {
+    name: &'static str,
+    docs: Vec<String>,
+    options: MergeOptions,
+    at: &'static str,
+    family: Family,
+    want: &'static [&'static str],
+}
+
+fn tp(name: &str, meta: &str, targets: &str, fields: &str) -> String {
+    policy("TrafficPolicy", name, meta, targets, fields)
+}
+
+fn deep() -> MergeOptions {
+    MergeOptions {
+        deep_ext_auth: true,
+        deep_ext_proc: false,
+        deep_transformation: true,
+        ..MergeOptions::default()
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let t = |s: &str| format!("  timeouts: {{request: {s}}}");
+    vec![
+        Case {
+            name: "TrafficPolicy levels: Gateway < listener < route < rule < ExtensionRef",
+            docs: vec![
+                tp("g", "", GW, &t("1s")),
+                tp("l", "", HTTP, &t("2s")),
+                tp("r", "", ROUTE, &t("3s")),
+                tp("ru", "", RULE, &t("4s")),
+                tp("ext", "", "", &t("5s")),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r:a",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"timeouts = {"request":"5s"} <- TrafficPolicy default/ext @extensionRef | lost: TrafficPolicy default/ru @rule (more specific level) | lost: TrafficPolicy default/r @route (more specific level) | lost: TrafficPolicy default/l @listener (more specific level) | lost: TrafficPolicy default/g @gateway (more specific level)"#,
+            ],
+        },
+        Case {
+            name: "the unnamed rule has no rule or ExtensionRef level: the route wins",
+            docs: vec![
+                tp("g", "", GW, &t("1s")),
+                tp("r", "", ROUTE, &t("3s")),
+                tp("ext", "", "", &t("5s")),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r:1",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"timeouts = {"request":"3s"} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/g @gateway (more specific level)"#,
+            ],
+        },
+        Case {
+            name: "a listener not on the route's path does not apply",
+            docs: vec![
+                tp("g", "", GW, &t("1s")),
+                tp(
+                    "o",
+                    "",
+                    "[{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: other}]",
+                    &t("2s"),
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[r#"timeouts = {"request":"1s"} <- TrafficPolicy default/g @gateway"#],
+        },
+        Case {
+            name: "within a level the heavier weight wins over age and name",
+            docs: vec![
+                tp(
+                    "a",
+                    ", creationTimestamp: '2020-01-01T00:00:00Z'",
+                    ROUTE,
+                    &t("1s"),
+                ),
+                tp(
+                    "z",
+                    ", annotations: {kgateway.dev/policy-weight: '10'}",
+                    ROUTE,
+                    &t("2s"),
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (heavier weight)"#,
+            ],
+        },
+        Case {
+            name: "same weight: the older creationTimestamp wins over name",
+            docs: vec![
+                tp(
+                    "a",
+                    ", creationTimestamp: '2024-05-01T00:00:00Z'",
+                    ROUTE,
+                    &t("1s"),
+                ),
+                tp(
+                    "z",
+                    ", creationTimestamp: '2023-01-01T00:00:00Z'",
+                    ROUTE,
+                    &t("2s"),
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (older)"#,
+            ],
+        },
+        Case {
+            name: "a policy without creationTimestamp ranks after one with it",
+            docs: vec![
+                tp("a", "", ROUTE, &t("1s")),
+                tp(
+                    "z",
+                    ", creationTimestamp: '2024-05-01T00:00:00Z'",
+                    ROUTE,
+                    &t("2s"),
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (older)"#,
+            ],
+        },
+        Case {
+            name: "nothing else tells them apart: namespace/name order",
+            docs: vec![tp("b", "", ROUTE, &t("1s")), tp("a", "", ROUTE, &t("2s"))],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/a @route | lost: TrafficPolicy default/b @route (name order)"#,
+            ],
+        },
+        Case {
+            name: "merge is per top-level field",
+            docs: vec![
+                tp(
+                    "g",
+                    "",
+                    GW,
+                    "  timeouts: {request: 1s}\n  cors: {allowOrigins: ['https://a']}",
+                ),
+                tp("r", "", ROUTE, "  cors: {allowOrigins: ['https://b']}"),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"timeouts = {"request":"1s"} <- TrafficPolicy default/g @gateway"#,
+                r#"cors = {"allowOrigins":["https://b"]} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/g @gateway (more specific level)"#,
+            ],
+        },
+        Case {
+            name: "disable turns the feature off at its level and below",
+            docs: vec![
+                tp("g", "", GW, "  extAuth: {extensionRef: {name: auth}}"),
+                tp("r", "", ROUTE, "  extAuth: {disable: {}}"),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"extAuth = {"disable":{}} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/g @gateway (more specific level) [disabled]"#,
+            ],
+        },
+        Case {
+            name: "a more specific level re-enables what a disable turned off",
+            docs: vec![
+                tp("r", "", ROUTE, "  extAuth: {disable: {}}"),
+                tp("ru", "", RULE, "  extAuth: {extensionRef: {name: auth}}"),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r:a",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"extAuth = {"extensionRef":{"name":"auth"}} <- TrafficPolicy default/ru @rule | lost: TrafficPolicy default/r @route (more specific level)"#,
+            ],
+        },
+        Case {
+            name: "DeepMerge extAuth keeps the providers of one level; other levels still lose",
+            docs: vec![
+                tp("g", "", GW, "  extAuth: {extensionRef: {name: g}}"),
+                tp("r1", "", ROUTE, "  extAuth: {extensionRef: {name: one}}"),
+                tp("r2", "", ROUTE, "  extAuth: {extensionRef: {name: two}}"),
+            ],
+            options: deep(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"extAuth = [{"extensionRef":{"name":"one"}},{"extensionRef":{"name":"two"}}] <- TrafficPolicy default/r1 @route + TrafficPolicy default/r2 @route | lost: TrafficPolicy default/g @gateway (more specific level)"#,
+            ],
+        },
+        Case {
+            name: "without DeepMerge the first of the level supplies extAuth whole",
+            docs: vec![
+                tp("r1", "", ROUTE, "  extAuth: {extensionRef: {name: one}}"),
+                tp("r2", "", ROUTE, "  extAuth: {extensionRef: {name: two}}"),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"extAuth = {"extensionRef":{"name":"one"}} <- TrafficPolicy default/r1 @route | lost: TrafficPolicy default/r2 @route (name order)"#,
+            ],
+        },
+        Case {
+            name: "DeepMerge transformation concatenates",
+            docs: vec![
+                tp(
+                    "r1",
+                    "",
+                    ROUTE,
+                    "  transformation: {response: {add: [{name: a, value: '1'}]}}",
+                ),
+                tp(
+                    "r2",
+                    "",
+                    ROUTE,
+                    "  transformation: {response: {add: [{name: b, value: '2'}]}}",
+                ),
+            ],
+            options: deep(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[
+                r#"transformation = {"response":{"add":[{"name":"a","value":"1"},{"name":"b","value":"2"}]}} <- TrafficPolicy default/r1 @route + TrafficPolicy default/r2 @route"#,
+            ],
+        },
+        Case {
+            name: "AI traffic: PreRouting and PostRouting are separate sets",
+            docs: vec![
+                policy(
+                    "AiGatewayPolicy",
+                    "pre",
+                    "",
+                    GW,
+                    "  traffic: {phase: PreRouting, extAuth: {backendRef: {name: svc, port: 80}}}",
+                ),
+                policy(
+                    "AiGatewayPolicy",
+                    "post",
+                    "",
+                    ROUTE,
+                    "  traffic: {extAuth: {backendRef: {name: svc, port: 9000}}, timeouts: {request: 1s}}",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r:a",
+            family: Family::AiPreRouting,
+            want: &[
+                r#"extAuth = {"backendRef":{"name":"svc","port":80}} <- AiGatewayPolicy default/pre @gateway"#,
+            ],
+        },
+        Case {
+            name: "AI traffic PostRouting of the same place",
+            docs: vec![
+                policy(
+                    "AiGatewayPolicy",
+                    "pre",
+                    "",
+                    GW,
+                    "  traffic: {phase: PreRouting, extAuth: {backendRef: {name: svc, port: 80}}}",
+                ),
+                policy(
+                    "AiGatewayPolicy",
+                    "post",
+                    "",
+                    ROUTE,
+                    "  traffic: {extAuth: {backendRef: {name: svc, port: 9000}}, timeouts: {request: 1s}}",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r:a",
+            family: Family::AiPostRouting,
+            want: &[
+                r#"extAuth = {"backendRef":{"name":"svc","port":9000}} <- AiGatewayPolicy default/post @route"#,
+                r#"timeouts = {"request":"1s"} <- AiGatewayPolicy default/post @route"#,
+            ],
+        },
+        Case {
+            name: "AI backend: policy < backend spec.policies < provider policies",
+            docs: vec![policy(
+                "AiGatewayPolicy",
+                "b",
+                "",
+                LLM,
+                "  backend: {ai: {defaults: [{field: temperature, value: '0.9'}]}, http: {requestTimeout: 5s}}",
+            )],
+            options: MergeOptions::default(),
+            at: "AiGatewayBackend/llm:main",
+            family: Family::AiBackend,
+            want: &[
+                r#"ai = {"defaults":[{"field":"temperature","value":"0.1"}]} <- AiGatewayBackend default/llm provider main policies | lost: AiGatewayBackend default/llm spec.policies (more specific level) | lost: AiGatewayPolicy default/b @backend (more specific level)"#,
+                r#"http = {"requestTimeout":"5s"} <- AiGatewayPolicy default/b @backend"#,
+                r#"tls = {"sni":"llm.example"} <- AiGatewayBackend default/llm spec.policies"#,
+            ],
+        },
+        Case {
+            name: "AI backend: route levels rank below the backend's own",
+            docs: vec![
+                policy(
+                    "AiGatewayPolicy",
+                    "g",
+                    "",
+                    GW,
+                    "  backend: {http: {requestTimeout: 1s}}",
+                ),
+                policy(
+                    "AiGatewayPolicy",
+                    "ru",
+                    "",
+                    RULE,
+                    "  backend: {http: {requestTimeout: 2s}}",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r:a",
+            family: Family::AiBackend,
+            want: &[
+                r#"http = {"requestTimeout":"2s"} <- AiGatewayPolicy default/ru @rule | lost: AiGatewayPolicy default/g @gateway (more specific level)"#,
+            ],
+        },
+        Case {
+            name: "AI frontend: all policies on the Gateway are one level",
+            docs: vec![
+                policy(
+                    "AiGatewayPolicy",
+                    "f2",
+                    "",
+                    GW,
+                    "  frontend: {tcp: {keepalive: {time: 1s}}}",
+                ),
+                policy(
+                    "AiGatewayPolicy",
+                    "f1",
+                    ", annotations: {kgateway.dev/policy-weight: '1'}",
+                    GW,
+                    "  frontend: {tcp: {keepalive: {time: 2s}}, http: {http1MaxHeaders: 50}}",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "Gateway/gw",
+            family: Family::AiFrontend,
+            want: &[
+                r#"tcp = {"keepalive":{"time":"2s"}} <- AiGatewayPolicy default/f1 @gateway | lost: AiGatewayPolicy default/f2 @gateway (heavier weight)"#,
+                r#"http = {"http1MaxHeaders":50} <- AiGatewayPolicy default/f1 @gateway"#,
+            ],
+        },
+        Case {
+            name: "ListenerPolicy: a perPort entry replaces default whole for its port",
+            docs: vec![policy(
+                "ListenerPolicy",
+                "lp",
+                "",
+                GW,
+                "  default: {perConnectionBufferLimitBytes: 100, proxyProtocol: {}}\n  perPort: [{port: 8080, listener: {perConnectionBufferLimitBytes: 200}}]",
+            )],
+            options: MergeOptions::default(),
+            at: "Gateway/gw:other",
+            family: Family::ListenerPolicy,
+            want: &[r#"perConnectionBufferLimitBytes = 200 <- ListenerPolicy default/lp @gateway"#],
+        },
+        Case {
+            name: "ListenerPolicy default applies to the other ports",
+            docs: vec![policy(
+                "ListenerPolicy",
+                "lp",
+                "",
+                GW,
+                "  default: {perConnectionBufferLimitBytes: 100, proxyProtocol: {}}\n  perPort: [{port: 8080, listener: {perConnectionBufferLimitBytes: 200}}]",
+            )],
+            options: MergeOptions::default(),
+            at: "Gateway/gw:http",
+            family: Family::ListenerPolicy,
+            want: &[
+                r#"perConnectionBufferLimitBytes = 100 <- ListenerPolicy default/lp @gateway"#,
+                r#"proxyProtocol = {} <- ListenerPolicy default/lp @gateway"#,
+            ],
+        },
+        Case {
+            name: "BackendConfigPolicy on a Service: one level, weight decides",
+            docs: vec![
+                policy(
+                    "BackendConfigPolicy",
+                    "s",
+                    "",
+                    SVC,
+                    "  connectTimeout: 1s\n  http1ProtocolOptions: {}",
+                ),
+                policy(
+                    "BackendConfigPolicy",
+                    "w",
+                    ", annotations: {kgateway.dev/policy-weight: '3'}",
+                    SVC,
+                    "  connectTimeout: 2s",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "Service/svc:web",
+            family: Family::BackendConfigPolicy,
+            want: &[
+                r#"connectTimeout = "2s" <- BackendConfigPolicy default/w @backend | lost: BackendConfigPolicy default/s @backend (heavier weight)"#,
+                r#"http1ProtocolOptions = {} <- BackendConfigPolicy default/s @backend"#,
+            ],
+        },
+        Case {
+            name: "AI backend on a Service port and on the Service: one level",
+            docs: vec![
+                policy(
+                    "AiGatewayPolicy",
+                    "p",
+                    "",
+                    PORT,
+                    "  backend: {http: {requestTimeout: 1s}}",
+                ),
+                policy(
+                    "AiGatewayPolicy",
+                    "s",
+                    ", creationTimestamp: '2024-01-01T00:00:00Z'",
+                    SVC,
+                    "  backend: {http: {requestTimeout: 2s}}",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "Service/svc:web",
+            family: Family::AiBackend,
+            want: &[
+                r#"http = {"requestTimeout":"2s"} <- AiGatewayPolicy default/s @backend | lost: AiGatewayPolicy default/p @backend (older)"#,
+            ],
+        },
+        Case {
+            name: "a policy the controller would not accept supplies nothing",
+            docs: vec![
+                tp("bad", "", ROUTE, "  timeouts: {request: 1s}\n  nonsense: 1"),
+                tp("g", "", GW, &t("2s")),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[r#"timeouts = {"request":"2s"} <- TrafficPolicy default/g @gateway"#],
+        },
+    ]
+}
+
+#[test]
+fn decisions_section_5() {
+    let mut failed = Vec::new();
+    for c in cases() {
+        let got = effective(&c.docs, &c.options, c.at, c.family);
+        if got != c.want {
+            failed.push(format!(
+                "{}:\n  got:  {got:#?}\n  want: {:#?}",
+                c.name, c.want
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}

@@ -1,0 +1,188 @@
+//! Predicted policy statuses and the merge findings, on the targets of `tests.rs`.
+
+use super::MergeOptions;
+use super::tests::{GW, HTTP, ROUTE, RULE, policy, run};
+
+const OTHER: &str =
+    "[{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: other}]";
+
+fn tp(name: &str, targets: &str, fields: &str) -> String {
+    policy("TrafficPolicy", name, "", targets, fields)
+}
+
+/// `policy -> ancestor: Accepted reason / Attached reason`, one line per status.
+fn statuses(docs: &[String]) -> Vec<String> {
+    run(docs, &MergeOptions::default())
+        .policy_statuses
+        .iter()
+        .map(|s| {
+            format!(
+                "{} -> {} {}: {} / {}",
+                s.policy.name,
+                s.ancestor.kind,
+                s.ancestor.name,
+                s.accepted.reason,
+                s.attached.reason
+            )
+        })
+        .collect()
+}
+
+/// `code policy: message`, for the GW31x findings.
+fn findings(docs: &[String]) -> Vec<String> {
+    run(docs, &MergeOptions::default())
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.starts_with("GW31"))
+        .map(|d| {
+            let who = d.resource.as_ref().map(|r| r.name.as_str()).unwrap_or("");
+            format!("{} {who}: {}", d.code, d.message)
+        })
+        .collect()
+}
+
+#[test]
+fn alone_on_its_target_a_policy_is_attached() {
+    assert_eq!(
+        statuses(&[tp("g", GW, "  timeouts: {request: 1s}")]),
+        ["g -> Gateway gw: Valid / Attached"]
+    );
+}
+
+#[test]
+fn route_and_rule_policies_merge_into_one_route_configuration() {
+    // The reference's traffic-policy/merge case: every policy supplies something, so each is
+    // Merged; the route policy's transformation loses to the rule's.
+    let docs = [
+        tp(
+            "ru",
+            RULE,
+            "  cors: {allowOrigins: ['https://a']}\n  transformation: {response: {}}",
+        ),
+        tp(
+            "r",
+            ROUTE,
+            "  rateLimit: {local: {}}\n  transformation: {request: {}}",
+        ),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "ru -> Gateway gw: Valid / Merged",
+            "r -> Gateway gw: Valid / Merged"
+        ]
+    );
+}
+
+#[test]
+fn a_policy_that_supplies_nothing_where_it_attaches_is_overridden() {
+    // The winner of a conflict is Merged, as the reference writes it.
+    let docs = [
+        tp("a", ROUTE, "  timeouts: {request: 1s}"),
+        tp("b", ROUTE, "  timeouts: {request: 2s}"),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "a -> Gateway gw: Valid / Merged",
+            "b -> Gateway gw: Valid / Overridden"
+        ]
+    );
+}
+
+#[test]
+fn a_gateway_policy_overridden_by_routes_keeps_its_status_but_is_dead() {
+    // The controller judges the Gateway policy on the Gateway (Attached); on every rule of the
+    // only route a more specific policy supplies the field, so it has no effect (GW311).
+    let docs = [
+        tp("g", GW, "  timeouts: {request: 1s}"),
+        tp("l", HTTP, "  timeouts: {request: 2s}"),
+        tp("o", OTHER, "  timeouts: {request: 3s}"),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "g -> Gateway gw: Valid / Attached",
+            "l -> Gateway gw: Valid / Attached",
+            "o -> Gateway gw: Valid / Attached"
+        ]
+    );
+    assert_eq!(
+        findings(&docs),
+        [
+            "GW311 g: TrafficPolicy default/g has no effect: every field it sets is overridden on every target (for example by TrafficPolicy default/o)"
+        ]
+    );
+    // A listener without routes is a place of its own: there the Gateway policy applies.
+    assert_eq!(findings(&docs[..2]), Vec::<String>::new());
+}
+
+#[test]
+fn an_invalid_policy_is_not_accepted() {
+    let s = run(
+        &[tp("bad", ROUTE, "  timeouts: {request: 12}")],
+        &MergeOptions::default(),
+    );
+    let st = &s.policy_statuses[0];
+    assert_eq!(
+        (st.accepted.reason, st.attached.reason),
+        ("Invalid", "Pending")
+    );
+    assert!(!st.accepted.status);
+}
+
+#[test]
+fn name_order_tie_is_reported_once_per_pair_and_field() {
+    let docs = [
+        tp("b", ROUTE, "  timeouts: {request: 1s}\n  cors: {}"),
+        tp("a", ROUTE, "  timeouts: {request: 2s}"),
+    ];
+    assert_eq!(
+        findings(&docs),
+        [
+            "GW310 b: TrafficPolicy default/a and TrafficPolicy default/b set timeouts at the same level with the same weight and creation time; TrafficPolicy default/a wins only by name order (in a cluster, creation order decides)"
+        ]
+    );
+}
+
+#[test]
+fn a_disable_with_nothing_below_is_reported() {
+    let docs = [tp("r", ROUTE, "  extAuth: {disable: {}}")];
+    assert_eq!(
+        findings(&docs),
+        [
+            "GW312 r: extAuth.disable cancels nothing: no less specific or lower-ranked policy sets extAuth where TrafficPolicy default/r applies"
+        ]
+    );
+    let cancels = [
+        tp("g", GW, "  extAuth: {extensionRef: {name: auth}}"),
+        tp("r", ROUTE, "  extAuth: {disable: {}}"),
+    ];
+    assert_eq!(findings(&cancels), Vec::<String>::new());
+}
+
+#[test]
+fn pre_and_post_routing_on_one_feature_is_reported() {
+    let docs = [
+        policy(
+            "AiGatewayPolicy",
+            "pre",
+            "",
+            GW,
+            "  traffic: {phase: PreRouting, extAuth: {backendRef: {name: svc, port: 80}}}",
+        ),
+        policy(
+            "AiGatewayPolicy",
+            "post",
+            "",
+            ROUTE,
+            "  traffic: {extAuth: {backendRef: {name: svc, port: 9000}}}",
+        ),
+    ];
+    assert_eq!(
+        findings(&docs),
+        [
+            "GW313 post: AiGatewayPolicy default/post configures traffic.extAuth in PostRouting while AiGatewayPolicy default/pre configures it in PreRouting: the two phases never merge, so the feature runs twice"
+        ]
+    );
+}

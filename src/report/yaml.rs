@@ -1,0 +1,131 @@
+//! A small YAML writer for JSON values (block style, two-space indent), for `explain` output:
+//! strings that YAML would read as something else are written JSON-quoted.
+
+use serde_json::Value;
+
+/// The value as a YAML document (ends with a newline).
+pub fn to_yaml(value: &Value) -> String {
+    let mut out = String::new();
+    match value {
+        Value::Object(m) if !m.is_empty() => write_map(&mut out, m, 0),
+        Value::Array(a) if !a.is_empty() => write_seq(&mut out, a, 0),
+        v => {
+            out.push_str(&scalar(v));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `key: value` lines of a field, indented by `indent` spaces.
+pub fn field_lines(key: &str, value: &Value, indent: usize) -> Vec<String> {
+    let mut out = String::new();
+    let mut map = serde_json::Map::new();
+    map.insert(key.to_string(), value.clone());
+    write_map(&mut out, &map, indent);
+    out.lines().map(str::to_string).collect()
+}
+
+fn pad(out: &mut String, indent: usize) {
+    out.extend(std::iter::repeat_n(' ', indent));
+}
+
+fn nested(v: &Value) -> bool {
+    matches!(v, Value::Object(m) if !m.is_empty()) || matches!(v, Value::Array(a) if !a.is_empty())
+}
+
+fn write_map(out: &mut String, m: &serde_json::Map<String, Value>, indent: usize) {
+    for (k, v) in m {
+        pad(out, indent);
+        out.push_str(&key(k));
+        out.push(':');
+        write_child(out, v, indent);
+    }
+}
+
+fn write_seq(out: &mut String, a: &[Value], indent: usize) {
+    for v in a {
+        pad(out, indent);
+        out.push('-');
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                // The first key goes on the dash's line.
+                let mut inner = String::new();
+                write_map(&mut inner, m, indent + 2);
+                out.push(' ');
+                out.push_str(inner.trim_start());
+            }
+            _ => write_child(out, v, indent),
+        }
+    }
+}
+
+fn write_child(out: &mut String, v: &Value, indent: usize) {
+    if nested(v) {
+        out.push('\n');
+        match v {
+            Value::Object(m) => write_map(out, m, indent + 2),
+            Value::Array(a) => write_seq(out, a, indent + 2),
+            _ => {}
+        }
+    } else {
+        out.push(' ');
+        out.push_str(&scalar(v));
+        out.push('\n');
+    }
+}
+
+fn key(k: &str) -> String {
+    if plain(k) { k.to_string() } else { quoted(k) }
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) if plain(s) => s.clone(),
+        Value::String(s) => quoted(s),
+        Value::Object(_) => "{}".to_string(),
+        Value::Array(_) => "[]".to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn quoted(s: &str) -> String {
+    Value::String(s.to_string()).to_string()
+}
+
+/// Whether a string reads back as the same string without quotes.
+fn plain(s: &str) -> bool {
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    let reserved = matches!(
+        s.to_ascii_lowercase().as_str(),
+        "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off" | "y" | "n"
+    );
+    !reserved
+        && s.parse::<f64>().is_err()
+        && !first.is_ascii_whitespace()
+        && !s.ends_with(' ')
+        && !"-?:,[]{}#&*!|>'\"%@`".contains(first)
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.ends_with(':')
+        && !s.contains('\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_block_yaml_and_quotes_what_would_change_type() {
+        let v = serde_json::json!({
+            "a": {"b": [1, {"c": "x", "d": "true"}], "e": {}},
+            "f": "1s", "g": "10", "h": "", "i": "a: b"
+        });
+        assert_eq!(
+            to_yaml(&v),
+            "a:\n  b:\n    - 1\n    - c: x\n      d: \"true\"\n  e: {}\nf: 1s\ng: \"10\"\nh: \"\"\ni: \"a: b\"\n"
+        );
+    }
+}

@@ -1,0 +1,141 @@
+//! `gwctl explain` end to end: snapshots of the human output for a Gateway, a listener, a route,
+//! a rule, a Backend and an AI provider of `testdata/explain/`, the data formats, colour, and
+//! the errors (unknown kind, unknown target with the closest names, unknown section).
+
+use std::process::Command;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/explain");
+
+fn explain(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("gwctl")
+        .map(|mut c| {
+            c.arg("explain")
+                .args(args)
+                .arg(DIR)
+                .env_remove("NO_COLOR")
+                .env("COLUMNS", "100")
+                .output()
+        })
+        .unwrap_or_else(|e| panic!("gwctl binary: {e}"))
+        .unwrap_or_else(|e| panic!("gwctl ran: {e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn human(target: &str) -> String {
+    let (code, stdout, stderr) = explain(&[target, "-n", "shop"]);
+    assert_eq!((code, stderr.as_str()), (0, ""), "{target}");
+    stdout
+}
+
+#[test]
+fn gateway() {
+    insta::assert_snapshot!(human("gw/public"));
+}
+
+#[test]
+fn listener() {
+    insta::assert_snapshot!(human("Gateway/public:admin"));
+}
+
+#[test]
+fn route() {
+    insta::assert_snapshot!(human("httproute/checkout"));
+}
+
+#[test]
+fn rule() {
+    insta::assert_snapshot!(human("route/checkout:pay"));
+}
+
+#[test]
+fn backend() {
+    insta::assert_snapshot!(human("svc/payments"));
+}
+
+#[test]
+fn ai_provider() {
+    insta::assert_snapshot!(human("aigatewaybackend/llm:primary"));
+}
+
+#[test]
+fn json_is_the_same_facts_as_data() {
+    let (code, stdout, _) = explain(&["route/checkout:1", "-n", "shop", "-o", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_default();
+    assert_eq!(v["target"], "HTTPRoute shop/checkout:rule 1");
+    let fields = &v["effective"][0]["fields"];
+    assert_eq!(fields[0]["field"], "timeouts");
+    assert_eq!(fields[0]["value"], serde_json::json!({"request": "10s"}));
+    assert_eq!(fields[0]["source"]["name"], "checkout-limits");
+    assert_eq!(fields[0]["source"]["level"], "route");
+    assert_eq!(fields[0]["losers"][0]["source"]["name"], "checkout-slow");
+    assert_eq!(fields[0]["losers"][0]["reason"], "heavierWeight");
+}
+
+#[test]
+fn yaml_is_the_same_facts_as_data() {
+    let (code, stdout, _) = explain(&["gw/public", "-n", "shop", "-o", "yaml"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("target: Gateway shop/public\nhierarchy:\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("      - field: timeouts\n        value:\n          request: 30s\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn losers_are_dimmed_only_with_colour() {
+    let (_, plain, _) = explain(&["route/checkout", "-n", "shop", "--color", "never"]);
+    assert!(!plain.contains('\x1b'));
+    let (_, coloured, _) = explain(&["route/checkout", "-n", "shop", "--color", "always"]);
+    assert!(
+        coloured.contains(
+            "\x1b[2m    # lost: TrafficPolicy shop/checkout-slow @route (heavier weight)"
+        ),
+        "{coloured}"
+    );
+}
+
+#[test]
+fn unknown_target_lists_the_closest_names() {
+    let (code, stdout, stderr) = explain(&["svc/paymnts", "-n", "shop"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        "gwctl: error: Service shop/paymnts not found; closest: shop/payments\n"
+    );
+    let (code, _, stderr) = explain(&["svc/payments"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "gwctl: error: Service default/payments not found; closest: shop/payments\n"
+    );
+}
+
+#[test]
+fn unknown_section_and_kind_are_usage_errors() {
+    let (code, _, stderr) = explain(&["route/checkout:nope", "-n", "shop"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "gwctl: error: HTTPRoute shop/checkout has no section \"nope\"; it has: pay, rule 1\n"
+    );
+    let (code, _, stderr) = explain(&["widget/x"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("gwctl: error: unknown kind \"widget\" in the target"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = explain(&["checkout"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("is not KIND/NAME[:SECTION]"), "{stderr}");
+}
