@@ -40,6 +40,9 @@ printf '%-22s %8s %8s\n' "" wall_s cpu_s
 printf '%-22s %8s %8s\n' "lint without resolve" "$without_wall" "$without_cpu"
 printf '%-22s %8s %8s\n' "lint with resolve" "$with_wall" "$with_cpu"
 echo "GW2xx/GW3xx findings: $findings"
+if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
+  echo "note: load above the core count: wall times are unreliable, CPU time is the steadier figure"
+fi
 # The limit is on wall time (what a user waits for); CPU time is shown because on a loaded
 # machine it is the steadier of the two.
 awk -v a="$without_wall" -v b="$with_wall" -v c="$without_cpu" -v d="$with_cpu" 'BEGIN {

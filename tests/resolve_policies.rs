@@ -119,3 +119,199 @@ const EXPECTED: &[&str] = &[
     "261:3 warning GW308 -> 250:3 -> 212:9",
     "287:5 warning GW309 -> 267:9",
 ];
+
+/// A GatewayClass `NAME` of `CONTROLLER` and a Gateway `NAME` of it with one HTTP listener.
+fn gateway(name: &str, controller: &str) -> String {
+    format!(
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata:
+  name: {name}
+spec:
+  controllerName: {controller}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: {name}
+spec:
+  gatewayClassName: {name}
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+---
+"
+    )
+}
+
+const AI_POLICY_ON_CHAT: &str = "apiVersion: agentgateway.dev/v1alpha1
+kind: AiGatewayPolicy
+metadata:
+  name: limits
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: chat
+  traffic:
+    rateLimit:
+      local:
+      - requests: 100
+        unit: Minutes
+";
+
+fn codes(run: &LintRun) -> Vec<&'static str> {
+    run.diagnostics
+        .iter()
+        .map(|d| d.code)
+        .filter(|c| c.starts_with("GW3"))
+        .collect()
+}
+
+#[test]
+fn a_route_served_by_both_data_planes_takes_policies_of_both_families() {
+    let route = |parents: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: chat
+spec:
+  parentRefs:
+{parents}  hostnames:
+  - chat.example.com
+---
+"
+        )
+    };
+    let proxy = gateway("proxy", "kgateway.dev/kgateway");
+    let ai = gateway("ai", "agentgateway.dev/agentgateway");
+    let both = format!(
+        "{proxy}{ai}{}{AI_POLICY_ON_CHAT}",
+        route("  - name: proxy\n  - name: ai\n")
+    );
+    let run = common::lint_text(&both);
+    assert_eq!(
+        codes(&run),
+        Vec::<&str>::new(),
+        "{:#?}",
+        common::describe(&run)
+    );
+    let proxy_only = format!(
+        "{proxy}{ai}{}{AI_POLICY_ON_CHAT}",
+        route("  - name: proxy\n")
+    );
+    assert_eq!(codes(&common::lint_text(&proxy_only)), ["GW305"]);
+}
+
+#[test]
+fn a_route_under_a_listener_set_is_served_by_the_listener_sets_gateway() {
+    let text = format!(
+        "{}apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata:
+  name: extra
+spec:
+  parentRef:
+    group: gateway.networking.k8s.io
+    kind: Gateway
+    name: proxy
+  listeners:
+  - name: extra
+    protocol: HTTP
+    port: 8080
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: chat
+spec:
+  parentRefs:
+  - group: gateway.networking.x-k8s.io
+    kind: XListenerSet
+    name: extra
+  hostnames:
+  - chat.example.com
+---
+{AI_POLICY_ON_CHAT}",
+        gateway("proxy", "kgateway.dev/kgateway")
+    );
+    let run = common::lint_text(&text);
+    assert_eq!(codes(&run), ["GW305"], "{:#?}", common::describe(&run));
+}
+
+#[test]
+fn the_ai_controller_name_comes_from_the_config() {
+    let text = format!(
+        "{}apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: chat
+spec:
+  parentRefs:
+  - name: edge
+  hostnames:
+  - chat.example.com
+---
+{AI_POLICY_ON_CHAT}",
+        gateway("edge", "example.com/ai")
+    );
+    let lint = |ai: &str| {
+        let mut options = LintOptions::default();
+        options.config.controllers.ai = ai.to_string();
+        let files = vec![gwctl::source::SourceFile::new(
+            0,
+            "test.yaml",
+            text.as_str(),
+        )];
+        codes(&gwctl::lint::lint_sources(files, &options))
+    };
+    assert_eq!(lint("agentgateway.dev/agentgateway"), ["GW305"]);
+    assert_eq!(lint("example.com/ai"), Vec::<&str>::new());
+}
+
+#[test]
+fn a_policy_reaching_a_target_twice_conflicts_once_per_field() {
+    let bcp = |name: &str, targets: &str, timeout: &str| {
+        format!(
+            "apiVersion: gateway.kgateway.dev/v1alpha1
+kind: BackendConfigPolicy
+metadata:
+  name: {name}
+spec:
+{targets}  connectTimeout: {timeout}
+---
+"
+        )
+    };
+    let text = format!(
+        "apiVersion: v1
+kind: Service
+metadata:
+  name: chat
+  labels:
+    app: chat
+spec:
+  ports:
+  - port: 8080
+---
+{}{}",
+        bcp(
+            "a-first",
+            "  targetRefs:\n  - group: \"\"\n    kind: Service\n    name: chat\n",
+            "1s"
+        ),
+        bcp(
+            "b-twice",
+            "  targetSelectors:\n  - group: \"\"\n    kind: Service\n    matchLabels:\n      app: chat\n",
+            "5s"
+        )
+        .replace(
+            "  targetSelectors:",
+            "  targetRefs:\n  - group: \"\"\n    kind: Service\n    name: chat\n  targetSelectors:"
+        ),
+    );
+    let run = common::lint_text(&text);
+    assert_eq!(codes(&run), ["GW308"], "{:#?}", common::describe(&run));
+}
