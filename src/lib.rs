@@ -8,6 +8,7 @@ pub mod cel;
 pub mod cli;
 pub mod config;
 pub mod diag;
+pub mod fasthash;
 pub mod input;
 pub mod lint;
 pub mod merge;

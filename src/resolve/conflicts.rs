@@ -4,8 +4,8 @@
 //! `kgateway.dev/policy-weight` first, then older creationTimestamp (a policy without one after
 //! every one that has it), then `namespace/name`.
 
+use crate::fasthash::FastMap;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 use crate::model::facts::{Facts, ObjRef, Spec};
 use crate::model::facts_policy::{PolicyFacts, WEIGHT_ANNOTATION};
@@ -17,7 +17,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
     let facts = ctx.index.facts;
     // (target, section) -> policies, in facts order; grouped once, so that the work is linear in
     // the attachments plus the pairs that really share a target.
-    let mut by_target: HashMap<(usize, Option<&str>), Vec<usize>> = HashMap::new();
+    let mut by_target: FastMap<(usize, Option<&str>), Vec<usize>> = FastMap::default();
     for a in attachments {
         if facts[a.policy].id.kind != "BackendConfigPolicy" {
             continue;
@@ -84,7 +84,7 @@ fn conflicts(ctx: &mut Ctx<'_>, target: usize, ranked: &[usize]) {
     let facts = ctx.index.facts;
     let t = &facts[target];
     // field name -> the first-ranked policy setting it.
-    let mut winners: HashMap<&str, usize> = HashMap::new();
+    let mut winners: FastMap<&str, usize> = FastMap::default();
     for &p in ranked {
         let f = &facts[p];
         let Some(pf) = policy(f) else { continue };

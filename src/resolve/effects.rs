@@ -7,7 +7,9 @@
 //! an AI Gateway (GW307), `backend.ai` / `backend.mcp` on an AiGatewayBackend of another
 //! kind (GW309).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use crate::fasthash::FastMap;
 
 use crate::diag::Diagnostic;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, ObjRef, Spec};
@@ -47,7 +49,7 @@ fn family(kind: &str) -> Option<Plane> {
 struct Planes<'c> {
     ai_controller: &'c str,
     /// Gateway -> its data plane, `None` when its GatewayClass is not in the inputs.
-    known: HashMap<usize, Option<Plane>>,
+    known: FastMap<usize, Option<Plane>>,
 }
 
 impl Planes<'_> {
@@ -82,7 +84,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
         .unwrap_or_else(|| DEFAULT_AI_CONTROLLER.to_string());
     let mut planes = Planes {
         ai_controller: &ai_controller,
-        known: HashMap::new(),
+        known: FastMap::default(),
     };
     // Gateways whose data plane decides whether some policy takes effect but is unknown: one
     // note each, not one per policy.

@@ -1,7 +1,7 @@
 //! The index over all facts: every lookup of the resolve stage is a hash lookup, so resolution
 //! stays linear in the number of references.
 
-use std::collections::{HashMap, HashSet};
+use crate::fasthash::{FastMap, FastSet};
 
 use crate::model::facts::{Facts, Selector, Spec};
 
@@ -12,20 +12,20 @@ type KindKey<'a> = (&'a str, &'a str, &'a str);
 
 pub struct Index<'a> {
     pub facts: &'a [Facts],
-    by_key: HashMap<Key<'a>, usize>,
+    by_key: FastMap<Key<'a>, usize>,
     /// Objects by (group, kind, namespace): "did you mean" and selectors without labels.
-    members: HashMap<KindKey<'a>, Vec<usize>>,
+    members: FastMap<KindKey<'a>, Vec<usize>>,
     /// Objects by (group, kind, namespace, label key, label value), for label selectors.
-    labelled: HashMap<(KindKey<'a>, &'a str, &'a str), Vec<usize>>,
+    labelled: FastMap<(KindKey<'a>, &'a str, &'a str), Vec<usize>>,
     /// Objects by (group, kind, name) over every namespace, for the global policy namespace;
     /// built only when one is configured.
-    by_name: HashMap<(&'a str, &'a str, &'a str), Vec<usize>>,
-    kinds: HashSet<(&'a str, &'a str)>,
-    namespace_labels: HashMap<&'a str, &'a [(String, String)]>,
+    by_name: FastMap<(&'a str, &'a str, &'a str), Vec<usize>>,
+    kinds: FastSet<(&'a str, &'a str)>,
+    namespace_labels: FastMap<&'a str, &'a [(String, String)]>,
     /// (group, kind, namespace, name) of every route filter's extensionRef.
-    extension_targets: HashSet<Key<'a>>,
+    extension_targets: FastSet<Key<'a>>,
     /// ReferenceGrants by their namespace (the namespace of the objects they grant access to).
-    grants: HashMap<&'a str, Vec<usize>>,
+    grants: FastMap<&'a str, Vec<usize>>,
 }
 
 impl<'a> Index<'a> {
@@ -33,14 +33,14 @@ impl<'a> Index<'a> {
     pub fn new(facts: &'a [Facts], by_name: bool) -> Self {
         let mut index = Index {
             facts,
-            by_key: HashMap::with_capacity(facts.len()),
-            members: HashMap::new(),
-            labelled: HashMap::new(),
-            by_name: HashMap::new(),
-            kinds: HashSet::new(),
-            namespace_labels: HashMap::new(),
-            grants: HashMap::new(),
-            extension_targets: HashSet::new(),
+            by_key: FastMap::with_capacity_and_hasher(facts.len(), Default::default()),
+            members: FastMap::default(),
+            labelled: FastMap::default(),
+            by_name: FastMap::default(),
+            kinds: FastSet::default(),
+            namespace_labels: FastMap::default(),
+            grants: FastMap::default(),
+            extension_targets: FastSet::default(),
         };
         for (i, f) in facts.iter().enumerate() {
             let id = &f.id;

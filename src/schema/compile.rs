@@ -2,7 +2,6 @@
 //! compiled once, properties in hash maps. Compiled once per kind version and shared across threads.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use regex::Regex;
@@ -10,29 +9,7 @@ use serde_json::Value;
 
 use crate::cel::{CelLimits, CompiledRule};
 
-/// FNV-1a: property names are short, and SipHash's setup dominates lookups of short keys.
-#[derive(Default)]
-pub struct FnvHasher(u64);
-
-impl Hasher for FnvHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FnvHasher>>;
+pub use crate::fasthash::FastMap;
 
 /// JSON types of the `type` keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
