@@ -2,7 +2,7 @@
 //! hangs from, which TrafficPolicies a rule's ExtensionRef filters name; then, per place, the
 //! chain of places whose policies apply to it, least specific first.
 
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
 
 use crate::model::facts::{Facts, GATEWAY_API, Spec};
 use crate::resolve::Attachment;
@@ -12,20 +12,20 @@ use super::{Effective, Family, Level, MergeOptions, Place, Setting, Source};
 
 pub struct Hierarchy {
     /// Policies attached to each place, in facts order.
-    pub attached: HashMap<Place, Vec<usize>>,
+    pub attached: FastMap<Place, Vec<usize>>,
     /// TrafficPolicies named by a rule's ExtensionRef filters.
-    pub extension: HashMap<Place, Vec<usize>>,
+    pub extension: FastMap<Place, Vec<usize>>,
     /// The listeners each route hangs from, per route (facts index).
-    pub parents: HashMap<usize, Vec<Place>>,
+    pub parents: FastMap<usize, Vec<Place>>,
     /// The routes hanging from each listener.
-    pub children: HashMap<Place, Vec<usize>>,
+    pub children: FastMap<Place, Vec<usize>>,
     /// Rule places of each route, per rule: the (kind, namespace, name) of its backendRefs.
-    pub backends: HashMap<Place, Vec<usize>>,
+    pub backends: FastMap<Place, Vec<usize>>,
 }
 
 impl Hierarchy {
     pub fn new(facts: &[Facts], attachments: &[Attachment]) -> Self {
-        let mut by_name: HashMap<(&str, &str, &str), usize> = HashMap::new();
+        let mut by_name: FastMap<(&str, &str, &str), usize> = FastMap::default();
         for (i, f) in facts.iter().enumerate() {
             let id = &f.id;
             by_name
@@ -33,11 +33,11 @@ impl Hierarchy {
                 .or_insert(i);
         }
         let mut h = Hierarchy {
-            attached: HashMap::new(),
-            extension: HashMap::new(),
-            parents: HashMap::new(),
-            children: HashMap::new(),
-            backends: HashMap::new(),
+            attached: FastMap::default(),
+            extension: FastMap::default(),
+            parents: FastMap::default(),
+            children: FastMap::default(),
+            backends: FastMap::default(),
         };
         for a in attachments {
             if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {
@@ -176,7 +176,7 @@ fn family_of<'a>(kind: &str, field: &'a str, phase: Option<&str>) -> Option<(Fam
 }
 
 /// Per family, the named settings of every place of a chain.
-type Gathered<'a> = HashMap<Family, Vec<(&'a str, Setting<'a>)>>;
+type Gathered<'a> = FastMap<Family, Vec<(&'a str, Setting<'a>)>>;
 
 fn gather_policy<'a>(
     facts: &'a [Facts],
@@ -290,7 +290,7 @@ pub(super) fn effective_all<'a>(
     let mut out = Vec::new();
     let mut emit =
         |place: Place, via: Option<Place>, leaf: bool, steps: &[Step], port: Option<i64>| {
-            let mut gathered: Gathered<'a> = HashMap::new();
+            let mut gathered: Gathered<'a> = FastMap::default();
             for step in steps {
                 match *step {
                     Step::Attached(at, level) => {

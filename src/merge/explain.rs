@@ -1,7 +1,7 @@
 //! What `gwctl explain` shows of one place, as data: where the place sits in the hierarchy, the
 //! policies attached along its chain with their predicted status, and its effective policies.
 
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
 
 use crate::model::facts::{Facts, Spec};
 
@@ -31,8 +31,8 @@ pub struct Explanation {
 
 /// Each policy's status as `explain` shows it (`Valid/Merged`), from its first ancestor; built
 /// once for any number of explanations.
-pub fn status_index(statuses: &[PolicyStatus]) -> HashMap<usize, String> {
-    let mut out = HashMap::new();
+pub fn status_index(statuses: &[PolicyStatus]) -> FastMap<usize, String> {
+    let mut out = FastMap::default();
     for s in statuses {
         out.entry(s.policy_index)
             .or_insert_with(|| format!("{}/{}", s.accepted.reason, s.attached.reason));
@@ -43,7 +43,7 @@ pub fn status_index(statuses: &[PolicyStatus]) -> HashMap<usize, String> {
 pub fn explain(
     facts: &[Facts],
     merged: &Merged<'_>,
-    status_of: &HashMap<usize, String>,
+    status_of: &FastMap<usize, String>,
     place: Place,
 ) -> Explanation {
     let effective: Vec<_> = merged.of(place).collect();

@@ -2,7 +2,9 @@
 //! anywhere (GW311), a `disable` that cancels nothing (GW312), PreRouting and PostRouting
 //! traffic configuring the same feature (GW313).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+use crate::fasthash::{FastMap, FastSet};
 
 use crate::diag::Diagnostic;
 use crate::model::facts::Facts;
@@ -58,17 +60,17 @@ pub(super) fn findings(
     effective: &[Effective<'_>],
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let mut ties: HashSet<(usize, usize, &str)> = HashSet::new();
+    let mut ties: FastSet<(usize, usize, &str)> = FastSet::default();
     // Policies that supplied a field at some leaf, and policies seen setting a field at all.
-    let mut supplied: HashSet<usize> = HashSet::new();
+    let mut supplied: FastSet<usize> = FastSet::default();
     let mut setters: BTreeSet<usize> = BTreeSet::new();
     // The first setting that beat each policy (for GW311's related location).
-    let mut beaten_by: HashMap<usize, Setting<'_>> = HashMap::new();
+    let mut beaten_by: FastMap<usize, Setting<'_>> = FastMap::default();
     let mut disables: BTreeSet<(usize, Family, &str)> = BTreeSet::new();
-    let mut disable_settings: HashMap<(usize, Family, &str), Setting<'_>> = HashMap::new();
-    let mut cancelled: HashSet<(usize, Family, &str)> = HashSet::new();
-    let mut overlaps: HashSet<(usize, usize, &str)> = HashSet::new();
-    let mut pre: HashMap<(Place, Option<Place>), &Effective<'_>> = HashMap::new();
+    let mut disable_settings: FastMap<(usize, Family, &str), Setting<'_>> = FastMap::default();
+    let mut cancelled: FastSet<(usize, Family, &str)> = FastSet::default();
+    let mut overlaps: FastSet<(usize, usize, &str)> = FastSet::default();
+    let mut pre: FastMap<(Place, Option<Place>), &Effective<'_>> = FastMap::default();
     for e in effective {
         if e.family == Family::AiPreRouting {
             pre.insert((e.place, e.via), e);
@@ -161,7 +163,7 @@ pub(super) fn findings(
             }
         }
     }
-    let attached: HashSet<usize> = h
+    let attached: FastSet<usize> = h
         .attached
         .values()
         .chain(h.extension.values())

@@ -14,7 +14,7 @@ mod tests;
 mod tests_status;
 pub mod view;
 
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
 
 use serde_json::Value;
 
@@ -33,7 +33,7 @@ pub struct MergeOptions {
     pub deep_ext_proc: bool,
     pub deep_transformation: bool,
     /// Policies the controller would not accept (see [`rejected`]): they supply nothing.
-    pub rejected: std::collections::HashSet<usize>,
+    pub rejected: crate::fasthash::FastSet<usize>,
 }
 
 impl MergeOptions {
@@ -269,7 +269,7 @@ pub struct Merged<'a> {
     pub effective: Vec<Effective<'a>>,
     pub statuses: Vec<PolicyStatus>,
     pub diagnostics: Vec<Diagnostic>,
-    by_place: HashMap<Place, Vec<usize>>,
+    by_place: FastMap<Place, Vec<usize>>,
 }
 
 impl<'a> Merged<'a> {
@@ -292,7 +292,7 @@ pub fn merge<'a>(
 ) -> Merged<'a> {
     let hierarchy = Hierarchy::new(facts, attachments);
     let effective = chains::effective_all(facts, &hierarchy, options);
-    let mut by_place: HashMap<Place, Vec<usize>> = HashMap::new();
+    let mut by_place: FastMap<Place, Vec<usize>> = FastMap::default();
     for (i, e) in effective.iter().enumerate() {
         by_place.entry(e.place).or_default().push(i);
     }

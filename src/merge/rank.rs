@@ -2,8 +2,8 @@
 //! heavier `kgateway.dev/policy-weight`, then the older creationTimestamp (none ranks last),
 //! then `namespace/name`. The first supplies the field.
 
+use crate::fasthash::FastMap;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -68,7 +68,7 @@ pub(super) fn outcomes<'a>(
 ) -> Vec<FieldOutcome<'a>> {
     // Fields keep the order they first appear in (least specific first), as written.
     let mut order: Vec<&'a str> = Vec::new();
-    let mut by_field: HashMap<&'a str, Vec<Setting<'a>>> = HashMap::new();
+    let mut by_field: FastMap<&'a str, Vec<Setting<'a>>> = FastMap::default();
     for (name, s) in settings {
         let list = by_field.entry(name).or_default();
         if list.is_empty() {

@@ -6,7 +6,7 @@
 //! judged on each of the route's rules, with the other policies of the route's levels (the
 //! controller merges a route's levels into one route configuration).
 
-use std::collections::{HashMap, HashSet};
+use crate::fasthash::{FastMap, FastSet};
 
 use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::model::facts::Facts;
@@ -65,13 +65,13 @@ pub(super) fn statuses(
     h: &Hierarchy,
     effective: &[Effective<'_>],
 ) -> Vec<PolicyStatus> {
-    let mut by_place: HashMap<Place, Vec<&Effective<'_>>> = HashMap::new();
+    let mut by_place: FastMap<Place, Vec<&Effective<'_>>> = FastMap::default();
     for e in effective {
         by_place.entry(e.place).or_default().push(e);
     }
     // (policy, ancestor) -> tally, in a stable order.
     let mut tallies: Vec<((usize, usize), Tally)> = Vec::new();
-    let mut slot: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut slot: FastMap<(usize, usize), usize> = FastMap::default();
     let mut attached: Vec<(Place, usize, u8)> = Vec::new();
     for (&place, policies) in &h.attached {
         let tier = match place {
@@ -180,8 +180,8 @@ fn key(r: &ResourceRef) -> (&str, &str, &str) {
 }
 
 /// The first error-level finding of each resource.
-fn first_errors(diagnostics: &[Diagnostic]) -> HashMap<(&str, &str, &str), &str> {
-    let mut first = HashMap::new();
+fn first_errors(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), &str> {
+    let mut first = FastMap::default();
     for d in diagnostics {
         if d.severity == Severity::Error
             && let Some(r) = &d.resource
@@ -194,10 +194,10 @@ fn first_errors(diagnostics: &[Diagnostic]) -> HashMap<(&str, &str, &str), &str>
 
 /// Policies with an error-level finding: the controller does not accept them, so they take no
 /// part in the merge.
-pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> HashSet<usize> {
+pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> FastSet<usize> {
     let first = first_errors(diagnostics);
     if first.is_empty() {
-        return HashSet::new();
+        return FastSet::default();
     }
     facts
         .iter()
