@@ -2,6 +2,8 @@
 //! hangs from, which TrafficPolicies a rule's ExtensionRef filters name; then, per place, the
 //! chain of places whose policies apply to it, least specific first.
 
+use rayon::prelude::*;
+
 use crate::fasthash::FastMap;
 
 use crate::model::facts::{Facts, GATEWAY_API, Spec};
@@ -287,44 +289,80 @@ pub(super) fn effective_all<'a>(
     h: &Hierarchy,
     options: &MergeOptions,
 ) -> Vec<Effective<'a>> {
-    let mut out = Vec::new();
-    let mut emit =
-        |place: Place, via: Option<Place>, leaf: bool, steps: &[Step], port: Option<i64>| {
-            let mut gathered: Gathered<'a> = FastMap::default();
-            for step in steps {
-                match *step {
-                    Step::Attached(at, level) => {
-                        let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            gather_policy(facts, p, level, port, &mut gathered);
-                        }
+    // Each object's places are independent of the others': computed in parallel, kept in facts
+    // order.
+    let per_fact: Vec<Vec<Effective<'a>>> = (0..facts.len())
+        .into_par_iter()
+        .map(|i| {
+            let mut emitter = Emitter {
+                facts,
+                h,
+                options,
+                out: Vec::new(),
+            };
+            emitter.object(i);
+            emitter.out
+        })
+        .collect();
+    per_fact.into_iter().flatten().collect()
+}
+
+/// Computes the effective policies of one object's places into `out`.
+struct Emitter<'a, 'h> {
+    facts: &'a [Facts],
+    h: &'h Hierarchy,
+    options: &'h MergeOptions,
+    out: Vec<Effective<'a>>,
+}
+
+impl<'a> Emitter<'a, '_> {
+    fn emit(
+        &mut self,
+        place: Place,
+        via: Option<Place>,
+        leaf: bool,
+        steps: &[Step],
+        port: Option<i64>,
+    ) {
+        let (facts, h, options) = (self.facts, self.h, self.options);
+        let mut gathered: Gathered<'a> = FastMap::default();
+        for step in steps {
+            match *step {
+                Step::Attached(at, level) => {
+                    let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                        gather_policy(facts, p, level, port, &mut gathered);
                     }
-                    Step::Extension(at) => {
-                        let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
-                        }
-                    }
-                    Step::Inline(source) => gather_inline(facts, source, &mut gathered),
                 }
+                Step::Extension(at) => {
+                    let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                        gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
+                    }
+                }
+                Step::Inline(source) => gather_inline(facts, source, &mut gathered),
             }
-            let mut families: Vec<_> = gathered.into_iter().collect();
-            families.sort_by_key(|(f, _)| *f);
-            for (family, settings) in families {
-                out.push(Effective {
-                    place,
-                    via,
-                    family,
-                    fields: outcomes(facts, family, settings, options),
-                    leaf,
-                });
-            }
-        };
-    for (i, f) in facts.iter().enumerate() {
+        }
+        let mut families: Vec<_> = gathered.into_iter().collect();
+        families.sort_by_key(|(f, _)| *f);
+        for (family, settings) in families {
+            self.out.push(Effective {
+                place,
+                via,
+                family,
+                fields: outcomes(facts, family, settings, options),
+                leaf,
+            });
+        }
+    }
+
+    fn object(&mut self, i: usize) {
+        let (facts, h) = (self.facts, self.h);
+        let f = &facts[i];
         match &f.spec {
             Spec::Gateway { listeners, .. } => {
                 let g = Place::Gateway(i);
-                emit(
+                self.emit(
                     g,
                     None,
                     listeners.is_empty(),
@@ -338,7 +376,7 @@ pub(super) fn effective_all<'a>(
                         Step::Attached(g, Level::Gateway),
                         Step::Attached(lp, Level::Listener),
                     ];
-                    emit(lp, None, leaf, &steps, l.port);
+                    self.emit(lp, None, leaf, &steps, l.port);
                 }
             }
             Spec::Route(route) => {
@@ -356,19 +394,19 @@ pub(super) fn effective_all<'a>(
                         steps.push(Step::Attached(lp, Level::Listener));
                     }
                     steps.push(Step::Attached(rp, Level::Route));
-                    emit(rp, via, route.rules.is_empty(), &steps, None);
+                    self.emit(rp, via, route.rules.is_empty(), &steps, None);
                     for ri in 0..route.rules.len() {
                         let rule = Place::Rule(i, ri);
                         steps.truncate(if via.is_some() { 3 } else { 1 });
                         steps.push(Step::Attached(rule, Level::Rule));
                         steps.push(Step::Extension(rule));
-                        emit(rule, via, true, &steps, None);
+                        self.emit(rule, via, true, &steps, None);
                     }
                 }
             }
             Spec::Service { ports } => {
                 let b = Place::Backend(i);
-                emit(
+                self.emit(
                     b,
                     None,
                     ports.is_empty(),
@@ -383,13 +421,13 @@ pub(super) fn effective_all<'a>(
                         Step::Attached(b, Level::Backend),
                         Step::Attached(port, Level::Backend),
                     ];
-                    emit(port, None, true, &steps, None);
+                    self.emit(port, None, true, &steps, None);
                 }
             }
             Spec::Backend { sections, .. } => {
                 let b = Place::Backend(i);
                 let own = Step::Inline(Source::BackendSpec(i));
-                emit(
+                self.emit(
                     b,
                     None,
                     sections.is_empty(),
@@ -409,11 +447,10 @@ pub(super) fn effective_all<'a>(
                     {
                         steps.push(Step::Inline(Source::Provider(i, k)));
                     }
-                    emit(p, None, true, &steps, None);
+                    self.emit(p, None, true, &steps, None);
                 }
             }
             _ => {}
         }
     }
-    out
 }
