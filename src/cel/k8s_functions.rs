@@ -66,10 +66,15 @@ pub(super) fn string_list<'b, 'v>(items: Vec<String>) -> CowVal<'b, 'v> {
 // ---------------------------------------------------------------------------------------
 // Regular expressions
 
-/// Compiled regexes by pattern. Bounded: past the limit, patterns are compiled per call.
+/// Compiled regexes by pattern. Bounded: past the limits, patterns are compiled per call.
 static REGEX_CACHE: LazyLock<RwLock<HashMap<String, Arc<Regex>>>> =
     LazyLock::new(|| RwLock::new(HashMap::new()));
-const REGEX_CACHE_LIMIT: usize = 4096;
+/// The patterns of a rule set are a few dozen short literals. Patterns that come from the data
+/// (`self.matches(self.pattern)`) are distinct per object, and one compiled regex can take
+/// megabytes: with 4096 entries and no length bound, the `cel_check` fuzz target's memory kept
+/// growing until the cache was full (to 1 GB, where the other targets stay near 500 MB).
+const REGEX_CACHE_LIMIT: usize = 256;
+const REGEX_CACHE_PATTERN_BYTES: usize = 256;
 
 /// The compiled form of an RE2 pattern, from the cache when possible.
 pub(super) fn cached_regex(pattern: &str) -> Result<Arc<Regex>, String> {
@@ -82,7 +87,8 @@ pub(super) fn cached_regex(pattern: &str) -> Result<Arc<Regex>, String> {
         Regex::new(&re2_to_rust(pattern))
             .map_err(|e| format!("invalid regular expression {pattern:?}: {e}"))?,
     );
-    if let Ok(mut cache) = REGEX_CACHE.write()
+    if pattern.len() <= REGEX_CACHE_PATTERN_BYTES
+        && let Ok(mut cache) = REGEX_CACHE.write()
         && cache.len() < REGEX_CACHE_LIMIT
     {
         cache.insert(pattern.to_string(), Arc::clone(&re));
