@@ -5,7 +5,7 @@ use crate::lint::{LintOptions, lint_sources};
 use crate::source::SourceFile;
 
 use super::view::{effective_view, places_of};
-use super::{Family, MergeOptions, merge};
+use super::{Family, MergeOptions};
 
 /// A Gateway with two listeners, a route on `http` with a named rule (whose ExtensionRef filter
 /// names TrafficPolicy `ext`) and an unnamed one, a Service with a named port, and an
@@ -82,6 +82,15 @@ const PORT: &str = "[{group: '', kind: Service, name: svc, sectionName: web}]";
 const LLM: &str = "[{group: agentgateway.dev, kind: AiGatewayBackend, name: llm}]";
 
 pub(super) fn run(docs: &[String], options: &MergeOptions) -> crate::lint::LintRun {
+    run_with(docs, options, true)
+}
+
+/// Lints the targets and `docs`; with `keep`, the model is kept and the merge left to the test.
+pub(super) fn run_with(
+    docs: &[String],
+    options: &MergeOptions,
+    keep: bool,
+) -> crate::lint::LintRun {
     let text = format!("{TARGETS}{}", docs.concat());
     let mut config = crate::config::Config::default();
     config.policy_merge = crate::config::PolicyMerge {
@@ -90,7 +99,7 @@ pub(super) fn run(docs: &[String], options: &MergeOptions) -> crate::lint::LintR
         transformation_deep: options.deep_transformation,
     };
     let lint = LintOptions {
-        keep_model: true,
+        keep_model: keep,
         config,
         ..LintOptions::default()
     };
@@ -104,7 +113,7 @@ fn effective(docs: &[String], options: &MergeOptions, at: &str, family: Family) 
     let Some(model) = &run.model else {
         return vec!["no model".into()];
     };
-    let merged = merge(&model.facts, &model.attachments, &model.merge_options);
+    let merged = model.merge();
     let (object, section) = match at.split_once(':') {
         Some((o, s)) => (o, Some(s)),
         None => (at, None),
