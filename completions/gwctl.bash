@@ -97,7 +97,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__explain)
-            opts="-n -o -h -V --namespace --output --color --values --config --help --version"
+            opts="-n -A -o -h -V --namespace --all-namespaces --output --color --values --config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -78,6 +78,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --color 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)'
             cand --values 'The control-plane chart''s values file (its `policyMerge` applies)'
             cand --config 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory'
+            cand -A 'With KIND/*: objects of every namespace'
+            cand --all-namespaces 'With KIND/*: objects of every namespace'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

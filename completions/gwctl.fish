@@ -77,6 +77,7 @@ always\t''
 never\t''"
 complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -l values -d 'The control-plane chart\'s values file (its `policyMerge` applies)' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s A -l all-namespaces -d 'With KIND/*: objects of every namespace'
 complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gwctl -n "__fish_gwctl_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -l dir -d 'Write the scripts of every supported shell into this directory' -r -F
