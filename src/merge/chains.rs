@@ -275,6 +275,7 @@ fn gather_inline<'a>(facts: &'a [Facts], source: Source, out: &mut Gathered<'a>)
 }
 
 /// One step of a chain: the policies attached at a place, at a level.
+#[derive(Clone, Copy)]
 enum Step {
     Attached(Place, Level),
     Extension(Place),
@@ -288,38 +289,79 @@ pub(super) fn effective_all<'a>(
     options: &MergeOptions,
 ) -> Vec<Effective<'a>> {
     let mut out = Vec::new();
-    let mut emit =
-        |place: Place, via: Option<Place>, leaf: bool, steps: &[Step], port: Option<i64>| {
-            let mut gathered: Gathered<'a> = HashMap::new();
-            for step in steps {
-                match *step {
-                    Step::Attached(at, level) => {
-                        let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            gather_policy(facts, p, level, port, &mut gathered);
-                        }
+    // The rules each backend is reached from: the AI backend family of a backend, provider or
+    // MCP target is computed once more per such rule, with the rule's levels below the
+    // backend's own (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend
+    // targetRef < spec.policies < inline policies).
+    let mut reached: HashMap<usize, Vec<Place>> = HashMap::new();
+    for (&rule, backends) in &h.backends {
+        for &b in backends {
+            let rules = reached.entry(b).or_default();
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+    }
+    for rules in reached.values_mut() {
+        rules.sort();
+    }
+    let mut emit = |place: Place,
+                    via: Option<Place>,
+                    leaf: bool,
+                    steps: &[Step],
+                    port: Option<i64>,
+                    only: Option<Family>| {
+        let mut gathered: Gathered<'a> = HashMap::new();
+        for step in steps {
+            match *step {
+                Step::Attached(at, level) => {
+                    let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                        gather_policy(facts, p, level, port, &mut gathered);
                     }
-                    Step::Extension(at) => {
-                        let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
-                        }
-                    }
-                    Step::Inline(source) => gather_inline(facts, source, &mut gathered),
                 }
+                Step::Extension(at) => {
+                    let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                        gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
+                    }
+                }
+                Step::Inline(source) => gather_inline(facts, source, &mut gathered),
             }
-            let mut families: Vec<_> = gathered.into_iter().collect();
-            families.sort_by_key(|(f, _)| *f);
-            for (family, settings) in families {
-                out.push(Effective {
-                    place,
-                    via,
-                    family,
-                    fields: outcomes(facts, family, settings, options),
-                    leaf,
-                });
-            }
+        }
+        let mut families: Vec<_> = gathered
+            .into_iter()
+            .filter(|(f, _)| only.is_none_or(|o| o == *f))
+            .collect();
+        families.sort_by_key(|(f, _)| *f);
+        // A rule's AI backend settings go on to its backends: the rule is not the end.
+        let rule_with_backends =
+            matches!(place, Place::Rule(..)) && h.backends.contains_key(&place);
+        for (family, settings) in families {
+            out.push(Effective {
+                place,
+                via,
+                family,
+                fields: outcomes(facts, family, settings, options),
+                leaf: leaf && !(rule_with_backends && family == Family::AiBackend),
+            });
+        }
+    };
+    let rule_steps = |rule: Place| -> Vec<Step> {
+        let mut steps = Vec::with_capacity(8);
+        let Place::Rule(r, _) = rule else {
+            return steps;
         };
+        // The first listener the route hangs from (a route on several is rare for AI routes).
+        if let Some(&lp @ Place::Listener(g, _)) = h.parents.get(&r).and_then(|p| p.first()) {
+            steps.push(Step::Attached(Place::Gateway(g), Level::Gateway));
+            steps.push(Step::Attached(lp, Level::Listener));
+        }
+        steps.push(Step::Attached(Place::Route(r), Level::Route));
+        steps.push(Step::Attached(rule, Level::Rule));
+        steps
+    };
+    let no_rules: &[Place] = &[];
     for (i, f) in facts.iter().enumerate() {
         match &f.spec {
             Spec::Gateway { listeners, .. } => {
@@ -330,6 +372,7 @@ pub(super) fn effective_all<'a>(
                     listeners.is_empty(),
                     &[Step::Attached(g, Level::Gateway)],
                     None,
+                    None,
                 );
                 for (li, l) in listeners.iter().enumerate() {
                     let lp = Place::Listener(i, li);
@@ -338,7 +381,7 @@ pub(super) fn effective_all<'a>(
                         Step::Attached(g, Level::Gateway),
                         Step::Attached(lp, Level::Listener),
                     ];
-                    emit(lp, None, leaf, &steps, l.port);
+                    emit(lp, None, leaf, &steps, l.port, None);
                 }
             }
             Spec::Route(route) => {
@@ -356,13 +399,13 @@ pub(super) fn effective_all<'a>(
                         steps.push(Step::Attached(lp, Level::Listener));
                     }
                     steps.push(Step::Attached(rp, Level::Route));
-                    emit(rp, via, route.rules.is_empty(), &steps, None);
+                    emit(rp, via, route.rules.is_empty(), &steps, None, None);
                     for ri in 0..route.rules.len() {
                         let rule = Place::Rule(i, ri);
                         steps.truncate(if via.is_some() { 3 } else { 1 });
                         steps.push(Step::Attached(rule, Level::Rule));
                         steps.push(Step::Extension(rule));
-                        emit(rule, via, true, &steps, None);
+                        emit(rule, via, true, &steps, None, None);
                     }
                 }
             }
@@ -374,7 +417,13 @@ pub(super) fn effective_all<'a>(
                     ports.is_empty(),
                     &[Step::Attached(b, Level::Backend)],
                     None,
+                    None,
                 );
+                for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                    let mut chain = rule_steps(rule);
+                    chain.push(Step::Attached(b, Level::Backend));
+                    emit(b, Some(rule), true, &chain, None, Some(Family::AiBackend));
+                }
                 for pi in 0..ports.len() {
                     let port = Place::Port(i, pi);
                     // One level with the Service's (decisions.md: "Service/AiGatewayBackend
@@ -383,7 +432,7 @@ pub(super) fn effective_all<'a>(
                         Step::Attached(b, Level::Backend),
                         Step::Attached(port, Level::Backend),
                     ];
-                    emit(port, None, true, &steps, None);
+                    emit(port, None, true, &steps, None, None);
                 }
             }
             Spec::Backend { sections } => {
@@ -394,6 +443,7 @@ pub(super) fn effective_all<'a>(
                     None,
                     sections.is_empty(),
                     &[Step::Attached(b, Level::Backend), own],
+                    None,
                     None,
                 );
                 let inline = f.inline_policies.as_deref();
@@ -409,7 +459,19 @@ pub(super) fn effective_all<'a>(
                     {
                         steps.push(Step::Inline(Source::Provider(i, k)));
                     }
-                    emit(p, None, true, &steps, None);
+                    emit(p, None, true, &steps, None, None);
+                    for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                        let mut chain = rule_steps(rule);
+                        chain.extend(steps.iter().copied());
+                        emit(p, Some(rule), true, &chain, None, Some(Family::AiBackend));
+                    }
+                }
+                if sections.is_empty() {
+                    for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                        let mut chain = rule_steps(rule);
+                        chain.extend([Step::Attached(b, Level::Backend), own]);
+                        emit(b, Some(rule), true, &chain, None, Some(Family::AiBackend));
+                    }
                 }
             }
             _ => {}
