@@ -36,7 +36,8 @@ pub struct LintOptions {
     /// measuring what resolution costs (`bench/resolve.sh`); the CLI sets it from the
     /// undocumented environment variable `GWCTL_BENCH_SKIP_RESOLVE=1`.
     pub skip_resolve: bool,
-    /// Keep the facts and policy attachments in the run (`explain` merges them again).
+    /// Keep the facts and policy attachments in the run and leave the merge stage to the caller
+    /// (`explain`): no merge findings, no policy statuses in the run.
     pub keep_model: bool,
 }
 
@@ -77,7 +78,8 @@ pub struct LintRun {
     pub masked: Vec<Masked>,
     /// Predicted route conditions per parentRef, from the resolve stage (for render/explain).
     pub route_statuses: Vec<resolve::RouteStatus>,
-    /// Predicted policy statuses per policy and ancestor, from the merge stage.
+    /// Predicted policy statuses per policy and ancestor, from the merge stage (empty with
+    /// `LintOptions::keep_model`: see [`Model::statuses`]).
     pub policy_statuses: Vec<merge::PolicyStatus>,
     /// The facts and attachments, with `LintOptions::keep_model`.
     pub model: Option<Model>,
@@ -88,6 +90,21 @@ pub struct Model {
     pub facts: Vec<model::facts::Facts>,
     pub attachments: Vec<resolve::Attachment>,
     pub merge_options: merge::MergeOptions,
+}
+
+impl Model {
+    /// Runs the merge stage.
+    pub fn merge(&self) -> merge::Merged<'_> {
+        merge::merge(&self.facts, &self.attachments, &self.merge_options)
+    }
+
+    /// The predicted policy statuses of a merge, with the run's findings marking the policies
+    /// that are not accepted.
+    pub fn statuses(merged: &merge::Merged<'_>, run: &LintRun) -> Vec<merge::PolicyStatus> {
+        let mut statuses = merged.statuses.clone();
+        merge::mark_invalid(&mut statuses, &run.diagnostics);
+        statuses
+    }
 }
 
 /// A resource of the input: where it is and what it is called.
@@ -255,15 +272,22 @@ fn run_stages(
         files.push(v);
     }
     merge_options.rejected = merge::rejected(&facts, &diagnostics);
-    let merged = merge::merge(&facts, &resolved.attachments, &merge_options);
-    diagnostics.extend(merged.diagnostics);
-    let mut policy_statuses = merged.statuses;
-    merge::mark_invalid(&mut policy_statuses, &diagnostics);
-    let model = options.keep_model.then(|| Model {
-        facts,
-        attachments: resolved.attachments,
-        merge_options,
-    });
+    // With the model kept, the caller merges (once) and takes what it needs; without it, the
+    // merge findings and statuses are the run's.
+    let mut policy_statuses = Vec::new();
+    let model = if options.keep_model {
+        Some(Model {
+            facts,
+            attachments: resolved.attachments,
+            merge_options,
+        })
+    } else {
+        let merged = merge::merge(&facts, &resolved.attachments, &merge_options);
+        diagnostics.extend(merged.diagnostics);
+        policy_statuses = merged.statuses;
+        merge::mark_invalid(&mut policy_statuses, &diagnostics);
+        None
+    };
     diagnostics.sort_by(report_order);
     stats.elapsed = start.elapsed();
     LintRun {

@@ -139,3 +139,27 @@ fn unknown_section_and_kind_are_usage_errors() {
     assert_eq!(code, 2);
     assert!(stderr.contains("is not KIND/NAME[:SECTION]"), "{stderr}");
 }
+
+#[test]
+fn every_route_at_once_is_a_list() {
+    let (code, stdout, _) = explain(&["route/*", "-A", "-o", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_default();
+    let targets: Vec<&str> = v
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["target"].as_str())
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            "HTTPRoute shop/checkout",
+            "HTTPRoute shop/checkout:pay",
+            "HTTPRoute shop/checkout:rule 1"
+        ]
+    );
+    // Without -A, the namespace applies: nothing in `default`.
+    let (code, stdout, _) = explain(&["route/*", "-o", "json"]);
+    assert_eq!((code, stdout.as_str()), (0, "[]\n"));
+}

@@ -16,9 +16,9 @@ use std::path::Path;
 
 use common::{corpus, files_under};
 use gwctl::config::{Config, PolicyMerge};
-use gwctl::lint::{LintOptions, LintRun, lint_sources};
+use gwctl::lint::{LintOptions, LintRun, Model, lint_sources};
 use gwctl::merge::view::places_of;
-use gwctl::merge::{Level, Merged, Place, merge};
+use gwctl::merge::{Level, Merged, Place};
 use gwctl::model::facts::{Facts, Spec};
 use gwctl::parse::{Limits, parse_file};
 use gwctl::source::SourceFile;
@@ -152,7 +152,8 @@ fn compare(run: &LintRun, output: &Value) -> Vec<String> {
         return vec!["no model".into()];
     };
     let facts = &model.facts;
-    let merged = merge(facts, &model.attachments, &model.merge_options);
+    let merged = model.merge();
+    let statuses = Model::statuses(&merged, run);
     let mut check = |what: String, want: Provenance, got: Provenance| {
         if want != got {
             problems.push(format!("{what}: reference {want:?}, gwctl {got:?}"));
@@ -227,7 +228,7 @@ fn compare(run: &LintRun, output: &Value) -> Vec<String> {
         }
     }
     let mut got: BTreeMap<String, BTreeSet<(String, String, String)>> = BTreeMap::new();
-    for s in &run.policy_statuses {
+    for s in &statuses {
         let key = format!(
             "{}/{}/{}",
             s.policy.kind,

@@ -5,12 +5,11 @@ use std::io::IsTerminal;
 use super::args::ExplainArgs;
 use super::lint_cmd::load_config;
 use super::{print_stdout, usage_error, use_color};
-use crate::lint::{LintOptions, lint_paths};
+use crate::lint::{LintOptions, Model, lint_paths};
 use crate::merge::explain::{explain, status_index};
-use crate::merge::merge;
 use crate::merge::view::{place_parts, places_of};
 use crate::model::facts::Facts;
-use crate::report::{render_explanation, render_explanations};
+use crate::report::{ExplanationList, render_explanation};
 
 /// Short and lower-case names of the kinds `explain` accepts, to the kind.
 const KINDS: &[(&str, &[&str])] = &[
@@ -91,18 +90,28 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
     if name == "*" {
         // Every object of the kind, each with its sections: the effective policy of everything
         // at once, as `render` will need it.
-        let merged = merge(facts, &model.attachments, &model.merge_options);
-        let statuses = status_index(&run.policy_statuses);
-        let all: Vec<_> = facts
+        let merged = model.merge();
+        let statuses = status_index(&Model::statuses(&merged, &run));
+        let places = facts
             .iter()
             .enumerate()
             .filter(|(_, f)| {
                 f.id.kind == kind && (args.all_namespaces || f.id.namespace == args.namespace)
             })
-            .flat_map(|(i, _)| places_of(facts, i, None))
-            .map(|place| explain(facts, &merged, &statuses, place))
-            .collect();
-        print_stdout(&render_explanations(&all, args.output, color));
+            .flat_map(|(i, _)| places_of(facts, i, None));
+        // Streamed: one explanation at a time, never the whole set in memory.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut list = ExplanationList::new(&mut out, args.output, color);
+        for place in places {
+            if list
+                .push(&explain(facts, &merged, &statuses, place))
+                .is_err()
+            {
+                // A closed pipe: nobody reads the rest.
+                return 0;
+            }
+        }
+        let _ = list.finish();
         return 0;
     }
     let Some(i) = facts
@@ -128,8 +137,9 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
             }
         ));
     };
-    let merged = merge(facts, &model.attachments, &model.merge_options);
-    let explanation = explain(facts, &merged, &status_index(&run.policy_statuses), place);
+    let merged = model.merge();
+    let statuses = status_index(&Model::statuses(&merged, &run));
+    let explanation = explain(facts, &merged, &statuses, place);
     print_stdout(&render_explanation(&explanation, args.output, color));
     0
 }

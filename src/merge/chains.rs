@@ -2,8 +2,6 @@
 //! hangs from, which TrafficPolicies a rule's ExtensionRef filters name; then, per place, the
 //! chain of places whose policies apply to it, least specific first.
 
-use rayon::prelude::*;
-
 use crate::fasthash::FastMap;
 
 use crate::model::facts::{Facts, GATEWAY_API, Spec};
@@ -277,6 +275,7 @@ fn gather_inline<'a>(facts: &'a [Facts], source: Source, out: &mut Gathered<'a>)
 }
 
 /// One step of a chain: the policies attached at a place, at a level.
+#[derive(Clone, Copy)]
 enum Step {
     Attached(Place, Level),
     Extension(Place),
@@ -289,42 +288,29 @@ pub(super) fn effective_all<'a>(
     h: &Hierarchy,
     options: &MergeOptions,
 ) -> Vec<Effective<'a>> {
-    // Each object's places are independent of the others': computed in parallel, kept in facts
-    // order.
-    let per_fact: Vec<Vec<Effective<'a>>> = (0..facts.len())
-        .into_par_iter()
-        .map(|i| {
-            let mut emitter = Emitter {
-                facts,
-                h,
-                options,
-                out: Vec::new(),
-            };
-            emitter.object(i);
-            emitter.out
-        })
-        .collect();
-    per_fact.into_iter().flatten().collect()
-}
-
-/// Computes the effective policies of one object's places into `out`.
-struct Emitter<'a, 'h> {
-    facts: &'a [Facts],
-    h: &'h Hierarchy,
-    options: &'h MergeOptions,
-    out: Vec<Effective<'a>>,
-}
-
-impl<'a> Emitter<'a, '_> {
-    fn emit(
-        &mut self,
-        place: Place,
-        via: Option<Place>,
-        leaf: bool,
-        steps: &[Step],
-        port: Option<i64>,
-    ) {
-        let (facts, h, options) = (self.facts, self.h, self.options);
+    let mut out = Vec::new();
+    // The rules each backend is reached from: the AI backend family of a backend, provider or
+    // MCP target is computed once more per such rule, with the rule's levels below the
+    // backend's own (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend
+    // targetRef < spec.policies < inline policies).
+    let mut reached: FastMap<usize, Vec<Place>> = FastMap::default();
+    for (&rule, backends) in &h.backends {
+        for &b in backends {
+            let rules = reached.entry(b).or_default();
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+    }
+    for rules in reached.values_mut() {
+        rules.sort();
+    }
+    let mut emit = |place: Place,
+                    via: Option<Place>,
+                    leaf: bool,
+                    steps: &[Step],
+                    port: Option<i64>,
+                    only: Option<Family>| {
         let mut gathered: Gathered<'a> = FastMap::default();
         for step in steps {
             match *step {
@@ -343,30 +329,49 @@ impl<'a> Emitter<'a, '_> {
                 Step::Inline(source) => gather_inline(facts, source, &mut gathered),
             }
         }
-        let mut families: Vec<_> = gathered.into_iter().collect();
+        let mut families: Vec<_> = gathered
+            .into_iter()
+            .filter(|(f, _)| only.is_none_or(|o| o == *f))
+            .collect();
         families.sort_by_key(|(f, _)| *f);
+        // A rule's AI backend settings go on to its backends: the rule is not the end.
+        let rule_with_backends =
+            matches!(place, Place::Rule(..)) && h.backends.contains_key(&place);
         for (family, settings) in families {
-            self.out.push(Effective {
+            out.push(Effective {
                 place,
                 via,
                 family,
                 fields: outcomes(facts, family, settings, options),
-                leaf,
+                leaf: leaf && !(rule_with_backends && family == Family::AiBackend),
             });
         }
-    }
-
-    fn object(&mut self, i: usize) {
-        let (facts, h) = (self.facts, self.h);
-        let f = &facts[i];
+    };
+    let rule_steps = |rule: Place| -> Vec<Step> {
+        let mut steps = Vec::with_capacity(8);
+        let Place::Rule(r, _) = rule else {
+            return steps;
+        };
+        // The first listener the route hangs from (a route on several is rare for AI routes).
+        if let Some(&lp @ Place::Listener(g, _)) = h.parents.get(&r).and_then(|p| p.first()) {
+            steps.push(Step::Attached(Place::Gateway(g), Level::Gateway));
+            steps.push(Step::Attached(lp, Level::Listener));
+        }
+        steps.push(Step::Attached(Place::Route(r), Level::Route));
+        steps.push(Step::Attached(rule, Level::Rule));
+        steps
+    };
+    let no_rules: &[Place] = &[];
+    for (i, f) in facts.iter().enumerate() {
         match &f.spec {
             Spec::Gateway { listeners, .. } => {
                 let g = Place::Gateway(i);
-                self.emit(
+                emit(
                     g,
                     None,
                     listeners.is_empty(),
                     &[Step::Attached(g, Level::Gateway)],
+                    None,
                     None,
                 );
                 for (li, l) in listeners.iter().enumerate() {
@@ -376,7 +381,7 @@ impl<'a> Emitter<'a, '_> {
                         Step::Attached(g, Level::Gateway),
                         Step::Attached(lp, Level::Listener),
                     ];
-                    self.emit(lp, None, leaf, &steps, l.port);
+                    emit(lp, None, leaf, &steps, l.port, None);
                 }
             }
             Spec::Route(route) => {
@@ -394,25 +399,31 @@ impl<'a> Emitter<'a, '_> {
                         steps.push(Step::Attached(lp, Level::Listener));
                     }
                     steps.push(Step::Attached(rp, Level::Route));
-                    self.emit(rp, via, route.rules.is_empty(), &steps, None);
+                    emit(rp, via, route.rules.is_empty(), &steps, None, None);
                     for ri in 0..route.rules.len() {
                         let rule = Place::Rule(i, ri);
                         steps.truncate(if via.is_some() { 3 } else { 1 });
                         steps.push(Step::Attached(rule, Level::Rule));
                         steps.push(Step::Extension(rule));
-                        self.emit(rule, via, true, &steps, None);
+                        emit(rule, via, true, &steps, None, None);
                     }
                 }
             }
             Spec::Service { ports } => {
                 let b = Place::Backend(i);
-                self.emit(
+                emit(
                     b,
                     None,
                     ports.is_empty(),
                     &[Step::Attached(b, Level::Backend)],
                     None,
+                    None,
                 );
+                for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                    let mut chain = rule_steps(rule);
+                    chain.push(Step::Attached(b, Level::Backend));
+                    emit(b, Some(rule), true, &chain, None, Some(Family::AiBackend));
+                }
                 for pi in 0..ports.len() {
                     let port = Place::Port(i, pi);
                     // One level with the Service's (decisions.md: "Service/AiGatewayBackend
@@ -421,17 +432,18 @@ impl<'a> Emitter<'a, '_> {
                         Step::Attached(b, Level::Backend),
                         Step::Attached(port, Level::Backend),
                     ];
-                    self.emit(port, None, true, &steps, None);
+                    emit(port, None, true, &steps, None, None);
                 }
             }
             Spec::Backend { sections, .. } => {
                 let b = Place::Backend(i);
                 let own = Step::Inline(Source::BackendSpec(i));
-                self.emit(
+                emit(
                     b,
                     None,
                     sections.is_empty(),
                     &[Step::Attached(b, Level::Backend), own],
+                    None,
                     None,
                 );
                 let inline = f.inline_policies.as_deref();
@@ -447,10 +459,23 @@ impl<'a> Emitter<'a, '_> {
                     {
                         steps.push(Step::Inline(Source::Provider(i, k)));
                     }
-                    self.emit(p, None, true, &steps, None);
+                    emit(p, None, true, &steps, None, None);
+                    for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                        let mut chain = rule_steps(rule);
+                        chain.extend(steps.iter().copied());
+                        emit(p, Some(rule), true, &chain, None, Some(Family::AiBackend));
+                    }
+                }
+                if sections.is_empty() {
+                    for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                        let mut chain = rule_steps(rule);
+                        chain.extend([Step::Attached(b, Level::Backend), own]);
+                        emit(b, Some(rule), true, &chain, None, Some(Family::AiBackend));
+                    }
                 }
             }
             _ => {}
         }
     }
+    out
 }

@@ -5,7 +5,7 @@ use crate::lint::{LintOptions, lint_sources};
 use crate::source::SourceFile;
 
 use super::view::{effective_view, places_of};
-use super::{Family, MergeOptions, merge};
+use super::{Family, MergeOptions};
 
 /// A Gateway with two listeners, a route on `http` with a named rule (whose ExtensionRef filter
 /// names TrafficPolicy `ext`) and an unnamed one, a Service with a named port, and an
@@ -30,7 +30,9 @@ spec:
     - type: ExtensionRef
       extensionRef: {group: gateway.kgateway.dev, kind: TrafficPolicy, name: ext}
     backendRefs: [{name: svc, port: 80}]
-  - backendRefs: [{name: svc, port: 80}]
+  - backendRefs:
+    - {name: svc, port: 80}
+    - {group: agentgateway.dev, kind: AiGatewayBackend, name: llm}
 ---
 apiVersion: v1
 kind: Service
@@ -82,6 +84,15 @@ const PORT: &str = "[{group: '', kind: Service, name: svc, sectionName: web}]";
 const LLM: &str = "[{group: agentgateway.dev, kind: AiGatewayBackend, name: llm}]";
 
 pub(super) fn run(docs: &[String], options: &MergeOptions) -> crate::lint::LintRun {
+    run_with(docs, options, true)
+}
+
+/// Lints the targets and `docs`; with `keep`, the model is kept and the merge left to the test.
+pub(super) fn run_with(
+    docs: &[String],
+    options: &MergeOptions,
+    keep: bool,
+) -> crate::lint::LintRun {
     let text = format!("{TARGETS}{}", docs.concat());
     let mut config = crate::config::Config::default();
     config.policy_merge = crate::config::PolicyMerge {
@@ -90,7 +101,7 @@ pub(super) fn run(docs: &[String], options: &MergeOptions) -> crate::lint::LintR
         transformation_deep: options.deep_transformation,
     };
     let lint = LintOptions {
-        keep_model: true,
+        keep_model: keep,
         config,
         ..LintOptions::default()
     };
@@ -99,12 +110,17 @@ pub(super) fn run(docs: &[String], options: &MergeOptions) -> crate::lint::LintR
 
 /// The effective fields of one family at `kind/name[:section]`, one line each:
 /// `field = value <- source [+ merged] | lost: source (reason)`.
+/// With `place@kind/name:section`, only the effective policy reached through that rule.
 fn effective(docs: &[String], options: &MergeOptions, at: &str, family: Family) -> Vec<String> {
     let run = run(docs, options);
+    let (at, via) = match at.split_once('@') {
+        Some((a, v)) => (a, Some(v)),
+        None => (at, None),
+    };
     let Some(model) = &run.model else {
         return vec!["no model".into()];
     };
-    let merged = merge(&model.facts, &model.attachments, &model.merge_options);
+    let merged = model.merge();
     let (object, section) = match at.split_once(':') {
         Some((o, s)) => (o, Some(s)),
         None => (at, None),
@@ -122,8 +138,22 @@ fn effective(docs: &[String], options: &MergeOptions, at: &str, family: Family) 
     let Some(&place) = places_of(&model.facts, i, section).first() else {
         return vec!["no place".into()];
     };
+    let via_label = via.map(|v| {
+        let (o, s) = v.split_once(':').unwrap_or((v, ""));
+        format!(
+            "{} default/{}:{s}",
+            o.split('/').next().unwrap_or(""),
+            o.split('/').nth(1).unwrap_or("")
+        )
+    });
     let mut out = Vec::new();
     for e in merged.of(place).filter(|e| e.family == family) {
+        let label = e.via.map(|p| super::view::place_label(&model.facts, p));
+        if via.is_some() && label != via_label
+            || via.is_none() && matches!(e.via, Some(super::Place::Rule(..)))
+        {
+            continue;
+        }
         for f in effective_view(&model.facts, e).fields {
             let mut line = format!("{} = {} <- {}", f.field, f.value, f.source.label());
             for m in &f.merged {
@@ -451,6 +481,34 @@ fn cases() -> Vec<Case> {
             want: &[
                 r#"ai = {"defaults":[{"field":"temperature","value":"0.1"}]} <- AiGatewayBackend default/llm provider main policies | lost: AiGatewayBackend default/llm spec.policies (more specific level) | lost: AiGatewayPolicy default/b @backend (more specific level)"#,
                 r#"http = {"requestTimeout":"5s"} <- AiGatewayPolicy default/b @backend"#,
+                r#"tls = {"sni":"llm.example"} <- AiGatewayBackend default/llm spec.policies"#,
+            ],
+        },
+        Case {
+            name: "AI backend through the route rule that reaches the provider: every layer",
+            docs: vec![
+                policy(
+                    "AiGatewayPolicy",
+                    "g",
+                    "",
+                    GW,
+                    "  backend: {http: {requestTimeout: 1s}, tcp: {keepalive: {time: 1s}}}",
+                ),
+                policy(
+                    "AiGatewayPolicy",
+                    "b",
+                    "",
+                    LLM,
+                    "  backend: {http: {requestTimeout: 2s}}",
+                ),
+            ],
+            options: MergeOptions::default(),
+            at: "AiGatewayBackend/llm:main@HTTPRoute/r:rule 1",
+            family: Family::AiBackend,
+            want: &[
+                r#"http = {"requestTimeout":"2s"} <- AiGatewayPolicy default/b @backend | lost: AiGatewayPolicy default/g @gateway (more specific level)"#,
+                r#"tcp = {"keepalive":{"time":"1s"}} <- AiGatewayPolicy default/g @gateway"#,
+                r#"ai = {"defaults":[{"field":"temperature","value":"0.1"}]} <- AiGatewayBackend default/llm provider main policies | lost: AiGatewayBackend default/llm spec.policies (more specific level)"#,
                 r#"tls = {"sni":"llm.example"} <- AiGatewayBackend default/llm spec.policies"#,
             ],
         },

@@ -1,7 +1,7 @@
 //! Predicted policy statuses and the merge findings, on the targets of `tests.rs`.
 
 use super::MergeOptions;
-use super::tests::{GW, HTTP, ROUTE, RULE, policy, run};
+use super::tests::{GW, HTTP, ROUTE, RULE, policy, run_with};
 
 const OTHER: &str =
     "[{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: other}]";
@@ -12,7 +12,7 @@ fn tp(name: &str, targets: &str, fields: &str) -> String {
 
 /// `policy -> ancestor: Accepted reason / Attached reason`, one line per status.
 fn statuses(docs: &[String]) -> Vec<String> {
-    run(docs, &MergeOptions::default())
+    run_with(docs, &MergeOptions::default(), false)
         .policy_statuses
         .iter()
         .map(|s| {
@@ -30,7 +30,7 @@ fn statuses(docs: &[String]) -> Vec<String> {
 
 /// `code policy: message`, for the GW31x findings.
 fn findings(docs: &[String]) -> Vec<String> {
-    run(docs, &MergeOptions::default())
+    run_with(docs, &MergeOptions::default(), false)
         .diagnostics
         .iter()
         .filter(|d| d.code.starts_with("GW31"))
@@ -119,9 +119,10 @@ fn a_gateway_policy_overridden_by_routes_keeps_its_status_but_is_dead() {
 
 #[test]
 fn an_invalid_policy_is_not_accepted() {
-    let s = run(
+    let s = run_with(
         &[tp("bad", ROUTE, "  timeouts: {request: 12}")],
         &MergeOptions::default(),
+        false,
     );
     let st = &s.policy_statuses[0];
     assert_eq!(

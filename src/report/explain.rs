@@ -29,20 +29,58 @@ pub fn render_explanation(e: &Explanation, format: ExplainFormat, color: bool) -
     }
 }
 
-/// Several explanations: a list as data, one after the other for people.
-pub fn render_explanations(all: &[Explanation], format: ExplainFormat, color: bool) -> String {
-    match format {
-        ExplainFormat::Json => {
-            let mut s = serde_json::to_string(all).unwrap_or_default();
-            s.push('\n');
-            s
+/// Several explanations written one at a time: a JSON array or YAML sequence as data, one after
+/// the other for people.
+pub struct ExplanationList<'w, W: std::io::Write> {
+    out: &'w mut W,
+    format: ExplainFormat,
+    color: bool,
+    count: usize,
+}
+
+impl<'w, W: std::io::Write> ExplanationList<'w, W> {
+    pub fn new(out: &'w mut W, format: ExplainFormat, color: bool) -> Self {
+        ExplanationList {
+            out,
+            format,
+            color,
+            count: 0,
         }
-        ExplainFormat::Yaml => to_yaml(&serde_json::to_value(all).unwrap_or_default()),
-        ExplainFormat::Human => all
-            .iter()
-            .map(|e| human(e, color))
-            .collect::<Vec<_>>()
-            .join("\n"),
+    }
+
+    pub fn push(&mut self, e: &Explanation) -> std::io::Result<()> {
+        let first = self.count == 0;
+        self.count += 1;
+        match self.format {
+            ExplainFormat::Json => {
+                self.out.write_all(if first { b"[" } else { b"," })?;
+                serde_json::to_writer(&mut *self.out, e).map_err(std::io::Error::other)
+            }
+            ExplainFormat::Yaml => {
+                let item = to_yaml(&serde_json::to_value(e).unwrap_or_default());
+                for (i, line) in item.lines().enumerate() {
+                    let lead = if i == 0 { "- " } else { "  " };
+                    writeln!(self.out, "{lead}{line}")?;
+                }
+                Ok(())
+            }
+            ExplainFormat::Human => {
+                if !first {
+                    self.out.write_all(b"\n")?;
+                }
+                self.out.write_all(human(e, self.color).as_bytes())
+            }
+        }
+    }
+
+    pub fn finish(self) -> std::io::Result<()> {
+        match (self.format, self.count) {
+            (ExplainFormat::Json, 0) => self.out.write_all(b"[]\n")?,
+            (ExplainFormat::Json, _) => self.out.write_all(b"]\n")?,
+            (ExplainFormat::Yaml, 0) => self.out.write_all(b"[]\n")?,
+            _ => {}
+        }
+        self.out.flush()
     }
 }
 

@@ -17,7 +17,7 @@ use crate::diag::{Diagnostic, Location, Severity};
 use crate::lint::{LintRun, report_order};
 use crate::source::{LineCol, SourceFile};
 
-pub use explain::{ExplainFormat, render_explanation, render_explanations};
+pub use explain::{ExplainFormat, ExplanationList, render_explanation};
 pub use json::{JSON_VERSION, JsonReport};
 pub use sarif::{RULES_DOC_URL, sarif_log};
 pub use statistics::{code_counts, statistics_table};
