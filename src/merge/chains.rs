@@ -2,6 +2,8 @@
 //! hangs from, which TrafficPolicies a rule's ExtensionRef filters name; then, per place, the
 //! chain of places whose policies apply to it, least specific first.
 
+use rayon::prelude::*;
+
 use crate::fasthash::FastMap;
 
 use crate::model::facts::{Facts, GATEWAY_API, Spec};
@@ -288,7 +290,6 @@ pub(super) fn effective_all<'a>(
     h: &Hierarchy,
     options: &MergeOptions,
 ) -> Vec<Effective<'a>> {
-    let mut out = Vec::new();
     // The rules each backend is reached from: the AI backend family of a backend, provider or
     // MCP target is computed once more per such rule, with the rule's levels below the
     // backend's own (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend
@@ -305,48 +306,6 @@ pub(super) fn effective_all<'a>(
     for rules in reached.values_mut() {
         rules.sort();
     }
-    let mut emit = |place: Place,
-                    via: Option<Place>,
-                    leaf: bool,
-                    steps: &[Step],
-                    port: Option<i64>,
-                    only: Option<Family>| {
-        let mut gathered: Gathered<'a> = FastMap::default();
-        for step in steps {
-            match *step {
-                Step::Attached(at, level) => {
-                    let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                        gather_policy(facts, p, level, port, &mut gathered);
-                    }
-                }
-                Step::Extension(at) => {
-                    let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                        gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
-                    }
-                }
-                Step::Inline(source) => gather_inline(facts, source, &mut gathered),
-            }
-        }
-        let mut families: Vec<_> = gathered
-            .into_iter()
-            .filter(|(f, _)| only.is_none_or(|o| o == *f))
-            .collect();
-        families.sort_by_key(|(f, _)| *f);
-        // A rule's AI backend settings go on to its backends: the rule is not the end.
-        let rule_with_backends =
-            matches!(place, Place::Rule(..)) && h.backends.contains_key(&place);
-        for (family, settings) in families {
-            out.push(Effective {
-                place,
-                via,
-                family,
-                fields: outcomes(facts, family, settings, options),
-                leaf: leaf && !(rule_with_backends && family == Family::AiBackend),
-            });
-        }
-    };
     let rule_steps = |rule: Place| -> Vec<Step> {
         let mut steps = Vec::with_capacity(8);
         let Place::Rule(r, _) = rule else {
@@ -362,7 +321,51 @@ pub(super) fn effective_all<'a>(
         steps
     };
     let no_rules: &[Place] = &[];
-    for (i, f) in facts.iter().enumerate() {
+    // Each object's places depend on no other object's: computed in parallel, in facts order.
+    let per_object = |i: usize, f: &'a Facts| -> Vec<Effective<'a>> {
+        let mut out = Vec::new();
+        let mut emit = |place: Place,
+                        via: Option<Place>,
+                        leaf: bool,
+                        steps: &[Step],
+                        port: Option<i64>,
+                        only: Option<Family>| {
+            let mut gathered: Gathered<'a> = FastMap::default();
+            for step in steps {
+                match *step {
+                    Step::Attached(at, level) => {
+                        let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                            gather_policy(facts, p, level, port, &mut gathered);
+                        }
+                    }
+                    Step::Extension(at) => {
+                        let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                            gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
+                        }
+                    }
+                    Step::Inline(source) => gather_inline(facts, source, &mut gathered),
+                }
+            }
+            let mut families: Vec<_> = gathered
+                .into_iter()
+                .filter(|(f, _)| only.is_none_or(|o| o == *f))
+                .collect();
+            families.sort_by_key(|(f, _)| *f);
+            // A rule's AI backend settings go on to its backends: the rule is not the end.
+            let rule_with_backends =
+                matches!(place, Place::Rule(..)) && h.backends.contains_key(&place);
+            for (family, settings) in families {
+                out.push(Effective {
+                    place,
+                    via,
+                    family,
+                    fields: outcomes(facts, family, settings, options),
+                    leaf: leaf && !(rule_with_backends && family == Family::AiBackend),
+                });
+            }
+        };
         match &f.spec {
             Spec::Gateway { listeners, .. } => {
                 let g = Place::Gateway(i);
@@ -476,6 +479,12 @@ pub(super) fn effective_all<'a>(
             }
             _ => {}
         }
-    }
-    out
+        out
+    };
+    let per_fact: Vec<Vec<Effective<'a>>> = facts
+        .par_iter()
+        .enumerate()
+        .map(|(i, f)| per_object(i, f))
+        .collect();
+    per_fact.into_iter().flatten().collect()
 }
