@@ -11,6 +11,8 @@ mod status;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_fixture;
+#[cfg(test)]
 mod tests_status;
 pub mod view;
 

@@ -1,7 +1,7 @@
 //! Predicted policy statuses and the merge findings, on the targets of `tests.rs`.
 
 use super::MergeOptions;
-use super::tests::{GW, HTTP, ROUTE, RULE, policy, run_with};
+use super::tests_fixture::{GW, HTTP, ROUTE, RULE, policy, run_with};
 
 const OTHER: &str =
     "[{group: gateway.networking.k8s.io, kind: Gateway, name: gw, sectionName: other}]";
