@@ -66,6 +66,23 @@ pub(super) fn outcomes<'a>(
     settings: Vec<(&'a str, Setting<'a>)>,
     options: &MergeOptions,
 ) -> Vec<FieldOutcome<'a>> {
+    // Most places have one setting per field (one policy per family): each is its own winner,
+    // and the maps below would only cost allocations.
+    let distinct = settings
+        .iter()
+        .enumerate()
+        .all(|(i, (name, _))| settings[..i].iter().all(|(other, _)| other != name));
+    if distinct {
+        return settings
+            .into_iter()
+            .map(|(name, winner)| FieldOutcome {
+                name,
+                winner,
+                merged: Vec::new(),
+                losers: Vec::new(),
+            })
+            .collect();
+    }
     // Fields keep the order they first appear in (least specific first), as written.
     let mut order: Vec<&'a str> = Vec::new();
     let mut by_field: FastMap<&'a str, Vec<Setting<'a>>> = FastMap::default();
