@@ -298,8 +298,11 @@ pub fn merge<'a>(
     for (i, e) in effective.iter().enumerate() {
         by_place.entry(e.place).or_default().push(i);
     }
-    let statuses = status::statuses(facts, &hierarchy, &effective);
-    let diagnostics = findings::findings(facts, &hierarchy, &effective);
+    // Both only read the effective policies.
+    let (statuses, diagnostics) = rayon::join(
+        || status::statuses(facts, &hierarchy, &effective),
+        || findings::findings(facts, &hierarchy, &effective),
+    );
     Merged {
         hierarchy,
         effective,

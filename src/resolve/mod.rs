@@ -69,15 +69,28 @@ pub struct Resolved {
 /// Resolves every reference of the facts against each other.
 pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
     let index = Index::new(facts, options.global_policy_namespace.is_some());
-    let mut ctx = Ctx {
+    let new_ctx = || Ctx {
         index: &index,
         options: options.clone(),
         out: Vec::new(),
         unchecked: BTreeMap::new(),
     };
-    let mut route_statuses = routes::attach(&mut ctx);
-    refs::check(&mut ctx, &mut route_statuses);
-    let attachments = policies::attach(&mut ctx);
+    // Routes and references do not depend on policy attachment: the two run side by side, and
+    // their findings are put together in the order a sequential run gives.
+    let ((mut ctx, route_statuses), (policy_ctx, attachments)) = rayon::join(
+        || {
+            let mut ctx = new_ctx();
+            let mut route_statuses = routes::attach(&mut ctx);
+            refs::check(&mut ctx, &mut route_statuses);
+            (ctx, route_statuses)
+        },
+        || {
+            let mut ctx = new_ctx();
+            let attachments = policies::attach(&mut ctx);
+            (ctx, attachments)
+        },
+    );
+    ctx.absorb(policy_ctx);
     effects::check(&mut ctx, &attachments);
     conflicts::check(&mut ctx, &attachments);
     ctx.finish();
@@ -109,6 +122,17 @@ impl Ctx<'_> {
             .or_insert_with(|| (0, owner.clone(), r.clone()));
         entry.0 += 1;
         false
+    }
+
+    /// Takes the findings and unchecked references of a context that ran after this one.
+    fn absorb(&mut self, later: Ctx<'_>) {
+        self.out.extend(later.out);
+        for (kind, (count, owner, r)) in later.unchecked {
+            self.unchecked
+                .entry(kind)
+                .and_modify(|e| e.0 += count)
+                .or_insert((count, owner, r));
+        }
     }
 
     fn finish(&mut self) {
