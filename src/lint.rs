@@ -36,6 +36,9 @@ pub struct LintOptions {
     /// measuring what resolution costs (`bench/resolve.sh`); the CLI sets it from the
     /// undocumented environment variable `GWCTL_BENCH_SKIP_RESOLVE=1`.
     pub skip_resolve: bool,
+    /// Leaves out the merge stage (no GW31x findings, no policy statuses): with `skip_resolve`,
+    /// what `bench/resolve.sh` compares (`GWCTL_BENCH_SKIP_MERGE=1`).
+    pub skip_merge: bool,
     /// Keep the facts and policy attachments in the run and leave the merge stage to the caller
     /// (`explain`): no merge findings, no policy statuses in the run.
     pub keep_model: bool,
@@ -275,7 +278,9 @@ fn run_stages(
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
-    let model = if options.keep_model {
+    let model = if options.skip_resolve || options.skip_merge {
+        None
+    } else if options.keep_model {
         Some(Model {
             facts,
             attachments: resolved.attachments,

@@ -38,6 +38,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         strict_refs: args.strict_refs,
         // Not a flag: a benchmarking aid that no user needs (bench/resolve.sh).
         skip_resolve: std::env::var_os("GWCTL_BENCH_SKIP_RESOLVE").is_some_and(|v| v == "1"),
+        skip_merge: std::env::var_os("GWCTL_BENCH_SKIP_MERGE").is_some_and(|v| v == "1"),
         keep_model: false,
     };
     let mut crds = None;
