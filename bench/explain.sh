@@ -19,17 +19,8 @@ fi
 cargo build --release --quiet
 gwctl=target/release/gwctl
 
-measure() { # label, command...: prints "label wall_s max_rss_mb"
-  local label=$1; shift
-  local best=""
-  local rss=""
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o /tmp/gwctl-bench-time "$@" >/dev/null 2>/dev/null || true
-    read -r wall kb < <(tail -n 1 /tmp/gwctl-bench-time)
-    if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; rss=$kb; fi
-  done
-  echo "$label $best $((rss / 1024))"
-}
+# shellcheck source=bench/measure.sh
+source bench/measure.sh
 
 # One route of the corpus: the first HTTPRoute found, with its namespace.
 file=$(grep -l -m1 '^kind: HTTPRoute' -r "$corpus" | sort | head -n 1)

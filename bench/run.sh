@@ -19,17 +19,8 @@ fi
 cargo build --release --quiet
 cargo build --release --quiet --manifest-path "$shared/bench/yamlfloor/Cargo.toml" --target-dir target/yamlfloor
 
-measure() { # label, command...: prints "label wall_s max_rss_mb"
-  local label=$1; shift
-  local best=""
-  local rss=""
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o /tmp/gwctl-bench-time "$@" >/dev/null 2>/dev/null || true
-    read -r wall kb < <(tail -n 1 /tmp/gwctl-bench-time)
-    if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; rss=$kb; fi
-  done
-  echo "$label $best $((rss / 1024))"
-}
+# shellcheck source=bench/measure.sh
+source bench/measure.sh
 
 size=$(du -sm "$corpus" | cut -f1)
 floor=$(measure yamlfloor target/yamlfloor/release/yamlfloor events "$corpus")

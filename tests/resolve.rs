@@ -18,28 +18,9 @@ fn run(file: &str, strict_refs: bool) -> LintRun {
     lint_paths(&[path], &options).expect("lint runs")
 }
 
-/// `line:col severity code [-> related line:col]` for each GW2xx finding.
+/// The GW2xx findings with positions (`common::positioned`).
 fn findings(run: &LintRun) -> Vec<String> {
-    run.diagnostics
-        .iter()
-        .filter(|d| d.code.starts_with("GW2"))
-        .map(|d| {
-            let at = |loc: &gwctl::diag::Location| {
-                let lc = run.files[loc.file].line_col(loc.span.start);
-                format!("{}:{}", lc.line, lc.column)
-            };
-            let mut s = format!(
-                "{} {} {}",
-                d.location.as_ref().map(at).unwrap_or_default(),
-                d.severity.as_str(),
-                d.code
-            );
-            for r in &d.related {
-                s.push_str(&format!(" -> {}", at(&r.location)));
-            }
-            s
-        })
-        .collect()
+    common::positioned(run, "GW2")
 }
 
 #[test]

@@ -14,29 +14,10 @@ fn run(file: &str) -> LintRun {
     lint_paths(&[path], &LintOptions::default()).expect("lint runs")
 }
 
-/// `line:col severity code [-> related line:col]...` for each GW301-GW309 finding (the merge
-/// stage's GW31x, which these fixtures also give, are asserted by the merge tests).
+/// The GW301-GW309 findings with positions (the merge stage's GW31x, which these fixtures also
+/// give, are asserted by the merge tests).
 fn findings(run: &LintRun) -> Vec<String> {
-    run.diagnostics
-        .iter()
-        .filter(|d| d.code.starts_with("GW30"))
-        .map(|d| {
-            let at = |loc: &gwctl::diag::Location| {
-                let lc = run.files[loc.file].line_col(loc.span.start);
-                format!("{}:{}", lc.line, lc.column)
-            };
-            let mut s = format!(
-                "{} {} {}",
-                d.location.as_ref().map(at).unwrap_or_default(),
-                d.severity.as_str(),
-                d.code
-            );
-            for r in &d.related {
-                s.push_str(&format!(" -> {}", at(&r.location)));
-            }
-            s
-        })
-        .collect()
+    common::positioned(run, "GW30")
 }
 
 fn messages(run: &LintRun, code: &str) -> Vec<String> {

@@ -24,6 +24,7 @@ mod fast;
 mod formats;
 mod k8s_functions;
 mod nesting;
+pub(crate) use nesting::skip_string;
 mod net;
 mod quantity;
 mod rewrite;

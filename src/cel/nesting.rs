@@ -143,7 +143,7 @@ fn word_len(b: &[u8], i: usize) -> usize {
 
 /// End of the string literal starting at `i`: raw (`r"..."`) strings have no escapes, and
 /// triple-quoted ones end only at three quotes.
-fn skip_string(b: &[u8], i: usize) -> usize {
+pub(crate) fn skip_string(b: &[u8], i: usize) -> usize {
     let q = b[i];
     let raw = i > 0 && matches!(b[i - 1], b'r' | b'R');
     let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);

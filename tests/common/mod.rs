@@ -109,3 +109,28 @@ pub fn errors_without_references(run: &LintRun) -> Vec<String> {
         .map(|d| describe_one(run, d))
         .collect()
 }
+
+/// `line:col severity code [-> related line:col]...` for each finding whose code starts with
+/// `prefix`, in report order.
+pub fn positioned(run: &LintRun, prefix: &str) -> Vec<String> {
+    run.diagnostics
+        .iter()
+        .filter(|d| d.code.starts_with(prefix))
+        .map(|d| {
+            let at = |loc: &gwctl::diag::Location| {
+                let lc = run.files[loc.file].line_col(loc.span.start);
+                format!("{}:{}", lc.line, lc.column)
+            };
+            let mut s = format!(
+                "{} {} {}",
+                d.location.as_ref().map(at).unwrap_or_default(),
+                d.severity.as_str(),
+                d.code
+            );
+            for r in &d.related {
+                s.push_str(&format!(" -> {}", at(&r.location)));
+            }
+            s
+        })
+        .collect()
+}

@@ -2,7 +2,7 @@
 //! data plane's context.
 
 use super::Finding;
-use crate::cel::CelLimits;
+use crate::cel::{CelLimits, skip_string};
 use crate::validate::messages::{go_quote, suggest};
 
 /// The variables the data plane binds for an expression.
@@ -130,23 +130,4 @@ pub(crate) fn find_identifier(expr: &str, name: &str) -> Option<usize> {
         i += 1;
     }
     None
-}
-
-/// End of the string literal starting at `i` (raw `r"..."` strings have no escapes; triple quotes).
-fn skip_string(b: &[u8], i: usize) -> usize {
-    let q = b[i];
-    let raw = i > 0 && matches!(b[i - 1], b'r' | b'R');
-    let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
-    let mut j = i + if triple { 3 } else { 1 };
-    while j < b.len() {
-        if !raw && b[j] == b'\\' {
-            j += 2;
-            continue;
-        }
-        if b[j] == q && (!triple || (b.get(j + 1) == Some(&q) && b.get(j + 2) == Some(&q))) {
-            return j + if triple { 3 } else { 1 };
-        }
-        j += 1;
-    }
-    b.len()
 }
