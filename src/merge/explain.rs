@@ -7,7 +7,7 @@ use crate::model::facts::{Facts, Spec};
 
 use super::status::PolicyStatus;
 use super::view::{EffectiveView, SourceView, effective_view, place_label, source_view};
-use super::{Level, Merged, Place};
+use super::{Level, Merged, Place, kind_and_name};
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct AttachedView {
@@ -80,15 +80,6 @@ pub fn explain(
     }
 }
 
-fn who(facts: &[Facts], i: usize) -> String {
-    let id = &facts[i].id;
-    if id.namespace.is_empty() {
-        format!("{} {}", id.kind, id.name)
-    } else {
-        format!("{} {}/{}", id.kind, id.namespace, id.name)
-    }
-}
-
 fn section(facts: &[Facts], place: Place) -> String {
     super::view::place_parts(facts, place).1.unwrap_or_default()
 }
@@ -114,7 +105,7 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
     let listener = |g: usize, l: usize| {
         format!(
             "{} > listener {}",
-            who(facts, g),
+            kind_and_name(facts, g),
             listener_name(facts, g, l)
         )
     };
@@ -125,7 +116,7 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
             .map(Vec::as_slice)
             .unwrap_or(&[])
             .iter()
-            .map(|&r| who(facts, r))
+            .map(|&r| kind_and_name(facts, r))
             .collect();
         if names.is_empty() {
             String::new()
@@ -140,7 +131,7 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
             .map(Vec::as_slice)
             .unwrap_or(&[])
             .iter()
-            .map(|&b| who(facts, b))
+            .map(|&b| kind_and_name(facts, b))
             .collect();
         if names.is_empty() {
             String::new()
@@ -180,7 +171,13 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
             };
             parents(r)
                 .into_iter()
-                .map(|p| format!("{p}{} > rules {}", who(facts, r), rules.join(", ")))
+                .map(|p| {
+                    format!(
+                        "{p}{} > rules {}",
+                        kind_and_name(facts, r),
+                        rules.join(", ")
+                    )
+                })
                 .collect()
         }
         Place::Rule(r, k) => parents(r)
@@ -188,7 +185,7 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
             .map(|p| {
                 format!(
                     "{p}{} > rule {}{}",
-                    who(facts, r),
+                    kind_and_name(facts, r),
                     rule_name(facts, r, k),
                     backends(place)
                 )
@@ -205,20 +202,24 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
                 .map(|p| section(facts, p))
                 .collect();
             if names.is_empty() {
-                vec![who(facts, b)]
+                vec![kind_and_name(facts, b)]
             } else {
-                vec![format!("{} > {what} {}", who(facts, b), names.join(", "))]
+                vec![format!(
+                    "{} > {what} {}",
+                    kind_and_name(facts, b),
+                    names.join(", ")
+                )]
             }
         }
         Place::Port(b, _) => vec![format!(
             "{} > port {}",
-            who(facts, b),
+            kind_and_name(facts, b),
             section(facts, place)
         )],
         Place::Provider(b, _) => {
             vec![format!(
                 "{} > provider {}",
-                who(facts, b),
+                kind_and_name(facts, b),
                 section(facts, place)
             )]
         }

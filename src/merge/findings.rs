@@ -11,19 +11,10 @@ use crate::model::facts::Facts;
 use crate::resolve::{qualified, resource_ref};
 
 use super::chains::Hierarchy;
-use super::{Effective, Family, Loss, Place, Setting, Source};
+use super::{Effective, Family, Loss, Place, Setting};
 
 fn who(facts: &[Facts], s: &Setting<'_>) -> String {
-    match s.source {
-        Source::Policy(p) => {
-            let id = &facts[p].id;
-            format!("{} {}", id.kind, qualified(&id.namespace, &id.name))
-        }
-        Source::BackendSpec(b) | Source::Provider(b, _) => {
-            let id = &facts[b].id;
-            format!("{} {}", id.kind, qualified(&id.namespace, &id.name))
-        }
-    }
+    super::kind_and_name(facts, s.source.object())
 }
 
 /// A finding at a policy's field key, when the setting is a policy's.

@@ -164,6 +164,25 @@ pub enum Place {
     Provider(usize, usize),
 }
 
+impl Source {
+    /// The object (index into the facts) that holds the setting.
+    pub fn object(self) -> usize {
+        match self {
+            Source::Policy(i) | Source::BackendSpec(i) | Source::Provider(i, _) => i,
+        }
+    }
+}
+
+/// `Kind ns/name` of an object, as merge findings and `explain` name it.
+pub(crate) fn kind_and_name(facts: &[Facts], i: usize) -> String {
+    let id = &facts[i].id;
+    format!(
+        "{} {}",
+        id.kind,
+        crate::resolve::qualified(&id.namespace, &id.name)
+    )
+}
+
 /// Who wrote a setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Source {

@@ -20,12 +20,10 @@ struct Key<'a> {
 }
 
 fn key(facts: &[Facts], source: Source) -> Key<'_> {
-    let (i, weight, created) = match source {
-        Source::Policy(p) => match &facts[p].spec {
-            Spec::Policy(pf) => (p, pf.weight, pf.created.as_deref()),
-            _ => (p, 0, None),
-        },
-        Source::BackendSpec(b) | Source::Provider(b, _) => (b, 0, None),
+    let i = source.object();
+    let (weight, created) = match (source, &facts[i].spec) {
+        (Source::Policy(_), Spec::Policy(pf)) => (pf.weight, pf.created.as_deref()),
+        _ => (0, None),
     };
     Key {
         weight,
