@@ -14,6 +14,7 @@ pub mod lint;
 pub mod merge;
 pub mod model;
 pub mod parse;
+pub mod render;
 pub mod report;
 pub mod resolve;
 pub mod schema;

@@ -42,6 +42,9 @@ pub struct LintOptions {
     /// Keep the facts and policy attachments in the run and leave the merge stage to the caller
     /// (`explain`): no merge findings, no policy statuses in the run.
     pub keep_model: bool,
+    /// Keep every resource whole, as JSON, in [`LintRun::objects`] (`render` needs the full
+    /// specs; lint does not, and keeping them costs memory).
+    pub keep_objects: bool,
 }
 
 /// Receives progress of a run (called from several threads).
@@ -86,6 +89,8 @@ pub struct LintRun {
     pub policy_statuses: Vec<merge::PolicyStatus>,
     /// The facts and attachments, with `LintOptions::keep_model`.
     pub model: Option<Model>,
+    /// Every named resource whole, in input order, with `LintOptions::keep_objects`.
+    pub objects: Vec<model::Object>,
 }
 
 /// What the merge stage works on, kept for `explain`.
@@ -212,7 +217,7 @@ fn run_stages(
     let per_file: Vec<FileResult> = files
         .par_iter()
         .map(|f| {
-            let r = lint_file(f, registry, &options.limits, collect_secrets);
+            let r = lint_file(f, registry, options, collect_secrets);
             if let Some(p) = progress {
                 p.file_done(f.text.len() as u64);
             }
@@ -232,7 +237,9 @@ fn run_stages(
     let mut masked = Vec::new();
     let mut security = security::SetFacts::default();
     let mut facts = Vec::with_capacity(per_file.iter().map(|r| r.facts.len()).sum());
+    let mut objects = Vec::new();
     for r in per_file {
+        objects.extend(r.objects);
         security.merge(r.security);
         secrets.extend(r.secrets);
         masked.extend(r.masked);
@@ -311,6 +318,7 @@ fn run_stages(
         route_statuses: resolved.route_statuses,
         policy_statuses,
         model,
+        objects,
         ..LintRun::default()
     }
 }
@@ -343,14 +351,17 @@ struct FileResult {
     security: security::SetFacts,
     /// What the resolve stage needs of each resource (the trees are dropped after the file).
     facts: Vec<model::facts::Facts>,
+    /// Whole resources, with `LintOptions::keep_objects`.
+    objects: Vec<model::Object>,
 }
 
 fn lint_file(
     file: &SourceFile,
     registry: &Registry,
-    limits: &Limits,
+    options: &LintOptions,
     collect_secrets: bool,
 ) -> FileResult {
+    let limits = &options.limits;
     let parsed = parse::parse_file(file, limits);
     let mut out = FileResult {
         documents: parsed.documents.len(),
@@ -389,7 +400,16 @@ fn lint_file(
             check_resource(&res, registry, limits, &mut out);
             let found = security::check_resource(&res, &mut out.security);
             out.diagnostics.extend(found);
-            out.facts.extend(model::facts::facts_of(&res));
+            let facts = model::facts::facts_of(&res);
+            if options.keep_objects
+                && let Some(f) = &facts
+            {
+                out.objects.push(model::Object {
+                    id: f.id.clone(),
+                    value: res.root.to_json(),
+                });
+            }
+            out.facts.extend(facts);
         }
     }
     out

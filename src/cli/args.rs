@@ -29,6 +29,10 @@ pub enum Command {
     /// field by field, with the policy each field came from
     #[command(after_help = EXPLAIN_AFTER_HELP)]
     Explain(ExplainArgs),
+    /// Print what the controller would program: Envoy xDS or the AI data plane's resources, and
+    /// the status conditions, per Gateway
+    #[command(after_help = RENDER_AFTER_HELP)]
+    Render(RenderArgs),
     /// Print a shell completion script, or write all of them to a directory
     Completions(CompletionsArgs),
     /// Write man pages (one for gwctl and one per subcommand) to a directory
@@ -44,6 +48,64 @@ TARGET is KIND/NAME or KIND/NAME:SECTION (a listener, a rule by name or index, a
 an AI provider or MCP target); KIND/* explains every object of the kind and each of its sections. KIND is a full kind name in any case or a short name: gw, route, \
 grpcroute, svc, backend, aibackend. Exit status: 0 when the target was explained, 2 on a usage \
 error, an unreadable path or an unknown target.";
+
+const RENDER_AFTER_HELP: &str = "\
+Secrets are never printed: their data is replaced by a digest. Exit status: 0 when every selected \
+Gateway was rendered, 1 when one was refused (--validation-level strict) or failed --check, 2 on \
+a usage error, an unreadable path or an unknown --gateway.";
+
+/// What `render --type` selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RenderType {
+    Listener,
+    Route,
+    Cluster,
+    Status,
+    All,
+}
+
+/// How `render` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RenderFormat {
+    Yaml,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Files and directories holding the manifests; `-` reads one stream from stdin
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Only this Gateway, as NAMESPACE/NAME (or NAME in namespace `default`); every Gateway when unset
+    #[arg(long, value_name = "NS/NAME")]
+    pub gateway: Option<String>,
+
+    /// Which resources to print
+    #[arg(long = "type", value_enum, default_value_t = RenderType::All)]
+    pub kind: RenderType,
+
+    /// Output format
+    #[arg(short, long, value_enum, default_value_t = RenderFormat::Yaml)]
+    pub output: RenderFormat,
+
+    /// What an invalid route rule does: `standard` renders it as a direct response 500,
+    /// `strict` refuses the Gateway (default: the values file's `validation.level`, else standard)
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub validation_level: Option<crate::render::ValidationLevel>,
+
+    /// The control-plane chart's values file (`validation.level`, `policyMerge`)
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+
+    /// Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Check every rendered Envoy resource against Envoy's proto definitions
+    #[arg(long)]
+    pub check: bool,
+}
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {

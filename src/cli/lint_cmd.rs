@@ -40,6 +40,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         skip_resolve: std::env::var_os("GWCTL_BENCH_SKIP_RESOLVE").is_some_and(|v| v == "1"),
         skip_merge: std::env::var_os("GWCTL_BENCH_SKIP_MERGE").is_some_and(|v| v == "1"),
         keep_model: false,
+        keep_objects: false,
     };
     let mut crds = None;
     if !args.crds.is_empty() {

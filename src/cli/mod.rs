@@ -5,6 +5,7 @@ mod explain_cmd;
 mod generate;
 mod lint_cmd;
 mod progress;
+mod render_cmd;
 mod rules_cmd;
 mod schema_cmd;
 
@@ -33,6 +34,7 @@ pub fn main() -> ExitCode {
         Command::Rules(a) => rules_cmd::run(&a),
         Command::Schema(a) => schema_cmd::run(&a),
         Command::Explain(a) => explain_cmd::run(&a),
+        Command::Render(a) => render_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
     };

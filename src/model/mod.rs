@@ -3,6 +3,13 @@
 
 pub mod facts;
 pub mod facts_policy;
+
+/// A resource kept whole (for `render`): who it is and its JSON value.
+#[derive(Debug, Clone)]
+pub struct Object {
+    pub id: facts::Ident,
+    pub value: serde_json::Value,
+}
 mod facts_refs;
 
 use crate::diag::{Diagnostic, ResourceRef};

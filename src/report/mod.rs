@@ -11,7 +11,7 @@ mod sarif;
 mod short;
 mod statistics;
 mod summary;
-mod yaml;
+pub mod yaml;
 
 use crate::diag::{Diagnostic, Location, Severity};
 use crate::lint::{LintRun, report_order};

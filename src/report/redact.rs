@@ -101,5 +101,6 @@ pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
         route_statuses: run.route_statuses.clone(),
         policy_statuses: run.policy_statuses.clone(),
         model: None,
+        objects: Vec::new(),
     })
 }

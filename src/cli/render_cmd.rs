@@ -1,0 +1,90 @@
+//! `gwctl render [PATHS] [--gateway NS/NAME]`: the dry run of what the controller would program.
+
+use super::args::{RenderArgs, RenderFormat, RenderType};
+use super::lint_cmd::load_config;
+use super::{print_stdout, usage_error};
+use crate::lint::{LintOptions, lint_paths};
+use crate::render::{self, RenderOptions, Rendered};
+use crate::report::yaml::to_yaml;
+
+pub(super) fn run(args: &RenderArgs) -> u8 {
+    let config = match load_config(args.config.as_deref()) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let gateway = match args.gateway.as_deref().map(gateway_name) {
+        Some(Ok(g)) => Some(g),
+        Some(Err(message)) => return usage_error(&message),
+        None => None,
+    };
+    let ai_controller = config.controllers.ai.clone();
+    let options = render::render_options(LintOptions {
+        config,
+        values: args.values.clone(),
+        ..LintOptions::default()
+    });
+    let run = match lint_paths(&args.paths, &options) {
+        Ok(run) => run,
+        Err(message) => return usage_error(&message),
+    };
+    if run.input_error {
+        let unread: Vec<&str> = run
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "GW001")
+            .map(|d| d.message.as_str())
+            .collect();
+        return usage_error(&unread.join("; "));
+    }
+    let rendered = render::render(
+        &run,
+        &RenderOptions {
+            gateway: gateway.clone(),
+            validation_level: args.validation_level.unwrap_or_default(),
+            ai_controller,
+        },
+    );
+    if let Some((ns, name)) = &gateway
+        && rendered.gateways.is_empty()
+    {
+        return usage_error(&format!("no Gateway {ns}/{name} in the inputs"));
+    }
+    print_stdout(&format_rendered(&rendered, args.kind, args.output));
+    u8::from(rendered.gateways.iter().any(|g| !g.refused.is_empty()))
+}
+
+/// `NS/NAME`, or `NAME` in namespace `default`.
+fn gateway_name(written: &str) -> Result<(String, String), String> {
+    match written.split_once('/') {
+        Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
+            Ok((ns.to_string(), name.to_string()))
+        }
+        None if !written.is_empty() => Ok(("default".to_string(), written.to_string())),
+        _ => Err(format!("--gateway {written:?} is not NAMESPACE/NAME")),
+    }
+}
+
+/// One document per Gateway: YAML documents separated by `---`, or one JSON array.
+pub fn format_rendered(rendered: &Rendered, kind: RenderType, format: RenderFormat) -> String {
+    let kinds: &[&str] = match kind {
+        RenderType::Listener => &["listener"],
+        RenderType::Route => &["route"],
+        RenderType::Cluster => &["cluster"],
+        RenderType::Status => &[],
+        RenderType::All => &["listener", "route", "cluster"],
+    };
+    let with_statuses = matches!(kind, RenderType::Status | RenderType::All);
+    let docs: Vec<serde_json::Value> = rendered
+        .gateways
+        .iter()
+        .map(|g| g.document(kinds, with_statuses))
+        .collect();
+    match format {
+        RenderFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&docs).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        RenderFormat::Yaml => docs.iter().map(to_yaml).collect::<Vec<_>>().join("---\n"),
+    }
+}

@@ -1,0 +1,229 @@
+//! Render: what the controller would program from the manifests, without a cluster. Envoy v3
+//! xDS for proxy-based Gateways ([`envoy`]), the AI data plane's resources for AI Gateways
+//! ([`ai`]), and the status conditions the controller would write ([`status`]).
+//!
+//! Works on a lint run made with `LintOptions::keep_model` and `keep_objects` (see
+//! [`render_options`]); returns data, printed by the CLI.
+
+pub mod ai;
+pub mod envoy;
+pub mod status;
+
+use serde_json::Value;
+
+use crate::fasthash::FastMap;
+use crate::lint::{LintOptions, LintRun};
+use crate::merge::Merged;
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+
+/// What `standard` and `strict` do with an invalid route rule (decisions.md section 7).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValidationLevel {
+    /// An invalid route rule becomes a direct response 500; the rest is rendered.
+    #[default]
+    Standard,
+    /// An invalid route rule refuses the whole Gateway, with the reasons.
+    Strict,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    /// Only this Gateway (namespace, name); every Gateway when `None`.
+    pub gateway: Option<(String, String)>,
+    pub validation_level: ValidationLevel,
+    /// The AI data plane's controllerName (config `controllers.ai`).
+    pub ai_controller: String,
+}
+
+/// Which data plane serves a Gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DataPlane {
+    Envoy,
+    Ai,
+}
+
+/// One rendered resource.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedResource {
+    /// The section of the output document it is listed under: `Listeners`, `Routes`,
+    /// `Clusters` for Envoy (as in the reference's golden files), `output` for the AI data plane.
+    pub section: &'static str,
+    /// What `--type` selects it by: `listener`, `route` or `cluster`.
+    pub kind: &'static str,
+    /// Its name, unique within its section (the unit `diff` compares).
+    pub name: String,
+    pub value: Value,
+}
+
+/// The rendering of one Gateway.
+#[derive(Debug, Clone)]
+pub struct RenderedGateway {
+    pub namespace: String,
+    pub name: String,
+    pub data_plane: DataPlane,
+    pub resources: Vec<RenderedResource>,
+    /// The conditions the controller would write, in the shape of the reference's `Statuses`
+    /// (`gateways`, `httpRoutes`, `policies` ...), for this Gateway and what attaches to it.
+    pub statuses: Value,
+    /// With `ValidationLevel::Strict`: why the Gateway is refused (then `resources` is empty).
+    pub refused: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    pub gateways: Vec<RenderedGateway>,
+    /// AI data plane resources that belong to no single Gateway (backends and policies are
+    /// global in that data plane), with their statuses.
+    pub shared: Vec<RenderedResource>,
+    pub shared_statuses: Value,
+}
+
+/// The lint options a render needs on top of the caller's.
+pub fn render_options(mut options: LintOptions) -> LintOptions {
+    options.keep_model = true;
+    options.keep_objects = true;
+    options
+}
+
+/// The inputs, looked up by group, kind, namespace and name.
+pub struct Inputs<'a> {
+    pub objects: &'a [Object],
+    by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+}
+
+impl<'a> Inputs<'a> {
+    pub fn new(objects: &'a [Object]) -> Self {
+        let mut by_key = FastMap::default();
+        for (i, o) in objects.iter().enumerate() {
+            // The first of two objects with one name wins, as the first apply would.
+            by_key
+                .entry((
+                    o.id.group.as_str(),
+                    o.id.kind.as_str(),
+                    o.id.namespace.as_str(),
+                    o.id.name.as_str(),
+                ))
+                .or_insert(i);
+        }
+        Inputs { objects, by_key }
+    }
+
+    pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
+        self.by_key
+            .get(&(group, kind, namespace, name))
+            .map(|&i| &self.objects[i])
+    }
+
+    pub fn of_kind<'s>(
+        &'s self,
+        group: &'s str,
+        kind: &'s str,
+    ) -> impl Iterator<Item = &'a Object> + 's {
+        self.objects
+            .iter()
+            .filter(move |o| o.id.group == group && o.id.kind == kind)
+    }
+}
+
+/// Everything a data plane's renderer reads.
+pub struct Context<'a> {
+    pub run: &'a LintRun,
+    pub inputs: Inputs<'a>,
+    /// The effective policies; `None` when the run kept no model.
+    pub merged: Option<Merged<'a>>,
+    pub options: &'a RenderOptions,
+}
+
+/// The data plane of a Gateway: its GatewayClass's controllerName.
+pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) -> DataPlane {
+    let class = gateway
+        .value
+        .pointer("/spec/gatewayClassName")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let controller = inputs
+        .get(GATEWAY_API, "GatewayClass", "", class)
+        .and_then(|c| c.value.pointer("/spec/controllerName"))
+        .and_then(Value::as_str);
+    if controller.is_some_and(|c| !ai_controller.is_empty() && c == ai_controller) {
+        DataPlane::Ai
+    } else {
+        DataPlane::Envoy
+    }
+}
+
+/// Renders every selected Gateway of a run.
+pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
+    let ctx = Context {
+        run,
+        inputs: Inputs::new(&run.objects),
+        merged: run.model.as_ref().map(|m| m.merge()),
+        options,
+    };
+    let mut out = Rendered::default();
+    for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
+        if let Some((ns, name)) = &options.gateway
+            && (&gateway.id.namespace != ns || &gateway.id.name != name)
+        {
+            continue;
+        }
+        let plane = data_plane(&ctx.inputs, gateway, &options.ai_controller);
+        let mut rendered = match plane {
+            DataPlane::Envoy => envoy::render_gateway(&ctx, gateway),
+            DataPlane::Ai => ai::render_gateway(&ctx, gateway),
+        };
+        rendered.statuses = status::statuses(&ctx, gateway);
+        out.gateways.push(rendered);
+    }
+    let (shared, shared_statuses) = ai::render_shared(&ctx);
+    out.shared = shared;
+    out.shared_statuses = shared_statuses;
+    out
+}
+
+impl RenderedGateway {
+    /// An empty rendering of a Gateway, for a data plane's renderer to fill.
+    pub fn new(gateway: &Object, data_plane: DataPlane) -> Self {
+        RenderedGateway {
+            namespace: gateway.id.namespace.clone(),
+            name: gateway.id.name.clone(),
+            data_plane,
+            resources: Vec::new(),
+            statuses: Value::Null,
+            refused: Vec::new(),
+        }
+    }
+
+    /// The output document: the resources by section (in the order given), then `Statuses`.
+    pub fn document(&self, kinds: &[&str], with_statuses: bool) -> Value {
+        let mut doc = serde_json::Map::new();
+        doc.insert(
+            "Gateway".into(),
+            Value::String(format!("{}/{}", self.namespace, self.name)),
+        );
+        doc.insert(
+            "DataPlane".into(),
+            serde_json::to_value(self.data_plane).unwrap_or_default(),
+        );
+        if !self.refused.is_empty() {
+            doc.insert("Refused".into(), self.refused.clone().into());
+        }
+        for r in &self.resources {
+            if !kinds.contains(&r.kind) {
+                continue;
+            }
+            if let Value::Array(items) = doc
+                .entry(r.section)
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                items.push(r.value.clone());
+            }
+        }
+        if with_statuses {
+            doc.insert("Statuses".into(), self.statuses.clone());
+        }
+        Value::Object(doc)
+    }
+}
