@@ -27,6 +27,10 @@ pub struct Case {
     /// The expected output document (its `Statuses` is what the reference concluded).
     pub output: Value,
     pub run: LintRun,
+    /// The Gateway the reference rendered, as (namespace, name).
+    pub gateway: Option<(String, String)>,
+    /// The case's controller settings overrides (`EnableExperimentalGatewayAPIFeatures` ...).
+    pub settings: Value,
 }
 
 /// Every case that has an expected output, linted with `options` and the case's
@@ -69,7 +73,18 @@ pub fn cases(corpus: &Path, options: &LintOptions) -> Vec<Case> {
             options.config.global_policy_namespace = Some(ns.to_string());
         }
         let run = lint_sources(files, &options);
-        out.push(Case { name, output, run });
+        let gateway = case["gateway"]
+            .as_str()
+            .and_then(|g| g.split_once('/'))
+            .map(|(ns, n)| (ns.to_string(), n.to_string()));
+        let settings = case["settings"].clone();
+        out.push(Case {
+            name,
+            output,
+            run,
+            gateway,
+            settings,
+        });
     }
     out
 }
