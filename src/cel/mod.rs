@@ -92,8 +92,9 @@ pub struct CompiledRule {
     source: String,
     expr: cel::parser::Expression,
     transition: bool,
-    /// The rule uses only what [`fast`] evaluates, so it can run on the tree directly.
-    fast: bool,
+    /// The rule compiled for [`fast`], when it uses only what that evaluates: it can then run on
+    /// the tree directly.
+    fast: Option<fast::Program>,
     env: Arc<Env>,
 }
 
@@ -118,7 +119,11 @@ impl CompiledRule {
         let mut expr = syntax::parse_guarded(env, rule, limits).map_err(|e| e.to_string())?;
         rewrite::rewrite(&mut expr).map_err(|e| format!("{rule}: {e}"))?;
         let transition = syntax::references_variable(&expr, "oldSelf");
-        let fast = !transition && fast::supported(&expr);
+        let fast = if transition {
+            None
+        } else {
+            fast::compile(&expr)
+        };
         Ok(CompiledRule {
             source: rule.to_string(),
             expr,
@@ -139,7 +144,7 @@ impl CompiledRule {
 
     /// True when [`Self::eval_node`] can evaluate the rule on the tree without a CEL value.
     pub fn is_fast(&self) -> bool {
-        self.fast
+        self.fast.is_some()
     }
 
     /// Evaluates on the spanned tree directly, with `schema` supplying defaults. `None` means
@@ -150,11 +155,7 @@ impl CompiledRule {
         node: &crate::parse::Node,
         schema: Option<&dyn SchemaView>,
     ) -> Option<bool> {
-        if self.fast {
-            fast::eval(&self.expr, node, schema)
-        } else {
-            None
-        }
+        fast::eval(self.fast.as_ref()?, node, schema)
     }
 
     /// Evaluates with `self` bound to `value`. `Ok(false)` means the rule fails.

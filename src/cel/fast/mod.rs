@@ -11,13 +11,15 @@
 //! absorption (`false && error == false`, `true || error == true`) makes it sound to treat
 //! "unsupported here" like an error: a result that absorbs it does not depend on its value.
 
+mod compile;
+
 use std::borrow::Cow;
 
-use cel::common::ast::{Expr, LiteralValue, operators};
+use compile::{Cmp, Lit, Op, StrTest};
+pub(super) use compile::{Op as Program, compile};
 
-use super::k8s_functions::{CACHED_MATCHES, cached_regex};
+use super::k8s_functions::cached_regex;
 use crate::parse::{Node, Value as NodeValue};
-use cel::IdedExpr as Expression;
 
 /// What the evaluator needs of a schema: defaults of absent fields, and whether `null` is kept.
 pub trait SchemaView: Sync {
@@ -27,66 +29,16 @@ pub trait SchemaView: Sync {
     fn nullable(&self) -> bool;
 }
 
-/// Whether every construct of `expr` is one this evaluator knows (checked once per rule).
-pub(super) fn supported(expr: &Expression) -> bool {
-    match &expr.expr {
-        Expr::Ident(_) => true,
-        Expr::Literal(lit) => !matches!(lit, LiteralValue::Bytes(_)),
-        Expr::List(list) => list.optional_indices.is_empty() && list.elements.iter().all(supported),
-        Expr::Select(sel) => supported(&sel.operand),
-        Expr::Call(call) => {
-            const FUNCTIONS: &[&str] = &[
-                operators::CONDITIONAL,
-                operators::LOGICAL_AND,
-                operators::LOGICAL_OR,
-                operators::LOGICAL_NOT,
-                operators::NOT_STRICTLY_FALSE,
-                operators::EQUALS,
-                operators::NOT_EQUALS,
-                operators::LESS,
-                operators::LESS_EQUALS,
-                operators::GREATER,
-                operators::GREATER_EQUALS,
-                operators::ADD,
-                operators::SUBSTRACT,
-                operators::NEGATE,
-                operators::INDEX,
-                operators::IN,
-                "size",
-                "contains",
-                "startsWith",
-                "endsWith",
-                CACHED_MATCHES,
-            ];
-            FUNCTIONS.contains(&call.func_name.as_str())
-                && call.target.as_deref().is_none_or(supported)
-                && call.args.iter().all(supported)
-        }
-        Expr::Comprehension(c) => {
-            c.iter_var2.is_none()
-                && [
-                    &c.iter_range,
-                    &c.accu_init,
-                    &c.loop_cond,
-                    &c.loop_step,
-                    &c.result,
-                ]
-                .into_iter()
-                .all(supported)
-        }
-        Expr::Map(_) | Expr::Struct(_) | Expr::Unspecified => false,
-    }
-}
-
-/// Evaluates `expr` with `self` = `node` (described by `schema`). `None`: use the full engine.
+/// Evaluates a compiled rule with `self` = `node` (described by `schema`). `None`: use the full
+/// engine.
 pub(super) fn eval(
-    expr: &Expression,
+    program: &Program,
     node: &Node,
     schema: Option<&dyn SchemaView>,
 ) -> Option<bool> {
     let mut scope = Scope { vars: Vec::new() };
-    scope.vars.push(("self", from_node(node, schema)?));
-    match scope.eval(expr) {
+    scope.vars.push(from_node(node, schema)?);
+    match scope.eval(program) {
         Ok(V::Bool(b)) => Some(b),
         _ => None,
     }
@@ -154,12 +106,23 @@ fn field<'a>(v: &V<'a>, name: &str) -> Result<Option<V<'a>>, Fallback> {
     match v {
         V::Node(node, schema) => {
             let entries = node.as_map().ok_or(Fallback)?;
+            let found = entries.iter().find(|e| e.key == name).map(|e| &e.value);
+            // A present scalar needs no schema: most selections end at one, and the schema
+            // lookup would cost more than the rest of the selection.
+            if let Some(value) = found
+                && !matches!(
+                    value.value,
+                    NodeValue::Null | NodeValue::Map(_) | NodeValue::Seq(_)
+                )
+            {
+                return from_node(value, None).map(Some).ok_or(Fallback);
+            }
             let prop = schema.and_then(|s| s.property(name));
-            if let Some(e) = entries.iter().find(|e| e.key == name) {
+            if let Some(value) = found {
                 let pruned =
-                    matches!(e.value.value, NodeValue::Null) && !prop.is_some_and(|p| p.nullable());
+                    matches!(value.value, NodeValue::Null) && !prop.is_some_and(|p| p.nullable());
                 if !pruned {
-                    return from_node(&e.value, prop).map(Some).ok_or(Fallback);
+                    return from_node(value, prop).map(Some).ok_or(Fallback);
                 }
             }
             match prop.and_then(|p| p.default_value().map(|d| (p, d))) {
@@ -181,8 +144,29 @@ fn field<'a>(v: &V<'a>, name: &str) -> Result<Option<V<'a>>, Fallback> {
     }
 }
 
+/// `has(v.name)`: the field is present or defaulted.
+fn has_field(v: &V<'_>, name: &str) -> Result<bool, Fallback> {
+    field(v, name).map(|f| f.is_some())
+}
+
+/// `v[index]` of a list, without materialising the others.
+fn item<'a>(v: &V<'a>, index: usize) -> R<'a> {
+    match v {
+        V::Node(node, schema) => {
+            let n = node.as_seq().ok_or(Fallback)?.get(index).ok_or(Fallback)?;
+            from_node(n, schema.and_then(|s| s.items())).ok_or(Fallback)
+        }
+        V::Json(serde_json::Value::Array(arr), schema) => from_json(
+            arr.get(index).ok_or(Fallback)?,
+            schema.and_then(|s| s.items()),
+        ),
+        V::List(items) => items.get(index).cloned().ok_or(Fallback),
+        _ => Err(Fallback),
+    }
+}
+
 /// The items of a list value (maps are not iterated here: their defaulted keys complicate it).
-fn items<'a>(v: &V<'a>) -> Result<Vec<V<'a>>, Fallback> {
+fn items(v: V<'_>) -> Result<Vec<V<'_>>, Fallback> {
     match v {
         V::Node(node, schema) => {
             let seq = node.as_seq().ok_or(Fallback)?;
@@ -195,7 +179,7 @@ fn items<'a>(v: &V<'a>) -> Result<Vec<V<'a>>, Fallback> {
             let item_schema = schema.and_then(|s| s.items());
             arr.iter().map(|j| from_json(j, item_schema)).collect()
         }
-        V::List(items) => Ok(items.clone()),
+        V::List(items) => Ok(items),
         _ => Err(Fallback),
     }
 }
@@ -270,87 +254,41 @@ fn boolean(v: &V<'_>) -> Result<bool, Fallback> {
 }
 
 struct Scope<'a> {
-    vars: Vec<(&'a str, V<'a>)>,
+    /// Variables by slot (see [`Op::Var`]).
+    vars: Vec<V<'a>>,
 }
 
 impl<'a> Scope<'a> {
-    fn eval(&mut self, expr: &'a Expression) -> R<'a> {
-        match &expr.expr {
-            Expr::Ident(name) => self
-                .vars
-                .iter()
-                .rev()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.clone())
-                .ok_or(Fallback),
-            Expr::Literal(lit) => Ok(match lit {
-                LiteralValue::Boolean(b) => V::Bool(**b),
-                LiteralValue::Int(i) => V::Int(**i),
-                LiteralValue::UInt(u) => V::UInt(**u),
-                LiteralValue::Double(d) => V::Double(**d),
-                LiteralValue::String(s) => V::Str(Cow::Borrowed(s.inner())),
-                LiteralValue::Null => V::Null,
-                LiteralValue::Bytes(_) => return Err(Fallback),
+    fn eval(&mut self, op: &'a Op) -> R<'a> {
+        match op {
+            Op::Var(slot) => self.vars.get(*slot).cloned().ok_or(Fallback),
+            Op::Lit(lit) => Ok(match lit {
+                Lit::Null => V::Null,
+                Lit::Bool(b) => V::Bool(*b),
+                Lit::Int(i) => V::Int(*i),
+                Lit::UInt(u) => V::UInt(*u),
+                Lit::Double(d) => V::Double(*d),
+                Lit::Str(s) => V::Str(Cow::Borrowed(s)),
             }),
-            Expr::List(list) => list
-                .elements
+            Op::List(elements) => elements
                 .iter()
                 .map(|e| self.eval(e))
                 .collect::<Result<_, _>>()
                 .map(V::List),
-            Expr::Select(sel) => {
-                let operand = self.eval(&sel.operand)?;
-                let found = field(&operand, &sel.field)?;
-                if sel.test {
-                    Ok(V::Bool(found.is_some()))
-                } else {
-                    found.ok_or(Fallback)
+            Op::Select {
+                operand,
+                field: name,
+                test,
+            } => {
+                let operand = self.eval(operand)?;
+                if *test {
+                    return has_field(&operand, name).map(V::Bool);
                 }
+                field(&operand, name)?.ok_or(Fallback)
             }
-            Expr::Call(call) => self.call(&call.func_name, call.target.as_deref(), &call.args),
-            Expr::Comprehension(c) => {
-                let range = items(&self.eval(&c.iter_range)?)?;
-                let accu = self.eval(&c.accu_init);
-                let base = self.vars.len();
-                self.vars
-                    .push((c.accu_var.as_str(), accu.unwrap_or(V::Null)));
-                let mut result = Ok(());
-                for item in range {
-                    self.vars.truncate(base + 1);
-                    self.vars.push((c.iter_var.as_str(), item));
-                    match self.eval(&c.loop_cond).and_then(|v| boolean(&v)) {
-                        Ok(true) => {}
-                        Ok(false) => break,
-                        Err(e) => {
-                            result = Err(e);
-                            break;
-                        }
-                    }
-                    match self.eval(&c.loop_step) {
-                        Ok(v) => self.vars[base].1 = v,
-                        Err(e) => {
-                            result = Err(e);
-                            break;
-                        }
-                    }
-                }
-                self.vars.truncate(base + 1);
-                let out = result.and_then(|()| self.eval(&c.result));
-                self.vars.truncate(base);
-                out
-            }
-            Expr::Map(_) | Expr::Struct(_) | Expr::Unspecified => Err(Fallback),
-        }
-    }
-
-    fn call(
-        &mut self,
-        name: &str,
-        target: Option<&'a Expression>,
-        args: &'a [Expression],
-    ) -> R<'a> {
-        match (name, target, args) {
-            (operators::LOGICAL_AND, None, [a, b]) => {
+            Op::Comprehension(c) => self.comprehension(c),
+            Op::And(ops) => {
+                let [a, b] = &**ops;
                 // CEL: false wins over an error on either side.
                 let left = self.eval(a).and_then(|v| boolean(&v));
                 if matches!(left, Ok(false)) {
@@ -363,7 +301,8 @@ impl<'a> Scope<'a> {
                     _ => Err(Fallback),
                 }
             }
-            (operators::LOGICAL_OR, None, [a, b]) => {
+            Op::Or(ops) => {
+                let [a, b] = &**ops;
                 let left = self.eval(a).and_then(|v| boolean(&v));
                 if matches!(left, Ok(true)) {
                     return Ok(V::Bool(true));
@@ -375,91 +314,129 @@ impl<'a> Scope<'a> {
                     _ => Err(Fallback),
                 }
             }
-            (operators::CONDITIONAL, None, [c, t, f]) => {
+            Op::Conditional(ops) => {
+                let [c, t, f] = &**ops;
                 if boolean(&self.eval(c)?)? {
                     self.eval(t)
                 } else {
                     self.eval(f)
                 }
             }
-            (operators::NOT_STRICTLY_FALSE, None, [a]) => {
-                Ok(V::Bool(!matches!(self.eval(a), Ok(V::Bool(false)))))
-            }
-            (operators::LOGICAL_NOT, None, [a]) => Ok(V::Bool(!boolean(&self.eval(a)?)?)),
-            (operators::NEGATE, None, [a]) => match self.eval(a)? {
+            Op::NotStrictlyFalse(a) => Ok(V::Bool(!matches!(self.eval(a), Ok(V::Bool(false))))),
+            Op::Not(a) => Ok(V::Bool(!boolean(&self.eval(a)?)?)),
+            Op::Negate(a) => match self.eval(a)? {
                 V::Int(i) => i.checked_neg().map(V::Int).ok_or(Fallback),
                 V::Double(d) => Ok(V::Double(-d)),
                 _ => Err(Fallback),
             },
-            (operators::EQUALS, None, [a, b]) => {
-                Ok(V::Bool(equal(&self.eval(a)?, &self.eval(b)?)?))
+            Op::Compare(cmp, ops) => {
+                let [a, b] = &**ops;
+                let (a, b) = (self.eval(a)?, self.eval(b)?);
+                Ok(V::Bool(match cmp {
+                    Cmp::Eq => equal(&a, &b)?,
+                    Cmp::Ne => !equal(&a, &b)?,
+                    Cmp::Lt => compare(&a, &b)?.is_lt(),
+                    Cmp::Le => compare(&a, &b)?.is_le(),
+                    Cmp::Gt => compare(&a, &b)?.is_gt(),
+                    Cmp::Ge => compare(&a, &b)?.is_ge(),
+                }))
             }
-            (operators::NOT_EQUALS, None, [a, b]) => {
-                Ok(V::Bool(!equal(&self.eval(a)?, &self.eval(b)?)?))
-            }
-            (operators::LESS, None, [a, b]) => {
-                Ok(V::Bool(compare(&self.eval(a)?, &self.eval(b)?)?.is_lt()))
-            }
-            (operators::LESS_EQUALS, None, [a, b]) => {
-                Ok(V::Bool(compare(&self.eval(a)?, &self.eval(b)?)?.is_le()))
-            }
-            (operators::GREATER, None, [a, b]) => {
-                Ok(V::Bool(compare(&self.eval(a)?, &self.eval(b)?)?.is_gt()))
-            }
-            (operators::GREATER_EQUALS, None, [a, b]) => {
-                Ok(V::Bool(compare(&self.eval(a)?, &self.eval(b)?)?.is_ge()))
-            }
-            (operators::ADD, None, [a, b]) => match (self.eval(a)?, self.eval(b)?) {
-                (V::Int(x), V::Int(y)) => x.checked_add(y).map(V::Int).ok_or(Fallback),
-                (V::UInt(x), V::UInt(y)) => x.checked_add(y).map(V::UInt).ok_or(Fallback),
-                (V::Double(x), V::Double(y)) => Ok(V::Double(x + y)),
-                (V::Str(x), V::Str(y)) => Ok(V::Str(Cow::Owned(format!("{x}{y}")))),
-                (x @ (V::List(_) | V::Node(..) | V::Json(..)), y) => {
-                    let mut out = items(&x)?;
-                    out.extend(items(&y)?);
-                    Ok(V::List(out))
+            Op::Add(ops) => {
+                let [a, b] = &**ops;
+                match (self.eval(a)?, self.eval(b)?) {
+                    (V::Int(x), V::Int(y)) => x.checked_add(y).map(V::Int).ok_or(Fallback),
+                    (V::UInt(x), V::UInt(y)) => x.checked_add(y).map(V::UInt).ok_or(Fallback),
+                    (V::Double(x), V::Double(y)) => Ok(V::Double(x + y)),
+                    (V::Str(x), V::Str(y)) => Ok(V::Str(Cow::Owned(format!("{x}{y}")))),
+                    (x @ (V::List(_) | V::Node(..) | V::Json(..)), y) => {
+                        let mut out = items(x)?;
+                        out.extend(items(y)?);
+                        Ok(V::List(out))
+                    }
+                    _ => Err(Fallback),
                 }
-                _ => Err(Fallback),
-            },
-            (operators::SUBSTRACT, None, [a, b]) => match (self.eval(a)?, self.eval(b)?) {
-                (V::Int(x), V::Int(y)) => x.checked_sub(y).map(V::Int).ok_or(Fallback),
-                (V::Double(x), V::Double(y)) => Ok(V::Double(x - y)),
-                _ => Err(Fallback),
-            },
-            (operators::INDEX, None, [a, i]) => {
+            }
+            Op::Subtract(ops) => {
+                let [a, b] = &**ops;
+                match (self.eval(a)?, self.eval(b)?) {
+                    (V::Int(x), V::Int(y)) => x.checked_sub(y).map(V::Int).ok_or(Fallback),
+                    (V::Double(x), V::Double(y)) => Ok(V::Double(x - y)),
+                    _ => Err(Fallback),
+                }
+            }
+            Op::Index(ops) => {
+                let [a, i] = &**ops;
                 let container = self.eval(a)?;
                 match self.eval(i)? {
-                    V::Int(idx) => {
-                        let idx = usize::try_from(idx).map_err(|_| Fallback)?;
-                        items(&container)?.into_iter().nth(idx).ok_or(Fallback)
-                    }
+                    V::Int(idx) => item(&container, usize::try_from(idx).map_err(|_| Fallback)?),
                     V::Str(key) => field(&container, &key)?.ok_or(Fallback),
                     _ => Err(Fallback),
                 }
             }
-            (operators::IN, None, [elem, container]) => {
+            Op::In(ops) => {
+                let [elem, container] = &**ops;
                 let elem = self.eval(elem)?;
-                let container = self.eval(container)?;
                 let mut found = false;
-                for item in items(&container)? {
-                    found |= equal(&elem, &item)?;
+                if let Op::List(elements) = container {
+                    // `x in ['A', 'B']`: compared one by one, no list built.
+                    for e in elements {
+                        found |= equal(&elem, &self.eval(e)?)?;
+                    }
+                } else {
+                    for item in items(self.eval(container)?)? {
+                        found |= equal(&elem, &item)?;
+                    }
                 }
                 Ok(V::Bool(found))
             }
-            ("size", None, [a]) | ("size", Some(a), []) => size(&self.eval(a)?),
-            ("contains" | "startsWith" | "endsWith" | CACHED_MATCHES, Some(recv), [arg])
-            | (CACHED_MATCHES, None, [recv, arg]) => {
+            Op::Size(a) => size(&self.eval(a)?),
+            Op::Str { test, args, regex } => {
+                let [recv, arg] = &**args;
                 let recv = self.eval(recv)?;
                 let arg = self.eval(arg)?;
                 let (s, p) = (string(&recv)?, string(&arg)?);
-                Ok(V::Bool(match name {
-                    "contains" => s.contains(p),
-                    "startsWith" => s.starts_with(p),
-                    "endsWith" => s.ends_with(p),
-                    _ => cached_regex(p).map_err(|_| Fallback)?.is_match(s),
+                Ok(V::Bool(match test {
+                    StrTest::Contains => s.contains(p),
+                    StrTest::StartsWith => s.starts_with(p),
+                    StrTest::EndsWith => s.ends_with(p),
+                    StrTest::Matches => match regex {
+                        Some(re) => re.is_match(s),
+                        None => cached_regex(p).map_err(|_| Fallback)?.is_match(s),
+                    },
                 }))
             }
-            _ => Err(Fallback),
         }
+    }
+
+    fn comprehension(&mut self, c: &'a compile::Comprehension) -> R<'a> {
+        let range = items(self.eval(&c.range)?)?;
+        let accu = self.eval(&c.accu_init);
+        // Slots below the accumulator belong to enclosing scopes.
+        self.vars.truncate(c.accu);
+        self.vars.push(accu.unwrap_or(V::Null));
+        let mut result = Ok(());
+        for item in range {
+            self.vars.truncate(c.accu + 1);
+            self.vars.push(item);
+            match self.eval(&c.loop_cond).and_then(|v| boolean(&v)) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+            match self.eval(&c.loop_step) {
+                Ok(v) => self.vars[c.accu] = v,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.vars.truncate(c.accu + 1);
+        let out = result.and_then(|()| self.eval(&c.result));
+        self.vars.truncate(c.accu);
+        out
     }
 }
