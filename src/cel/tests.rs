@@ -526,3 +526,50 @@ fn tree_evaluator_reads_defaults_and_falls_back_on_errors() {
         None
     );
 }
+
+/// Shapes the compiled tree evaluator resolves ahead (variables by slot, indexes, literal
+/// lists): decided, and decided right.
+#[test]
+fn tree_evaluator_resolves_scopes_indexes_and_literal_lists() {
+    use crate::source::SourceFile;
+    let file = SourceFile::new(
+        0,
+        "t.yaml",
+        "rules:\n- name: a\n  matches: [1, 2]\n- name: b\n  matches: [3]\nkind: Gateway\n",
+    );
+    let parsed = crate::parse::parse_file(&file, &crate::parse::Limits::default());
+    let root = &parsed.documents[0].root;
+    let eval = |r: &str| {
+        CompiledRule::compile(r)
+            .expect("compiles")
+            .eval_node(root, None)
+    };
+    // An inner comprehension reads the outer one's variable; names shadow outward in.
+    assert_eq!(
+        eval("self.rules.all(r, self.rules.exists_one(o, o.name == r.name))"),
+        Some(true)
+    );
+    assert_eq!(
+        eval("self.rules.all(x, x.matches.all(x, x > 0))"),
+        Some(true)
+    );
+    assert_eq!(
+        eval("self.rules.exists(r, r.matches.exists(m, m == size(self.rules) + 1))"),
+        Some(true)
+    );
+    // Indexing reads one item; past the end is an error left to the full engine.
+    assert_eq!(eval("self.rules[1].name == 'b'"), Some(true));
+    assert_eq!(eval("self.rules[2].name == 'b'"), None);
+    assert_eq!(
+        eval(
+            "(size(self.rules) > 0 ? size(self.rules[0].matches) : 0) + (size(self.rules) > 1 ? size(self.rules[1].matches) : 0) == 3"
+        ),
+        Some(true)
+    );
+    // `in` a literal list compares item by item; a list built at run time still works.
+    assert_eq!(eval("self.kind in ['HTTPRoute', 'Gateway']"), Some(true));
+    assert_eq!(eval("self.kind in ['HTTPRoute', 'GRPCRoute']"), Some(false));
+    assert_eq!(eval("'b' in self.rules.map(r, r.name)"), Some(true));
+    // A name that no scope binds is not compiled for the tree evaluator.
+    assert_eq!(eval("unknown == 1"), None);
+}

@@ -288,3 +288,22 @@ fn check_flags(p: &str, i: usize) -> Result<(), ScanError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    /// A remembered pattern is remembered under its size limit only, and a rejected one is
+    /// never remembered.
+    #[test]
+    fn accepted_patterns_are_remembered_per_size_limit() {
+        let big = r"\w{100}";
+        assert!(check(big, 10 << 20).is_empty());
+        assert!(check(big, 10 << 20).is_empty());
+        assert_eq!(check(big, 1000).len(), 1, "too big under a small limit");
+        assert!(check(big, 10 << 20).is_empty());
+        for _ in 0..2 {
+            assert_eq!(check("a**", 10 << 20).len(), 1);
+        }
+    }
+}
