@@ -11,6 +11,7 @@ pub mod diag;
 pub mod fasthash;
 pub mod input;
 pub mod lint;
+pub mod memo;
 pub mod merge;
 pub mod model;
 pub mod parse;

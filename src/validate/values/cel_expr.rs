@@ -1,8 +1,11 @@
 //! Data-plane CEL expressions (decisions.md section 8): syntax, and top-level names against the
 //! data plane's context.
 
+use std::cell::RefCell;
+
 use super::Finding;
 use crate::cel::{CelLimits, skip_string};
+use crate::memo::Accepted;
 use crate::validate::messages::{go_quote, suggest};
 
 /// The variables the data plane binds for an expression.
@@ -40,8 +43,23 @@ const TYPE_NAMES: &[&str] = &[
     "dyn",
 ];
 
+thread_local! {
+    /// Expressions that parsed, with their top-level names.
+    static PARSED: RefCell<Accepted<CelLimits, Vec<String>>> = RefCell::default();
+}
+
 pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
-    let names = match crate::cel::check_syntax_with(expr, limits) {
+    let parsed = PARSED
+        .with_borrow(|memo| memo.get(*limits, expr))
+        .map(Ok)
+        .unwrap_or_else(|| {
+            let parsed = crate::cel::check_syntax_with(expr, limits);
+            if let Ok(names) = &parsed {
+                PARSED.with_borrow_mut(|memo| memo.remember(*limits, expr, names.clone()));
+            }
+            parsed
+        });
+    let names = match parsed {
         Ok(names) => names,
         Err(e) if e.limit.is_some() => {
             let help = e.limit.map(|hit| {

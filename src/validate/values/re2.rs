@@ -10,38 +10,23 @@ use std::cell::RefCell;
 use std::ops::Range;
 
 use super::Finding;
-use crate::fasthash::FastSet;
+use crate::memo::Accepted;
 
 /// RE2's largest repeat count.
 const MAX_REPEAT: u32 = 1000;
 
-/// How many accepted patterns each thread remembers, and the longest it remembers.
-const ACCEPTED_LIMIT: usize = 4096;
-const ACCEPTED_PATTERN_BYTES: usize = 1024;
-
 thread_local! {
-    /// Patterns (with the size limit) already found valid: a repository repeats its path
-    /// regexes across routes, and compiling one costs as much as parsing a few hundred lines.
-    /// (the size limit they were checked under, the patterns).
-    static ACCEPTED: RefCell<(usize, FastSet<Box<str>>)> = RefCell::default();
+    static ACCEPTED: RefCell<Accepted<usize, ()>> = RefCell::default();
 }
 
 /// `size_limit`: compiled size accepted (bytes of the regex program), `--max-regex-size`.
 pub(crate) fn check(pattern: &str, size_limit: usize) -> Vec<Finding> {
-    if ACCEPTED.with_borrow(|(limit, seen)| *limit == size_limit && seen.contains(pattern)) {
+    if ACCEPTED.with_borrow(|memo| memo.get(size_limit, pattern).is_some()) {
         return Vec::new();
     }
     let found = check_uncached(pattern, size_limit);
-    if found.is_empty() && pattern.len() <= ACCEPTED_PATTERN_BYTES {
-        ACCEPTED.with_borrow_mut(|(limit, seen)| {
-            if *limit != size_limit {
-                *limit = size_limit;
-                seen.clear();
-            }
-            if seen.len() < ACCEPTED_LIMIT {
-                seen.insert(pattern.into());
-            }
-        });
+    if found.is_empty() {
+        ACCEPTED.with_borrow_mut(|memo| memo.remember(size_limit, pattern, ()));
     }
     found
 }
