@@ -168,13 +168,28 @@ fn each_entry_in<'n>(node: &'n Node, path: &mut String, f: &mut dyn FnMut(&str, 
         }
     } else if let Some(items) = node.as_seq() {
         for (i, item) in items.iter().enumerate() {
-            use std::fmt::Write;
-            // Writing to a String cannot fail.
-            let _ = write!(path, "[{i}]");
+            push_index(path, i);
             each_entry_in(item, path, f);
             path.truncate(len);
         }
     }
+}
+
+/// Appends `[i]` without the formatting machinery (this runs for every list item of every object).
+fn push_index(path: &mut String, mut i: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    path.push('[');
+    path.extend(digits[start..].iter().map(|&d| char::from(d)));
+    path.push(']');
 }
 
 fn join(path: &str, key: &str) -> String {

@@ -14,3 +14,28 @@ fn every_gw4xx_code_has_one_check() {
     let registry: Vec<&str> = CHECKS.iter().map(|(c, _)| *c).collect();
     assert_eq!(table, registry);
 }
+
+#[test]
+fn entry_paths_name_list_items_by_index() {
+    use crate::source::SourceFile;
+    let file = SourceFile::new(
+        0,
+        "t.yaml",
+        "a:\n- b: 1\n- c: [x, {d: 2}]\n- {}\n- {}\n- {}\n- {}\n- {}\n- {}\n- {}\n- {}\n- e: 3\n",
+    );
+    let parsed = crate::parse::parse_file(&file, &crate::parse::Limits::default());
+    let mut paths = Vec::new();
+    super::each_entry(&parsed.documents[0].root, "spec", &mut |path, _| {
+        paths.push(path.to_string());
+    });
+    assert_eq!(
+        paths,
+        [
+            "spec.a",
+            "spec.a[0].b",
+            "spec.a[1].c",
+            "spec.a[1].c[1].d",
+            "spec.a[10].e"
+        ]
+    );
+}
