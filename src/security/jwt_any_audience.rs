@@ -61,7 +61,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
                 .diagnostic(
                     "GW407",
                     span,
-                    &path,
+                    path,
                     format!("{what} has no audiences, so tokens issued for any other service are accepted"),
                 )
                 .with_help("list the audiences (aud claim) this gateway's tokens are issued for");

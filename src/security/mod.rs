@@ -120,12 +120,18 @@ impl Findings<'_, '_> {
 
 /// Calls `f` with the path and node of every match of `pattern` below `node`: keys separated by
 /// dots, a key ending in `[]` stands for each item of that list (`spec.rules[].filters[].cors`).
-pub(crate) fn each<'n>(node: &'n Node, pattern: &str, f: &mut dyn FnMut(String, &'n Node)) {
+/// The path is built in one buffer: this runs for every resource.
+pub(crate) fn each<'n>(node: &'n Node, pattern: &str, f: &mut dyn FnMut(&str, &'n Node)) {
     let segs: Vec<&str> = pattern.split('.').collect();
-    each_in(node, &segs, String::new(), f);
+    each_in(node, &segs, &mut String::new(), f);
 }
 
-fn each_in<'n>(node: &'n Node, segs: &[&str], path: String, f: &mut dyn FnMut(String, &'n Node)) {
+fn each_in<'n>(
+    node: &'n Node,
+    segs: &[&str],
+    path: &mut String,
+    f: &mut dyn FnMut(&str, &'n Node),
+) {
     let Some((first, rest)) = segs.split_first() else {
         f(path, node);
         return;
@@ -137,14 +143,22 @@ fn each_in<'n>(node: &'n Node, segs: &[&str], path: String, f: &mut dyn FnMut(St
     let Some(child) = node.get(key) else {
         return;
     };
-    let path = join(&path, key);
+    let len = path.len();
+    if len > 0 {
+        path.push('.');
+    }
+    path.push_str(key);
     if all {
+        let with_key = path.len();
         for (i, item) in child.as_seq().unwrap_or_default().iter().enumerate() {
-            each_in(item, rest, format!("{path}[{i}]"), f);
+            push_index(path, i);
+            each_in(item, rest, path, f);
+            path.truncate(with_key);
         }
     } else {
         each_in(child, rest, path, f);
     }
+    path.truncate(len);
 }
 
 /// Calls `f` with the path of every mapping entry below `node` (depth first, in file order).
@@ -190,14 +204,6 @@ fn push_index(path: &mut String, mut i: usize) {
     path.push('[');
     path.extend(digits[start..].iter().map(|&d| char::from(d)));
     path.push(']');
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 /// `true` only for the boolean `true` (a quoted "true" is a type error reported elsewhere).

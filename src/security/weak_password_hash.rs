@@ -59,7 +59,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
             .diagnostic(
                 "GW402",
                 span,
-                &path,
+                path,
                 format!("password hash of user {user:?} {weakness}, which is fast to brute-force"),
             )
             .with_help(help);
