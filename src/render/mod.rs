@@ -34,6 +34,9 @@ pub struct RenderOptions {
     pub validation_level: ValidationLevel,
     /// The AI data plane's controllerName (config `controllers.ai`).
     pub ai_controller: String,
+    /// The proxy-based controller's name (config `controllers.proxy`), written as the
+    /// `controllerName` of route parents; empty is the default, `kgateway.dev/kgateway`.
+    pub proxy_controller: String,
 }
 
 /// Which data plane serves a Gateway.

@@ -1,0 +1,479 @@
+//! The Gateway's conditions (AttachedListenerSets, Accepted, Programmed), its listeners' (Accepted,
+//! Conflicted, ResolvedRefs, Programmed, with attachedRoutes and supportedKinds), and those of its
+//! listener sets. A listener is judged from the Gateway's spec: its protocol, its allowed route
+//! kinds, its certificate references, the other listeners on its port, and the routes attached.
+
+use serde_json::{Map, Value};
+
+use super::{Attachment, Context, condition, key, status_word};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+use crate::resolve::Index;
+
+/// A condition that does not hold: its reason and message.
+#[derive(Debug, Clone, PartialEq)]
+struct Failure {
+    reason: &'static str,
+    message: String,
+}
+
+impl Failure {
+    fn new(reason: &'static str, message: impl Into<String>) -> Self {
+        Failure {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+const NO_ROUTES: &str = "TCP/TLS listener has no valid backends or routes";
+
+#[derive(Debug)]
+struct Listener<'v> {
+    name: &'v str,
+    port: Option<i64>,
+    protocol: &'v str,
+    hostname: &'v str,
+    accepted: Option<Failure>,
+    conflicted: Option<Failure>,
+    resolved_refs: Option<Failure>,
+    programmed: Option<Failure>,
+    supported_kinds: Vec<&'static str>,
+    attached_routes: usize,
+}
+
+impl Listener<'_> {
+    fn valid(&self) -> bool {
+        self.accepted.is_none()
+            && self.conflicted.is_none()
+            && self.resolved_refs.is_none()
+            && self.programmed.is_none()
+    }
+
+    /// The conditions: those that do not hold first (the controller sets them as it finds
+    /// them, then the others), each group in the order Accepted, Conflicted, ResolvedRefs,
+    /// Programmed.
+    fn conditions(&self) -> Vec<Value> {
+        // (type, failed, status, reason, message)
+        let all = [
+            match &self.accepted {
+                None => (
+                    "Accepted",
+                    false,
+                    "True",
+                    "Accepted",
+                    "Successfully accepted Listener",
+                ),
+                Some(f) => ("Accepted", true, "False", f.reason, f.message.as_str()),
+            },
+            match &self.conflicted {
+                None => (
+                    "Conflicted",
+                    false,
+                    "False",
+                    "NoConflicts",
+                    "Successfully verified that Listener has no conflicts",
+                ),
+                Some(f) => ("Conflicted", true, "True", f.reason, f.message.as_str()),
+            },
+            match &self.resolved_refs {
+                None => (
+                    "ResolvedRefs",
+                    false,
+                    "True",
+                    "ResolvedRefs",
+                    "Successfully resolved all references",
+                ),
+                Some(f) => ("ResolvedRefs", true, "False", f.reason, f.message.as_str()),
+            },
+            match &self.programmed {
+                None => (
+                    "Programmed",
+                    false,
+                    "True",
+                    "Programmed",
+                    "Successfully programmed Listener",
+                ),
+                Some(f) => ("Programmed", true, "False", f.reason, f.message.as_str()),
+            },
+        ];
+        let failed = all.iter().filter(|c| c.1);
+        let held = all.iter().filter(|c| !c.1);
+        failed
+            .chain(held)
+            .map(|(t, _, status, reason, message)| condition(t, status, reason, message))
+            .collect()
+    }
+
+    fn to_json(&self, with_port: bool) -> Value {
+        let mut l = Map::new();
+        l.insert("attachedRoutes".into(), self.attached_routes.into());
+        l.insert("conditions".into(), self.conditions().into());
+        l.insert("name".into(), self.name.into());
+        if with_port && let Some(port) = self.port {
+            l.insert("port".into(), port.into());
+        }
+        let kinds: Vec<Value> = self
+            .supported_kinds
+            .iter()
+            .map(|k| {
+                let mut m = Map::new();
+                m.insert("group".into(), GATEWAY_API.into());
+                m.insert("kind".into(), (*k).into());
+                Value::Object(m)
+            })
+            .collect();
+        l.insert("supportedKinds".into(), kinds.into());
+        Value::Object(l)
+    }
+}
+
+/// The route kinds a protocol carries, in the order the controller lists them; `None` for a
+/// protocol the proxy-based data plane does not serve.
+fn protocol_kinds(protocol: &str) -> Option<&'static [&'static str]> {
+    match protocol {
+        "HTTP" | "HTTPS" => Some(&["HTTPRoute", "GRPCRoute"]),
+        // A TLS listener terminating TLS also carries TCPRoutes.
+        "TLS" => Some(&["TLSRoute", "TCPRoute"]),
+        "TCP" => Some(&["TCPRoute"]),
+        _ => None,
+    }
+}
+
+/// The listeners of a Gateway or listener set, judged on their own (conflicts come after).
+fn listeners<'v>(
+    ctx: &Context<'_>,
+    index: Option<&Index<'_>>,
+    owner: &'v Object,
+    attached: &[Attachment<'_>],
+) -> Vec<Listener<'v>> {
+    let specs = owner
+        .value
+        .pointer("/spec/listeners")
+        .and_then(Value::as_array);
+    specs
+        .into_iter()
+        .flatten()
+        .map(|spec| listener(ctx, index, owner, spec, attached))
+        .collect()
+}
+
+fn listener<'v>(
+    ctx: &Context<'_>,
+    index: Option<&Index<'_>>,
+    owner: &'v Object,
+    spec: &'v Value,
+    attached: &[Attachment<'_>],
+) -> Listener<'v> {
+    let text = |pointer: &str| spec.pointer(pointer).and_then(Value::as_str);
+    let name = text("/name").unwrap_or("");
+    let protocol = text("/protocol").unwrap_or("");
+    let mut routes: Vec<(&str, &str, &str)> = attached
+        .iter()
+        .filter(|a| std::ptr::eq(a.parent, owner) && a.status.accepted.status)
+        .filter(|a| a.status.listeners.iter().any(|l| l == name))
+        .map(|a| {
+            let id = &a.route.id;
+            (id.kind.as_str(), id.namespace.as_str(), id.name.as_str())
+        })
+        .collect();
+    routes.sort_unstable();
+    routes.dedup();
+    let mut l = Listener {
+        name,
+        port: spec.get("port").and_then(Value::as_i64),
+        protocol,
+        hostname: text("/hostname").unwrap_or(""),
+        accepted: None,
+        conflicted: None,
+        resolved_refs: None,
+        programmed: None,
+        supported_kinds: Vec::new(),
+        attached_routes: routes.len(),
+    };
+    let Some(carried) = protocol_kinds(protocol) else {
+        l.accepted = Some(Failure::new(
+            "UnsupportedProtocol",
+            format!("Protocol {protocol} is unsupported."),
+        ));
+        return l;
+    };
+    let allowed = spec
+        .pointer("/allowedRoutes/kinds")
+        .and_then(Value::as_array)
+        .filter(|k| !k.is_empty());
+    match allowed {
+        None => l.supported_kinds = carried.to_vec(),
+        Some(kinds) => {
+            let mut invalid = Vec::new();
+            for k in kinds {
+                let group = k
+                    .get("group")
+                    .and_then(Value::as_str)
+                    .unwrap_or(GATEWAY_API);
+                let kind = k.get("kind").and_then(Value::as_str).unwrap_or("");
+                match carried.iter().find(|c| **c == kind) {
+                    Some(c) if group == GATEWAY_API => l.supported_kinds.push(c),
+                    _ => invalid.push(kind),
+                }
+            }
+            if !invalid.is_empty() {
+                l.resolved_refs = Some(Failure::new(
+                    "InvalidRouteKinds",
+                    format!("Found invalid route kinds: [{}]", invalid.join(" ")),
+                ));
+            }
+        }
+    }
+    let terminates = protocol == "HTTPS"
+        || (protocol == "TLS" && text("/tls/mode").unwrap_or("Terminate") == "Terminate");
+    if terminates && let Some(f) = certificate_failure(ctx, index, owner, spec) {
+        l.resolved_refs.get_or_insert(f.clone());
+        l.programmed = Some(Failure::new("Invalid", f.message));
+    }
+    if matches!(protocol, "TCP" | "TLS") && l.attached_routes == 0 && l.programmed.is_none() {
+        l.programmed = Some(Failure::new("Invalid", NO_ROUTES));
+    }
+    l
+}
+
+/// The first certificateRef of a listener that cannot be used: in another namespace without a
+/// ReferenceGrant, or a Secret that is not in the inputs.
+fn certificate_failure(
+    ctx: &Context<'_>,
+    index: Option<&Index<'_>>,
+    owner: &Object,
+    spec: &Value,
+) -> Option<Failure> {
+    let refs = spec
+        .pointer("/tls/certificateRefs")
+        .and_then(Value::as_array);
+    for r in refs.into_iter().flatten() {
+        let text = |key: &str| r.get(key).and_then(Value::as_str);
+        let group = text("group").unwrap_or("");
+        let kind = text("kind").unwrap_or("Secret");
+        let ns = text("namespace").unwrap_or(&owner.id.namespace);
+        let name = text("name").unwrap_or("");
+        let id = &owner.id;
+        if ns != id.namespace
+            && index.is_some_and(|index| {
+                !index.granted(
+                    (&id.group, &id.kind, &id.namespace),
+                    (group, kind, name),
+                    ns,
+                )
+            })
+        {
+            return Some(Failure::new(
+                "RefNotPermitted",
+                "Reference not permitted by ReferenceGrant.",
+            ));
+        }
+        if group.is_empty() && kind == "Secret" && ctx.inputs.get("", kind, ns, name).is_none() {
+            return Some(Failure::new(
+                "InvalidCertificateRef",
+                format!("Secret {ns}/{name} not found."),
+            ));
+        }
+    }
+    None
+}
+
+/// Listeners that are not distinct (Gateway API): on one port, a TCP or UDP listener beside any
+/// other, listeners of different protocols, or two of one protocol with the same hostname.
+fn mark_conflicts(all: &mut [&mut Listener<'_>]) {
+    let mut found: Vec<(usize, Failure)> = Vec::new();
+    for i in 0..all.len() {
+        for j in 0..all.len() {
+            let (a, b) = (&all[i], &all[j]);
+            if i == j || a.port.is_none() || a.port != b.port || a.accepted.is_some() {
+                continue;
+            }
+            let port = a.port.unwrap_or_default();
+            let layer4 = |p: &str| matches!(p, "TCP" | "UDP");
+            if a.protocol != b.protocol || layer4(a.protocol) {
+                found.push((
+                    i,
+                    Failure::new(
+                        "ProtocolConflict",
+                        format!(
+                            "Listener {} ({}) and listener {} ({}) share port {port}",
+                            a.name, a.protocol, b.name, b.protocol
+                        ),
+                    ),
+                ));
+            } else if a.hostname == b.hostname {
+                found.push((
+                    i,
+                    Failure::new(
+                        "HostnameConflict",
+                        format!(
+                            "Listener {} and listener {} share port {port}, protocol {} and hostname {:?}",
+                            a.name, b.name, a.protocol, a.hostname
+                        ),
+                    ),
+                ));
+            }
+        }
+    }
+    for (i, f) in found {
+        all[i].conflicted.get_or_insert(f);
+    }
+}
+
+/// Whether the Gateway admits a listener set from `namespace` (`spec.allowedListeners`).
+fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> Option<bool> {
+    let allowed = gateway.value.pointer("/spec/allowedListeners/namespaces")?;
+    match allowed
+        .get("from")
+        .and_then(Value::as_str)
+        .unwrap_or("None")
+    {
+        "All" => Some(true),
+        "Same" => Some(namespace == gateway.id.namespace),
+        "Selector" => {
+            let labels = ctx
+                .inputs
+                .get("", "Namespace", "", namespace)
+                .and_then(|n| n.value.pointer("/metadata/labels"));
+            let wanted = allowed.pointer("/selector/matchLabels");
+            let matches = wanted
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v));
+            Some(matches)
+        }
+        _ => None,
+    }
+}
+
+/// The `gateways` section (this Gateway) and the `listenerSets` section (its listener sets), if
+/// it has any.
+pub(super) fn gateway_statuses(
+    ctx: &Context<'_>,
+    gateway: &Object,
+    sets: &[&Object],
+    attached: &[Attachment<'_>],
+) -> (Value, Option<Value>) {
+    let index = ctx.run.model.as_ref().map(|m| Index::new(&m.facts, false));
+    let index = index.as_ref();
+    let allowed_from = gateway
+        .value
+        .pointer("/spec/allowedListeners/namespaces")
+        .is_some();
+    let mut own = listeners(ctx, index, gateway, attached);
+    let mut of_sets: Vec<(&Object, Option<Vec<Listener<'_>>>)> = sets
+        .iter()
+        .map(|s| {
+            let admitted = admits(ctx, gateway, &s.id.namespace) == Some(true);
+            (*s, admitted.then(|| listeners(ctx, index, s, attached)))
+        })
+        .collect();
+    {
+        let mut all: Vec<&mut Listener<'_>> = own.iter_mut().collect();
+        for (_, ls) in of_sets.iter_mut() {
+            all.extend(ls.iter_mut().flatten());
+        }
+        mark_conflicts(&mut all);
+    }
+    let mut conditions = Vec::new();
+    let any_set = of_sets
+        .iter()
+        .any(|(_, ls)| ls.as_ref().is_some_and(|ls| ls.iter().any(Listener::valid)));
+    conditions.push(match (allowed_from, any_set) {
+        (false, _) => condition(
+            "AttachedListenerSets",
+            "Unknown",
+            "ListenerSetsNotAllowed",
+            "",
+        ),
+        (true, true) => condition("AttachedListenerSets", "True", "ListenerSetsAttached", ""),
+        (true, false) => condition("AttachedListenerSets", "False", "NoResources", ""),
+    });
+    conditions.extend(owner_conditions(&own, "Gateway"));
+    let mut g = Map::new();
+    g.insert("conditions".into(), conditions.into());
+    let own_json: Vec<Value> = own.iter().map(|l| l.to_json(false)).collect();
+    g.insert("listeners".into(), own_json.into());
+    let mut gateways = Map::new();
+    gateways.insert(key(gateway), Value::Object(g));
+
+    let set_statuses = (!of_sets.is_empty()).then(|| {
+        let mut out = Map::new();
+        for (set, ls) in &of_sets {
+            let mut s = Map::new();
+            match ls {
+                None => {
+                    let message =
+                        "Unable to attach to parent, gateway has not enabled allowedListeners";
+                    s.insert(
+                        "conditions".into(),
+                        vec![
+                            condition("Accepted", "False", "NotAllowed", message),
+                            condition("Programmed", "False", "NotAllowed", message),
+                        ]
+                        .into(),
+                    );
+                }
+                Some(ls) => {
+                    s.insert(
+                        "conditions".into(),
+                        owner_conditions(ls, "ListenerSet").into(),
+                    );
+                    let json: Vec<Value> = ls.iter().map(|l| l.to_json(true)).collect();
+                    s.insert("listeners".into(), json.into());
+                }
+            }
+            out.insert(key(set), Value::Object(s));
+        }
+        Value::Object(out)
+    });
+    (Value::Object(gateways), set_statuses)
+}
+
+/// Accepted and Programmed of a Gateway or listener set, from its listeners.
+fn owner_conditions(listeners: &[Listener<'_>], what: &str) -> Vec<Value> {
+    if !listeners.iter().any(Listener::valid) {
+        return vec![
+            condition(
+                "Accepted",
+                "False",
+                "ListenersNotValid",
+                "No valid listeners",
+            ),
+            condition("Programmed", "False", "Invalid", ""),
+        ];
+    }
+    let unprogrammed: Vec<String> = listeners
+        .iter()
+        .filter_map(|l| Some(format!("{}: {}", l.name, l.programmed.as_ref()?.message)))
+        .collect();
+    let accepted = if unprogrammed.is_empty() {
+        condition(
+            "Accepted",
+            status_word(true),
+            "Accepted",
+            &format!("Successfully accepted {what}"),
+        )
+    } else {
+        condition(
+            "Accepted",
+            status_word(true),
+            "ListenersNotValid",
+            &format!(
+                "Some listeners are not programmed: {}",
+                unprogrammed.join("; ")
+            ),
+        )
+    };
+    vec![
+        accepted,
+        condition(
+            "Programmed",
+            "True",
+            "Programmed",
+            &format!("Successfully programmed {what}"),
+        ),
+    ]
+}

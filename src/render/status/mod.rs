@@ -1,0 +1,145 @@
+//! The status conditions the controller would write: on the Gateway and its listeners (and its
+//! listener sets), on the routes attached to it and on the policies that reach it, in the shape of
+//! the `Statuses` section of the reference's golden outputs (decisions.md section 7).
+//!
+//! Built from what the pipeline predicts: the route conditions of the resolve stage, the policy
+//! statuses of the merge stage, and the objects for what only the Gateway's own spec decides
+//! (listener protocols, route kinds, certificates, conflicts).
+
+mod listeners;
+mod policies;
+mod routes;
+
+use serde_json::{Map, Value};
+
+use super::Context;
+use crate::model::Object;
+use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
+use crate::resolve::RouteStatus;
+
+pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
+    let sets = listener_sets(ctx, gateway);
+    let attached = attachments(ctx, gateway, &sets);
+    let mut out = Map::new();
+    let (gateways, listener_sets) = listeners::gateway_statuses(ctx, gateway, &sets, &attached);
+    out.insert("gateways".into(), gateways);
+    if let Some(sets) = listener_sets {
+        out.insert("listenerSets".into(), sets);
+    }
+    for (key, routes) in routes::route_statuses(ctx, &attached) {
+        out.insert(key.into(), routes);
+    }
+    if let Some(policies) = policies::policy_statuses(ctx, gateway, &sets, &attached) {
+        out.insert("policies".into(), policies);
+    }
+    Value::Object(out)
+}
+
+/// A route's parentRef that names the Gateway or one of its listener sets.
+pub(super) struct Attachment<'a> {
+    pub status: &'a RouteStatus,
+    pub route: &'a Object,
+    /// The route's `spec.parentRefs` entry, as written.
+    pub parent_ref: &'a Value,
+    /// The object it names: the Gateway, or a listener set of it.
+    pub parent: &'a Object,
+}
+
+/// Every route parentRef of the run that names the Gateway or one of `sets`, in the order of
+/// the resolve stage's route statuses (routes in input order, parentRefs in spec order).
+fn attachments<'a>(
+    ctx: &Context<'a>,
+    gateway: &'a Object,
+    sets: &[&'a Object],
+) -> Vec<Attachment<'a>> {
+    let mut out = Vec::new();
+    for status in &ctx.run.route_statuses {
+        let namespace = status.route.namespace.as_deref().unwrap_or("");
+        let Some(route) = ctx.inputs.get(
+            GATEWAY_API,
+            &status.route.kind,
+            namespace,
+            &status.route.name,
+        ) else {
+            continue;
+        };
+        let Some(parent_ref) = route
+            .value
+            .pointer("/spec/parentRefs")
+            .and_then(|p| p.get(status.parent))
+        else {
+            continue;
+        };
+        let target = named(parent_ref, namespace, "Gateway");
+        let Some(parent) = std::iter::once(gateway)
+            .chain(sets.iter().copied())
+            .find(|o| is(o, &target))
+        else {
+            continue;
+        };
+        out.push(Attachment {
+            status,
+            route,
+            parent_ref,
+            parent,
+        });
+    }
+    out
+}
+
+/// (group, kind, namespace, name) a reference names, with the Gateway API defaults: the group
+/// of Gateway API, `kind` when unset, the referring object's namespace.
+pub(super) fn named<'v>(
+    reference: &'v Value,
+    namespace: &'v str,
+    kind: &'v str,
+) -> (&'v str, &'v str, &'v str, &'v str) {
+    let text = |key: &str| reference.get(key).and_then(Value::as_str);
+    (
+        text("group").unwrap_or(GATEWAY_API),
+        text("kind").unwrap_or(kind),
+        text("namespace").unwrap_or(namespace),
+        text("name").unwrap_or(""),
+    )
+}
+
+pub(super) fn is(
+    object: &Object,
+    (group, kind, namespace, name): &(&str, &str, &str, &str),
+) -> bool {
+    let id = &object.id;
+    id.group == *group && id.kind == *kind && id.namespace == *namespace && id.name == *name
+}
+
+/// The ListenerSets (and XListenerSets) whose parentRef names the Gateway.
+fn listener_sets<'a>(ctx: &Context<'a>, gateway: &Object) -> Vec<&'a Object> {
+    let sets = ctx.inputs.of_kind(GATEWAY_API, "ListenerSet");
+    let x_sets = ctx.inputs.of_kind(GATEWAY_API_X, "XListenerSet");
+    sets.chain(x_sets)
+        .filter(|s| {
+            let parent = s.value.pointer("/spec/parentRef").unwrap_or(&Value::Null);
+            is(gateway, &named(parent, &s.id.namespace, "Gateway"))
+        })
+        .collect()
+}
+
+/// `ns/name`: the key of an object in every section.
+pub(super) fn key(object: &Object) -> String {
+    format!("{}/{}", object.id.namespace, object.id.name)
+}
+
+/// One condition; `lastTransitionTime` is null, as in the reference's goldens (a dry run has no
+/// time of transition).
+pub(super) fn condition(kind: &str, status: &str, reason: &str, message: &str) -> Value {
+    let mut c = Map::new();
+    c.insert("lastTransitionTime".into(), Value::Null);
+    c.insert("message".into(), message.into());
+    c.insert("reason".into(), reason.into());
+    c.insert("status".into(), status.into());
+    c.insert("type".into(), kind.into());
+    Value::Object(c)
+}
+
+pub(super) fn status_word(ok: bool) -> &'static str {
+    if ok { "True" } else { "False" }
+}
