@@ -83,10 +83,13 @@ pub struct Rendered {
     pub shared_statuses: Value,
 }
 
-/// The lint options a render needs on top of the caller's.
+/// The lint options a render needs on top of the caller's. The inputs are all the controller
+/// would see, so a reference to a kind absent from them is a missing object (`--strict-refs`):
+/// the predicted statuses say so, as the controller would.
 pub fn render_options(mut options: LintOptions) -> LintOptions {
     options.keep_model = true;
     options.keep_objects = true;
+    options.strict_refs = true;
     options
 }
 

@@ -26,6 +26,7 @@ impl Failure {
     }
 }
 
+const INVALID_KINDS: &str = "InvalidRouteKinds";
 const NO_ROUTES: &str = "TCP/TLS listener has no valid backends or routes";
 
 #[derive(Debug)]
@@ -43,11 +44,16 @@ struct Listener<'v> {
 }
 
 impl Listener<'_> {
+    /// Whether the controller keeps the listener: a listener it accepts without conflict and
+    /// whose route kinds it knows. One that fails later (a certificate, no routes) is kept, and
+    /// reported as not programmed.
     fn valid(&self) -> bool {
         self.accepted.is_none()
             && self.conflicted.is_none()
-            && self.resolved_refs.is_none()
-            && self.programmed.is_none()
+            && self
+                .resolved_refs
+                .as_ref()
+                .is_none_or(|f| f.reason != INVALID_KINDS)
     }
 
     /// The conditions: those that do not hold first (the controller sets them as it finds
@@ -132,7 +138,8 @@ impl Listener<'_> {
 /// protocol the proxy-based data plane does not serve.
 fn protocol_kinds(protocol: &str) -> Option<&'static [&'static str]> {
     match protocol {
-        "HTTP" | "HTTPS" => Some(&["HTTPRoute", "GRPCRoute"]),
+        "HTTP" => Some(&["HTTPRoute", "GRPCRoute"]),
+        "HTTPS" => Some(&["HTTPRoute"]),
         // A TLS listener terminating TLS also carries TCPRoutes.
         "TLS" => Some(&["TLSRoute", "TCPRoute"]),
         "TCP" => Some(&["TCPRoute"]),
@@ -219,7 +226,7 @@ fn listener<'v>(
             }
             if !invalid.is_empty() {
                 l.resolved_refs = Some(Failure::new(
-                    "InvalidRouteKinds",
+                    INVALID_KINDS,
                     format!("Found invalid route kinds: [{}]", invalid.join(" ")),
                 ));
             }
@@ -227,7 +234,11 @@ fn listener<'v>(
     }
     let terminates = protocol == "HTTPS"
         || (protocol == "TLS" && text("/tls/mode").unwrap_or("Terminate") == "Terminate");
-    if terminates && let Some(f) = certificate_failure(ctx, index, owner, spec) {
+    let failure = || {
+        certificate_failure(ctx, index, owner, spec)
+            .or_else(|| client_validation_failure(index, owner, spec))
+    };
+    if terminates && let Some(f) = failure() {
         l.resolved_refs.get_or_insert(f.clone());
         l.programmed = Some(Failure::new("Invalid", f.message));
     }
@@ -279,6 +290,71 @@ fn certificate_failure(
     None
 }
 
+/// The Gateway's client certificate validation for a listener's port (`spec.tls.frontend`: the
+/// port's entry, else the default): a CA reference in another namespace without a ReferenceGrant,
+/// or subject alt names to verify with no CA to verify against.
+fn client_validation_failure(
+    index: Option<&Index<'_>>,
+    owner: &Object,
+    spec: &Value,
+) -> Option<Failure> {
+    let frontend = owner.value.pointer("/spec/tls/frontend");
+    let port = spec.get("port").and_then(Value::as_i64);
+    let per_port = frontend
+        .and_then(|f| f.get("perPort"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|p| p.get("port").and_then(Value::as_i64) == port)
+        .and_then(|p| p.pointer("/tls/validation"));
+    let validation = per_port.or_else(|| frontend.and_then(|f| f.pointer("/default/validation")));
+    // With the insecure fallback a client that fails validation is still served: the CA is
+    // not required for the listener to be programmed.
+    let fallback = validation
+        .and_then(|v| v.get("mode"))
+        .and_then(Value::as_str)
+        == Some("AllowInsecureFallback");
+    let ca_refs = validation
+        .filter(|_| !fallback)
+        .and_then(|v| v.get("caCertificateRefs"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let id = &owner.id;
+    for r in ca_refs {
+        let text = |key: &str| r.get(key).and_then(Value::as_str);
+        let ns = text("namespace").unwrap_or(&id.namespace);
+        let to = (
+            text("group").unwrap_or(""),
+            text("kind").unwrap_or("ConfigMap"),
+            text("name").unwrap_or(""),
+        );
+        if ns != id.namespace
+            && index
+                .is_some_and(|index| !index.granted((&id.group, &id.kind, &id.namespace), to, ns))
+        {
+            return Some(Failure::new(
+                "RefNotPermitted",
+                "Reference not permitted by ReferenceGrant.",
+            ));
+        }
+    }
+    let verifies_names = spec
+        .pointer("/tls/options")
+        .and_then(Value::as_object)
+        .is_some_and(|o| o.contains_key(VERIFY_SUBJECT_ALT_NAMES));
+    if verifies_names && ca_refs.is_empty() {
+        return Some(Failure::new(
+            "InvalidCertificateRef",
+            "verify-subject-alt-names annotation requires a trusted CA to be configured",
+        ));
+    }
+    None
+}
+
+/// The TLS option naming the client certificate subject alt names a listener accepts.
+const VERIFY_SUBJECT_ALT_NAMES: &str = "kgateway.dev/verify-subject-alt-names";
+
 /// Listeners that are not distinct (Gateway API): on one port, a TCP or UDP listener beside any
 /// other, listeners of different protocols, or two of one protocol with the same hostname.
 fn mark_conflicts(all: &mut [&mut Listener<'_>]) {
@@ -322,15 +398,17 @@ fn mark_conflicts(all: &mut [&mut Listener<'_>]) {
 }
 
 /// Whether the Gateway admits a listener set from `namespace` (`spec.allowedListeners`).
-fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> Option<bool> {
-    let allowed = gateway.value.pointer("/spec/allowedListeners/namespaces")?;
+pub(super) fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bool {
+    let Some(allowed) = gateway.value.pointer("/spec/allowedListeners/namespaces") else {
+        return false;
+    };
     match allowed
         .get("from")
         .and_then(Value::as_str)
         .unwrap_or("None")
     {
-        "All" => Some(true),
-        "Same" => Some(namespace == gateway.id.namespace),
+        "All" => true,
+        "Same" => namespace == gateway.id.namespace,
         "Selector" => {
             let labels = ctx
                 .inputs
@@ -342,9 +420,9 @@ fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> Option<bool> 
                 .into_iter()
                 .flatten()
                 .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v));
-            Some(matches)
+            matches
         }
-        _ => None,
+        _ => false,
     }
 }
 
@@ -366,7 +444,7 @@ pub(super) fn gateway_statuses(
     let mut of_sets: Vec<(&Object, Option<Vec<Listener<'_>>>)> = sets
         .iter()
         .map(|s| {
-            let admitted = admits(ctx, gateway, &s.id.namespace) == Some(true);
+            let admitted = admits(ctx, gateway, &s.id.namespace);
             (*s, admitted.then(|| listeners(ctx, index, s, attached)))
         })
         .collect();
@@ -378,9 +456,7 @@ pub(super) fn gateway_statuses(
         mark_conflicts(&mut all);
     }
     let mut conditions = Vec::new();
-    let any_set = of_sets
-        .iter()
-        .any(|(_, ls)| ls.as_ref().is_some_and(|ls| ls.iter().any(Listener::valid)));
+    let any_set = of_sets.iter().any(|(_, ls)| ls.is_some());
     conditions.push(match (allowed_from, any_set) {
         (false, _) => condition(
             "AttachedListenerSets",
@@ -391,11 +467,17 @@ pub(super) fn gateway_statuses(
         (true, true) => condition("AttachedListenerSets", "True", "ListenerSetsAttached", ""),
         (true, false) => condition("AttachedListenerSets", "False", "NoResources", ""),
     });
-    conditions.extend(owner_conditions(&own, "Gateway"));
+    // The listeners of admitted listener sets are the Gateway's too.
+    let set_listeners = of_sets.iter().flat_map(|(_, ls)| ls.iter().flatten());
+    let any_valid = own.iter().chain(set_listeners).any(Listener::valid);
+    conditions.extend(owner_conditions(&own, any_valid, "Gateway"));
     let mut g = Map::new();
     g.insert("conditions".into(), conditions.into());
-    let own_json: Vec<Value> = own.iter().map(|l| l.to_json(false)).collect();
-    g.insert("listeners".into(), own_json.into());
+    // A Gateway without listeners of its own (only listener sets) has no listener statuses.
+    if !own.is_empty() {
+        let own_json: Vec<Value> = own.iter().map(|l| l.to_json(false)).collect();
+        g.insert("listeners".into(), own_json.into());
+    }
     let mut gateways = Map::new();
     gateways.insert(key(gateway), Value::Object(g));
 
@@ -417,9 +499,10 @@ pub(super) fn gateway_statuses(
                     );
                 }
                 Some(ls) => {
+                    let valid = ls.iter().any(Listener::valid);
                     s.insert(
                         "conditions".into(),
-                        owner_conditions(ls, "ListenerSet").into(),
+                        owner_conditions(ls, valid, "ListenerSet").into(),
                     );
                     let json: Vec<Value> = ls.iter().map(|l| l.to_json(true)).collect();
                     s.insert("listeners".into(), json.into());
@@ -433,8 +516,8 @@ pub(super) fn gateway_statuses(
 }
 
 /// Accepted and Programmed of a Gateway or listener set, from its listeners.
-fn owner_conditions(listeners: &[Listener<'_>], what: &str) -> Vec<Value> {
-    if !listeners.iter().any(Listener::valid) {
+fn owner_conditions(listeners: &[Listener<'_>], any_valid: bool, what: &str) -> Vec<Value> {
+    if !any_valid {
         return vec![
             condition(
                 "Accepted",

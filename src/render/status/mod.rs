@@ -19,7 +19,13 @@ use crate::resolve::RouteStatus;
 
 pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
     let sets = listener_sets(ctx, gateway);
-    let attached = attachments(ctx, gateway, &sets);
+    // Routes and policies reach the Gateway only through the listener sets it admits.
+    let admitted: Vec<&Object> = sets
+        .iter()
+        .copied()
+        .filter(|s| listeners::admits(ctx, gateway, &s.id.namespace))
+        .collect();
+    let attached = attachments(ctx, gateway, &admitted);
     let mut out = Map::new();
     let (gateways, listener_sets) = listeners::gateway_statuses(ctx, gateway, &sets, &attached);
     out.insert("gateways".into(), gateways);
@@ -29,7 +35,7 @@ pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
     for (key, routes) in routes::route_statuses(ctx, &attached) {
         out.insert(key.into(), routes);
     }
-    if let Some(policies) = policies::policy_statuses(ctx, gateway, &sets, &attached) {
+    if let Some(policies) = policies::policy_statuses(ctx, gateway, &admitted, &attached) {
         out.insert("policies".into(), policies);
     }
     Value::Object(out)

@@ -64,8 +64,10 @@ fn parent_status(a: &Attachment<'_>, kind: &str, controller: &str) -> Value {
         &a.status.resolved_refs,
         "Successfully resolved all references",
     );
-    // A condition that does not hold is set first (as the controller finds it).
-    let conditions = if !a.status.resolved_refs.status && a.status.accepted.status {
+    // On HTTP and gRPC routes a ResolvedRefs that does not hold is set first (as the controller
+    // finds it); TCP and TLS routes are written in one go.
+    let layer4 = matches!(kind, "TCPRoute" | "TLSRoute");
+    let conditions = if !layer4 && !a.status.resolved_refs.status && a.status.accepted.status {
         vec![resolved, accepted]
     } else {
         vec![accepted, resolved]
