@@ -415,12 +415,11 @@ pub(super) fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bo
                 .get("", "Namespace", "", namespace)
                 .and_then(|n| n.value.pointer("/metadata/labels"));
             let wanted = allowed.pointer("/selector/matchLabels");
-            let matches = wanted
+            wanted
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
-                .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v));
-            matches
+                .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
         }
         _ => false,
     }
