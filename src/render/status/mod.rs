@@ -9,6 +9,7 @@
 mod listeners;
 mod policies;
 mod routes;
+mod rules;
 
 use serde_json::{Map, Value};
 

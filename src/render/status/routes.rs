@@ -40,7 +40,8 @@ pub(super) fn route_statuses(
                 Value::Object(m)
             });
             if let Some(Value::Array(parents)) = entry.get_mut("parents") {
-                parents.push(parent_status(a, kind, &controller));
+                let replaced = super::rules::replaced(ctx, a.route);
+                parents.push(parent_status(a, kind, &controller, replaced));
             }
         }
         if !routes.is_empty() {
@@ -51,14 +52,25 @@ pub(super) fn route_statuses(
     out
 }
 
-fn parent_status(a: &Attachment<'_>, kind: &str, controller: &str) -> Value {
+/// `replaced`: the message of the route's rules the controller replaces, if any.
+fn parent_status(
+    a: &Attachment<'_>,
+    kind: &str,
+    controller: &str,
+    replaced: Option<String>,
+) -> Value {
     // The controller writes no message on the Accepted of TCP and TLS routes.
     let accepted_message = if matches!(kind, "TCPRoute" | "TLSRoute") {
         ""
     } else {
         "Successfully accepted Route"
     };
-    let accepted = written("Accepted", &a.status.accepted, accepted_message);
+    let accepted = match replaced {
+        Some(message) if a.status.accepted.status => {
+            condition("Accepted", "False", "RouteRuleReplaced", &message)
+        }
+        _ => written("Accepted", &a.status.accepted, accepted_message),
+    };
     let resolved = written(
         "ResolvedRefs",
         &a.status.resolved_refs,
