@@ -225,10 +225,11 @@ pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
                 reason: "Invalid",
                 message: message.to_string(),
             };
+            // The controller writes no message with Pending.
             s.attached = PolicyCondition {
                 status: false,
                 reason: "Pending",
-                message: "Policy is not accepted".to_string(),
+                message: String::new(),
             };
         }
     }

@@ -3,12 +3,13 @@
 
 use serde_json::{Map, Value};
 
-use super::{Attachment, Context, condition, status_word};
+use super::{Attachment, Context, condition, is, named, status_word};
 use crate::config::Controllers;
 use crate::diag::ResourceRef;
 use crate::lint::Model;
-use crate::merge::PolicyStatus;
+use crate::merge::{MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid};
 use crate::model::Object;
+use crate::resolve::resource_ref;
 
 /// The `policies` section: `Kind/ns/name` -> ancestors; `None` when no policy reaches the Gateway.
 pub(super) fn policy_statuses(
@@ -17,11 +18,14 @@ pub(super) fn policy_statuses(
     sets: &[&Object],
     attached: &[Attachment<'_>],
 ) -> Option<Value> {
-    let statuses: Vec<PolicyStatus> = match &ctx.merged {
+    let mut statuses: Vec<PolicyStatus> = match &ctx.merged {
         Some(merged) => Model::statuses(merged, ctx.run),
         None => ctx.run.policy_statuses.clone(),
     };
-    let backends = backends(attached);
+    let mut extra = through_listener_sets(ctx, gateway, sets, attached, &statuses);
+    extra.extend(direct_responses(ctx, attached));
+    mark_invalid(&mut extra, &ctx.run.diagnostics);
+    statuses.extend(extra);
     // The reference writes its well-known controller name on policy ancestors, whatever name
     // its route statuses carry.
     let controller = Controllers::default().proxy;
@@ -30,14 +34,16 @@ pub(super) fn policy_statuses(
         let Some(ancestor) = ancestor_object(ctx, &s.ancestor) else {
             continue;
         };
-        let programmed_here = std::iter::once(gateway)
-            .chain(sets.iter().copied())
-            .any(|o| std::ptr::eq(o, ancestor))
-            || backends.contains(&(
-                ancestor.id.kind.as_str(),
-                ancestor.id.namespace.as_str(),
-                ancestor.id.name.as_str(),
-            ));
+        // Backends are translated whether a route uses them or not: their policies are reported
+        // with every Gateway.
+        let gateway_kind = matches!(
+            ancestor.id.kind.as_str(),
+            "Gateway" | "ListenerSet" | "XListenerSet"
+        );
+        let programmed_here = !gateway_kind
+            || std::iter::once(gateway)
+                .chain(sets.iter().copied())
+                .any(|o| std::ptr::eq(o, ancestor));
         if !programmed_here {
             continue;
         }
@@ -53,7 +59,17 @@ pub(super) fn policy_statuses(
             Value::Object(m)
         });
         if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors") {
-            ancestors.push(ancestor_status(s, ancestor, &controller));
+            let generation = ctx
+                .inputs
+                .objects
+                .iter()
+                .find(|o| same(&s.policy, o))
+                .and_then(|o| o.value.pointer("/metadata/generation"))
+                .and_then(Value::as_i64);
+            let status = ancestor_status(s, ancestor, &controller, generation);
+            if !ancestors.contains(&status) {
+                ancestors.push(status);
+            }
         }
     }
     if out.is_empty() {
@@ -63,7 +79,13 @@ pub(super) fn policy_statuses(
     Some(Value::Object(out))
 }
 
-fn ancestor_status(s: &PolicyStatus, ancestor: &Object, controller: &str) -> Value {
+/// `generation`: the policy's `metadata.generation`, which the conditions echo when set.
+fn ancestor_status(
+    s: &PolicyStatus,
+    ancestor: &Object,
+    controller: &str,
+    generation: Option<i64>,
+) -> Value {
     let mut r = Map::new();
     r.insert("group".into(), ancestor.id.group.clone().into());
     r.insert("kind".into(), ancestor.id.kind.clone().into());
@@ -83,6 +105,19 @@ fn ancestor_status(s: &PolicyStatus, ancestor: &Object, controller: &str) -> Val
             &s.attached.message,
         ),
     ];
+    let conditions: Vec<Value> = match generation {
+        None => conditions,
+        Some(g) => conditions
+            .into_iter()
+            .map(|mut c| {
+                if let Value::Object(m) = &mut c {
+                    m.insert("observedGeneration".into(), g.into());
+                    m.sort_keys();
+                }
+                c
+            })
+            .collect(),
+    };
     let mut a = Map::new();
     a.insert("ancestorRef".into(), Value::Object(r));
     a.insert("conditions".into(), conditions.into());
@@ -92,16 +127,104 @@ fn ancestor_status(s: &PolicyStatus, ancestor: &Object, controller: &str) -> Val
 
 /// The object an ancestor reference names (the reference carries no group).
 fn ancestor_object<'a>(ctx: &Context<'a>, r: &ResourceRef) -> Option<&'a Object> {
-    let namespace = r.namespace.as_deref().unwrap_or("");
-    ctx.inputs
-        .objects
-        .iter()
-        .find(|o| o.id.kind == r.kind && o.id.namespace == namespace && o.id.name == r.name)
+    ctx.inputs.objects.iter().find(|o| same(r, o))
 }
 
-/// (kind, namespace, name) of every backendRef of the attached routes' rules.
-fn backends<'a>(attached: &[Attachment<'a>]) -> Vec<(&'a str, &'a str, &'a str)> {
+fn same(r: &ResourceRef, o: &Object) -> bool {
+    let namespace = r.namespace.as_deref().unwrap_or("");
+    o.id.kind == r.kind && o.id.namespace == namespace && o.id.name == r.name
+}
+
+/// A status of `policy` for `ancestor`, accepted and attached (findings on the policy then
+/// mark it invalid).
+fn status_for(policy: &Object, ancestor: &Object, attached: bool) -> PolicyStatus {
+    PolicyStatus {
+        policy_index: 0,
+        policy: resource_ref(&policy.id),
+        ancestor: resource_ref(&ancestor.id),
+        accepted: PolicyCondition {
+            status: true,
+            reason: "Valid",
+            message: MSG_ACCEPTED.to_string(),
+        },
+        attached: if attached {
+            PolicyCondition {
+                status: true,
+                reason: "Attached",
+                message: MSG_ATTACHED.to_string(),
+            }
+        } else {
+            PolicyCondition {
+                status: false,
+                reason: "Pending",
+                message: String::new(),
+            }
+        },
+    }
+}
+
+/// The listener sets a policy reaches, which the merge stage does not model: a policy on a
+/// listener set (or one of its listeners), on a route attached through a listener set, or on
+/// the Gateway (its listener sets' listeners are the Gateway's). Each listener set is an
+/// ancestor of its own, with the conditions the policy has on the Gateway when it has some.
+fn through_listener_sets(
+    ctx: &Context<'_>,
+    gateway: &Object,
+    sets: &[&Object],
+    attached: &[Attachment<'_>],
+    merged: &[PolicyStatus],
+) -> Vec<PolicyStatus> {
     let mut out = Vec::new();
+    if sets.is_empty() {
+        return out;
+    }
+    for policy in ctx.inputs.objects {
+        let Some(targets) = policy
+            .value
+            .pointer("/spec/targetRefs")
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        let mut reached: Vec<&Object> = Vec::new();
+        for t in targets {
+            let target = named(t, &policy.id.namespace, "");
+            if is(gateway, &target) {
+                reached.extend(sets.iter().copied());
+            }
+            reached.extend(sets.iter().copied().filter(|s| is(s, &target)));
+            reached.extend(
+                attached
+                    .iter()
+                    .filter(|a| is(a.route, &target) && !std::ptr::eq(a.parent, gateway))
+                    .map(|a| a.parent),
+            );
+        }
+        let on_gateway = merged
+            .iter()
+            .find(|s| same(&s.policy, policy) && same(&s.ancestor, gateway));
+        for set in reached {
+            let mut status = status_for(policy, set, true);
+            if let Some(g) = on_gateway {
+                status.accepted = g.accepted.clone();
+                status.attached = g.attached.clone();
+            }
+            if !out
+                .iter()
+                .any(|s: &PolicyStatus| s.policy == status.policy && s.ancestor == status.ancestor)
+            {
+                out.push(status);
+            }
+        }
+    }
+    out
+}
+
+/// DirectResponses named by the attached routes' ExtensionRef filters: the controller reports
+/// them as policies of the route's parent, attached when a rule's filter names them, pending
+/// when only a backendRef's filter does (where a direct response does not apply).
+fn direct_responses(ctx: &Context<'_>, attached: &[Attachment<'_>]) -> Vec<PolicyStatus> {
+    let mut out: Vec<PolicyStatus> = Vec::new();
     for a in attached {
         let rules = a
             .route
@@ -109,18 +232,42 @@ fn backends<'a>(attached: &[Attachment<'a>]) -> Vec<(&'a str, &'a str, &'a str)>
             .pointer("/spec/rules")
             .and_then(Value::as_array);
         for rule in rules.into_iter().flatten() {
-            let refs = rule.get("backendRefs").and_then(Value::as_array);
-            for r in refs.into_iter().flatten() {
-                let text = |key: &str| r.get(key).and_then(Value::as_str);
-                out.push((
-                    text("kind").unwrap_or("Service"),
-                    text("namespace").unwrap_or(&a.route.id.namespace),
-                    text("name").unwrap_or(""),
-                ));
+            let backend_filters = rule
+                .get("backendRefs")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|b| (b, false));
+            for (holder, on_rule) in std::iter::once((rule, true)).chain(backend_filters) {
+                let filters = holder.get("filters").and_then(Value::as_array);
+                for f in filters.into_iter().flatten() {
+                    let Some(r) = f.get("extensionRef") else {
+                        continue;
+                    };
+                    let text = |key: &str| r.get(key).and_then(Value::as_str).unwrap_or("");
+                    if text("kind") != "DirectResponse" {
+                        continue;
+                    }
+                    let ns = &a.route.id.namespace;
+                    let Some(dr) =
+                        ctx.inputs
+                            .get(text("group"), "DirectResponse", ns, text("name"))
+                    else {
+                        continue;
+                    };
+                    let status = status_for(dr, a.parent, on_rule);
+                    match out
+                        .iter_mut()
+                        .find(|s| s.policy == status.policy && s.ancestor == status.ancestor)
+                    {
+                        // Attached on one rule is attached.
+                        Some(s) if on_rule => s.attached = status.attached,
+                        Some(_) => {}
+                        None => out.push(status),
+                    }
+                }
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
     out
 }
