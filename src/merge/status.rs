@@ -160,8 +160,9 @@ pub(super) fn statuses(
                     reason: "Valid",
                     message: MSG_ACCEPTED.to_string(),
                 },
+                // An overridden policy is not attached: the controller says so with False.
                 attached: PolicyCondition {
-                    status: true,
+                    status: attached.0 != "Overridden",
                     reason: attached.0,
                     message: attached.1.to_string(),
                 },
