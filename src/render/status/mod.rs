@@ -150,3 +150,6 @@ pub(super) fn condition(kind: &str, status: &str, reason: &str, message: &str) -
 pub(super) fn status_word(ok: bool) -> &'static str {
     if ok { "True" } else { "False" }
 }
+
+#[cfg(test)]
+mod tests;
