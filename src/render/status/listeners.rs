@@ -5,10 +5,11 @@
 
 use serde_json::{Map, Value};
 
-use super::{Attachment, Context, condition, key, status_word};
+use super::messages::{controller_message, first_error};
+use super::{Attachment, Context, condition, is, key, named, status_word};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
-use crate::resolve::Index;
+use crate::resolve::{Index, resource_ref};
 
 /// A condition that does not hold: its reason and message.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +28,7 @@ impl Failure {
 }
 
 const INVALID_KINDS: &str = "InvalidRouteKinds";
+const REPLACED: &str = "ListenerReplaced";
 const NO_ROUTES: &str = "TCP/TLS listener has no valid backends or routes";
 
 #[derive(Debug)]
@@ -46,9 +48,10 @@ struct Listener<'v> {
 impl Listener<'_> {
     /// Whether the controller keeps the listener: a listener it accepts without conflict and
     /// whose route kinds it knows. One that fails later (a certificate, no routes) is kept, and
-    /// reported as not programmed.
+    /// reported as not programmed; one a policy makes it replace is kept too.
     fn valid(&self) -> bool {
-        self.accepted.is_none()
+        // A replaced listener is still programmed (with the replacement).
+        self.accepted.as_ref().is_none_or(|f| f.reason == REPLACED)
             && self.conflicted.is_none()
             && self
                 .resolved_refs
@@ -198,6 +201,9 @@ fn listener<'v>(
         supported_kinds: Vec::new(),
         attached_routes: routes.len(),
     };
+    if let Some(message) = replacing_policy(ctx, owner, name) {
+        l.accepted = Some(Failure::new(REPLACED, message));
+    }
     let Some(carried) = protocol_kinds(protocol) else {
         l.accepted = Some(Failure::new(
             "UnsupportedProtocol",
@@ -246,6 +252,26 @@ fn listener<'v>(
         l.programmed = Some(Failure::new("Invalid", NO_ROUTES));
     }
     l
+}
+
+/// A policy on the listener (by its listener set, or by section name) that the controller
+/// cannot translate for a reference it cannot resolve: the controller then replaces the
+/// listener. Its message.
+fn replacing_policy(ctx: &Context<'_>, owner: &Object, listener: &str) -> Option<String> {
+    let whole_owner_counts = owner.id.kind != "Gateway";
+    ctx.inputs.objects.iter().find_map(|policy| {
+        let targets = policy.value.pointer("/spec/targetRefs")?.as_array()?;
+        let reaches = targets.iter().any(|t| {
+            let section = t.get("sectionName").and_then(Value::as_str);
+            is(owner, &named(t, &policy.id.namespace, ""))
+                && section.map_or(whole_owner_counts, |s| s == listener)
+        });
+        if !reaches {
+            return None;
+        }
+        let d = first_error(ctx.run, &resource_ref(&policy.id))?;
+        d.code.starts_with("GW2").then(|| controller_message(d))
+    })
 }
 
 /// The first certificateRef of a listener that cannot be used: in another namespace without a

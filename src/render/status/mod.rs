@@ -7,6 +7,7 @@
 //! (listener protocols, route kinds, certificates, conflicts).
 
 mod listeners;
+mod messages;
 mod policies;
 mod routes;
 mod rules;

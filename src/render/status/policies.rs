@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::messages::{controller_message, first_error};
 use super::{Attachment, Context, condition, is, named, status_word};
 use crate::config::Controllers;
 use crate::diag::ResourceRef;
@@ -66,7 +67,14 @@ pub(super) fn policy_statuses(
                 .find(|o| same(&s.policy, o))
                 .and_then(|o| o.value.pointer("/metadata/generation"))
                 .and_then(Value::as_i64);
-            let status = ancestor_status(s, ancestor, &controller, generation);
+            let mut s = s.clone();
+            if !s.accepted.status
+                && let Some(d) = first_error(ctx.run, &s.policy)
+                && d.message == s.accepted.message
+            {
+                s.accepted.message = controller_message(d);
+            }
+            let status = ancestor_status(&s, ancestor, &controller, generation);
             if !ancestors.contains(&status) {
                 ancestors.push(status);
             }
