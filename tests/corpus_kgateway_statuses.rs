@@ -5,7 +5,8 @@
 //! and policies. Each case prints equal, or differs at the first differing path.
 //!
 //! The reference's test harness names its gateway controller `kgateway` (route parents'
-//! `controllerName`); the render is given the same name, as the harness's setting.
+//! `controllerName`); the render is given the same name, as the harness's setting. Policy keys
+//! are the reference's kind names, renamed as the seed renames them.
 
 mod common;
 
@@ -30,11 +31,285 @@ const SECTIONS: &[(&str, &[&str])] = &[
     ("policies", &["policies"]),
 ];
 
-/// The agreement reached, per section (cases equal); the test fails below any of them.
-const FLOORS: &[(&str, usize)] = &[("gateways", 0), ("routes", 0), ("policies", 0)];
+/// The agreement reached, per section (cases equal of the 199); the test fails below any of
+/// them, and below the cases equal in every section (`FLOOR_ALL`).
+const FLOORS: &[(&str, usize)] = &[("gateways", 193), ("routes", 158), ("policies", 154)];
+const FLOOR_ALL: usize = 126;
+
+const DELEGATION: &str = "route delegation (an HTTPRoute as another's backendRef or parentRef) is not modelled: gwctl predicts no status for child routes, nor for the policies that reach the Gateway only through them";
+const XDS: &str = "the reference's condition comes from Envoy rejecting the generated xDS (regex, template, header or path syntax) and the controller replacing what Envoy rejected: gwctl does not run Envoy's validation";
+const NOT_IN_API: &str = "the field is upstream-only, not in this project's API (the seed keeps it): gwctl reports an unknown field, an error, and so predicts the policy Invalid (decisions.md section 5) where the reference accepts it";
+const CRD_BYPASS: &str = "the reference's translator tests skip the CRD validation (OpenAPI bounds, CEL rules) the API server enforces; gwctl applies it and predicts the policy Invalid";
+const FILES: &str = "tls.files names certificate files on the proxy's filesystem, which the manifests do not hold: gwctl cannot read or check them";
+const MERGED: &str = "two route policies setting different fields: the reference reports each Merged, the merge stage reports Merged only where policies set the same field (Attached here)";
+const OVERRIDDEN: &str = "a Gateway-wide extAuth beside a listener-level one: the reference reports the Gateway-wide one Overridden, the merge stage Attached as it still supplies the field on the Gateway's other listeners";
+const TEST_BACKEND: &str = "the route's backend is the reference harness's own backend kind (test-backend-plugin), which no real cluster has: gwctl reports an unknown backend kind";
+const JWT: &str = "gwctl reports the missing ReferenceGrant (GW208) for the policy's reference to the GatewayExtension; the reference reports the extension's jwks backendRef, in its own words, and replaces the route's rule";
+const RESERVED: &str = "the controller reserves some ports for itself (9091 here), which the specification does not list: gwctl does not reject listeners on them";
 
 /// (case name, section, why gwctl disagrees with the reference).
-const KNOWN: &[(&str, &str, &str)] = &[];
+const KNOWN: &[(&str, &str, &str)] = &[
+    ("TrafficPolicy timeout and retry", "policies", CRD_BYPASS),
+    (
+        "standard/backendconfigpolicy/BackendConfigPolicy Invalid Outlier Detection Zero Interval",
+        "policies",
+        CRD_BYPASS,
+    ),
+    ("Basic config", "routes", DELEGATION),
+    ("Built-in rule inheritance", "routes", DELEGATION),
+    (
+        "Child can be an invalid delegatee but valid standalone",
+        "routes",
+        DELEGATION,
+    ),
+    (
+        "Child doesn't match parent via parentRefs",
+        "routes",
+        DELEGATION,
+    ),
+    (
+        "Child is invalid as it is delegatee and specifies hostnames",
+        "routes",
+        DELEGATION,
+    ),
+    ("Child matches parent via parentRefs", "routes", DELEGATION),
+    ("Child rule matcher", "routes", DELEGATION),
+    ("Label based delegation", "routes", DELEGATION),
+    ("Multi-level cyclic child route", "routes", DELEGATION),
+    (
+        "Multi-level multiple parents delegation",
+        "routes",
+        DELEGATION,
+    ),
+    ("Multi-level recursive delegation", "routes", DELEGATION),
+    (
+        "Nested absolute and relative path inheritance",
+        "routes",
+        DELEGATION,
+    ),
+    ("Parent delegates to multiple chidren", "routes", DELEGATION),
+    ("Policy deep merge", "policies", DELEGATION),
+    ("Policy deep merge", "routes", DELEGATION),
+    ("Relative paths", "routes", DELEGATION),
+    ("Select all resources", "policies", DELEGATION),
+    ("Select all resources", "routes", DELEGATION),
+    (
+        "Select all resources; AND matchExpressions and matchLabels",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "Select all resources; AND matchExpressions and matchLabels",
+        "routes",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy filter override merge",
+        "policies",
+        DELEGATION,
+    ),
+    ("TrafficPolicy filter override merge", "routes", DELEGATION),
+    (
+        "TrafficPolicy ignore child override on conflict",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy ignore child override on conflict",
+        "routes",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy merge child override on no conflict",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy merge child override on no conflict",
+        "routes",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy multi level inheritance with child override disabled",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy multi level inheritance with child override disabled",
+        "routes",
+        DELEGATION,
+    ),
+    ("TrafficPolicy only on child", "policies", DELEGATION),
+    ("TrafficPolicy only on child", "routes", DELEGATION),
+    (
+        "TrafficPolicy with policy applied to output route",
+        "routes",
+        DELEGATION,
+    ),
+    ("URL Rewrite inherit-parent-matcher", "routes", DELEGATION),
+    ("weight based route sorting", "routes", DELEGATION),
+    (
+        "standard/backendconfigpolicy/BackendConfigPolicy Invalid TLS Files Non-existent",
+        "policies",
+        FILES,
+    ),
+    (
+        "strict/backendconfigpolicy/BackendConfigPolicy Invalid TLS Files Non-existent",
+        "policies",
+        FILES,
+    ),
+    ("JWT Policy with cross-namespace backends", "policies", JWT),
+    ("JWT Policy with cross-namespace backends", "routes", JWT),
+    ("TrafficPolicy with targetSelectors", "policies", MERGED),
+    (
+        "TrafficPolicy with targetSelectors and global policy attachment",
+        "policies",
+        MERGED,
+    ),
+    ("HTTPListenerPolicy merging", "policies", NOT_IN_API),
+    (
+        "HTTPListenerPolicy with generateRequestId false",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "HTTPListenerPolicy with preserveExternalRequestId true",
+        "policies",
+        NOT_IN_API,
+    ),
+    ("ListenerPolicy merging", "policies", NOT_IN_API),
+    ("ListenerPolicy with acceptHttp10", "policies", NOT_IN_API),
+    (
+        "ListenerPolicy with defaultHostForHttp10 and no acceptHttp10",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "ListenerPolicy with early header mutations (add/set/remove)",
+        "policies",
+        NOT_IN_API,
+    ),
+    ("ListenerPolicy with healthCheck", "policies", NOT_IN_API),
+    ("ListenerPolicy with idleTimeout", "policies", NOT_IN_API),
+    (
+        "ListenerPolicy with preserveHttp1HeaderCase",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "ListenerPolicy with useRemoteAddress false",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "ListenerPolicy with useRemoteAddress true",
+        "policies",
+        NOT_IN_API,
+    ),
+    ("OAuth2 policy", "policies", NOT_IN_API),
+    (
+        "TrafficPolicy API Key Authentication at gateway level",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication at httproute level",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication at route level",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication route override gateway with sectionName",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretRef",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretRef and ReferenceGrant",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretSelector no matching secrets",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretSelector no matching secrets",
+        "routes",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy HTTP ExtAuth different attachment points",
+        "policies",
+        OVERRIDDEN,
+    ),
+    (
+        "XListenerSet with reserved port should be rejected",
+        "gateways",
+        RESERVED,
+    ),
+    ("Basic service backend", "routes", TEST_BACKEND),
+    ("standard/matcher/Path Prefix Invalid", "routes", XDS),
+    ("strict/attachment/Gateway", "gateways", XDS),
+    ("strict/attachment/Gateway", "policies", XDS),
+    ("strict/attachment/Gateway/Listener", "gateways", XDS),
+    ("strict/attachment/Gateway/Listener", "policies", XDS),
+    ("strict/attachment/HTTPRoute", "policies", XDS),
+    ("strict/attachment/HTTPRoute", "routes", XDS),
+    ("strict/attachment/Multi-Target", "gateways", XDS),
+    ("strict/attachment/Multi-Target", "policies", XDS),
+    ("strict/attachment/XListenerSet", "gateways", XDS),
+    ("strict/attachment/XListenerSet", "policies", XDS),
+    ("strict/attachment/XListenerSet/Listener", "gateways", XDS),
+    ("strict/attachment/XListenerSet/Listener", "policies", XDS),
+    (
+        "strict/builtin/Request Header Modifier Invalid",
+        "routes",
+        XDS,
+    ),
+    (
+        "strict/builtin/Response Header Modifier Invalid",
+        "routes",
+        XDS,
+    ),
+    ("strict/builtin/URLRewrite Invalid", "routes", XDS),
+    ("strict/matcher/Header Regex Invalid", "routes", XDS),
+    ("strict/matcher/Path Prefix Invalid", "routes", XDS),
+    ("strict/matcher/Path Regex Invalid", "routes", XDS),
+    ("strict/matcher/Query Regex Invalid", "routes", XDS),
+    ("strict/matcher/Regex RE2 Unsupported", "routes", XDS),
+    ("strict/policy/CSRF Regex Invalid", "policies", XDS),
+    ("strict/policy/CSRF Regex Invalid", "routes", XDS),
+    (
+        "strict/policy/ExtAuth HTTP PathPrefix Invalid",
+        "policies",
+        XDS,
+    ),
+    (
+        "strict/policy/ExtAuth HTTP PathPrefix Invalid",
+        "routes",
+        XDS,
+    ),
+    (
+        "strict/policy/Transformation Malformed Template Invalid",
+        "policies",
+        XDS,
+    ),
+    (
+        "strict/policy/Transformation Malformed Template Invalid",
+        "routes",
+        XDS,
+    ),
+];
 
 /// The part of a `Statuses` document a section compares: its keys that are present.
 fn section(statuses: &Value, keys: &[&str]) -> Value {
@@ -45,6 +320,22 @@ fn section(statuses: &Value, keys: &[&str]) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// The expected statuses with the policies keyed by this API's kind names.
+fn renamed(statuses: &Value) -> Value {
+    let mut out = statuses.clone();
+    if let Some(Value::Object(policies)) = out.get_mut("policies") {
+        let keyed = std::mem::take(policies);
+        for (key, v) in keyed {
+            let key = match key.split_once('/') {
+                Some((kind, rest)) => format!("{}/{rest}", kgateway::renamed_kind(kind)),
+                None => key,
+            };
+            policies.insert(key, v);
+        }
+    }
+    out
 }
 
 /// The first path where `got` differs from `want`, with both values there; `None` when equal.
@@ -98,6 +389,7 @@ fn rendered_statuses_agree_with_the_reference() {
     let mut equal = vec![0usize; SECTIONS.len()];
     let mut all_equal = 0;
     let mut unexplained = Vec::new();
+    let mut known_equal = Vec::new();
     for case in &cases {
         let rendered = render::render(
             &case.run,
@@ -112,13 +404,16 @@ fn rendered_statuses_agree_with_the_reference() {
             .first()
             .map(|g| g.statuses.clone())
             .unwrap_or(Value::Null);
-        let want = &case.output["Statuses"];
+        let want = &renamed(&case.output["Statuses"]);
         let mut case_equal = true;
         for (i, (name, keys)) in SECTIONS.iter().enumerate() {
             match first_difference(&section(want, keys), &section(&got, keys), "") {
                 None => {
                     equal[i] += 1;
                     eprintln!("{}: {name}: equal", case.name);
+                    if KNOWN.iter().any(|(n, s, _)| *n == case.name && s == name) {
+                        known_equal.push(format!("{}: {name}", case.name));
+                    }
                 }
                 Some(at) => {
                     case_equal = false;
@@ -137,6 +432,10 @@ fn rendered_statuses_agree_with_the_reference() {
         eprintln!("statuses {name}: {}/{n} cases equal", equal[i]);
     }
     eprintln!("statuses, every section: {all_equal}/{n} cases equal");
+    // A KNOWN entry that now agrees is stale: say so, to be removed and the floor raised.
+    for k in &known_equal {
+        eprintln!("  in KNOWN but equal now: {k}");
+    }
     for (i, (name, _)) in SECTIONS.iter().enumerate() {
         let floor = FLOORS.iter().find(|(s, _)| s == name).map_or(0, |f| f.1);
         assert!(
@@ -145,6 +444,10 @@ fn rendered_statuses_agree_with_the_reference() {
             equal[i]
         );
     }
+    assert!(
+        all_equal >= FLOOR_ALL,
+        "{all_equal}/{n} cases equal in every section, below the floor {FLOOR_ALL}"
+    );
     assert!(
         unexplained.is_empty(),
         "{} differences not in KNOWN:\n{}",
