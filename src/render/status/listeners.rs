@@ -6,20 +6,20 @@
 use serde_json::{Map, Value};
 
 use super::messages::{controller_message, first_error};
-use super::{Attachment, Context, condition, is, key, named, status_word};
+use super::{Attachment, Context, condition, is, key, named, status_word, tls};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 use crate::resolve::{Index, resource_ref};
 
 /// A condition that does not hold: its reason and message.
 #[derive(Debug, Clone, PartialEq)]
-struct Failure {
-    reason: &'static str,
-    message: String,
+pub(super) struct Failure {
+    pub reason: &'static str,
+    pub message: String,
 }
 
 impl Failure {
-    fn new(reason: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(reason: &'static str, message: impl Into<String>) -> Self {
         Failure {
             reason,
             message: message.into(),
@@ -241,8 +241,8 @@ fn listener<'v>(
     let terminates = protocol == "HTTPS"
         || (protocol == "TLS" && text("/tls/mode").unwrap_or("Terminate") == "Terminate");
     let failure = || {
-        certificate_failure(ctx, index, owner, spec)
-            .or_else(|| client_validation_failure(index, owner, spec))
+        tls::certificate_failure(ctx, index, owner, spec)
+            .or_else(|| tls::client_validation_failure(index, owner, spec))
     };
     if terminates && let Some(f) = failure() {
         l.resolved_refs.get_or_insert(f.clone());
@@ -273,113 +273,6 @@ fn replacing_policy(ctx: &Context<'_>, owner: &Object, listener: &str) -> Option
         d.code.starts_with("GW2").then(|| controller_message(d))
     })
 }
-
-/// The first certificateRef of a listener that cannot be used: in another namespace without a
-/// ReferenceGrant, or a Secret that is not in the inputs.
-fn certificate_failure(
-    ctx: &Context<'_>,
-    index: Option<&Index<'_>>,
-    owner: &Object,
-    spec: &Value,
-) -> Option<Failure> {
-    let refs = spec
-        .pointer("/tls/certificateRefs")
-        .and_then(Value::as_array);
-    for r in refs.into_iter().flatten() {
-        let text = |key: &str| r.get(key).and_then(Value::as_str);
-        let group = text("group").unwrap_or("");
-        let kind = text("kind").unwrap_or("Secret");
-        let ns = text("namespace").unwrap_or(&owner.id.namespace);
-        let name = text("name").unwrap_or("");
-        let id = &owner.id;
-        if ns != id.namespace
-            && index.is_some_and(|index| {
-                !index.granted(
-                    (&id.group, &id.kind, &id.namespace),
-                    (group, kind, name),
-                    ns,
-                )
-            })
-        {
-            return Some(Failure::new(
-                "RefNotPermitted",
-                "Reference not permitted by ReferenceGrant.",
-            ));
-        }
-        if group.is_empty() && kind == "Secret" && ctx.inputs.get("", kind, ns, name).is_none() {
-            return Some(Failure::new(
-                "InvalidCertificateRef",
-                format!("Secret {ns}/{name} not found."),
-            ));
-        }
-    }
-    None
-}
-
-/// The Gateway's client certificate validation for a listener's port (`spec.tls.frontend`: the
-/// port's entry, else the default): a CA reference in another namespace without a ReferenceGrant,
-/// or subject alt names to verify with no CA to verify against.
-fn client_validation_failure(
-    index: Option<&Index<'_>>,
-    owner: &Object,
-    spec: &Value,
-) -> Option<Failure> {
-    let frontend = owner.value.pointer("/spec/tls/frontend");
-    let port = spec.get("port").and_then(Value::as_i64);
-    let per_port = frontend
-        .and_then(|f| f.get("perPort"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .find(|p| p.get("port").and_then(Value::as_i64) == port)
-        .and_then(|p| p.pointer("/tls/validation"));
-    let validation = per_port.or_else(|| frontend.and_then(|f| f.pointer("/default/validation")));
-    // With the insecure fallback a client that fails validation is still served: the CA is
-    // not required for the listener to be programmed.
-    let fallback = validation
-        .and_then(|v| v.get("mode"))
-        .and_then(Value::as_str)
-        == Some("AllowInsecureFallback");
-    let ca_refs = validation
-        .filter(|_| !fallback)
-        .and_then(|v| v.get("caCertificateRefs"))
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let id = &owner.id;
-    for r in ca_refs {
-        let text = |key: &str| r.get(key).and_then(Value::as_str);
-        let ns = text("namespace").unwrap_or(&id.namespace);
-        let to = (
-            text("group").unwrap_or(""),
-            text("kind").unwrap_or("ConfigMap"),
-            text("name").unwrap_or(""),
-        );
-        if ns != id.namespace
-            && index
-                .is_some_and(|index| !index.granted((&id.group, &id.kind, &id.namespace), to, ns))
-        {
-            return Some(Failure::new(
-                "RefNotPermitted",
-                "Reference not permitted by ReferenceGrant.",
-            ));
-        }
-    }
-    let verifies_names = spec
-        .pointer("/tls/options")
-        .and_then(Value::as_object)
-        .is_some_and(|o| o.contains_key(VERIFY_SUBJECT_ALT_NAMES));
-    if verifies_names && ca_refs.is_empty() {
-        return Some(Failure::new(
-            "InvalidCertificateRef",
-            "verify-subject-alt-names annotation requires a trusted CA to be configured",
-        ));
-    }
-    None
-}
-
-/// The TLS option naming the client certificate subject alt names a listener accepts.
-const VERIFY_SUBJECT_ALT_NAMES: &str = "kgateway.dev/verify-subject-alt-names";
 
 /// Listeners that are not distinct (Gateway API): on one port, a TCP or UDP listener beside any
 /// other, listeners of different protocols, or two of one protocol with the same hostname.

@@ -11,6 +11,7 @@ mod messages;
 mod policies;
 mod routes;
 mod rules;
+mod tls;
 
 use serde_json::{Map, Value};
 

@@ -311,3 +311,131 @@ spec:
     );
     assert_eq!(ancestor["conditions"][0]["observedGeneration"], 3);
 }
+
+const ADMITTED_SET: &str = "
+apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata: {name: ls, namespace: default}
+spec:
+  parentRef: {name: gw, kind: Gateway, group: gateway.networking.k8s.io}
+  listeners:
+  - {name: a, protocol: HTTP, port: 9090}
+  - {name: b, protocol: HTTP, port: 9091}
+";
+
+fn admitting_gateway() -> String {
+    GATEWAY.replace(
+        "  listeners:",
+        "  allowedListeners: {namespaces: {from: All}}\n  listeners:",
+    )
+}
+
+#[test]
+fn a_policy_with_a_missing_extension_replaces_the_listener_it_targets() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs:
+  - {group: gateway.networking.x-k8s.io, kind: XListenerSet, name: ls, sectionName: b}
+  extAuth:
+    extensionRef: {name: missing}
+";
+    let s = statuses(&[&admitting_gateway(), ADMITTED_SET, policy]);
+    let ls = &s["listenerSets"]["default/ls"];
+    assert_eq!(
+        conditions(&ls["listeners"][0]["conditions"]),
+        triples(LISTENER_OK)
+    );
+    let replaced = &ls["listeners"][1]["conditions"][0];
+    assert_eq!(replaced["reason"], "ListenerReplaced");
+    assert_eq!(
+        replaced["message"],
+        "extauth: gateway extension default/missing not found"
+    );
+    // The listener set keeps its replaced listener: it is still accepted.
+    assert_eq!(ls["conditions"][0]["reason"], "Accepted");
+    let ancestor = &s["policies"]["TrafficPolicy/default/tp"]["ancestors"][0];
+    assert_eq!(ancestor["ancestorRef"]["kind"], "XListenerSet");
+    assert_eq!(
+        conditions(&ancestor["conditions"]),
+        triples(&[
+            ("Accepted", "False", "Invalid"),
+            ("Attached", "False", "Pending")
+        ])
+    );
+    assert_eq!(ancestor["conditions"][1]["message"], "");
+}
+
+#[test]
+fn a_gateway_policy_also_reaches_the_admitted_listener_sets() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  timeouts: {request: 10s}
+";
+    let s = statuses(&[&admitting_gateway(), ADMITTED_SET, policy]);
+    let kinds: Vec<&str> = s["policies"]["TrafficPolicy/default/tp"]["ancestors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a["ancestorRef"]["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["Gateway", "XListenerSet"]);
+}
+
+#[test]
+fn a_direct_response_is_attached_from_a_rule_and_pending_from_a_backend() {
+    let direct = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: DirectResponse
+metadata: {name: NAME, namespace: default}
+spec: {status: 200}
+";
+    let route = ROUTE.replace(
+        "  - backendRefs: [{name: svc, port: 80}]",
+        "  - filters:
+    - {type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: DirectResponse, name: on-rule}}
+  - backendRefs:
+    - name: svc
+      port: 80
+      filters:
+      - {type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: DirectResponse, name: on-backend}}",
+    );
+    let on_rule = direct.replace("NAME", "on-rule");
+    let on_backend = direct.replace("NAME", "on-backend");
+    let s = statuses(&[GATEWAY, SERVICE, &route, &on_rule, &on_backend]);
+    let attached = |name: &str| {
+        s["policies"][format!("DirectResponse/default/{name}")]["ancestors"][0]["conditions"][1]
+            ["reason"]
+            .clone()
+    };
+    assert_eq!(attached("on-rule"), "Attached");
+    assert_eq!(attached("on-backend"), "Pending");
+}
+
+#[test]
+fn routes_of_a_listener_set_the_gateway_does_not_admit_are_not_reported() {
+    let route = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: via-set, namespace: default}
+spec:
+  parentRefs: [{name: ls, kind: XListenerSet, group: gateway.networking.x-k8s.io}]
+  rules:
+  - backendRefs: [{name: svc, port: 80}]
+";
+    let s = statuses(&[GATEWAY, ADMITTED_SET, SERVICE, route]);
+    assert_eq!(s.get("httpRoutes"), None);
+    let s = statuses(&[&admitting_gateway(), ADMITTED_SET, SERVICE, route]);
+    let parent = &s["httpRoutes"]["default/via-set"]["parents"][0];
+    assert_eq!(parent["parentRef"]["kind"], "XListenerSet");
+    assert_eq!(
+        s["listenerSets"]["default/ls"]["listeners"][0]["attachedRoutes"],
+        1
+    );
+}
