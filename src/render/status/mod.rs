@@ -6,6 +6,7 @@
 //! statuses of the merge stage, and the objects for what only the Gateway's own spec decides
 //! (listener protocols, route kinds, certificates, conflicts).
 
+mod delegation;
 mod listeners;
 mod messages;
 mod policies;

@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{Attachment, Context, condition, status_word};
+use super::{Attachment, Context, condition, delegation, status_word};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
 use crate::resolve::Condition;
 
 /// The section of each route kind.
@@ -24,24 +26,71 @@ fn controller(ctx: &Context<'_>) -> String {
     }
 }
 
-/// (section, routes by `ns/name`) for each route kind with an attached route.
+/// One parent's entry in a route's status.
+struct Entry<'a> {
+    route: &'a Object,
+    accepted: Condition,
+    resolved_refs: Condition,
+    parent_ref: Value,
+}
+
+/// (section, routes by `ns/name`) for each route kind with an attached route: the routes
+/// attached to the Gateway, and the child routes they delegate to.
 pub(super) fn route_statuses(
     ctx: &Context<'_>,
     attached: &[Attachment<'_>],
 ) -> Vec<(&'static str, Value)> {
     let controller = controller(ctx);
+    let delegation = delegation::delegation(ctx, attached);
+    let mut entries: Vec<Entry<'_>> = attached
+        .iter()
+        .map(|a| {
+            let replaced =
+                super::rules::replaced(ctx, a.route).filter(|_| a.status.accepted.status);
+            Entry {
+                route: a.route,
+                accepted: match replaced {
+                    Some(message) => Condition {
+                        status: false,
+                        reason: "RouteRuleReplaced",
+                        message,
+                    },
+                    None => a.status.accepted.clone(),
+                },
+                resolved_refs: a.status.resolved_refs.clone(),
+                parent_ref: parent_ref(a.parent_ref),
+            }
+        })
+        .collect();
+    entries.extend(delegation.children.iter().map(|c| Entry {
+        route: c.route,
+        accepted: c.accepted.clone(),
+        resolved_refs: c.resolved_refs.clone(),
+        parent_ref: route_ref(c.parent),
+    }));
+    // A delegation that does not resolve overrides the route's own backends' condition (only
+    // when those resolve: the first failure found is the one written).
+    for e in &mut entries {
+        if let Some((_, c)) = delegation
+            .unresolved
+            .iter()
+            .find(|(r, _)| std::ptr::eq(*r, e.route))
+            && e.resolved_refs.status
+        {
+            e.resolved_refs = c.clone();
+        }
+    }
     let mut out = Vec::new();
     for (kind, section) in SECTIONS {
         let mut routes: Map<String, Value> = Map::new();
-        for a in attached.iter().filter(|a| a.route.id.kind == *kind) {
-            let entry = routes.entry(super::key(a.route)).or_insert_with(|| {
+        for e in entries.iter().filter(|e| e.route.id.kind == *kind) {
+            let entry = routes.entry(super::key(e.route)).or_insert_with(|| {
                 let mut m = Map::new();
                 m.insert("parents".into(), Value::Array(Vec::new()));
                 Value::Object(m)
             });
             if let Some(Value::Array(parents)) = entry.get_mut("parents") {
-                let replaced = super::rules::replaced(ctx, a.route);
-                parents.push(parent_status(a, kind, &controller, replaced));
+                parents.push(parent_status(e, kind, &controller));
             }
         }
         if !routes.is_empty() {
@@ -52,34 +101,23 @@ pub(super) fn route_statuses(
     out
 }
 
-/// `replaced`: the message of the route's rules the controller replaces, if any.
-fn parent_status(
-    a: &Attachment<'_>,
-    kind: &str,
-    controller: &str,
-    replaced: Option<String>,
-) -> Value {
+fn parent_status(e: &Entry<'_>, kind: &str, controller: &str) -> Value {
     // The controller writes no message on the Accepted of TCP and TLS routes.
-    let accepted_message = if matches!(kind, "TCPRoute" | "TLSRoute") {
+    let layer4 = matches!(kind, "TCPRoute" | "TLSRoute");
+    let accepted_message = if layer4 {
         ""
     } else {
         "Successfully accepted Route"
     };
-    let accepted = match replaced {
-        Some(message) if a.status.accepted.status => {
-            condition("Accepted", "False", "RouteRuleReplaced", &message)
-        }
-        _ => written("Accepted", &a.status.accepted, accepted_message),
-    };
+    let accepted = written("Accepted", &e.accepted, accepted_message);
     let resolved = written(
         "ResolvedRefs",
-        &a.status.resolved_refs,
+        &e.resolved_refs,
         "Successfully resolved all references",
     );
     // On HTTP and gRPC routes a ResolvedRefs that does not hold is set first (as the controller
     // finds it); TCP and TLS routes are written in one go.
-    let layer4 = matches!(kind, "TCPRoute" | "TLSRoute");
-    let conditions = if !layer4 && !a.status.resolved_refs.status && a.status.accepted.status {
+    let conditions = if !layer4 && !e.resolved_refs.status && e.accepted.status {
         vec![resolved, accepted]
     } else {
         vec![accepted, resolved]
@@ -87,8 +125,18 @@ fn parent_status(
     let mut p = Map::new();
     p.insert("conditions".into(), conditions.into());
     p.insert("controllerName".into(), controller.into());
-    p.insert("parentRef".into(), parent_ref(a.parent_ref));
+    p.insert("parentRef".into(), e.parent_ref.clone());
     Value::Object(p)
+}
+
+/// A parent route, as a child's status names it.
+fn route_ref(route: &Object) -> Value {
+    let mut r = Map::new();
+    r.insert("group".into(), GATEWAY_API.into());
+    r.insert("kind".into(), route.id.kind.clone().into());
+    r.insert("name".into(), route.id.name.clone().into());
+    r.insert("namespace".into(), route.id.namespace.clone().into());
+    Value::Object(r)
 }
 
 fn written(kind: &str, c: &Condition, held: &str) -> Value {
