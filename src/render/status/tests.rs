@@ -439,3 +439,79 @@ spec:
         1
     );
 }
+
+const PARENT: &str = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: parent, namespace: default}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /a}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: '*', namespace: team}]
+";
+
+fn child(name: &str, path: &str) -> String {
+    format!(
+        "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: {name}, namespace: team}}
+spec:
+  rules:
+  - matches: [{{path: {{type: PathPrefix, value: {path}}}}}]
+    backendRefs: [{{name: svc, namespace: default, port: 80}}]
+"
+    )
+}
+
+#[test]
+fn a_delegated_child_route_has_its_parent_route_as_parent() {
+    let s = statuses(&[GATEWAY, PARENT, &child("c", "/a/1"), &child("off", "/b")]);
+    let parents = &s["httpRoutes"]["team/c"]["parents"];
+    assert_eq!(
+        parents[0]["parentRef"],
+        json!({"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "name": "parent", "namespace": "default"})
+    );
+    // The child's backend is in another namespace without a ReferenceGrant.
+    assert_eq!(
+        conditions(&parents[0]["conditions"]),
+        triples(&[
+            ("ResolvedRefs", "False", "RefNotPermitted"),
+            ("Accepted", "True", "Accepted"),
+        ])
+    );
+    // A child whose paths lie outside the parent's match is not delegated to.
+    assert_eq!(s["httpRoutes"].get("team/off"), None);
+}
+
+#[test]
+fn a_delegation_to_no_child_does_not_resolve() {
+    let s = statuses(&[GATEWAY, PARENT, &child("off", "/b")]);
+    let c = &s["httpRoutes"]["default/parent"]["parents"][0]["conditions"][0];
+    assert_eq!(c["reason"], "BackendNotFound");
+    assert_eq!(
+        c["message"],
+        "gateway.networking.k8s.io/HTTPRoute/team/*: unresolved reference"
+    );
+}
+
+#[test]
+fn a_delegation_cycle_is_reported_on_the_route_that_closes_it() {
+    let back = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: back, namespace: team}
+spec:
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /a/b}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: parent, namespace: default}]
+";
+    let s = statuses(&[GATEWAY, PARENT, back]);
+    let c = &s["httpRoutes"]["team/back"]["parents"][0]["conditions"][0];
+    assert_eq!(c["reason"], "RefNotPermitted");
+    assert_eq!(
+        c["message"],
+        "gateway.networking.k8s.io/HTTPRoute/default/parent: ignoring child route default/parent for parent team/back: cyclic reference detected while evaluating delegated routes"
+    );
+}
