@@ -36,10 +36,17 @@ pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
     if let Some(sets) = listener_sets {
         out.insert("listenerSets".into(), sets);
     }
-    for (key, routes) in routes::route_statuses(ctx, &attached) {
+    let delegated = delegation::delegation(ctx, &attached);
+    for (key, routes) in routes::route_statuses(ctx, &attached, &delegated) {
         out.insert(key.into(), routes);
     }
-    if let Some(policies) = policies::policy_statuses(ctx, gateway, &admitted, &attached) {
+    let reach = policies::Reach {
+        gateway,
+        sets: &admitted,
+        attached: &attached,
+        delegated: &delegated,
+    };
+    if let Some(policies) = policies::policy_statuses(ctx, &reach) {
         out.insert("policies".into(), policies);
     }
     Value::Object(out)

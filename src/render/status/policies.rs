@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::delegation::Delegation;
 use super::messages::{controller_message, first_error};
 use super::{Attachment, Context, condition, is, named, status_word};
 use crate::config::Controllers;
@@ -13,18 +14,24 @@ use crate::model::Object;
 use crate::resolve::resource_ref;
 
 /// The `policies` section: `Kind/ns/name` -> ancestors; `None` when no policy reaches the Gateway.
-pub(super) fn policy_statuses(
-    ctx: &Context<'_>,
-    gateway: &Object,
-    sets: &[&Object],
-    attached: &[Attachment<'_>],
-) -> Option<Value> {
+/// What this Gateway programs, which its policies' ancestors are among.
+pub(super) struct Reach<'r, 'a> {
+    pub gateway: &'a Object,
+    /// The listener sets it admits.
+    pub sets: &'r [&'a Object],
+    pub attached: &'r [Attachment<'a>],
+    pub delegated: &'r Delegation<'a>,
+}
+
+pub(super) fn policy_statuses(ctx: &Context<'_>, reach: &Reach<'_, '_>) -> Option<Value> {
+    let (gateway, sets, attached) = (reach.gateway, reach.sets, reach.attached);
     let mut statuses: Vec<PolicyStatus> = match &ctx.merged {
         Some(merged) => Model::statuses(merged, ctx.run),
         None => ctx.run.policy_statuses.clone(),
     };
     let mut extra = through_listener_sets(ctx, gateway, sets, attached, &statuses);
     extra.extend(direct_responses(ctx, attached));
+    extra.extend(on_child_routes(ctx, gateway, reach.delegated, &statuses));
     mark_invalid(&mut extra, &ctx.run.diagnostics);
     statuses.extend(extra);
     // The reference writes its well-known controller name on policy ancestors, whatever name
@@ -223,6 +230,39 @@ fn through_listener_sets(
             {
                 out.push(status);
             }
+        }
+    }
+    out
+}
+
+/// Policies on delegated child routes, which the merge stage does not reach: the Gateway is
+/// their ancestor. Attached (how they combine with the parent routes' policies is not
+/// predicted).
+fn on_child_routes(
+    ctx: &Context<'_>,
+    gateway: &Object,
+    delegated: &Delegation<'_>,
+    merged: &[PolicyStatus],
+) -> Vec<PolicyStatus> {
+    let mut out: Vec<PolicyStatus> = Vec::new();
+    if delegated.children.is_empty() {
+        return out;
+    }
+    for policy in ctx.inputs.objects {
+        let Some(targets) = policy
+            .value
+            .pointer("/spec/targetRefs")
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        let reaches_child = targets.iter().any(|t| {
+            let target = named(t, &policy.id.namespace, "");
+            delegated.children.iter().any(|c| is(c.route, &target))
+        });
+        let known = |s: &PolicyStatus| same(&s.policy, policy) && same(&s.ancestor, gateway);
+        if reaches_child && !merged.iter().any(known) && !out.iter().any(known) {
+            out.push(status_for(policy, gateway, true));
         }
     }
     out

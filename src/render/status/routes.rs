@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{Attachment, Context, condition, delegation, status_word};
+use super::delegation::Delegation;
+use super::{Attachment, Context, condition, status_word};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 use crate::resolve::Condition;
@@ -39,9 +40,9 @@ struct Entry<'a> {
 pub(super) fn route_statuses(
     ctx: &Context<'_>,
     attached: &[Attachment<'_>],
+    delegation: &Delegation<'_>,
 ) -> Vec<(&'static str, Value)> {
     let controller = controller(ctx);
-    let delegation = delegation::delegation(ctx, attached);
     let mut entries: Vec<Entry<'_>> = attached
         .iter()
         .map(|a| {
