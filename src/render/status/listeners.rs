@@ -5,7 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::messages::{controller_message, first_error};
+use super::lookup::Lookup;
+use super::messages::controller_message;
 use super::{Attachment, Context, condition, is, key, named, status_word, tls};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -153,6 +154,7 @@ fn protocol_kinds(protocol: &str) -> Option<&'static [&'static str]> {
 /// The listeners of a Gateway or listener set, judged on their own (conflicts come after).
 fn listeners<'v>(
     ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
     index: Option<&Index<'_>>,
     owner: &'v Object,
     attached: &[Attachment<'_>],
@@ -164,12 +166,13 @@ fn listeners<'v>(
     specs
         .into_iter()
         .flatten()
-        .map(|spec| listener(ctx, index, owner, spec, attached))
+        .map(|spec| listener(ctx, lookup, index, owner, spec, attached))
         .collect()
 }
 
 fn listener<'v>(
     ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
     index: Option<&Index<'_>>,
     owner: &'v Object,
     spec: &'v Value,
@@ -201,7 +204,7 @@ fn listener<'v>(
         supported_kinds: Vec::new(),
         attached_routes: routes.len(),
     };
-    if let Some(message) = replacing_policy(ctx, owner, name) {
+    if let Some(message) = replacing_policy(lookup, owner, name) {
         l.accepted = Some(Failure::new(REPLACED, message));
     }
     let Some(carried) = protocol_kinds(protocol) else {
@@ -257,9 +260,9 @@ fn listener<'v>(
 /// A policy on the listener (by its listener set, or by section name) that the controller
 /// cannot translate for a reference it cannot resolve: the controller then replaces the
 /// listener. Its message.
-fn replacing_policy(ctx: &Context<'_>, owner: &Object, listener: &str) -> Option<String> {
+fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Option<String> {
     let whole_owner_counts = owner.id.kind != "Gateway";
-    ctx.inputs.objects.iter().find_map(|policy| {
+    lookup.targeting.iter().find_map(|policy| {
         let targets = policy.value.pointer("/spec/targetRefs")?.as_array()?;
         let reaches = targets.iter().any(|t| {
             let section = t.get("sectionName").and_then(Value::as_str);
@@ -269,7 +272,7 @@ fn replacing_policy(ctx: &Context<'_>, owner: &Object, listener: &str) -> Option
         if !reaches {
             return None;
         }
-        let d = first_error(ctx.run, &resource_ref(&policy.id))?;
+        let d = lookup.first_error(&resource_ref(&policy.id))?;
         d.code.starts_with("GW2").then(|| controller_message(d))
     })
 }
@@ -348,22 +351,36 @@ pub(super) fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bo
 /// it has any.
 pub(super) fn gateway_statuses(
     ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
     gateway: &Object,
     sets: &[&Object],
     attached: &[Attachment<'_>],
 ) -> (Value, Option<Value>) {
-    let index = ctx.run.model.as_ref().map(|m| Index::new(&m.facts, false));
+    // ReferenceGrants are looked up only for references to other namespaces: the index over all
+    // objects is built when the Gateway or a listener set has some.
+    let crosses = std::iter::once(gateway)
+        .chain(sets.iter().copied())
+        .any(tls::refers_elsewhere);
+    let index = ctx
+        .run
+        .model
+        .as_ref()
+        .filter(|_| crosses)
+        .map(|m| Index::new(&m.facts, false));
     let index = index.as_ref();
     let allowed_from = gateway
         .value
         .pointer("/spec/allowedListeners/namespaces")
         .is_some();
-    let mut own = listeners(ctx, index, gateway, attached);
+    let mut own = listeners(ctx, lookup, index, gateway, attached);
     let mut of_sets: Vec<(&Object, Option<Vec<Listener<'_>>>)> = sets
         .iter()
         .map(|s| {
             let admitted = admits(ctx, gateway, &s.id.namespace);
-            (*s, admitted.then(|| listeners(ctx, index, s, attached)))
+            (
+                *s,
+                admitted.then(|| listeners(ctx, lookup, index, s, attached)),
+            )
         })
         .collect();
     {

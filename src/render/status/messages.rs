@@ -1,21 +1,7 @@
 //! Why a policy is not accepted, in the controller's words: the run's first error on it, with
 //! the wording the controller uses for the reference failures it reports itself.
 
-use crate::diag::{Diagnostic, ResourceRef, Severity};
-use crate::lint::LintRun;
-
-/// The first error-level finding on a resource (the one the merge stage marks it invalid with).
-pub(super) fn first_error<'r>(run: &'r LintRun, resource: &ResourceRef) -> Option<&'r Diagnostic> {
-    let namespace = |r: &ResourceRef| r.namespace.clone().unwrap_or_else(|| "default".into());
-    run.diagnostics.iter().find(|d| {
-        d.severity == Severity::Error
-            && d.resource.as_ref().is_some_and(|r| {
-                r.kind == resource.kind
-                    && r.name == resource.name
-                    && namespace(r) == namespace(resource)
-            })
-    })
-}
+use crate::diag::Diagnostic;
 
 /// The controller's message for a finding, where it has its own words for it; else the
 /// finding's message.

@@ -8,6 +8,7 @@
 
 mod delegation;
 mod listeners;
+mod lookup;
 mod messages;
 mod policies;
 mod routes;
@@ -30,8 +31,10 @@ pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
         .filter(|s| listeners::admits(ctx, gateway, &s.id.namespace))
         .collect();
     let attached = attachments(ctx, gateway, &admitted);
+    let lookup = lookup::Lookup::new(ctx);
     let mut out = Map::new();
-    let (gateways, listener_sets) = listeners::gateway_statuses(ctx, gateway, &sets, &attached);
+    let (gateways, listener_sets) =
+        listeners::gateway_statuses(ctx, &lookup, gateway, &sets, &attached);
     out.insert("gateways".into(), gateways);
     if let Some(sets) = listener_sets {
         out.insert("listenerSets".into(), sets);
@@ -46,7 +49,7 @@ pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
         attached: &attached,
         delegated: &delegated,
     };
-    if let Some(policies) = policies::policy_statuses(ctx, &reach) {
+    if let Some(policies) = policies::policy_statuses(ctx, &lookup, &reach) {
         out.insert("policies".into(), policies);
     }
     Value::Object(out)

@@ -4,10 +4,12 @@
 use serde_json::{Map, Value};
 
 use super::delegation::Delegation;
-use super::messages::{controller_message, first_error};
+use super::lookup::Lookup;
+use super::messages::controller_message;
 use super::{Attachment, Context, condition, is, named, status_word};
 use crate::config::Controllers;
 use crate::diag::ResourceRef;
+use crate::fasthash::FastSet;
 use crate::lint::Model;
 use crate::merge::{MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid};
 use crate::model::Object;
@@ -23,35 +25,46 @@ pub(super) struct Reach<'r, 'a> {
     pub delegated: &'r Delegation<'a>,
 }
 
-pub(super) fn policy_statuses(ctx: &Context<'_>, reach: &Reach<'_, '_>) -> Option<Value> {
+pub(super) fn policy_statuses(
+    ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
+    reach: &Reach<'_, '_>,
+) -> Option<Value> {
     let (gateway, sets, attached) = (reach.gateway, reach.sets, reach.attached);
     let mut statuses: Vec<PolicyStatus> = match &ctx.merged {
         Some(merged) => Model::statuses(merged, ctx.run),
         None => ctx.run.policy_statuses.clone(),
     };
-    let mut extra = through_listener_sets(ctx, gateway, sets, attached, &statuses);
+    let mut extra = through_listener_sets(lookup, gateway, sets, attached, &statuses);
     extra.extend(direct_responses(ctx, attached));
-    extra.extend(on_child_routes(ctx, gateway, reach.delegated, &statuses));
+    extra.extend(on_child_routes(lookup, gateway, reach.delegated, &statuses));
     mark_invalid(&mut extra, &ctx.run.diagnostics);
     statuses.extend(extra);
+    let sends_to = backends(attached);
     // The reference writes its well-known controller name on policy ancestors, whatever name
     // its route statuses carry.
     let controller = Controllers::default().proxy;
     let mut out = Map::new();
     for s in &statuses {
-        let Some(ancestor) = ancestor_object(ctx, &s.ancestor) else {
+        let Some(ancestor) = lookup.object(&s.ancestor) else {
             continue;
         };
-        // Backends are translated whether a route uses them or not: their policies are reported
-        // with every Gateway.
-        let gateway_kind = matches!(
-            ancestor.id.kind.as_str(),
-            "Gateway" | "ListenerSet" | "XListenerSet"
-        );
-        let programmed_here = !gateway_kind
-            || std::iter::once(gateway)
+        let id = &ancestor.id;
+        let programmed_here = match id.kind.as_str() {
+            "Gateway" | "ListenerSet" | "XListenerSet" => std::iter::once(gateway)
                 .chain(sets.iter().copied())
-                .any(|o| std::ptr::eq(o, ancestor));
+                .any(|o| std::ptr::eq(o, ancestor)),
+            // Backends are translated whether a route uses them or not: a backend no route
+            // sends to is reported with every Gateway, one that routes use with theirs.
+            _ => {
+                !lookup.used(ancestor)
+                    || sends_to.contains(&(
+                        id.kind.as_str(),
+                        id.namespace.as_str(),
+                        id.name.as_str(),
+                    ))
+            }
+        };
         if !programmed_here {
             continue;
         }
@@ -67,16 +80,13 @@ pub(super) fn policy_statuses(ctx: &Context<'_>, reach: &Reach<'_, '_>) -> Optio
             Value::Object(m)
         });
         if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors") {
-            let generation = ctx
-                .inputs
-                .objects
-                .iter()
-                .find(|o| same(&s.policy, o))
+            let generation = lookup
+                .object(&s.policy)
                 .and_then(|o| o.value.pointer("/metadata/generation"))
                 .and_then(Value::as_i64);
             let mut s = s.clone();
             if !s.accepted.status
-                && let Some(d) = first_error(ctx.run, &s.policy)
+                && let Some(d) = lookup.first_error(&s.policy)
                 && d.message == s.accepted.message
             {
                 s.accepted.message = controller_message(d);
@@ -92,6 +102,32 @@ pub(super) fn policy_statuses(ctx: &Context<'_>, reach: &Reach<'_, '_>) -> Optio
     }
     out.sort_keys();
     Some(Value::Object(out))
+}
+
+/// (kind, namespace, name) of every backendRef of the attached routes' rules.
+fn backends<'a>(attached: &[Attachment<'a>]) -> FastSet<(&'a str, &'a str, &'a str)> {
+    let mut out = FastSet::default();
+    for a in attached {
+        let rules = a
+            .route
+            .value
+            .pointer("/spec/rules")
+            .and_then(Value::as_array);
+        let refs = rules
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.get("backendRefs").and_then(Value::as_array))
+            .flatten();
+        for r in refs {
+            let text = |key: &str| r.get(key).and_then(Value::as_str);
+            out.insert((
+                text("kind").unwrap_or("Service"),
+                text("namespace").unwrap_or(&a.route.id.namespace),
+                text("name").unwrap_or(""),
+            ));
+        }
+    }
+    out
 }
 
 /// `generation`: the policy's `metadata.generation`, which the conditions echo when set.
@@ -140,11 +176,6 @@ fn ancestor_status(
     Value::Object(a)
 }
 
-/// The object an ancestor reference names (the reference carries no group).
-fn ancestor_object<'a>(ctx: &Context<'a>, r: &ResourceRef) -> Option<&'a Object> {
-    ctx.inputs.objects.iter().find(|o| same(r, o))
-}
-
 fn same(r: &ResourceRef, o: &Object) -> bool {
     let namespace = r.namespace.as_deref().unwrap_or("");
     o.id.kind == r.kind && o.id.namespace == namespace && o.id.name == r.name
@@ -183,7 +214,7 @@ fn status_for(policy: &Object, ancestor: &Object, attached: bool) -> PolicyStatu
 /// the Gateway (its listener sets' listeners are the Gateway's). Each listener set is an
 /// ancestor of its own, with the conditions the policy has on the Gateway when it has some.
 fn through_listener_sets(
-    ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
     gateway: &Object,
     sets: &[&Object],
     attached: &[Attachment<'_>],
@@ -193,7 +224,7 @@ fn through_listener_sets(
     if sets.is_empty() {
         return out;
     }
-    for policy in ctx.inputs.objects {
+    for &policy in &lookup.targeting {
         let Some(targets) = policy
             .value
             .pointer("/spec/targetRefs")
@@ -239,7 +270,7 @@ fn through_listener_sets(
 /// their ancestor. Attached (how they combine with the parent routes' policies is not
 /// predicted).
 fn on_child_routes(
-    ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
     gateway: &Object,
     delegated: &Delegation<'_>,
     merged: &[PolicyStatus],
@@ -248,7 +279,7 @@ fn on_child_routes(
     if delegated.children.is_empty() {
         return out;
     }
-    for policy in ctx.inputs.objects {
+    for &policy in &lookup.targeting {
         let Some(targets) = policy
             .value
             .pointer("/spec/targetRefs")

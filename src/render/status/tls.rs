@@ -114,3 +114,35 @@ pub(super) fn client_validation_failure(
 
 /// The TLS option naming the client certificate subject alt names a listener accepts.
 const VERIFY_SUBJECT_ALT_NAMES: &str = "kgateway.dev/verify-subject-alt-names";
+
+/// Whether an object's TLS settings name an object in another namespace (a certificate, a CA).
+pub(super) fn refers_elsewhere(owner: &Object) -> bool {
+    let ns = owner.id.namespace.as_str();
+    let elsewhere = |refs: Option<&Value>| {
+        refs.and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|r| {
+                r.get("namespace")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n != ns)
+            })
+    };
+    let listeners = owner
+        .value
+        .pointer("/spec/listeners")
+        .and_then(Value::as_array);
+    let frontend = owner.value.pointer("/spec/tls/frontend");
+    let per_port = frontend
+        .and_then(|f| f.get("perPort"))
+        .and_then(Value::as_array);
+    listeners
+        .into_iter()
+        .flatten()
+        .any(|l| elsewhere(l.pointer("/tls/certificateRefs")))
+        || elsewhere(frontend.and_then(|f| f.pointer("/default/validation/caCertificateRefs")))
+        || per_port
+            .into_iter()
+            .flatten()
+            .any(|p| elsewhere(p.pointer("/tls/validation/caCertificateRefs")))
+}
