@@ -169,6 +169,7 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
         options,
     };
     let mut out = Rendered::default();
+    let shared = status::Shared::new(&ctx);
     for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
         if let Some((ns, name)) = &options.gateway
             && (&gateway.id.namespace != ns || &gateway.id.name != name)
@@ -180,7 +181,7 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
             DataPlane::Envoy => envoy::render_gateway(&ctx, gateway),
             DataPlane::Ai => ai::render_gateway(&ctx, gateway),
         };
-        rendered.statuses = status::statuses(&ctx, gateway);
+        rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
         out.gateways.push(rendered);
     }
     let (shared, shared_statuses) = ai::render_shared(&ctx);

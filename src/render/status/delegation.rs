@@ -48,6 +48,15 @@ pub(super) fn delegation<'a>(ctx: &Context<'a>, attached: &[Attachment<'a>]) -> 
             roots.push(a.route);
         }
     }
+    // Only routes that delegate have children.
+    roots.retain(|r| {
+        rules_of(r).into_iter().any(|rule| {
+            let refs = rule.get("backendRefs").and_then(Value::as_array);
+            refs.into_iter()
+                .flatten()
+                .any(|b| Selector::of(b, "").is_some())
+        })
+    });
     for root in roots {
         let matches: Vec<Vec<Match>> = rules_of(root).into_iter().map(own_matches).collect();
         visit(ctx, root, &matches, &mut vec![root], &mut out);

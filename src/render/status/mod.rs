@@ -18,11 +18,69 @@ mod tls;
 use serde_json::{Map, Value};
 
 use super::Context;
+use crate::fasthash::FastMap;
+use crate::lint::Model;
+use crate::merge::PolicyStatus;
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
 use crate::resolve::RouteStatus;
 
+/// The statuses of one Gateway. To render many, build [`Shared`] once and use
+/// [`statuses_with`]: this builds it for the one Gateway.
 pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
+    statuses_with(ctx, &Shared::new(ctx), gateway)
+}
+
+/// What the statuses of every Gateway of a run read, computed once for all of them.
+pub struct Shared<'a> {
+    lookup: lookup::Lookup<'a>,
+    /// Route parentRefs (route status, route, parentRef as written) by the (group, kind,
+    /// namespace, name) they name, in the order of the resolve stage's route statuses.
+    by_parent: FastMap<Target<'a>, Vec<(&'a RouteStatus, &'a Object, &'a Value)>>,
+    /// The merge stage's policy statuses, with the run's findings marking the invalid.
+    policy_statuses: Vec<PolicyStatus>,
+}
+
+type Target<'a> = (&'a str, &'a str, &'a str, &'a str);
+
+impl<'a> Shared<'a> {
+    pub fn new(ctx: &Context<'a>) -> Self {
+        let mut by_parent: FastMap<Target<'a>, Vec<_>> = FastMap::default();
+        for status in &ctx.run.route_statuses {
+            let namespace = status.route.namespace.as_deref().unwrap_or("");
+            let Some(route) = ctx.inputs.get(
+                GATEWAY_API,
+                &status.route.kind,
+                namespace,
+                &status.route.name,
+            ) else {
+                continue;
+            };
+            let Some(parent_ref) = route
+                .value
+                .pointer("/spec/parentRefs")
+                .and_then(|p| p.get(status.parent))
+            else {
+                continue;
+            };
+            let target = named(parent_ref, &route.id.namespace, "Gateway");
+            by_parent
+                .entry(target)
+                .or_default()
+                .push((status, route, parent_ref));
+        }
+        Shared {
+            lookup: lookup::Lookup::new(ctx),
+            by_parent,
+            policy_statuses: match &ctx.merged {
+                Some(merged) => Model::statuses(merged, ctx.run),
+                None => ctx.run.policy_statuses.clone(),
+            },
+        }
+    }
+}
+
+pub fn statuses_with(ctx: &Context<'_>, shared: &Shared<'_>, gateway: &Object) -> Value {
     let sets = listener_sets(ctx, gateway);
     // Routes and policies reach the Gateway only through the listener sets it admits.
     let admitted: Vec<&Object> = sets
@@ -30,11 +88,11 @@ pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
         .copied()
         .filter(|s| listeners::admits(ctx, gateway, &s.id.namespace))
         .collect();
-    let attached = attachments(ctx, gateway, &admitted);
-    let lookup = lookup::Lookup::new(ctx);
+    let attached = attachments(shared, gateway, &admitted);
+    let lookup = &shared.lookup;
     let mut out = Map::new();
     let (gateways, listener_sets) =
-        listeners::gateway_statuses(ctx, &lookup, gateway, &sets, &attached);
+        listeners::gateway_statuses(ctx, lookup, gateway, &sets, &attached);
     out.insert("gateways".into(), gateways);
     if let Some(sets) = listener_sets {
         out.insert("listenerSets".into(), sets);
@@ -49,7 +107,8 @@ pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
         attached: &attached,
         delegated: &delegated,
     };
-    if let Some(policies) = policies::policy_statuses(ctx, &lookup, &reach) {
+    if let Some(policies) = policies::policy_statuses(ctx, lookup, &shared.policy_statuses, &reach)
+    {
         out.insert("policies".into(), policies);
     }
     Value::Object(out)
@@ -68,42 +127,30 @@ pub(super) struct Attachment<'a> {
 /// Every route parentRef of the run that names the Gateway or one of `sets`, in the order of
 /// the resolve stage's route statuses (routes in input order, parentRefs in spec order).
 fn attachments<'a>(
-    ctx: &Context<'a>,
+    shared: &Shared<'a>,
     gateway: &'a Object,
     sets: &[&'a Object],
 ) -> Vec<Attachment<'a>> {
     let mut out = Vec::new();
-    for status in &ctx.run.route_statuses {
-        let namespace = status.route.namespace.as_deref().unwrap_or("");
-        let Some(route) = ctx.inputs.get(
-            GATEWAY_API,
-            &status.route.kind,
-            namespace,
-            &status.route.name,
-        ) else {
-            continue;
-        };
-        let Some(parent_ref) = route
-            .value
-            .pointer("/spec/parentRefs")
-            .and_then(|p| p.get(status.parent))
-        else {
-            continue;
-        };
-        let target = named(parent_ref, namespace, "Gateway");
-        let Some(parent) = std::iter::once(gateway)
-            .chain(sets.iter().copied())
-            .find(|o| is(o, &target))
-        else {
-            continue;
-        };
-        out.push(Attachment {
-            status,
-            route,
-            parent_ref,
-            parent,
-        });
+    for parent in std::iter::once(gateway).chain(sets.iter().copied()) {
+        let id = &parent.id;
+        let key = (
+            id.group.as_str(),
+            id.kind.as_str(),
+            id.namespace.as_str(),
+            id.name.as_str(),
+        );
+        for &(status, route, parent_ref) in shared.by_parent.get(&key).into_iter().flatten() {
+            out.push(Attachment {
+                status,
+                route,
+                parent_ref,
+                parent,
+            });
+        }
     }
+    // In the order of the route statuses, whichever parent they name.
+    out.sort_by_key(|a| a.status as *const RouteStatus);
     out
 }
 

@@ -10,7 +10,6 @@ use super::{Attachment, Context, condition, is, named, status_word};
 use crate::config::Controllers;
 use crate::diag::ResourceRef;
 use crate::fasthash::FastSet;
-use crate::lint::Model;
 use crate::merge::{MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid};
 use crate::model::Object;
 use crate::resolve::resource_ref;
@@ -25,27 +24,26 @@ pub(super) struct Reach<'r, 'a> {
     pub delegated: &'r Delegation<'a>,
 }
 
+/// `merged`: the merge stage's policy statuses, marked by the run's findings.
 pub(super) fn policy_statuses(
     ctx: &Context<'_>,
     lookup: &Lookup<'_>,
+    merged: &[PolicyStatus],
     reach: &Reach<'_, '_>,
 ) -> Option<Value> {
     let (gateway, sets, attached) = (reach.gateway, reach.sets, reach.attached);
-    let mut statuses: Vec<PolicyStatus> = match &ctx.merged {
-        Some(merged) => Model::statuses(merged, ctx.run),
-        None => ctx.run.policy_statuses.clone(),
-    };
-    let mut extra = through_listener_sets(lookup, gateway, sets, attached, &statuses);
+    let mut extra = through_listener_sets(lookup, gateway, sets, attached, merged);
     extra.extend(direct_responses(ctx, attached));
-    extra.extend(on_child_routes(lookup, gateway, reach.delegated, &statuses));
-    mark_invalid(&mut extra, &ctx.run.diagnostics);
-    statuses.extend(extra);
+    extra.extend(on_child_routes(lookup, gateway, reach.delegated, merged));
+    if !extra.is_empty() {
+        mark_invalid(&mut extra, &ctx.run.diagnostics);
+    }
     let sends_to = backends(attached);
     // The reference writes its well-known controller name on policy ancestors, whatever name
     // its route statuses carry.
     let controller = Controllers::default().proxy;
     let mut out = Map::new();
-    for s in &statuses {
+    for s in merged.iter().chain(&extra) {
         let Some(ancestor) = lookup.object(&s.ancestor) else {
             continue;
         };
