@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::lookup::Lookup;
 use super::messages::controller_message;
-use super::{Attachment, Context, condition, is, key, named, status_word, tls};
+use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 use crate::resolve::{Index, resource_ref};
@@ -351,7 +351,7 @@ pub(super) fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bo
 /// it has any.
 pub(super) fn gateway_statuses(
     ctx: &Context<'_>,
-    lookup: &Lookup<'_>,
+    shared: &Shared<'_>,
     gateway: &Object,
     sets: &[&Object],
     attached: &[Attachment<'_>],
@@ -361,13 +361,8 @@ pub(super) fn gateway_statuses(
     let crosses = std::iter::once(gateway)
         .chain(sets.iter().copied())
         .any(tls::refers_elsewhere);
-    let index = ctx
-        .run
-        .model
-        .as_ref()
-        .filter(|_| crosses)
-        .map(|m| Index::new(&m.facts, false));
-    let index = index.as_ref();
+    let index = if crosses { shared.grants() } else { None };
+    let lookup = &shared.lookup;
     let allowed_from = gateway
         .value
         .pointer("/spec/allowedListeners/namespaces")

@@ -17,17 +17,19 @@ mod tls;
 
 use serde_json::{Map, Value};
 
+use std::cell::OnceCell;
+
 use super::Context;
 use crate::fasthash::FastMap;
 use crate::lint::Model;
 use crate::merge::PolicyStatus;
 use crate::model::Object;
-use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
-use crate::resolve::RouteStatus;
+use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X};
+use crate::resolve::{Index, RouteStatus};
 
 /// The statuses of one Gateway. To render many, build [`Shared`] once and use
 /// [`statuses_with`]: this builds it for the one Gateway.
-pub fn statuses(ctx: &Context<'_>, gateway: &Object) -> Value {
+pub fn statuses<'a>(ctx: &Context<'a>, gateway: &'a Object) -> Value {
     statuses_with(ctx, &Shared::new(ctx), gateway)
 }
 
@@ -39,6 +41,9 @@ pub struct Shared<'a> {
     by_parent: FastMap<Target<'a>, Vec<(&'a RouteStatus, &'a Object, &'a Value)>>,
     /// The merge stage's policy statuses, with the run's findings marking the invalid.
     policy_statuses: Vec<PolicyStatus>,
+    /// The resolve stage's index (for ReferenceGrants), built when a Gateway first needs it.
+    grants: OnceCell<Option<Index<'a>>>,
+    facts: Option<&'a [Facts]>,
 }
 
 type Target<'a> = (&'a str, &'a str, &'a str, &'a str);
@@ -76,11 +81,20 @@ impl<'a> Shared<'a> {
                 Some(merged) => Model::statuses(merged, ctx.run),
                 None => ctx.run.policy_statuses.clone(),
             },
+            grants: OnceCell::new(),
+            facts: ctx.run.model.as_ref().map(|m| m.facts.as_slice()),
         }
+    }
+
+    /// The index that answers whether a ReferenceGrant allows a reference.
+    fn grants(&self) -> Option<&Index<'a>> {
+        self.grants
+            .get_or_init(|| self.facts.map(|f| Index::new(f, false)))
+            .as_ref()
     }
 }
 
-pub fn statuses_with(ctx: &Context<'_>, shared: &Shared<'_>, gateway: &Object) -> Value {
+pub fn statuses_with<'a>(ctx: &Context<'a>, shared: &Shared<'a>, gateway: &'a Object) -> Value {
     let sets = listener_sets(ctx, gateway);
     // Routes and policies reach the Gateway only through the listener sets it admits.
     let admitted: Vec<&Object> = sets
@@ -92,7 +106,7 @@ pub fn statuses_with(ctx: &Context<'_>, shared: &Shared<'_>, gateway: &Object) -
     let lookup = &shared.lookup;
     let mut out = Map::new();
     let (gateways, listener_sets) =
-        listeners::gateway_statuses(ctx, lookup, gateway, &sets, &attached);
+        listeners::gateway_statuses(ctx, shared, gateway, &sets, &attached);
     out.insert("gateways".into(), gateways);
     if let Some(sets) = listener_sets {
         out.insert("listenerSets".into(), sets);
