@@ -1,5 +1,7 @@
 //! The policies' conditions for the ancestors this Gateway programs: the Gateway, its listener
-//! sets, and the backends its routes send to (the merge stage's predicted policy statuses).
+//! sets, the backends its routes send to and those no route sends to (the merge stage's
+//! predicted policy statuses, with what it does not model: listener sets, delegated child
+//! routes, DirectResponses named by filters).
 
 use serde_json::{Map, Value};
 
@@ -14,7 +16,6 @@ use crate::merge::{MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, ma
 use crate::model::Object;
 use crate::resolve::resource_ref;
 
-/// The `policies` section: `Kind/ns/name` -> ancestors; `None` when no policy reaches the Gateway.
 /// What this Gateway programs, which its policies' ancestors are among.
 pub(super) struct Reach<'r, 'a> {
     pub gateway: &'a Object,
@@ -24,6 +25,7 @@ pub(super) struct Reach<'r, 'a> {
     pub delegated: &'r Delegation<'a>,
 }
 
+/// The `policies` section: `Kind/ns/name` -> ancestors; `None` when no policy reaches the Gateway.
 /// `merged`: the merge stage's policy statuses, marked by the run's findings.
 pub(super) fn policy_statuses(
     ctx: &Context<'_>,
