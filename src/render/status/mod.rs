@@ -15,9 +15,9 @@ mod routes;
 mod rules;
 mod tls;
 
-use serde_json::{Map, Value};
-
 use std::cell::OnceCell;
+
+use serde_json::{Map, Value};
 
 use super::Context;
 use crate::fasthash::FastMap;
