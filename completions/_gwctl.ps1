@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule codes, or explain one')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema gwctl checks a kind against')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -95,6 +96,21 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'gwctl;render' {
+            [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only this Gateway, as NAMESPACE/NAME (or NAME in namespace `default`); every Gateway when unset')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Which resources to print')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--validation-level', '--validation-level', [CompletionResultType]::ParameterName, 'What an invalid route rule does: `standard` renders it as a direct response 500, `strict` refuses the Gateway (default: the values file''s `validation.level`, else standard)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'The control-plane chart''s values file (`validation.level`, `policyMerge`)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Check every rendered Envoy resource against Envoy''s proto definitions')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'gwctl;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write the scripts of every supported shell into this directory')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -116,6 +132,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'List the rule codes, or explain one')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema gwctl checks a kind against')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -131,6 +148,9 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             break
         }
         'gwctl;help;explain' {
+            break
+        }
+        'gwctl;help;render' {
             break
         }
         'gwctl;help;completions' {

@@ -31,6 +31,9 @@ _gwctl() {
             gwctl,man)
                 cmd="gwctl__subcmd__man"
                 ;;
+            gwctl,render)
+                cmd="gwctl__subcmd__render"
+                ;;
             gwctl,rules)
                 cmd="gwctl__subcmd__rules"
                 ;;
@@ -52,6 +55,9 @@ _gwctl() {
             gwctl__subcmd__help,man)
                 cmd="gwctl__subcmd__help__subcmd__man"
                 ;;
+            gwctl__subcmd__help,render)
+                cmd="gwctl__subcmd__help__subcmd__render"
+                ;;
             gwctl__subcmd__help,rules)
                 cmd="gwctl__subcmd__help__subcmd__rules"
                 ;;
@@ -65,7 +71,7 @@ _gwctl() {
 
     case "${cmd}" in
         gwctl)
-            opts="-h -V --help --version lint rules schema explain completions man help"
+            opts="-h -V --help --version lint rules schema explain render completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -139,7 +145,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help)
-            opts="lint rules schema explain completions man help"
+            opts="lint rules schema explain render completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,6 +215,20 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__help__subcmd__render)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -340,6 +360,48 @@ _gwctl() {
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__render)
+            opts="-o -h -V --gateway --type --output --validation-level --values --config --check --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "listener route cluster status all" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                --validation-level)
+                    COMPREPLY=($(compgen -W "standard strict" -- "${cur}"))
+                    return 0
+                    ;;
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

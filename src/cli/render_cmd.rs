@@ -18,6 +18,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         None => None,
     };
     let ai_controller = config.controllers.ai.clone();
+    let proxy_controller = config.controllers.proxy.clone();
     let options = render::render_options(LintOptions {
         config,
         values: args.values.clone(),
@@ -42,6 +43,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
             gateway: gateway.clone(),
             validation_level: args.validation_level.unwrap_or_default(),
             ai_controller,
+            proxy_controller,
         },
     );
     if let Some((ns, name)) = &gateway

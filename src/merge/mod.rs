@@ -26,7 +26,9 @@ use crate::resolve::Attachment;
 use crate::source::Span;
 
 pub use chains::Hierarchy;
-pub use status::{PolicyStatus, mark_invalid, rejected};
+pub use status::{
+    MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid, rejected,
+};
 
 /// The chart value `policyMerge`: which TrafficPolicy fields of one level are combined.
 #[derive(Debug, Clone, Default)]

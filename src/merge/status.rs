@@ -160,8 +160,9 @@ pub(super) fn statuses(
                     reason: "Valid",
                     message: MSG_ACCEPTED.to_string(),
                 },
+                // An overridden policy is not attached: the controller says so with False.
                 attached: PolicyCondition {
-                    status: true,
+                    status: attached.0 != "Overridden",
                     reason: attached.0,
                     message: attached.1.to_string(),
                 },
@@ -225,10 +226,11 @@ pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
                 reason: "Invalid",
                 message: message.to_string(),
             };
+            // The controller writes no message with Pending.
             s.attached = PolicyCondition {
                 status: false,
                 reason: "Pending",
-                message: "Policy is not accepted".to_string(),
+                message: String::new(),
             };
         }
     }

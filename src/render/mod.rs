@@ -34,6 +34,9 @@ pub struct RenderOptions {
     pub validation_level: ValidationLevel,
     /// The AI data plane's controllerName (config `controllers.ai`).
     pub ai_controller: String,
+    /// The proxy-based controller's name (config `controllers.proxy`), written as the
+    /// `controllerName` of route parents; empty is the default, `kgateway.dev/kgateway`.
+    pub proxy_controller: String,
 }
 
 /// Which data plane serves a Gateway.
@@ -80,10 +83,13 @@ pub struct Rendered {
     pub shared_statuses: Value,
 }
 
-/// The lint options a render needs on top of the caller's.
+/// The lint options a render needs on top of the caller's. The inputs are all the controller
+/// would see, so a reference to a kind absent from them is a missing object (`--strict-refs`):
+/// the predicted statuses say so, as the controller would.
 pub fn render_options(mut options: LintOptions) -> LintOptions {
     options.keep_model = true;
     options.keep_objects = true;
+    options.strict_refs = true;
     options
 }
 
@@ -163,6 +169,7 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
         options,
     };
     let mut out = Rendered::default();
+    let shared = status::Shared::new(&ctx);
     for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
         if let Some((ns, name)) = &options.gateway
             && (&gateway.id.namespace != ns || &gateway.id.name != name)
@@ -174,7 +181,7 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
             DataPlane::Envoy => envoy::render_gateway(&ctx, gateway),
             DataPlane::Ai => ai::render_gateway(&ctx, gateway),
         };
-        rendered.statuses = status::statuses(&ctx, gateway);
+        rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
         out.gateways.push(rendered);
     }
     let (shared, shared_statuses) = ai::render_shared(&ctx);

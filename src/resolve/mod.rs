@@ -56,6 +56,8 @@ pub struct RouteStatus {
     pub parent: usize,
     pub accepted: Condition,
     pub resolved_refs: Condition,
+    /// The names of the parent's listeners the route attaches to (none when not accepted).
+    pub listeners: Vec<String>,
 }
 
 #[derive(Default)]

@@ -28,15 +28,15 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
         let mut rejections = Vec::new();
         let mut accepted_any = false;
         for (i, parent) in route.parent_refs.iter().enumerate() {
-            let accepted = match parent_outcome(ctx, f, route, parent) {
+            let (accepted, listeners) = match parent_outcome(ctx, f, route, parent) {
                 // The parent's kind is nowhere in the inputs: nothing to predict.
                 None => {
                     accepted_any = true;
                     continue;
                 }
-                Some(Ok(())) => {
+                Some(Ok(listeners)) => {
                     accepted_any = true;
-                    Condition::ok("Accepted")
+                    (Condition::ok("Accepted"), listeners)
                 }
                 Some(Err(r)) => {
                     let c = Condition {
@@ -45,7 +45,7 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
                         message: r.message.clone(),
                     };
                     rejections.push((parent, r));
-                    c
+                    (c, Vec::new())
                 }
             };
             statuses.push(RouteStatus {
@@ -53,6 +53,7 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
                 parent: i,
                 accepted,
                 resolved_refs: Condition::ok("ResolvedRefs"),
+                listeners,
             });
         }
         // Accepted by no parent, the route carries no traffic: an error. Accepted by some, a
@@ -73,13 +74,14 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
     statuses
 }
 
-/// `None` when the parent cannot be checked (its kind is not in the inputs).
+/// The names of the parent's listeners the route attaches to; `None` when the parent cannot be
+/// checked (its kind is not in the inputs).
 fn parent_outcome(
     ctx: &mut Ctx<'_>,
     route: &Facts,
     facts: &RouteFacts,
     parent: &ObjRef,
-) -> Option<Result<(), Rejection>> {
+) -> Option<Result<Vec<String>, Rejection>> {
     let group = parent.group().unwrap_or(GATEWAY_API);
     let kind = parent.kind().unwrap_or("Gateway");
     let namespace = parent.namespace().unwrap_or(&route.id.namespace);
@@ -171,10 +173,12 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    if !allowed
+    let attached: Vec<String> = allowed
         .iter()
-        .any(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
-    {
+        .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
+        .map(|l| l.name.clone())
+        .collect();
+    if attached.is_empty() {
         let l = allowed[0];
         return Some(Err(Rejection {
             code: "GW204",
@@ -187,7 +191,7 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    Some(Ok(()))
+    Some(Ok(attached))
 }
 
 /// The route kinds a listener admits: its `allowedRoutes.kinds`, else its protocol's defaults.

@@ -34,7 +34,7 @@ pub struct Case {
 }
 
 /// Every case that has an expected output, linted with `options` and the case's
-/// `GlobalPolicyNamespace` setting.
+/// `GlobalPolicyNamespace` and `PolicyMerge` settings.
 pub fn cases(corpus: &Path, options: &LintOptions) -> Vec<Case> {
     let reference = corpus.join("kgateway");
     let seed = corpus.join("kgateway-seed");
@@ -71,6 +71,15 @@ pub fn cases(corpus: &Path, options: &LintOptions) -> Vec<Case> {
         let mut options = options.clone();
         if let Some(ns) = case["settings"]["GlobalPolicyNamespace"].as_str() {
             options.config.global_policy_namespace = Some(ns.to_string());
+        }
+        // `PolicyMerge` is JSON: {"trafficPolicy": {"extAuth": "DeepMerge", ...}}.
+        if let Some(merge) = case["settings"]["PolicyMerge"].as_str() {
+            let merge: Value = serde_json::from_str(merge).unwrap_or_default();
+            let deep = |field: &str| merge["trafficPolicy"][field].as_str() == Some("DeepMerge");
+            let m = &mut options.config.policy_merge;
+            m.ext_auth_deep |= deep("extAuth");
+            m.ext_proc_deep |= deep("extProc");
+            m.transformation_deep |= deep("transformation");
         }
         let run = lint_sources(files, &options);
         let gateway = case["gateway"]

@@ -1,0 +1,376 @@
+//! Route delegation as the reference's controller does it: an HTTPRoute whose backendRef names
+//! HTTPRoutes (by name, `*` for every route of a namespace, or by the delegation label) hands the
+//! matching requests to those child routes, which may delegate further. A child gets a status
+//! for each parent route; a parent whose delegation finds no valid child, or a cycle, does not
+//! resolve all its references.
+
+use serde_json::Value;
+
+use super::{Attachment, Context, is};
+use crate::lint::LintRun;
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+use crate::resolve::Condition;
+
+/// The group and kind of a backendRef that selects child routes by label.
+const LABEL_GROUP: &str = "delegation.kgateway.dev";
+const LABEL_KIND: &str = "label";
+/// The label a child route carries to be selected, and the namespace that selects every one.
+const LABEL: &str = "delegation.kgateway.dev/label";
+const ALL_NAMESPACES: &str = "all";
+
+const HOSTNAMES: &str =
+    "spec.hostnames must be unset on a delegatee route as they are inherited from the parent route";
+
+/// A child route's status for one parent route.
+pub(super) struct Child<'a> {
+    pub route: &'a Object,
+    pub parent: &'a Object,
+    pub accepted: Condition,
+    pub resolved_refs: Condition,
+}
+
+#[derive(Default)]
+pub(super) struct Delegation<'a> {
+    pub children: Vec<Child<'a>>,
+    /// Routes whose delegation does not resolve, with their ResolvedRefs.
+    pub unresolved: Vec<(&'a Object, Condition)>,
+}
+
+pub(super) fn delegation<'a>(ctx: &Context<'a>, attached: &[Attachment<'a>]) -> Delegation<'a> {
+    let mut out = Delegation::default();
+    let mut roots: Vec<&Object> = Vec::new();
+    for a in attached {
+        if a.route.id.kind == "HTTPRoute"
+            && a.status.accepted.status
+            && !roots.iter().any(|r| std::ptr::eq(*r, a.route))
+        {
+            roots.push(a.route);
+        }
+    }
+    // Only routes that delegate have children.
+    roots.retain(|r| {
+        rules_of(r).into_iter().any(|rule| {
+            let refs = rule.get("backendRefs").and_then(Value::as_array);
+            refs.into_iter()
+                .flatten()
+                .any(|b| Selector::of(b, "").is_some())
+        })
+    });
+    for root in roots {
+        let matches: Vec<Vec<Match>> = rules_of(root).into_iter().map(own_matches).collect();
+        visit(ctx, root, &matches, &mut vec![root], &mut out);
+    }
+    out
+}
+
+/// The children of `route` (the last of `path`, the routes from a root down to it), whose
+/// rules match what `matches` says (per rule: its own matches, or those it inherits).
+fn visit<'a>(
+    ctx: &Context<'a>,
+    route: &'a Object,
+    matches: &[Vec<Match>],
+    path: &mut Vec<&'a Object>,
+    out: &mut Delegation<'a>,
+) {
+    let refs = rules_of(route)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, rule)| {
+            let refs = rule.get("backendRefs").and_then(Value::as_array);
+            refs.into_iter().flatten().map(move |r| (i, r))
+        });
+    for (rule, r) in refs {
+        let parent_matches = matches.get(rule).map(Vec::as_slice).unwrap_or_default();
+        let Some(selector) = Selector::of(r, &route.id.namespace) else {
+            continue;
+        };
+        // A valid child found; a child skipped for a cycle (then reported instead).
+        let (mut valid, mut cyclic) = (false, false);
+        for child in ctx.inputs.of_kind(GATEWAY_API, "HTTPRoute") {
+            if std::ptr::eq(child, route) || !selector.selects(child) || !names_parent(child, route)
+            {
+                continue;
+            }
+            // A cycle is reported whatever the child's matches.
+            let in_cycle = path.iter().any(|p| std::ptr::eq(*p, child));
+            if !in_cycle && !matches_within(child, parent_matches) {
+                continue;
+            }
+            if in_cycle {
+                cyclic = true;
+                let message = format!(
+                    "{}: ignoring child route {}/{} for parent {}/{}: cyclic reference detected while evaluating delegated routes",
+                    selector.written,
+                    child.id.namespace,
+                    child.id.name,
+                    route.id.namespace,
+                    route.id.name
+                );
+                out.unresolved
+                    .push((route, failed("RefNotPermitted", message)));
+                continue;
+            }
+            let delegatee_hostnames = child
+                .value
+                .pointer("/spec/hostnames")
+                .and_then(Value::as_array)
+                .is_some_and(|h| !h.is_empty());
+            if out
+                .children
+                .iter()
+                .any(|c| std::ptr::eq(c.route, child) && std::ptr::eq(c.parent, route))
+            {
+                valid |= !delegatee_hostnames;
+                continue;
+            }
+            out.children.push(Child {
+                route: child,
+                parent: route,
+                accepted: if delegatee_hostnames {
+                    failed("UnsupportedValue", HOSTNAMES.to_string())
+                } else {
+                    held("Accepted")
+                },
+                resolved_refs: backends_condition(ctx.run, child),
+            });
+            if delegatee_hostnames {
+                continue;
+            }
+            valid = true;
+            let child_matches: Vec<Vec<Match>> = rules_of(child)
+                .into_iter()
+                .map(|rule| {
+                    let own = own_matches(rule);
+                    if !inherits_matcher(child) {
+                        return own;
+                    }
+                    parent_matches
+                        .iter()
+                        .flat_map(|p| own.iter().map(move |m| p.then(m)))
+                        .collect()
+                })
+                .collect();
+            path.push(child);
+            visit(ctx, child, &child_matches, path, out);
+            path.pop();
+        }
+        if !valid && !cyclic {
+            let message = format!("{}: unresolved reference", selector.written);
+            out.unresolved
+                .push((route, failed("BackendNotFound", message)));
+        }
+    }
+}
+
+/// Which routes a backendRef delegates to.
+struct Selector<'v> {
+    /// `group/kind/namespace/name`, as the controller names the reference in its messages.
+    written: String,
+    namespace: &'v str,
+    by_label: bool,
+    name: &'v str,
+}
+
+impl<'v> Selector<'v> {
+    fn of(r: &'v Value, namespace: &'v str) -> Option<Self> {
+        let text = |key: &str| r.get(key).and_then(Value::as_str);
+        let group = text("group").unwrap_or("");
+        let kind = text("kind").unwrap_or("Service");
+        let by_label = match (group, kind) {
+            (GATEWAY_API, "HTTPRoute") => false,
+            (LABEL_GROUP, LABEL_KIND) => true,
+            _ => return None,
+        };
+        let namespace = text("namespace").unwrap_or(namespace);
+        let name = text("name").unwrap_or("");
+        Some(Selector {
+            written: format!("{group}/{kind}/{namespace}/{name}"),
+            namespace,
+            by_label,
+            name,
+        })
+    }
+
+    fn selects(&self, route: &Object) -> bool {
+        if self.by_label {
+            let label = route
+                .value
+                .pointer("/metadata/labels")
+                .and_then(|l| l.get(LABEL))
+                .and_then(Value::as_str);
+            (self.namespace == ALL_NAMESPACES || route.id.namespace == self.namespace)
+                && label == Some(self.name)
+        } else {
+            route.id.namespace == self.namespace && (self.name == "*" || route.id.name == self.name)
+        }
+    }
+}
+
+/// A child that names parent routes must name this one among them.
+fn names_parent(child: &Object, parent: &Object) -> bool {
+    let refs = child
+        .value
+        .pointer("/spec/parentRefs")
+        .and_then(Value::as_array);
+    let route_parents: Vec<&Value> = refs
+        .into_iter()
+        .flatten()
+        .filter(|p| p.get("kind").and_then(Value::as_str) == Some("HTTPRoute"))
+        .collect();
+    route_parents.is_empty()
+        || route_parents
+            .iter()
+            .any(|p| is(parent, &super::named(p, &child.id.namespace, "HTTPRoute")))
+}
+
+/// The annotation that makes a child's paths relative to its parent's.
+const INHERIT_MATCHER: &str = "delegation.kgateway.dev/inherit-parent-matcher";
+
+fn rules_of(route: &Object) -> Vec<&Value> {
+    let rules = route.value.pointer("/spec/rules").and_then(Value::as_array);
+    rules.into_iter().flatten().collect()
+}
+
+fn inherits_matcher(child: &Object) -> bool {
+    child
+        .value
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(INHERIT_MATCHER))
+        .and_then(Value::as_str)
+        == Some("true")
+}
+
+/// What a route match requires: a path (prefix), headers, query parameters, a method.
+#[derive(Debug, Clone, Default)]
+struct Match {
+    path: String,
+    headers: Vec<(String, String)>,
+    query: Vec<(String, String)>,
+    method: Option<String>,
+}
+
+impl Match {
+    fn of(m: &Value) -> Self {
+        let listed = |key: &str| -> Vec<(String, String)> {
+            let items = m.get(key).and_then(Value::as_array);
+            items
+                .into_iter()
+                .flatten()
+                .map(|h| {
+                    let text = |k: &str| h.get(k).and_then(Value::as_str).unwrap_or("");
+                    (text("name").to_ascii_lowercase(), text("value").to_string())
+                })
+                .collect()
+        };
+        Match {
+            path: m
+                .pointer("/path/value")
+                .and_then(Value::as_str)
+                .unwrap_or("/")
+                .to_string(),
+            headers: listed("headers"),
+            query: listed("queryParams"),
+            method: m.get("method").and_then(Value::as_str).map(str::to_string),
+        }
+    }
+
+    /// A child's match under this one, for a child that inherits its parent's matcher: the
+    /// paths joined, the requirements of both.
+    fn then(&self, child: &Match) -> Match {
+        let path = match child.path.as_str() {
+            "/" => self.path.clone(),
+            p => format!("{}{p}", self.path.trim_end_matches('/')),
+        };
+        let union = |a: &[(String, String)], b: &[(String, String)]| {
+            let mut u = a.to_vec();
+            u.extend(b.iter().filter(|x| !a.contains(x)).cloned());
+            u
+        };
+        Match {
+            path,
+            headers: union(&self.headers, &child.headers),
+            query: union(&self.query, &child.query),
+            method: child.method.clone().or_else(|| self.method.clone()),
+        }
+    }
+
+    /// Whether every request this match takes is one `parent` takes too.
+    fn within(&self, parent: &Match) -> bool {
+        self.path.starts_with(&parent.path)
+            && parent.headers.iter().all(|h| self.headers.contains(h))
+            && parent.query.iter().all(|q| self.query.contains(q))
+            && parent
+                .method
+                .as_ref()
+                .is_none_or(|m| self.method.as_ref() == Some(m))
+    }
+}
+
+/// A rule's matches; a rule without any matches every request (path prefix `/`).
+fn own_matches(rule: &Value) -> Vec<Match> {
+    match rule.get("matches").and_then(Value::as_array) {
+        Some(m) if !m.is_empty() => m.iter().map(Match::of).collect(),
+        _ => vec![Match {
+            path: "/".into(),
+            ..Match::default()
+        }],
+    }
+}
+
+/// Whether some match of the child lies within one of the parent rule's matches. A child that
+/// inherits its parent's matcher always does.
+fn matches_within(child: &Object, parent: &[Match]) -> bool {
+    inherits_matcher(child)
+        || rules_of(child)
+            .into_iter()
+            .flat_map(own_matches)
+            .any(|m| parent.iter().any(|p| m.within(p)))
+}
+
+/// The ResolvedRefs of a route's own backends, from the resolve stage's findings on them (a
+/// child route has no parentRef of its own, so no route status).
+fn backends_condition(run: &LintRun, route: &Object) -> Condition {
+    let id = &route.id;
+    let finding = run.diagnostics.iter().find(|d| {
+        matches!(d.code, "GW205" | "GW206" | "GW207" | "GW208")
+            && d.path.as_deref().is_some_and(|p| p.contains("backendRefs"))
+            && d.resource.as_ref().is_some_and(|r| {
+                r.kind == id.kind
+                    && r.name == id.name
+                    && r.namespace.as_deref().unwrap_or("default") == id.namespace
+            })
+    });
+    match finding {
+        None => held("ResolvedRefs"),
+        Some(d) => match d.code {
+            "GW207" => failed("InvalidKind", "unknown backend kind".to_string()),
+            "GW208" => failed("RefNotPermitted", d.message.clone()),
+            // The finding's hint ("; did you mean ...") is not the condition's.
+            _ => failed(
+                "BackendNotFound",
+                d.message
+                    .split("; did you mean")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            ),
+        },
+    }
+}
+
+fn held(reason: &'static str) -> Condition {
+    Condition {
+        status: true,
+        reason,
+        message: String::new(),
+    }
+}
+
+fn failed(reason: &'static str, message: String) -> Condition {
+    Condition {
+        status: false,
+        reason,
+        message,
+    }
+}

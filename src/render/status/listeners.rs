@@ -1,0 +1,492 @@
+//! The Gateway's conditions (AttachedListenerSets, Accepted, Programmed), its listeners' (Accepted,
+//! Conflicted, ResolvedRefs, Programmed, with attachedRoutes and supportedKinds), and those of its
+//! listener sets. A listener is judged from the Gateway's spec: its protocol, its allowed route
+//! kinds, its certificate references, the other listeners on its port, and the routes attached.
+
+use serde_json::{Map, Value};
+
+use super::lookup::Lookup;
+use super::messages::controller_message;
+use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+use crate::resolve::{Index, resource_ref};
+
+/// A condition that does not hold: its reason and message.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Failure {
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(reason: &'static str, message: impl Into<String>) -> Self {
+        Failure {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+const INVALID_KINDS: &str = "InvalidRouteKinds";
+const REPLACED: &str = "ListenerReplaced";
+const NO_ROUTES: &str = "TCP/TLS listener has no valid backends or routes";
+
+#[derive(Debug)]
+struct Listener<'v> {
+    name: &'v str,
+    port: Option<i64>,
+    protocol: &'v str,
+    hostname: &'v str,
+    accepted: Option<Failure>,
+    conflicted: Option<Failure>,
+    resolved_refs: Option<Failure>,
+    programmed: Option<Failure>,
+    supported_kinds: Vec<&'static str>,
+    attached_routes: usize,
+}
+
+impl Listener<'_> {
+    /// Whether the controller keeps the listener: a listener it accepts without conflict and
+    /// whose route kinds it knows. One that fails later (a certificate, no routes) is kept, and
+    /// reported as not programmed; one a policy makes it replace is kept too.
+    fn valid(&self) -> bool {
+        // A replaced listener is still programmed (with the replacement).
+        self.accepted.as_ref().is_none_or(|f| f.reason == REPLACED)
+            && self.conflicted.is_none()
+            && self
+                .resolved_refs
+                .as_ref()
+                .is_none_or(|f| f.reason != INVALID_KINDS)
+    }
+
+    /// The conditions: those that do not hold first (the controller sets them as it finds
+    /// them, then the others), each group in the order Accepted, Conflicted, ResolvedRefs,
+    /// Programmed.
+    fn conditions(&self) -> Vec<Value> {
+        // (type, failed, status, reason, message)
+        let all = [
+            match &self.accepted {
+                None => (
+                    "Accepted",
+                    false,
+                    "True",
+                    "Accepted",
+                    "Successfully accepted Listener",
+                ),
+                Some(f) => ("Accepted", true, "False", f.reason, f.message.as_str()),
+            },
+            match &self.conflicted {
+                None => (
+                    "Conflicted",
+                    false,
+                    "False",
+                    "NoConflicts",
+                    "Successfully verified that Listener has no conflicts",
+                ),
+                Some(f) => ("Conflicted", true, "True", f.reason, f.message.as_str()),
+            },
+            match &self.resolved_refs {
+                None => (
+                    "ResolvedRefs",
+                    false,
+                    "True",
+                    "ResolvedRefs",
+                    "Successfully resolved all references",
+                ),
+                Some(f) => ("ResolvedRefs", true, "False", f.reason, f.message.as_str()),
+            },
+            match &self.programmed {
+                None => (
+                    "Programmed",
+                    false,
+                    "True",
+                    "Programmed",
+                    "Successfully programmed Listener",
+                ),
+                Some(f) => ("Programmed", true, "False", f.reason, f.message.as_str()),
+            },
+        ];
+        let failed = all.iter().filter(|c| c.1);
+        let held = all.iter().filter(|c| !c.1);
+        failed
+            .chain(held)
+            .map(|(t, _, status, reason, message)| condition(t, status, reason, message))
+            .collect()
+    }
+
+    fn to_json(&self, with_port: bool) -> Value {
+        let mut l = Map::new();
+        l.insert("attachedRoutes".into(), self.attached_routes.into());
+        l.insert("conditions".into(), self.conditions().into());
+        l.insert("name".into(), self.name.into());
+        if with_port && let Some(port) = self.port {
+            l.insert("port".into(), port.into());
+        }
+        let kinds: Vec<Value> = self
+            .supported_kinds
+            .iter()
+            .map(|k| {
+                let mut m = Map::new();
+                m.insert("group".into(), GATEWAY_API.into());
+                m.insert("kind".into(), (*k).into());
+                Value::Object(m)
+            })
+            .collect();
+        l.insert("supportedKinds".into(), kinds.into());
+        Value::Object(l)
+    }
+}
+
+/// The route kinds a protocol carries, in the order the controller lists them; `None` for a
+/// protocol the proxy-based data plane does not serve.
+fn protocol_kinds(protocol: &str) -> Option<&'static [&'static str]> {
+    match protocol {
+        "HTTP" => Some(&["HTTPRoute", "GRPCRoute"]),
+        "HTTPS" => Some(&["HTTPRoute"]),
+        // A TLS listener terminating TLS also carries TCPRoutes.
+        "TLS" => Some(&["TLSRoute", "TCPRoute"]),
+        "TCP" => Some(&["TCPRoute"]),
+        _ => None,
+    }
+}
+
+/// The listeners of a Gateway or listener set, judged on their own (conflicts come after).
+fn listeners<'v>(
+    ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
+    index: Option<&Index<'_>>,
+    owner: &'v Object,
+    attached: &[Attachment<'_>],
+) -> Vec<Listener<'v>> {
+    let specs = owner
+        .value
+        .pointer("/spec/listeners")
+        .and_then(Value::as_array);
+    specs
+        .into_iter()
+        .flatten()
+        .map(|spec| listener(ctx, lookup, index, owner, spec, attached))
+        .collect()
+}
+
+fn listener<'v>(
+    ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
+    index: Option<&Index<'_>>,
+    owner: &'v Object,
+    spec: &'v Value,
+    attached: &[Attachment<'_>],
+) -> Listener<'v> {
+    let text = |pointer: &str| spec.pointer(pointer).and_then(Value::as_str);
+    let name = text("/name").unwrap_or("");
+    let protocol = text("/protocol").unwrap_or("");
+    let mut routes: Vec<(&str, &str, &str)> = attached
+        .iter()
+        .filter(|a| std::ptr::eq(a.parent, owner) && a.status.accepted.status)
+        .filter(|a| a.status.listeners.iter().any(|l| l == name))
+        .map(|a| {
+            let id = &a.route.id;
+            (id.kind.as_str(), id.namespace.as_str(), id.name.as_str())
+        })
+        .collect();
+    routes.sort_unstable();
+    routes.dedup();
+    let mut l = Listener {
+        name,
+        port: spec.get("port").and_then(Value::as_i64),
+        protocol,
+        hostname: text("/hostname").unwrap_or(""),
+        accepted: None,
+        conflicted: None,
+        resolved_refs: None,
+        programmed: None,
+        supported_kinds: Vec::new(),
+        attached_routes: routes.len(),
+    };
+    if let Some(message) = replacing_policy(lookup, owner, name) {
+        l.accepted = Some(Failure::new(REPLACED, message));
+    }
+    let Some(carried) = protocol_kinds(protocol) else {
+        l.accepted = Some(Failure::new(
+            "UnsupportedProtocol",
+            format!("Protocol {protocol} is unsupported."),
+        ));
+        return l;
+    };
+    let allowed = spec
+        .pointer("/allowedRoutes/kinds")
+        .and_then(Value::as_array)
+        .filter(|k| !k.is_empty());
+    match allowed {
+        None => l.supported_kinds = carried.to_vec(),
+        Some(kinds) => {
+            let mut invalid = Vec::new();
+            for k in kinds {
+                let group = k
+                    .get("group")
+                    .and_then(Value::as_str)
+                    .unwrap_or(GATEWAY_API);
+                let kind = k.get("kind").and_then(Value::as_str).unwrap_or("");
+                match carried.iter().find(|c| **c == kind) {
+                    Some(c) if group == GATEWAY_API => l.supported_kinds.push(c),
+                    _ => invalid.push(kind),
+                }
+            }
+            if !invalid.is_empty() {
+                l.resolved_refs = Some(Failure::new(
+                    INVALID_KINDS,
+                    format!("Found invalid route kinds: [{}]", invalid.join(" ")),
+                ));
+            }
+        }
+    }
+    let terminates = protocol == "HTTPS"
+        || (protocol == "TLS" && text("/tls/mode").unwrap_or("Terminate") == "Terminate");
+    let failure = || {
+        tls::certificate_failure(ctx, index, owner, spec)
+            .or_else(|| tls::client_validation_failure(index, owner, spec))
+    };
+    if terminates && let Some(f) = failure() {
+        l.resolved_refs.get_or_insert(f.clone());
+        l.programmed = Some(Failure::new("Invalid", f.message));
+    }
+    if matches!(protocol, "TCP" | "TLS") && l.attached_routes == 0 && l.programmed.is_none() {
+        l.programmed = Some(Failure::new("Invalid", NO_ROUTES));
+    }
+    l
+}
+
+/// A policy on the listener (by its listener set, or by section name) that the controller
+/// cannot translate for a reference it cannot resolve: the controller then replaces the
+/// listener. Its message.
+fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Option<String> {
+    let whole_owner_counts = owner.id.kind != "Gateway";
+    lookup.targeting.iter().find_map(|policy| {
+        let targets = policy.value.pointer("/spec/targetRefs")?.as_array()?;
+        let reaches = targets.iter().any(|t| {
+            let section = t.get("sectionName").and_then(Value::as_str);
+            is(owner, &named(t, &policy.id.namespace, ""))
+                && section.map_or(whole_owner_counts, |s| s == listener)
+        });
+        if !reaches {
+            return None;
+        }
+        let d = lookup.first_error(&resource_ref(&policy.id))?;
+        d.code.starts_with("GW2").then(|| controller_message(d))
+    })
+}
+
+/// Listeners that are not distinct (Gateway API): on one port, a TCP or UDP listener beside any
+/// other, listeners of different protocols, or two of one protocol with the same hostname.
+fn mark_conflicts(all: &mut [&mut Listener<'_>]) {
+    let mut found: Vec<(usize, Failure)> = Vec::new();
+    for i in 0..all.len() {
+        for j in 0..all.len() {
+            let (a, b) = (&all[i], &all[j]);
+            if i == j || a.port.is_none() || a.port != b.port || a.accepted.is_some() {
+                continue;
+            }
+            let port = a.port.unwrap_or_default();
+            let layer4 = |p: &str| matches!(p, "TCP" | "UDP");
+            if a.protocol != b.protocol || layer4(a.protocol) {
+                found.push((
+                    i,
+                    Failure::new(
+                        "ProtocolConflict",
+                        format!(
+                            "Listener {} ({}) and listener {} ({}) share port {port}",
+                            a.name, a.protocol, b.name, b.protocol
+                        ),
+                    ),
+                ));
+            } else if a.hostname == b.hostname {
+                found.push((
+                    i,
+                    Failure::new(
+                        "HostnameConflict",
+                        format!(
+                            "Listener {} and listener {} share port {port}, protocol {} and hostname {:?}",
+                            a.name, b.name, a.protocol, a.hostname
+                        ),
+                    ),
+                ));
+            }
+        }
+    }
+    for (i, f) in found {
+        all[i].conflicted.get_or_insert(f);
+    }
+}
+
+/// Whether the Gateway admits a listener set from `namespace` (`spec.allowedListeners`).
+pub(super) fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bool {
+    let Some(allowed) = gateway.value.pointer("/spec/allowedListeners/namespaces") else {
+        return false;
+    };
+    match allowed
+        .get("from")
+        .and_then(Value::as_str)
+        .unwrap_or("None")
+    {
+        "All" => true,
+        "Same" => namespace == gateway.id.namespace,
+        "Selector" => {
+            let labels = ctx
+                .inputs
+                .get("", "Namespace", "", namespace)
+                .and_then(|n| n.value.pointer("/metadata/labels"));
+            let wanted = allowed.pointer("/selector/matchLabels");
+            wanted
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
+        }
+        _ => false,
+    }
+}
+
+/// The `gateways` section (this Gateway) and the `listenerSets` section (its listener sets), if
+/// it has any.
+pub(super) fn gateway_statuses(
+    ctx: &Context<'_>,
+    shared: &Shared<'_>,
+    gateway: &Object,
+    sets: &[&Object],
+    attached: &[Attachment<'_>],
+) -> (Value, Option<Value>) {
+    // ReferenceGrants are looked up only for references to other namespaces: the index over all
+    // objects is built when the Gateway or a listener set has some.
+    let crosses = std::iter::once(gateway)
+        .chain(sets.iter().copied())
+        .any(tls::refers_elsewhere);
+    let index = if crosses { shared.grants() } else { None };
+    let lookup = &shared.lookup;
+    let allowed_from = gateway
+        .value
+        .pointer("/spec/allowedListeners/namespaces")
+        .is_some();
+    let mut own = listeners(ctx, lookup, index, gateway, attached);
+    let mut of_sets: Vec<(&Object, Option<Vec<Listener<'_>>>)> = sets
+        .iter()
+        .map(|s| {
+            let admitted = admits(ctx, gateway, &s.id.namespace);
+            (
+                *s,
+                admitted.then(|| listeners(ctx, lookup, index, s, attached)),
+            )
+        })
+        .collect();
+    {
+        let mut all: Vec<&mut Listener<'_>> = own.iter_mut().collect();
+        for (_, ls) in of_sets.iter_mut() {
+            all.extend(ls.iter_mut().flatten());
+        }
+        mark_conflicts(&mut all);
+    }
+    let mut conditions = Vec::new();
+    let any_set = of_sets.iter().any(|(_, ls)| ls.is_some());
+    conditions.push(match (allowed_from, any_set) {
+        (false, _) => condition(
+            "AttachedListenerSets",
+            "Unknown",
+            "ListenerSetsNotAllowed",
+            "",
+        ),
+        (true, true) => condition("AttachedListenerSets", "True", "ListenerSetsAttached", ""),
+        (true, false) => condition("AttachedListenerSets", "False", "NoResources", ""),
+    });
+    // The listeners of admitted listener sets are the Gateway's too.
+    let set_listeners = of_sets.iter().flat_map(|(_, ls)| ls.iter().flatten());
+    let any_valid = own.iter().chain(set_listeners).any(Listener::valid);
+    conditions.extend(owner_conditions(&own, any_valid, "Gateway"));
+    let mut g = Map::new();
+    g.insert("conditions".into(), conditions.into());
+    // A Gateway without listeners of its own (only listener sets) has no listener statuses.
+    if !own.is_empty() {
+        let own_json: Vec<Value> = own.iter().map(|l| l.to_json(false)).collect();
+        g.insert("listeners".into(), own_json.into());
+    }
+    let mut gateways = Map::new();
+    gateways.insert(key(gateway), Value::Object(g));
+
+    let set_statuses = (!of_sets.is_empty()).then(|| {
+        let mut out = Map::new();
+        for (set, ls) in &of_sets {
+            let mut s = Map::new();
+            match ls {
+                None => {
+                    let message =
+                        "Unable to attach to parent, gateway has not enabled allowedListeners";
+                    s.insert(
+                        "conditions".into(),
+                        vec![
+                            condition("Accepted", "False", "NotAllowed", message),
+                            condition("Programmed", "False", "NotAllowed", message),
+                        ]
+                        .into(),
+                    );
+                }
+                Some(ls) => {
+                    let valid = ls.iter().any(Listener::valid);
+                    s.insert(
+                        "conditions".into(),
+                        owner_conditions(ls, valid, "ListenerSet").into(),
+                    );
+                    let json: Vec<Value> = ls.iter().map(|l| l.to_json(true)).collect();
+                    s.insert("listeners".into(), json.into());
+                }
+            }
+            out.insert(key(set), Value::Object(s));
+        }
+        Value::Object(out)
+    });
+    (Value::Object(gateways), set_statuses)
+}
+
+/// Accepted and Programmed of a Gateway or listener set, from its listeners.
+fn owner_conditions(listeners: &[Listener<'_>], any_valid: bool, what: &str) -> Vec<Value> {
+    if !any_valid {
+        return vec![
+            condition(
+                "Accepted",
+                "False",
+                "ListenersNotValid",
+                "No valid listeners",
+            ),
+            condition("Programmed", "False", "Invalid", ""),
+        ];
+    }
+    let unprogrammed: Vec<String> = listeners
+        .iter()
+        .filter_map(|l| Some(format!("{}: {}", l.name, l.programmed.as_ref()?.message)))
+        .collect();
+    let accepted = if unprogrammed.is_empty() {
+        condition(
+            "Accepted",
+            status_word(true),
+            "Accepted",
+            &format!("Successfully accepted {what}"),
+        )
+    } else {
+        condition(
+            "Accepted",
+            status_word(true),
+            "ListenersNotValid",
+            &format!(
+                "Some listeners are not programmed: {}",
+                unprogrammed.join("; ")
+            ),
+        )
+    };
+    vec![
+        accepted,
+        condition(
+            "Programmed",
+            "True",
+            "Programmed",
+            &format!("Successfully programmed {what}"),
+        ),
+    ]
+}

@@ -1,0 +1,352 @@
+//! The policies' conditions for the ancestors this Gateway programs: the Gateway, its listener
+//! sets, the backends its routes send to and those no route sends to (the merge stage's
+//! predicted policy statuses, with what it does not model: listener sets, delegated child
+//! routes, DirectResponses named by filters).
+
+use serde_json::{Map, Value};
+
+use super::delegation::Delegation;
+use super::lookup::Lookup;
+use super::messages::controller_message;
+use super::{Attachment, Context, condition, is, named, status_word};
+use crate::config::Controllers;
+use crate::diag::ResourceRef;
+use crate::fasthash::FastSet;
+use crate::merge::{MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid};
+use crate::model::Object;
+use crate::resolve::resource_ref;
+
+/// What this Gateway programs, which its policies' ancestors are among.
+pub(super) struct Reach<'r, 'a> {
+    pub gateway: &'a Object,
+    /// The listener sets it admits.
+    pub sets: &'r [&'a Object],
+    pub attached: &'r [Attachment<'a>],
+    pub delegated: &'r Delegation<'a>,
+}
+
+/// The `policies` section: `Kind/ns/name` -> ancestors; `None` when no policy reaches the Gateway.
+/// `merged`: the merge stage's policy statuses, marked by the run's findings.
+pub(super) fn policy_statuses(
+    ctx: &Context<'_>,
+    lookup: &Lookup<'_>,
+    merged: &[PolicyStatus],
+    reach: &Reach<'_, '_>,
+) -> Option<Value> {
+    let (gateway, sets, attached) = (reach.gateway, reach.sets, reach.attached);
+    let mut extra = through_listener_sets(lookup, gateway, sets, attached, merged);
+    extra.extend(direct_responses(ctx, attached));
+    extra.extend(on_child_routes(lookup, gateway, reach.delegated, merged));
+    if !extra.is_empty() {
+        mark_invalid(&mut extra, &ctx.run.diagnostics);
+    }
+    let sends_to = backends(attached);
+    // The reference writes its well-known controller name on policy ancestors, whatever name
+    // its route statuses carry.
+    let controller = Controllers::default().proxy;
+    let mut out = Map::new();
+    for s in merged.iter().chain(&extra) {
+        let Some(ancestor) = lookup.object(&s.ancestor) else {
+            continue;
+        };
+        let id = &ancestor.id;
+        let programmed_here = match id.kind.as_str() {
+            "Gateway" | "ListenerSet" | "XListenerSet" => std::iter::once(gateway)
+                .chain(sets.iter().copied())
+                .any(|o| std::ptr::eq(o, ancestor)),
+            // Backends are translated whether a route uses them or not: a backend no route
+            // sends to is reported with every Gateway, one that routes use with theirs.
+            _ => {
+                !lookup.used(ancestor)
+                    || sends_to.contains(&(
+                        id.kind.as_str(),
+                        id.namespace.as_str(),
+                        id.name.as_str(),
+                    ))
+            }
+        };
+        if !programmed_here {
+            continue;
+        }
+        let key = format!(
+            "{}/{}/{}",
+            s.policy.kind,
+            s.policy.namespace.as_deref().unwrap_or(""),
+            s.policy.name
+        );
+        let entry = out.entry(key).or_insert_with(|| {
+            let mut m = Map::new();
+            m.insert("ancestors".into(), Value::Array(Vec::new()));
+            Value::Object(m)
+        });
+        if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors") {
+            let generation = lookup
+                .object(&s.policy)
+                .and_then(|o| o.value.pointer("/metadata/generation"))
+                .and_then(Value::as_i64);
+            let mut s = s.clone();
+            if !s.accepted.status
+                && let Some(d) = lookup.first_error(&s.policy)
+                && d.message == s.accepted.message
+            {
+                s.accepted.message = controller_message(d);
+            }
+            let status = ancestor_status(&s, ancestor, &controller, generation);
+            if !ancestors.contains(&status) {
+                ancestors.push(status);
+            }
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    out.sort_keys();
+    Some(Value::Object(out))
+}
+
+/// (kind, namespace, name) of every backendRef of the attached routes' rules.
+fn backends<'a>(attached: &[Attachment<'a>]) -> FastSet<(&'a str, &'a str, &'a str)> {
+    let mut out = FastSet::default();
+    for a in attached {
+        let rules = a
+            .route
+            .value
+            .pointer("/spec/rules")
+            .and_then(Value::as_array);
+        let refs = rules
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.get("backendRefs").and_then(Value::as_array))
+            .flatten();
+        for r in refs {
+            let text = |key: &str| r.get(key).and_then(Value::as_str);
+            out.insert((
+                text("kind").unwrap_or("Service"),
+                text("namespace").unwrap_or(&a.route.id.namespace),
+                text("name").unwrap_or(""),
+            ));
+        }
+    }
+    out
+}
+
+/// `generation`: the policy's `metadata.generation`, which the conditions echo when set.
+fn ancestor_status(
+    s: &PolicyStatus,
+    ancestor: &Object,
+    controller: &str,
+    generation: Option<i64>,
+) -> Value {
+    let mut r = Map::new();
+    r.insert("group".into(), ancestor.id.group.clone().into());
+    r.insert("kind".into(), ancestor.id.kind.clone().into());
+    r.insert("name".into(), ancestor.id.name.clone().into());
+    r.insert("namespace".into(), ancestor.id.namespace.clone().into());
+    let conditions = vec![
+        condition(
+            "Accepted",
+            status_word(s.accepted.status),
+            s.accepted.reason,
+            &s.accepted.message,
+        ),
+        condition(
+            "Attached",
+            status_word(s.attached.status),
+            s.attached.reason,
+            &s.attached.message,
+        ),
+    ];
+    let conditions: Vec<Value> = match generation {
+        None => conditions,
+        Some(g) => conditions
+            .into_iter()
+            .map(|mut c| {
+                if let Value::Object(m) = &mut c {
+                    m.insert("observedGeneration".into(), g.into());
+                    m.sort_keys();
+                }
+                c
+            })
+            .collect(),
+    };
+    let mut a = Map::new();
+    a.insert("ancestorRef".into(), Value::Object(r));
+    a.insert("conditions".into(), conditions.into());
+    a.insert("controllerName".into(), controller.into());
+    Value::Object(a)
+}
+
+fn same(r: &ResourceRef, o: &Object) -> bool {
+    let namespace = r.namespace.as_deref().unwrap_or("");
+    o.id.kind == r.kind && o.id.namespace == namespace && o.id.name == r.name
+}
+
+/// A status of `policy` for `ancestor`, accepted and attached (findings on the policy then
+/// mark it invalid).
+fn status_for(policy: &Object, ancestor: &Object, attached: bool) -> PolicyStatus {
+    PolicyStatus {
+        policy_index: 0,
+        policy: resource_ref(&policy.id),
+        ancestor: resource_ref(&ancestor.id),
+        accepted: PolicyCondition {
+            status: true,
+            reason: "Valid",
+            message: MSG_ACCEPTED.to_string(),
+        },
+        attached: if attached {
+            PolicyCondition {
+                status: true,
+                reason: "Attached",
+                message: MSG_ATTACHED.to_string(),
+            }
+        } else {
+            PolicyCondition {
+                status: false,
+                reason: "Pending",
+                message: String::new(),
+            }
+        },
+    }
+}
+
+/// The listener sets a policy reaches, which the merge stage does not model: a policy on a
+/// listener set (or one of its listeners), on a route attached through a listener set, or on
+/// the Gateway (its listener sets' listeners are the Gateway's). Each listener set is an
+/// ancestor of its own, with the conditions the policy has on the Gateway when it has some.
+fn through_listener_sets(
+    lookup: &Lookup<'_>,
+    gateway: &Object,
+    sets: &[&Object],
+    attached: &[Attachment<'_>],
+    merged: &[PolicyStatus],
+) -> Vec<PolicyStatus> {
+    let mut out = Vec::new();
+    if sets.is_empty() {
+        return out;
+    }
+    for &policy in &lookup.targeting {
+        let Some(targets) = policy
+            .value
+            .pointer("/spec/targetRefs")
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        let mut reached: Vec<&Object> = Vec::new();
+        for t in targets {
+            let target = named(t, &policy.id.namespace, "");
+            if is(gateway, &target) {
+                reached.extend(sets.iter().copied());
+            }
+            reached.extend(sets.iter().copied().filter(|s| is(s, &target)));
+            reached.extend(
+                attached
+                    .iter()
+                    .filter(|a| is(a.route, &target) && !std::ptr::eq(a.parent, gateway))
+                    .map(|a| a.parent),
+            );
+        }
+        let on_gateway = merged
+            .iter()
+            .find(|s| same(&s.policy, policy) && same(&s.ancestor, gateway));
+        for set in reached {
+            let mut status = status_for(policy, set, true);
+            if let Some(g) = on_gateway {
+                status.accepted = g.accepted.clone();
+                status.attached = g.attached.clone();
+            }
+            if !out
+                .iter()
+                .any(|s: &PolicyStatus| s.policy == status.policy && s.ancestor == status.ancestor)
+            {
+                out.push(status);
+            }
+        }
+    }
+    out
+}
+
+/// Policies on delegated child routes, which the merge stage does not reach: the Gateway is
+/// their ancestor. Attached (how they combine with the parent routes' policies is not
+/// predicted).
+fn on_child_routes(
+    lookup: &Lookup<'_>,
+    gateway: &Object,
+    delegated: &Delegation<'_>,
+    merged: &[PolicyStatus],
+) -> Vec<PolicyStatus> {
+    let mut out: Vec<PolicyStatus> = Vec::new();
+    if delegated.children.is_empty() {
+        return out;
+    }
+    for &policy in &lookup.targeting {
+        let Some(targets) = policy
+            .value
+            .pointer("/spec/targetRefs")
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        let reaches_child = targets.iter().any(|t| {
+            let target = named(t, &policy.id.namespace, "");
+            delegated.children.iter().any(|c| is(c.route, &target))
+        });
+        let known = |s: &PolicyStatus| same(&s.policy, policy) && same(&s.ancestor, gateway);
+        if reaches_child && !merged.iter().any(known) && !out.iter().any(known) {
+            out.push(status_for(policy, gateway, true));
+        }
+    }
+    out
+}
+
+/// DirectResponses named by the attached routes' ExtensionRef filters: the controller reports
+/// them as policies of the route's parent, attached when a rule's filter names them, pending
+/// when only a backendRef's filter does (where a direct response does not apply).
+fn direct_responses(ctx: &Context<'_>, attached: &[Attachment<'_>]) -> Vec<PolicyStatus> {
+    let mut out: Vec<PolicyStatus> = Vec::new();
+    for a in attached {
+        let rules = a
+            .route
+            .value
+            .pointer("/spec/rules")
+            .and_then(Value::as_array);
+        for rule in rules.into_iter().flatten() {
+            let backend_filters = rule
+                .get("backendRefs")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|b| (b, false));
+            for (holder, on_rule) in std::iter::once((rule, true)).chain(backend_filters) {
+                let filters = holder.get("filters").and_then(Value::as_array);
+                for f in filters.into_iter().flatten() {
+                    let Some(r) = f.get("extensionRef") else {
+                        continue;
+                    };
+                    let text = |key: &str| r.get(key).and_then(Value::as_str).unwrap_or("");
+                    if text("kind") != "DirectResponse" {
+                        continue;
+                    }
+                    let ns = &a.route.id.namespace;
+                    let Some(dr) =
+                        ctx.inputs
+                            .get(text("group"), "DirectResponse", ns, text("name"))
+                    else {
+                        continue;
+                    };
+                    let status = status_for(dr, a.parent, on_rule);
+                    match out
+                        .iter_mut()
+                        .find(|s| s.policy == status.policy && s.ancestor == status.ancestor)
+                    {
+                        // Attached on one rule is attached.
+                        Some(s) if on_rule => s.attached = status.attached,
+                        Some(_) => {}
+                        None => out.push(status),
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,160 @@
+//! The routes' conditions for the parents that are this Gateway or its listener sets: the
+//! resolve stage's Accepted and ResolvedRefs, in the controller's words.
+
+use serde_json::{Map, Value};
+
+use super::delegation::Delegation;
+use super::{Attachment, Context, condition, status_word};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+use crate::resolve::Condition;
+
+/// The section of each route kind.
+const SECTIONS: &[(&str, &str)] = &[
+    ("HTTPRoute", "httpRoutes"),
+    ("GRPCRoute", "grpcRoutes"),
+    ("TCPRoute", "tcpRoutes"),
+    ("TLSRoute", "tlsRoutes"),
+    ("UDPRoute", "udpRoutes"),
+];
+
+/// The proxy-based controller's name when the options give none (decisions.md section 1).
+fn controller(ctx: &Context<'_>) -> String {
+    if ctx.options.proxy_controller.is_empty() {
+        crate::config::Controllers::default().proxy
+    } else {
+        ctx.options.proxy_controller.clone()
+    }
+}
+
+/// One parent's entry in a route's status.
+struct Entry<'a> {
+    route: &'a Object,
+    accepted: Condition,
+    resolved_refs: Condition,
+    parent_ref: Value,
+}
+
+/// (section, routes by `ns/name`) for each route kind with an attached route: the routes
+/// attached to the Gateway, and the child routes they delegate to.
+pub(super) fn route_statuses(
+    ctx: &Context<'_>,
+    attached: &[Attachment<'_>],
+    delegation: &Delegation<'_>,
+) -> Vec<(&'static str, Value)> {
+    let controller = controller(ctx);
+    let mut entries: Vec<Entry<'_>> = attached
+        .iter()
+        .map(|a| {
+            let replaced =
+                super::rules::replaced(ctx, a.route).filter(|_| a.status.accepted.status);
+            Entry {
+                route: a.route,
+                accepted: match replaced {
+                    Some(message) => Condition {
+                        status: false,
+                        reason: "RouteRuleReplaced",
+                        message,
+                    },
+                    None => a.status.accepted.clone(),
+                },
+                resolved_refs: a.status.resolved_refs.clone(),
+                parent_ref: parent_ref(a.parent_ref),
+            }
+        })
+        .collect();
+    entries.extend(delegation.children.iter().map(|c| Entry {
+        route: c.route,
+        accepted: c.accepted.clone(),
+        resolved_refs: c.resolved_refs.clone(),
+        parent_ref: route_ref(c.parent),
+    }));
+    // A delegation that does not resolve overrides the route's own backends' condition (only
+    // when those resolve: the first failure found is the one written).
+    for e in &mut entries {
+        if let Some((_, c)) = delegation
+            .unresolved
+            .iter()
+            .find(|(r, _)| std::ptr::eq(*r, e.route))
+            && e.resolved_refs.status
+        {
+            e.resolved_refs = c.clone();
+        }
+    }
+    let mut out = Vec::new();
+    for (kind, section) in SECTIONS {
+        let mut routes: Map<String, Value> = Map::new();
+        for e in entries.iter().filter(|e| e.route.id.kind == *kind) {
+            let entry = routes.entry(super::key(e.route)).or_insert_with(|| {
+                let mut m = Map::new();
+                m.insert("parents".into(), Value::Array(Vec::new()));
+                Value::Object(m)
+            });
+            if let Some(Value::Array(parents)) = entry.get_mut("parents") {
+                parents.push(parent_status(e, kind, &controller));
+            }
+        }
+        if !routes.is_empty() {
+            routes.sort_keys();
+            out.push((*section, Value::Object(routes)));
+        }
+    }
+    out
+}
+
+fn parent_status(e: &Entry<'_>, kind: &str, controller: &str) -> Value {
+    // The controller writes no message on the Accepted of TCP and TLS routes.
+    let layer4 = matches!(kind, "TCPRoute" | "TLSRoute");
+    let accepted_message = if layer4 {
+        ""
+    } else {
+        "Successfully accepted Route"
+    };
+    let accepted = written("Accepted", &e.accepted, accepted_message);
+    let resolved = written(
+        "ResolvedRefs",
+        &e.resolved_refs,
+        "Successfully resolved all references",
+    );
+    // On HTTP and gRPC routes a ResolvedRefs that does not hold is set first (as the controller
+    // finds it); TCP and TLS routes are written in one go.
+    let conditions = if !layer4 && !e.resolved_refs.status && e.accepted.status {
+        vec![resolved, accepted]
+    } else {
+        vec![accepted, resolved]
+    };
+    let mut p = Map::new();
+    p.insert("conditions".into(), conditions.into());
+    p.insert("controllerName".into(), controller.into());
+    p.insert("parentRef".into(), e.parent_ref.clone());
+    Value::Object(p)
+}
+
+/// A parent route, as a child's status names it.
+fn route_ref(route: &Object) -> Value {
+    let mut r = Map::new();
+    r.insert("group".into(), GATEWAY_API.into());
+    r.insert("kind".into(), route.id.kind.clone().into());
+    r.insert("name".into(), route.id.name.clone().into());
+    r.insert("namespace".into(), route.id.namespace.clone().into());
+    Value::Object(r)
+}
+
+fn written(kind: &str, c: &Condition, held: &str) -> Value {
+    let message = if c.status { held } else { c.message.as_str() };
+    condition(kind, status_word(c.status), c.reason, message)
+}
+
+/// The parentRef as the controller echoes it: group and kind as written (empty when unset),
+/// name, and namespace when written.
+fn parent_ref(written: &Value) -> Value {
+    let text = |key: &str| written.get(key).and_then(Value::as_str);
+    let mut r = Map::new();
+    r.insert("group".into(), text("group").unwrap_or("").into());
+    r.insert("kind".into(), text("kind").unwrap_or("").into());
+    r.insert("name".into(), text("name").unwrap_or("").into());
+    if let Some(ns) = text("namespace") {
+        r.insert("namespace".into(), ns.into());
+    }
+    Value::Object(r)
+}

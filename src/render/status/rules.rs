@@ -1,0 +1,118 @@
+//! Route rules the controller replaces (with a direct response 500) because it cannot build
+//! them: a filter's extensionRef to a policy that is not there, a redirect status code it cannot
+//! use. The route is then not Accepted, with reason `RouteRuleReplaced`.
+
+use serde_json::Value;
+
+use super::Context;
+use crate::model::Object;
+
+/// The groups whose kinds a filter's extensionRef names as policies (TrafficPolicy,
+/// DirectResponse ...), as the reference reports them missing.
+const POLICY_GROUPS: &[&str] = &["gateway.kgateway.dev", "agentgateway.dev"];
+
+/// The status codes a redirect may use.
+const REDIRECT_CODES: &[&str] = &["301", "302", "303", "307", "308"];
+
+/// The annotation that sets the redirect status code per rule name (`rule0=308,rule1=301`).
+const REDIRECT_CODE_ANNOTATION: &str = "kgateway.dev/http-redirect-status-code";
+
+/// The Accepted message of a route with replaced rules, or `None`. The controller builds one
+/// route per match of a rule and sets the condition for each replaced one, numbered by the
+/// match's index within its rule; the last one set is what the status keeps.
+pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
+    let rules = route
+        .value
+        .pointer("/spec/rules")
+        .and_then(Value::as_array)?;
+    let codes = redirect_codes(route);
+    rules.iter().rev().find_map(|rule| {
+        let errors = rule_errors(ctx, route, rule, &codes)?;
+        let matches = rule
+            .get("matches")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        Some(format!(
+            "Replaced Rule ({}): {errors}",
+            matches.saturating_sub(1)
+        ))
+    })
+}
+
+/// Why a rule cannot be built, one reason a line; `None` when it can.
+fn rule_errors(
+    ctx: &Context<'_>,
+    route: &Object,
+    rule: &Value,
+    codes: &[(Option<&str>, &str)],
+) -> Option<String> {
+    let mut errors = Vec::new();
+    let mut action = rule
+        .get("backendRefs")
+        .and_then(Value::as_array)
+        .is_some_and(|b| !b.is_empty());
+    let rule_name = rule.get("name").and_then(Value::as_str);
+    for filter in rule
+        .get("filters")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        match filter.get("type").and_then(Value::as_str) {
+            Some("ExtensionRef") => {
+                let r = filter.get("extensionRef").unwrap_or(&Value::Null);
+                let text = |key: &str| r.get(key).and_then(Value::as_str).unwrap_or("");
+                let (group, kind, name) = (text("group"), text("kind"), text("name"));
+                if !POLICY_GROUPS.contains(&group) {
+                    continue;
+                }
+                let ns = &route.id.namespace;
+                if ctx.inputs.get(group, kind, ns, name).is_none() {
+                    errors.push(format!("{group}/{kind}/{ns}/{name}: policy not found"));
+                } else if kind == "DirectResponse" {
+                    action = true;
+                }
+            }
+            Some("RequestRedirect") => {
+                let code = codes
+                    .iter()
+                    .find(|(rule, _)| rule.is_none_or(|r| Some(r) == rule_name))
+                    .map(|(_, code)| *code);
+                match code {
+                    Some(code) if !REDIRECT_CODES.contains(&code) => errors.push(format!(
+                        "invalid redirect status code: {code}; must be one of {}",
+                        REDIRECT_CODES.join(", ")
+                    )),
+                    _ => action = true,
+                }
+            }
+            _ => {}
+        }
+    }
+    if errors.is_empty() {
+        return None;
+    }
+    if !action {
+        errors.insert(0, "no action specified".to_string());
+    }
+    Some(errors.join("\n"))
+}
+
+/// (rule name, status code) of the route's redirect status code annotation; a code without a
+/// rule name is for every rule.
+fn redirect_codes(route: &Object) -> Vec<(Option<&str>, &str)> {
+    let annotation = route
+        .value
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(REDIRECT_CODE_ANNOTATION))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    annotation
+        .split(',')
+        .filter(|entry| !entry.trim().is_empty())
+        .map(|entry| match entry.split_once('=') {
+            Some((rule, code)) => (Some(rule.trim()), code.trim()),
+            None => (None, entry.trim()),
+        })
+        .collect()
+}

@@ -1,0 +1,517 @@
+use serde_json::{Value, json};
+
+use crate::lint::{LintOptions, lint_sources};
+use crate::render::{RenderOptions, render, render_options};
+use crate::source::SourceFile;
+
+const GATEWAY: &str = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: kgateway
+  listeners:
+  - {name: http, protocol: HTTP, port: 8080}
+";
+
+const SERVICE: &str = "
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: default}
+spec:
+  ports: [{port: 80}]
+";
+
+const ROUTE: &str = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: route, namespace: default}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - backendRefs: [{name: svc, port: 80}]
+";
+
+/// The statuses of Gateway default/gw rendered from the documents.
+fn statuses(docs: &[&str]) -> Value {
+    let text = docs.join("\n---\n");
+    let files = vec![SourceFile::new(0, "test.yaml", text)];
+    let run = lint_sources(files, &render_options(LintOptions::default()));
+    let options = RenderOptions {
+        gateway: Some(("default".into(), "gw".into())),
+        ..RenderOptions::default()
+    };
+    let rendered = render(&run, &options);
+    rendered
+        .gateways
+        .first()
+        .map(|g| g.statuses.clone())
+        .unwrap_or_default()
+}
+
+/// (type, status, reason) of each condition, in order.
+fn conditions(v: &Value) -> Vec<(String, String, String)> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap_or("").to_string();
+            (s("type"), s("status"), s("reason"))
+        })
+        .collect()
+}
+
+fn triples(list: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+    list.iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect()
+}
+
+const LISTENER_OK: &[(&str, &str, &str)] = &[
+    ("Accepted", "True", "Accepted"),
+    ("Conflicted", "False", "NoConflicts"),
+    ("ResolvedRefs", "True", "ResolvedRefs"),
+    ("Programmed", "True", "Programmed"),
+];
+
+#[test]
+fn an_accepted_route_counts_on_its_listener() {
+    let s = statuses(&[GATEWAY, SERVICE, ROUTE]);
+    let gw = &s["gateways"]["default/gw"];
+    assert_eq!(
+        conditions(&gw["conditions"]),
+        triples(&[
+            ("AttachedListenerSets", "Unknown", "ListenerSetsNotAllowed"),
+            ("Accepted", "True", "Accepted"),
+            ("Programmed", "True", "Programmed"),
+        ])
+    );
+    let l = &gw["listeners"][0];
+    assert_eq!(l["name"], "http");
+    assert_eq!(l["attachedRoutes"], 1);
+    assert_eq!(conditions(&l["conditions"]), triples(LISTENER_OK));
+    assert_eq!(
+        l["supportedKinds"],
+        json!([
+            {"group": "gateway.networking.k8s.io", "kind": "HTTPRoute"},
+            {"group": "gateway.networking.k8s.io", "kind": "GRPCRoute"},
+        ])
+    );
+    let parent = &s["httpRoutes"]["default/route"]["parents"][0];
+    assert_eq!(parent["controllerName"], "kgateway.dev/kgateway");
+    assert_eq!(
+        parent["parentRef"],
+        json!({"group": "", "kind": "", "name": "gw"})
+    );
+    assert_eq!(
+        conditions(&parent["conditions"]),
+        triples(&[
+            ("Accepted", "True", "Accepted"),
+            ("ResolvedRefs", "True", "ResolvedRefs"),
+        ])
+    );
+    assert_eq!(
+        parent["conditions"][0]["lastTransitionTime"],
+        Value::Null,
+        "a dry run has no transition time"
+    );
+}
+
+#[test]
+fn a_missing_backend_is_reported_first() {
+    let s = statuses(&[GATEWAY, ROUTE]);
+    let parent = &s["httpRoutes"]["default/route"]["parents"][0];
+    assert_eq!(
+        conditions(&parent["conditions"]),
+        triples(&[
+            ("ResolvedRefs", "False", "BackendNotFound"),
+            ("Accepted", "True", "Accepted"),
+        ])
+    );
+    assert_eq!(
+        parent["conditions"][0]["message"],
+        "Service default/svc not found"
+    );
+}
+
+#[test]
+fn route_kinds_the_protocol_cannot_carry_leave_no_valid_listener() {
+    let gateway = GATEWAY.replace(
+        "port: 8080}",
+        "port: 8080, allowedRoutes: {kinds: [{kind: TCPRoute}]}}",
+    );
+    let s = statuses(&[&gateway]);
+    let gw = &s["gateways"]["default/gw"];
+    assert_eq!(gw["conditions"][1]["message"], "No valid listeners");
+    assert_eq!(gw["conditions"][2]["reason"], "Invalid");
+    let l = &gw["listeners"][0];
+    assert_eq!(l["supportedKinds"], json!([]));
+    assert_eq!(
+        l["conditions"][0]["message"],
+        "Found invalid route kinds: [TCPRoute]"
+    );
+    assert_eq!(l["conditions"][0]["reason"], "InvalidRouteKinds");
+}
+
+#[test]
+fn a_missing_certificate_unprograms_the_listener() {
+    let gateway = GATEWAY.replace(
+        "{name: http, protocol: HTTP, port: 8080}",
+        "{name: https, protocol: HTTPS, port: 8443, tls: {certificateRefs: [{name: cert}]}}",
+    );
+    let s = statuses(&[&gateway]);
+    let gw = &s["gateways"]["default/gw"];
+    assert_eq!(
+        gw["conditions"][1]["message"],
+        "Some listeners are not programmed: https: Secret default/cert not found."
+    );
+    assert_eq!(gw["conditions"][1]["status"], "True");
+    let l = &gw["listeners"][0];
+    assert_eq!(
+        conditions(&l["conditions"]),
+        triples(&[
+            ("ResolvedRefs", "False", "InvalidCertificateRef"),
+            ("Programmed", "False", "Invalid"),
+            ("Accepted", "True", "Accepted"),
+            ("Conflicted", "False", "NoConflicts"),
+        ])
+    );
+    assert_eq!(
+        l["supportedKinds"],
+        json!([{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute"}])
+    );
+}
+
+#[test]
+fn listeners_with_one_port_and_hostname_conflict() {
+    let gateway = GATEWAY.replace(
+        "  - {name: http, protocol: HTTP, port: 8080}",
+        "  - {name: a, protocol: HTTP, port: 8080, hostname: x.example.com}
+  - {name: b, protocol: HTTP, port: 8080, hostname: x.example.com}
+  - {name: c, protocol: HTTP, port: 8080, hostname: y.example.com}",
+    );
+    let s = statuses(&[&gateway]);
+    let listeners = &s["gateways"]["default/gw"]["listeners"];
+    for i in 0..2 {
+        assert_eq!(listeners[i]["conditions"][0]["type"], "Conflicted");
+        assert_eq!(listeners[i]["conditions"][0]["status"], "True");
+        assert_eq!(listeners[i]["conditions"][0]["reason"], "HostnameConflict");
+    }
+    assert_eq!(
+        conditions(&listeners[2]["conditions"]),
+        triples(LISTENER_OK)
+    );
+}
+
+#[test]
+fn an_unsupported_protocol_and_a_tcp_listener_without_routes() {
+    let gateway = GATEWAY.replace(
+        "  - {name: http, protocol: HTTP, port: 8080}",
+        "  - {name: udp, protocol: UDP, port: 53}
+  - {name: tcp, protocol: TCP, port: 9000}",
+    );
+    let s = statuses(&[&gateway]);
+    let gw = &s["gateways"]["default/gw"];
+    let udp = &gw["listeners"][0];
+    assert_eq!(udp["conditions"][0]["reason"], "UnsupportedProtocol");
+    assert_eq!(
+        udp["conditions"][0]["message"],
+        "Protocol UDP is unsupported."
+    );
+    assert_eq!(udp["supportedKinds"], json!([]));
+    let tcp = &gw["listeners"][1];
+    assert_eq!(
+        conditions(&tcp["conditions"])[0],
+        ("Programmed".into(), "False".into(), "Invalid".into())
+    );
+    assert_eq!(
+        gw["conditions"][1]["message"],
+        "Some listeners are not programmed: tcp: TCP/TLS listener has no valid backends or routes"
+    );
+}
+
+#[test]
+fn a_rule_naming_a_missing_policy_is_replaced() {
+    let route = ROUTE.replace(
+        "  - backendRefs: [{name: svc, port: 80}]",
+        "  - backendRefs: [{name: svc, port: 80}]
+    matches: [{path: {value: /a}}, {path: {value: /b}}]
+    filters:
+    - {type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: TrafficPolicy, name: gone}}",
+    );
+    let s = statuses(&[GATEWAY, SERVICE, &route]);
+    let accepted = &s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(accepted["status"], "False");
+    assert_eq!(accepted["reason"], "RouteRuleReplaced");
+    assert_eq!(
+        accepted["message"],
+        "Replaced Rule (1): gateway.kgateway.dev/TrafficPolicy/default/gone: policy not found"
+    );
+}
+
+#[test]
+fn a_listener_set_the_gateway_does_not_admit() {
+    let set = "
+apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata: {name: ls, namespace: default}
+spec:
+  parentRef: {name: gw, kind: Gateway, group: gateway.networking.k8s.io}
+  listeners:
+  - {name: extra, protocol: HTTP, port: 9090}
+";
+    let s = statuses(&[GATEWAY, set]);
+    assert_eq!(
+        conditions(&s["listenerSets"]["default/ls"]["conditions"]),
+        triples(&[
+            ("Accepted", "False", "NotAllowed"),
+            ("Programmed", "False", "NotAllowed"),
+        ])
+    );
+    let admitting = GATEWAY.replace(
+        "  listeners:",
+        "  allowedListeners: {namespaces: {from: Same}}\n  listeners:",
+    );
+    let s = statuses(&[&admitting, set]);
+    let ls = &s["listenerSets"]["default/ls"];
+    assert_eq!(
+        ls["conditions"][0]["message"],
+        "Successfully accepted ListenerSet"
+    );
+    assert_eq!(ls["listeners"][0]["port"], 9090);
+    assert_eq!(
+        s["gateways"]["default/gw"]["conditions"][0]["reason"],
+        "ListenerSetsAttached"
+    );
+}
+
+#[test]
+fn a_policy_on_the_gateway_has_the_gateway_as_ancestor() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default, generation: 3}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  timeouts: {request: 10s}
+";
+    let s = statuses(&[GATEWAY, policy]);
+    let ancestor = &s["policies"]["TrafficPolicy/default/tp"]["ancestors"][0];
+    assert_eq!(
+        ancestor["ancestorRef"],
+        json!({"group": "gateway.networking.k8s.io", "kind": "Gateway", "name": "gw", "namespace": "default"})
+    );
+    assert_eq!(ancestor["controllerName"], "kgateway.dev/kgateway");
+    assert_eq!(
+        conditions(&ancestor["conditions"]),
+        triples(&[
+            ("Accepted", "True", "Valid"),
+            ("Attached", "True", "Attached")
+        ])
+    );
+    assert_eq!(ancestor["conditions"][0]["observedGeneration"], 3);
+}
+
+const ADMITTED_SET: &str = "
+apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata: {name: ls, namespace: default}
+spec:
+  parentRef: {name: gw, kind: Gateway, group: gateway.networking.k8s.io}
+  listeners:
+  - {name: a, protocol: HTTP, port: 9090}
+  - {name: b, protocol: HTTP, port: 9091}
+";
+
+fn admitting_gateway() -> String {
+    GATEWAY.replace(
+        "  listeners:",
+        "  allowedListeners: {namespaces: {from: All}}\n  listeners:",
+    )
+}
+
+#[test]
+fn a_policy_with_a_missing_extension_replaces_the_listener_it_targets() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs:
+  - {group: gateway.networking.x-k8s.io, kind: XListenerSet, name: ls, sectionName: b}
+  extAuth:
+    extensionRef: {name: missing}
+";
+    let s = statuses(&[&admitting_gateway(), ADMITTED_SET, policy]);
+    let ls = &s["listenerSets"]["default/ls"];
+    assert_eq!(
+        conditions(&ls["listeners"][0]["conditions"]),
+        triples(LISTENER_OK)
+    );
+    let replaced = &ls["listeners"][1]["conditions"][0];
+    assert_eq!(replaced["reason"], "ListenerReplaced");
+    assert_eq!(
+        replaced["message"],
+        "extauth: gateway extension default/missing not found"
+    );
+    // The listener set keeps its replaced listener: it is still accepted.
+    assert_eq!(ls["conditions"][0]["reason"], "Accepted");
+    let ancestor = &s["policies"]["TrafficPolicy/default/tp"]["ancestors"][0];
+    assert_eq!(ancestor["ancestorRef"]["kind"], "XListenerSet");
+    assert_eq!(
+        conditions(&ancestor["conditions"]),
+        triples(&[
+            ("Accepted", "False", "Invalid"),
+            ("Attached", "False", "Pending")
+        ])
+    );
+    assert_eq!(ancestor["conditions"][1]["message"], "");
+}
+
+#[test]
+fn a_gateway_policy_also_reaches_the_admitted_listener_sets() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  timeouts: {request: 10s}
+";
+    let s = statuses(&[&admitting_gateway(), ADMITTED_SET, policy]);
+    let kinds: Vec<&str> = s["policies"]["TrafficPolicy/default/tp"]["ancestors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a["ancestorRef"]["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["Gateway", "XListenerSet"]);
+}
+
+#[test]
+fn a_direct_response_is_attached_from_a_rule_and_pending_from_a_backend() {
+    let direct = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: DirectResponse
+metadata: {name: NAME, namespace: default}
+spec: {status: 200}
+";
+    let route = ROUTE.replace(
+        "  - backendRefs: [{name: svc, port: 80}]",
+        "  - filters:
+    - {type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: DirectResponse, name: on-rule}}
+  - backendRefs:
+    - name: svc
+      port: 80
+      filters:
+      - {type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: DirectResponse, name: on-backend}}",
+    );
+    let on_rule = direct.replace("NAME", "on-rule");
+    let on_backend = direct.replace("NAME", "on-backend");
+    let s = statuses(&[GATEWAY, SERVICE, &route, &on_rule, &on_backend]);
+    let attached = |name: &str| {
+        s["policies"][format!("DirectResponse/default/{name}")]["ancestors"][0]["conditions"][1]
+            ["reason"]
+            .clone()
+    };
+    assert_eq!(attached("on-rule"), "Attached");
+    assert_eq!(attached("on-backend"), "Pending");
+}
+
+#[test]
+fn routes_of_a_listener_set_the_gateway_does_not_admit_are_not_reported() {
+    let route = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: via-set, namespace: default}
+spec:
+  parentRefs: [{name: ls, kind: XListenerSet, group: gateway.networking.x-k8s.io}]
+  rules:
+  - backendRefs: [{name: svc, port: 80}]
+";
+    let s = statuses(&[GATEWAY, ADMITTED_SET, SERVICE, route]);
+    assert_eq!(s.get("httpRoutes"), None);
+    let s = statuses(&[&admitting_gateway(), ADMITTED_SET, SERVICE, route]);
+    let parent = &s["httpRoutes"]["default/via-set"]["parents"][0];
+    assert_eq!(parent["parentRef"]["kind"], "XListenerSet");
+    assert_eq!(
+        s["listenerSets"]["default/ls"]["listeners"][0]["attachedRoutes"],
+        1
+    );
+}
+
+const PARENT: &str = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: parent, namespace: default}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /a}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: '*', namespace: team}]
+";
+
+fn child(name: &str, path: &str) -> String {
+    format!(
+        "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: {name}, namespace: team}}
+spec:
+  rules:
+  - matches: [{{path: {{type: PathPrefix, value: {path}}}}}]
+    backendRefs: [{{name: svc, namespace: default, port: 80}}]
+"
+    )
+}
+
+#[test]
+fn a_delegated_child_route_has_its_parent_route_as_parent() {
+    let s = statuses(&[GATEWAY, PARENT, &child("c", "/a/1"), &child("off", "/b")]);
+    let parents = &s["httpRoutes"]["team/c"]["parents"];
+    assert_eq!(
+        parents[0]["parentRef"],
+        json!({"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "name": "parent", "namespace": "default"})
+    );
+    // The child's backend is in another namespace without a ReferenceGrant.
+    assert_eq!(
+        conditions(&parents[0]["conditions"]),
+        triples(&[
+            ("ResolvedRefs", "False", "RefNotPermitted"),
+            ("Accepted", "True", "Accepted"),
+        ])
+    );
+    // A child whose paths lie outside the parent's match is not delegated to.
+    assert_eq!(s["httpRoutes"].get("team/off"), None);
+}
+
+#[test]
+fn a_delegation_to_no_child_does_not_resolve() {
+    let s = statuses(&[GATEWAY, PARENT, &child("off", "/b")]);
+    let c = &s["httpRoutes"]["default/parent"]["parents"][0]["conditions"][0];
+    assert_eq!(c["reason"], "BackendNotFound");
+    assert_eq!(
+        c["message"],
+        "gateway.networking.k8s.io/HTTPRoute/team/*: unresolved reference"
+    );
+}
+
+#[test]
+fn a_delegation_cycle_is_reported_on_the_route_that_closes_it() {
+    let back = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: back, namespace: team}
+spec:
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /a/b}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: parent, namespace: default}]
+";
+    let s = statuses(&[GATEWAY, PARENT, back]);
+    let c = &s["httpRoutes"]["team/back"]["parents"][0]["conditions"][0];
+    assert_eq!(c["reason"], "RefNotPermitted");
+    assert_eq!(
+        c["message"],
+        "gateway.networking.k8s.io/HTTPRoute/default/parent: ignoring child route default/parent for parent team/back: cyclic reference detected while evaluating delegated routes"
+    );
+}

@@ -1,0 +1,148 @@
+//! A listener's TLS as the controller checks it before programming the listener: its
+//! certificates, and the Gateway's client certificate validation for its port.
+
+use serde_json::Value;
+
+use super::Context;
+use super::listeners::Failure;
+use crate::model::Object;
+use crate::resolve::Index;
+
+/// The first certificateRef of a listener that cannot be used: in another namespace without a
+/// ReferenceGrant, or a Secret that is not in the inputs.
+pub(super) fn certificate_failure(
+    ctx: &Context<'_>,
+    index: Option<&Index<'_>>,
+    owner: &Object,
+    spec: &Value,
+) -> Option<Failure> {
+    let refs = spec
+        .pointer("/tls/certificateRefs")
+        .and_then(Value::as_array);
+    for r in refs.into_iter().flatten() {
+        let text = |key: &str| r.get(key).and_then(Value::as_str);
+        let group = text("group").unwrap_or("");
+        let kind = text("kind").unwrap_or("Secret");
+        let ns = text("namespace").unwrap_or(&owner.id.namespace);
+        let name = text("name").unwrap_or("");
+        let id = &owner.id;
+        if ns != id.namespace
+            && index.is_some_and(|index| {
+                !index.granted(
+                    (&id.group, &id.kind, &id.namespace),
+                    (group, kind, name),
+                    ns,
+                )
+            })
+        {
+            return Some(Failure::new(
+                "RefNotPermitted",
+                "Reference not permitted by ReferenceGrant.",
+            ));
+        }
+        if group.is_empty() && kind == "Secret" && ctx.inputs.get("", kind, ns, name).is_none() {
+            return Some(Failure::new(
+                "InvalidCertificateRef",
+                format!("Secret {ns}/{name} not found."),
+            ));
+        }
+    }
+    None
+}
+
+/// The Gateway's client certificate validation for a listener's port (`spec.tls.frontend`: the
+/// port's entry, else the default): a CA reference in another namespace without a ReferenceGrant,
+/// or subject alt names to verify with no CA to verify against.
+pub(super) fn client_validation_failure(
+    index: Option<&Index<'_>>,
+    owner: &Object,
+    spec: &Value,
+) -> Option<Failure> {
+    let frontend = owner.value.pointer("/spec/tls/frontend");
+    let port = spec.get("port").and_then(Value::as_i64);
+    let per_port = frontend
+        .and_then(|f| f.get("perPort"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|p| p.get("port").and_then(Value::as_i64) == port)
+        .and_then(|p| p.pointer("/tls/validation"));
+    let validation = per_port.or_else(|| frontend.and_then(|f| f.pointer("/default/validation")));
+    // With the insecure fallback a client that fails validation is still served: the CA is
+    // not required for the listener to be programmed.
+    let fallback = validation
+        .and_then(|v| v.get("mode"))
+        .and_then(Value::as_str)
+        == Some("AllowInsecureFallback");
+    let ca_refs = validation
+        .filter(|_| !fallback)
+        .and_then(|v| v.get("caCertificateRefs"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let id = &owner.id;
+    for r in ca_refs {
+        let text = |key: &str| r.get(key).and_then(Value::as_str);
+        let ns = text("namespace").unwrap_or(&id.namespace);
+        let to = (
+            text("group").unwrap_or(""),
+            text("kind").unwrap_or("ConfigMap"),
+            text("name").unwrap_or(""),
+        );
+        if ns != id.namespace
+            && index
+                .is_some_and(|index| !index.granted((&id.group, &id.kind, &id.namespace), to, ns))
+        {
+            return Some(Failure::new(
+                "RefNotPermitted",
+                "Reference not permitted by ReferenceGrant.",
+            ));
+        }
+    }
+    let verifies_names = spec
+        .pointer("/tls/options")
+        .and_then(Value::as_object)
+        .is_some_and(|o| o.contains_key(VERIFY_SUBJECT_ALT_NAMES));
+    if verifies_names && ca_refs.is_empty() {
+        return Some(Failure::new(
+            "InvalidCertificateRef",
+            "verify-subject-alt-names annotation requires a trusted CA to be configured",
+        ));
+    }
+    None
+}
+
+/// The TLS option naming the client certificate subject alt names a listener accepts.
+const VERIFY_SUBJECT_ALT_NAMES: &str = "kgateway.dev/verify-subject-alt-names";
+
+/// Whether an object's TLS settings name an object in another namespace (a certificate, a CA).
+pub(super) fn refers_elsewhere(owner: &Object) -> bool {
+    let ns = owner.id.namespace.as_str();
+    let elsewhere = |refs: Option<&Value>| {
+        refs.and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|r| {
+                r.get("namespace")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n != ns)
+            })
+    };
+    let listeners = owner
+        .value
+        .pointer("/spec/listeners")
+        .and_then(Value::as_array);
+    let frontend = owner.value.pointer("/spec/tls/frontend");
+    let per_port = frontend
+        .and_then(|f| f.get("perPort"))
+        .and_then(Value::as_array);
+    listeners
+        .into_iter()
+        .flatten()
+        .any(|l| elsewhere(l.pointer("/tls/certificateRefs")))
+        || elsewhere(frontend.and_then(|f| f.pointer("/default/validation/caCertificateRefs")))
+        || per_port
+            .into_iter()
+            .flatten()
+            .any(|p| elsewhere(p.pointer("/tls/validation/caCertificateRefs")))
+}

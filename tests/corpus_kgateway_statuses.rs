@@ -1,0 +1,390 @@
+//! Agreement of `gwctl render`'s predicted statuses with the reference's: for every translator
+//! case of the corpus (`CASES.yaml`), the case's Gateway is rendered from the renamed inputs
+//! (`kgateway-seed`) and its `statuses` compared with the expected output's `Statuses`, section by
+//! section: gateways (with listenerSets), routes (httpRoutes, grpcRoutes, tcpRoutes, tlsRoutes)
+//! and policies. Each case prints equal, or differs at the first differing path.
+//!
+//! The reference's test harness names its gateway controller `kgateway` (route parents'
+//! `controllerName`); the render is given the same name, as the harness's setting. Policy keys
+//! are the reference's kind names, renamed as the seed renames them.
+
+mod common;
+
+use common::{corpus, kgateway};
+use gwctl::lint::LintOptions;
+use gwctl::render::{self, RenderOptions};
+use serde_json::Value;
+
+/// The sections compared, with the keys of `Statuses` each holds.
+const SECTIONS: &[(&str, &[&str])] = &[
+    ("gateways", &["gateways", "listenerSets"]),
+    (
+        "routes",
+        &[
+            "httpRoutes",
+            "grpcRoutes",
+            "tcpRoutes",
+            "tlsRoutes",
+            "udpRoutes",
+        ],
+    ),
+    ("policies", &["policies"]),
+];
+
+/// The agreement reached, per section (cases equal of the 199); the test fails below any of
+/// them, and below the cases equal in every section (`FLOOR_ALL`).
+const FLOORS: &[(&str, usize)] = &[("gateways", 193), ("routes", 183), ("policies", 156)];
+const FLOOR_ALL: usize = 145;
+
+const DELEGATION: &str = "a policy on a delegated child route combines with the parent route's policies by inheritance (Merged, Overridden), or reaches it through a child's ExtensionRef filter: the merge stage does not model delegation, so gwctl reports such a policy Attached, or not at all";
+const XDS: &str = "the reference's condition comes from Envoy rejecting the generated xDS (regex, template, header or path syntax) and the controller replacing what Envoy rejected: gwctl does not run Envoy's validation";
+const NOT_IN_API: &str = "the field is upstream-only, not in this project's API (the seed keeps it): gwctl reports an unknown field, an error, and so predicts the policy Invalid (decisions.md section 5) where the reference accepts it";
+const CRD_BYPASS: &str = "the reference's translator tests skip the CRD validation (OpenAPI bounds, CEL rules) the API server enforces; gwctl applies it and predicts the policy Invalid";
+const FILES: &str = "tls.files names certificate files on the proxy's filesystem, which the manifests do not hold: gwctl cannot read or check them";
+const MERGED: &str = "two route policies setting different fields: the reference reports each Merged, the merge stage reports Merged only where policies set the same field (Attached here)";
+const OVERRIDDEN: &str = "a Gateway-wide extAuth beside a listener-level one: the reference reports the Gateway-wide one Overridden, the merge stage Attached as it still supplies the field on the Gateway's other listeners";
+const TEST_BACKEND: &str = "the route's backend is the reference harness's own backend kind (test-backend-plugin), which no real cluster has: gwctl reports an unknown backend kind";
+const JWT: &str = "gwctl reports the missing ReferenceGrant (GW208) for the policy's reference to the GatewayExtension; the reference reports the extension's jwks backendRef, in its own words, and replaces the route's rule";
+const RESERVED: &str = "the controller reserves some ports for itself (9091 here), which the specification does not list: gwctl does not reject listeners on them";
+
+/// (case name, section, why gwctl disagrees with the reference).
+const KNOWN: &[(&str, &str, &str)] = &[
+    ("TrafficPolicy timeout and retry", "policies", CRD_BYPASS),
+    (
+        "standard/backendconfigpolicy/BackendConfigPolicy Invalid Outlier Detection Zero Interval",
+        "policies",
+        CRD_BYPASS,
+    ),
+    ("Select all resources", "policies", DELEGATION),
+    (
+        "Select all resources; AND matchExpressions and matchLabels",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy filter override merge",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy ignore child override on conflict",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy merge child override on no conflict",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "TrafficPolicy multi level inheritance with child override disabled",
+        "policies",
+        DELEGATION,
+    ),
+    (
+        "standard/backendconfigpolicy/BackendConfigPolicy Invalid TLS Files Non-existent",
+        "policies",
+        FILES,
+    ),
+    (
+        "strict/backendconfigpolicy/BackendConfigPolicy Invalid TLS Files Non-existent",
+        "policies",
+        FILES,
+    ),
+    ("JWT Policy with cross-namespace backends", "policies", JWT),
+    ("JWT Policy with cross-namespace backends", "routes", JWT),
+    ("TrafficPolicy with targetSelectors", "policies", MERGED),
+    (
+        "TrafficPolicy with targetSelectors and global policy attachment",
+        "policies",
+        MERGED,
+    ),
+    ("HTTPListenerPolicy merging", "policies", NOT_IN_API),
+    (
+        "HTTPListenerPolicy with generateRequestId false",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "HTTPListenerPolicy with preserveExternalRequestId true",
+        "policies",
+        NOT_IN_API,
+    ),
+    ("ListenerPolicy merging", "policies", NOT_IN_API),
+    ("ListenerPolicy with acceptHttp10", "policies", NOT_IN_API),
+    (
+        "ListenerPolicy with defaultHostForHttp10 and no acceptHttp10",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "ListenerPolicy with early header mutations (add/set/remove)",
+        "policies",
+        NOT_IN_API,
+    ),
+    ("ListenerPolicy with healthCheck", "policies", NOT_IN_API),
+    ("ListenerPolicy with idleTimeout", "policies", NOT_IN_API),
+    (
+        "ListenerPolicy with preserveHttp1HeaderCase",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "ListenerPolicy with useRemoteAddress false",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "ListenerPolicy with useRemoteAddress true",
+        "policies",
+        NOT_IN_API,
+    ),
+    ("OAuth2 policy", "policies", NOT_IN_API),
+    (
+        "TrafficPolicy API Key Authentication at gateway level",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication at httproute level",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication at route level",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication route override gateway with sectionName",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretRef",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretRef and ReferenceGrant",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretSelector no matching secrets",
+        "policies",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy API Key Authentication with SecretSelector no matching secrets",
+        "routes",
+        NOT_IN_API,
+    ),
+    (
+        "TrafficPolicy HTTP ExtAuth different attachment points",
+        "policies",
+        OVERRIDDEN,
+    ),
+    (
+        "XListenerSet with reserved port should be rejected",
+        "gateways",
+        RESERVED,
+    ),
+    ("Basic service backend", "routes", TEST_BACKEND),
+    ("standard/matcher/Path Prefix Invalid", "routes", XDS),
+    ("strict/attachment/Gateway", "gateways", XDS),
+    ("strict/attachment/Gateway", "policies", XDS),
+    ("strict/attachment/Gateway/Listener", "gateways", XDS),
+    ("strict/attachment/Gateway/Listener", "policies", XDS),
+    ("strict/attachment/HTTPRoute", "policies", XDS),
+    ("strict/attachment/HTTPRoute", "routes", XDS),
+    ("strict/attachment/Multi-Target", "gateways", XDS),
+    ("strict/attachment/Multi-Target", "policies", XDS),
+    ("strict/attachment/XListenerSet", "gateways", XDS),
+    ("strict/attachment/XListenerSet", "policies", XDS),
+    ("strict/attachment/XListenerSet/Listener", "gateways", XDS),
+    ("strict/attachment/XListenerSet/Listener", "policies", XDS),
+    (
+        "strict/builtin/Request Header Modifier Invalid",
+        "routes",
+        XDS,
+    ),
+    (
+        "strict/builtin/Response Header Modifier Invalid",
+        "routes",
+        XDS,
+    ),
+    ("strict/builtin/URLRewrite Invalid", "routes", XDS),
+    ("strict/matcher/Header Regex Invalid", "routes", XDS),
+    ("strict/matcher/Path Prefix Invalid", "routes", XDS),
+    ("strict/matcher/Path Regex Invalid", "routes", XDS),
+    ("strict/matcher/Query Regex Invalid", "routes", XDS),
+    ("strict/matcher/Regex RE2 Unsupported", "routes", XDS),
+    ("strict/policy/CSRF Regex Invalid", "policies", XDS),
+    ("strict/policy/CSRF Regex Invalid", "routes", XDS),
+    (
+        "strict/policy/ExtAuth HTTP PathPrefix Invalid",
+        "policies",
+        XDS,
+    ),
+    (
+        "strict/policy/ExtAuth HTTP PathPrefix Invalid",
+        "routes",
+        XDS,
+    ),
+    (
+        "strict/policy/Transformation Malformed Template Invalid",
+        "policies",
+        XDS,
+    ),
+    (
+        "strict/policy/Transformation Malformed Template Invalid",
+        "routes",
+        XDS,
+    ),
+];
+
+/// The part of a `Statuses` document a section compares: its keys that are present.
+fn section(statuses: &Value, keys: &[&str]) -> Value {
+    let mut out = serde_json::Map::new();
+    for k in keys {
+        if let Some(v) = statuses.get(*k).filter(|v| !v.is_null()) {
+            out.insert((*k).to_string(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// The expected statuses with the policies keyed by this API's kind names.
+fn renamed(statuses: &Value) -> Value {
+    let mut out = statuses.clone();
+    if let Some(Value::Object(policies)) = out.get_mut("policies") {
+        let keyed = std::mem::take(policies);
+        for (key, v) in keyed {
+            let key = match key.split_once('/') {
+                Some((kind, rest)) => format!("{}/{rest}", kgateway::renamed_kind(kind)),
+                None => key,
+            };
+            policies.insert(key, v);
+        }
+    }
+    out
+}
+
+/// The first path where `got` differs from `want`, with both values there; `None` when equal.
+fn first_difference(want: &Value, got: &Value, path: &str) -> Option<String> {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            let mut keys: Vec<&String> = w.keys().chain(g.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter().find_map(|k| {
+                let here = format!("{path}.{k}");
+                match (w.get(k), g.get(k)) {
+                    (Some(a), Some(b)) => first_difference(a, b, &here),
+                    (Some(_), None) => Some(format!("{here}: missing")),
+                    (None, Some(b)) => Some(format!("{here}: unexpected {}", short(b))),
+                    (None, None) => None,
+                }
+            })
+        }
+        (Value::Array(w), Value::Array(g)) => {
+            let found = w
+                .iter()
+                .zip(g)
+                .enumerate()
+                .find_map(|(i, (a, b))| first_difference(a, b, &format!("{path}[{i}]")));
+            found.or_else(|| {
+                (w.len() != g.len())
+                    .then(|| format!("{path}: {} items, expected {}", g.len(), w.len()))
+            })
+        }
+        _ if want == got => None,
+        _ => Some(format!("{path}: {} expected {}", short(got), short(want))),
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 160 {
+        format!("{}...", s.chars().take(160).collect::<String>())
+    } else {
+        s
+    }
+}
+
+#[test]
+fn rendered_statuses_agree_with_the_reference() {
+    let Some(corpus) = corpus("corpus_kgateway_statuses") else {
+        return;
+    };
+    let cases = kgateway::cases(&corpus, &render::render_options(LintOptions::default()));
+    let mut equal = vec![0usize; SECTIONS.len()];
+    let mut all_equal = 0;
+    let mut unexplained = Vec::new();
+    let mut known_equal = Vec::new();
+    for case in &cases {
+        let rendered = render::render(
+            &case.run,
+            &RenderOptions {
+                gateway: case.gateway.clone(),
+                proxy_controller: "kgateway".to_string(),
+                ..RenderOptions::default()
+            },
+        );
+        let got = rendered
+            .gateways
+            .first()
+            .map(|g| g.statuses.clone())
+            .unwrap_or(Value::Null);
+        let want = &renamed(&case.output["Statuses"]);
+        let mut case_equal = true;
+        for (i, (name, keys)) in SECTIONS.iter().enumerate() {
+            match first_difference(&section(want, keys), &section(&got, keys), "") {
+                None => {
+                    equal[i] += 1;
+                    eprintln!("{}: {name}: equal", case.name);
+                    if KNOWN.iter().any(|(n, s, _)| *n == case.name && s == name) {
+                        known_equal.push(format!("{}: {name}", case.name));
+                    }
+                }
+                Some(at) => {
+                    case_equal = false;
+                    eprintln!("{}: {name}: differs at {at}", case.name);
+                    match KNOWN.iter().find(|(n, s, _)| *n == case.name && s == name) {
+                        Some((_, _, why)) => eprintln!("  known: {why}"),
+                        None => unexplained.push(format!("{}: {name}: {at}", case.name)),
+                    }
+                }
+            }
+        }
+        all_equal += usize::from(case_equal);
+    }
+    let n = cases.len();
+    for (i, (name, _)) in SECTIONS.iter().enumerate() {
+        eprintln!("statuses {name}: {}/{n} cases equal", equal[i]);
+    }
+    eprintln!("statuses, every section: {all_equal}/{n} cases equal");
+    // A KNOWN entry that now agrees is stale: say so, to be removed and the floor raised.
+    for k in &known_equal {
+        eprintln!("  in KNOWN but equal now: {k}");
+    }
+    for (i, (name, _)) in SECTIONS.iter().enumerate() {
+        let floor = FLOORS.iter().find(|(s, _)| s == name).map_or(0, |f| f.1);
+        assert!(
+            equal[i] >= floor,
+            "{name}: {}/{n} cases equal, below the floor {floor}",
+            equal[i]
+        );
+    }
+    assert!(
+        all_equal >= FLOOR_ALL,
+        "{all_equal}/{n} cases equal in every section, below the floor {FLOOR_ALL}"
+    );
+    assert!(
+        unexplained.is_empty(),
+        "{} differences not in KNOWN:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
+}
