@@ -250,14 +250,7 @@ fn walk_dir(
             continue;
         }
         let path = entry.path();
-        let has_ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| EXTENSIONS.contains(&e));
-        let is_tool_file = path
-            .file_name()
-            .is_some_and(|f| TOOL_FILES.iter().any(|t| f == *t));
-        if !has_ext && !is_tool_file {
+        if !is_candidate(path) {
             continue;
         }
         let rel = path.strip_prefix(root).unwrap_or(path);
@@ -265,6 +258,40 @@ fn walk_dir(
             continue;
         }
         out.push(Candidate::File(path.to_path_buf()));
+    }
+}
+
+/// Whether a directory walk reads a file of this name: a manifest extension or a tool file (which
+/// is then skipped with a finding).
+pub fn is_candidate(path: &Path) -> bool {
+    let has_ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTENSIONS.contains(&e));
+    has_ext
+        || path
+            .file_name()
+            .is_some_and(|f| TOOL_FILES.iter().any(|t| f == *t))
+}
+
+/// Files read elsewhere (a git revision), as (display name, bytes) in input order: checked as
+/// read files are (tool files and non-UTF-8 text are skipped with a finding).
+pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
+    let mut files = Vec::with_capacity(read.len());
+    let mut diagnostics = Vec::new();
+    for r in read {
+        match prepare(Ok(r)) {
+            Prepared::File(mut file) => {
+                file.id = files.len();
+                files.push(file);
+            }
+            Prepared::Skipped(d) | Prepared::Failed(d) => diagnostics.push(*d),
+        }
+    }
+    Loaded {
+        files,
+        diagnostics,
+        input_error: false,
     }
 }
 

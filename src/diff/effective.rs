@@ -1,0 +1,122 @@
+//! Effective policy: per target (Gateway, listener, route, rule, backend, port, provider), the
+//! fields whose effective value or source changed. Targets are known by `kind/ns/name[:section]`
+//! and sources by the policies' names, so the comparison holds across files and their order.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::merge::view::{place_parts, source_view};
+use crate::merge::{Merged, Place};
+use crate::model::facts::Facts;
+
+/// An effective field on one side: its value and the policies it came from.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FieldState {
+    pub value: Value,
+    /// The winner, then those merged with it (policyMerge DeepMerge), as
+    /// `TrafficPolicy shop/a @route`.
+    pub sources: Vec<String>,
+    /// The winner turned the feature off (`disable`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub disabled: bool,
+}
+
+/// Family, the listener a route is reached through, field name.
+type FieldKey = (&'static str, Option<String>, String);
+
+/// One side's effective fields, by target.
+pub type EffectiveMap = BTreeMap<String, BTreeMap<FieldKey, FieldState>>;
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FieldChange {
+    pub family: &'static str,
+    /// The listener a route or rule is reached through (`Gateway/shop/public:http`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    pub field: String,
+    /// `None`: the field was not set on that side.
+    pub before: Option<FieldState>,
+    pub after: Option<FieldState>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PlaceChange {
+    /// `kind/ns/name[:section]`, such as `HTTPRoute/shop/checkout:pay`.
+    pub target: String,
+    pub changes: Vec<FieldChange>,
+}
+
+/// `kind/ns/name[:section]` (`kind/name` for cluster-scoped objects).
+pub fn place_key(facts: &[Facts], place: Place) -> String {
+    let (i, section) = place_parts(facts, place);
+    let id = &facts[i].id;
+    let mut key = if id.namespace.is_empty() {
+        format!("{}/{}", id.kind, id.name)
+    } else {
+        format!("{}/{}/{}", id.kind, id.namespace, id.name)
+    };
+    if let Some(s) = section {
+        key.push(':');
+        key.push_str(&s);
+    }
+    key
+}
+
+pub fn of_merged(facts: &[Facts], merged: &Merged<'_>) -> EffectiveMap {
+    let mut out = EffectiveMap::new();
+    for e in &merged.effective {
+        let fields = out.entry(place_key(facts, e.place)).or_default();
+        let via = e.via.map(|v| place_key(facts, v));
+        for f in &e.fields {
+            let sources = std::iter::once(&f.winner)
+                .chain(&f.merged)
+                .map(|s| source_view(facts, s).label())
+                .collect();
+            fields.insert(
+                (e.family.label(), via.clone(), f.name.to_string()),
+                FieldState {
+                    value: f.value(),
+                    sources,
+                    disabled: f.disabled(),
+                },
+            );
+        }
+    }
+    out
+}
+
+pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
+    let empty = BTreeMap::new();
+    let mut targets: Vec<&String> = base.keys().chain(head.keys()).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    let mut out = Vec::new();
+    for target in targets {
+        let before = base.get(target).unwrap_or(&empty);
+        let after = head.get(target).unwrap_or(&empty);
+        let mut keys: Vec<&FieldKey> = before.keys().chain(after.keys()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let changes: Vec<FieldChange> = keys
+            .into_iter()
+            .filter_map(|k| {
+                let (b, a) = (before.get(k), after.get(k));
+                (b != a).then(|| FieldChange {
+                    family: k.0,
+                    via: k.1.clone(),
+                    field: k.2.clone(),
+                    before: b.cloned(),
+                    after: a.cloned(),
+                })
+            })
+            .collect();
+        if !changes.is_empty() {
+            out.push(PlaceChange {
+                target: target.clone(),
+                changes,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,103 @@
+//! `--git REV`: the manifests of some paths as a git revision has them, read from the object
+//! store (`git ls-tree`, then `git cat-file --batch`), without a checkout. Run in the current
+//! directory: paths are taken as git takes them there.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::input::{self, Loaded};
+
+/// Every manifest below `paths` at `rev`, named `REV:path` (path from the repository's top).
+pub fn read_revision(rev: &str, paths: &[PathBuf]) -> Result<Loaded, String> {
+    let names = list(rev, paths)?;
+    let read = cat(rev, &names)?;
+    Ok(input::from_memory(read))
+}
+
+/// The files below `paths` at `rev` that a directory walk would read, sorted.
+fn list(rev: &str, paths: &[PathBuf]) -> Result<Vec<String>, String> {
+    let out = Command::new("git")
+        .args([
+            "ls-tree",
+            "-r",
+            "-z",
+            "--full-name",
+            "--name-only",
+            rev,
+            "--",
+        ])
+        .args(paths)
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "git ls-tree {rev}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let mut names: Vec<String> = out
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|n| !n.is_empty())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .filter(|n| {
+            let p = Path::new(n);
+            // Hidden entries are skipped, as the walk of a directory skips them.
+            input::is_candidate(p)
+                && !p
+                    .components()
+                    .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    Ok(names)
+}
+
+/// The bytes of each file at `rev`, through one `git cat-file --batch`.
+fn cat(rev: &str, names: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut child = Command::new("git")
+        .args(["cat-file", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("git cat-file: no pipes".to_string());
+    };
+    let requests: String = names.iter().map(|n| format!("{rev}:{n}\n")).collect();
+    // Written from another thread: git answers while it reads, and both pipes are bounded.
+    let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()));
+    let mut reader = BufReader::new(stdout);
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        let mut header = String::new();
+        reader
+            .read_line(&mut header)
+            .map_err(|e| format!("git cat-file: {e}"))?;
+        // `<oid> blob <size>`, or `<object> missing`.
+        let size = match header.split_whitespace().collect::<Vec<_>>()[..] {
+            [_, "blob", size] => size.parse::<usize>().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| format!("git cat-file {rev}:{name}: {}", header.trim()))?;
+        let mut bytes = vec![0; size];
+        reader
+            .read_exact(&mut bytes)
+            .map_err(|e| format!("git cat-file {rev}:{name}: {e}"))?;
+        let mut newline = [0u8; 1];
+        reader
+            .read_exact(&mut newline)
+            .map_err(|e| format!("git cat-file {rev}:{name}: {e}"))?;
+        out.push((format!("{rev}:{name}"), bytes));
+    }
+    drop(reader);
+    let _ = writer.join();
+    let _ = child.wait();
+    Ok(out)
+}
