@@ -118,7 +118,7 @@ pub fn markdown(d: &Diff, cap: usize) -> String {
             "<details><summary>Findings: {findings}</summary>\n\n"
         ));
         if !f.introduced.is_empty() {
-            c.always("| Introduced | Code | Resource | Field | Message | Location |\n");
+            c.always("| Severity | Code | Resource | Field | Message | Location |\n");
             c.always("|---|---|---|---|---|---|\n");
             for x in &f.introduced {
                 let row = format!(
