@@ -43,7 +43,7 @@ impl Side {
                 .as_ref()
                 .map(|m| effective::of_merged(&m.facts, &m.merge()))
                 .unwrap_or_default(),
-            rendered: rendered::of_rendered(&rendered),
+            rendered: rendered::of_rendered(rendered),
         }
     }
 }

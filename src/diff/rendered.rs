@@ -42,20 +42,22 @@ pub struct GatewayChange {
     pub changes: Vec<ResourceChange>,
 }
 
-pub fn of_rendered(rendered: &Rendered) -> RenderedMap {
+/// Takes the rendering apart (the values are moved, not copied).
+pub fn of_rendered(rendered: Rendered) -> RenderedMap {
     let mut out = RenderedMap::new();
-    for g in &rendered.gateways {
+    for g in rendered.gateways {
         out.insert(format!("Gateway/{}/{}", g.namespace, g.name), resources(g));
     }
-    let mut shared: BTreeMap<(String, String), Value> = rendered
-        .shared
-        .iter()
-        .map(|r| ((r.section.to_string(), r.name.clone()), r.value.clone()))
-        .collect();
+    let mut shared: BTreeMap<(String, String), Value> = BTreeMap::new();
+    for r in rendered.shared {
+        shared
+            .entry((r.section.to_string(), r.name))
+            .or_insert(r.value);
+    }
     if !rendered.shared_statuses.is_null() {
         shared.insert(
             (STATUSES.to_string(), String::new()),
-            rendered.shared_statuses.clone(),
+            rendered.shared_statuses,
         );
     }
     if !shared.is_empty() {
@@ -64,21 +66,18 @@ pub fn of_rendered(rendered: &Rendered) -> RenderedMap {
     out
 }
 
-fn resources(g: &RenderedGateway) -> BTreeMap<(String, String), Value> {
+fn resources(g: RenderedGateway) -> BTreeMap<(String, String), Value> {
     let mut out: BTreeMap<(String, String), Value> = BTreeMap::new();
-    for r in &g.resources {
+    for r in g.resources {
         // Names are unique within a section; were one repeated, the first is what is served.
-        out.entry((r.section.to_string(), r.name.clone()))
-            .or_insert_with(|| r.value.clone());
+        out.entry((r.section.to_string(), r.name))
+            .or_insert(r.value);
     }
     if !g.statuses.is_null() {
-        out.insert((STATUSES.to_string(), String::new()), g.statuses.clone());
+        out.insert((STATUSES.to_string(), String::new()), g.statuses);
     }
     if !g.refused.is_empty() {
-        out.insert(
-            (REFUSED.to_string(), String::new()),
-            g.refused.clone().into(),
-        );
+        out.insert((REFUSED.to_string(), String::new()), g.refused.into());
     }
     out
 }

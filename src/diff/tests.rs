@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::rendered::{self, Change};
+use super::{MARKDOWN_CAP, Side, diff, findings, markdown};
 use crate::model::Object;
 use crate::model::facts::Ident;
 use crate::render::{DataPlane, Rendered, RenderedGateway, RenderedResource};
@@ -51,19 +52,19 @@ fn a_resource_that_moved_in_the_list_is_no_change() {
         "kube_shop_payments_8080",
         json!({"connectTimeout": "5s"}),
     );
-    let base = rendered::of_rendered(&gateway(vec![a.clone(), b.clone()]));
-    let head = rendered::of_rendered(&gateway(vec![b, a]));
+    let base = rendered::of_rendered(gateway(vec![a.clone(), b.clone()]));
+    let head = rendered::of_rendered(gateway(vec![b, a]));
     assert_eq!(rendered::compare(&base, &head), vec![]);
 }
 
 #[test]
 fn a_changed_resource_has_a_unified_diff_of_its_yaml() {
-    let base = rendered::of_rendered(&gateway(vec![resource(
+    let base = rendered::of_rendered(gateway(vec![resource(
         "Routes",
         "listener~80",
         route(json!([])),
     )]));
-    let head = rendered::of_rendered(&gateway(vec![resource(
+    let head = rendered::of_rendered(gateway(vec![resource(
         "Routes",
         "listener~80",
         route(json!([{"cors": {"allowOrigins": ["https://shop.example"]}}])),
@@ -86,8 +87,8 @@ fn added_and_removed_resources_diff_against_nothing() {
         "kube_shop_payments_8080",
         json!({"connectTimeout": "5s"}),
     );
-    let base = rendered::of_rendered(&gateway(vec![]));
-    let head = rendered::of_rendered(&gateway(vec![cluster]));
+    let base = rendered::of_rendered(gateway(vec![]));
+    let head = rendered::of_rendered(gateway(vec![cluster]));
     let added = rendered::compare(&base, &head);
     assert_eq!(added[0].changes[0].change, Change::Added);
     assert_eq!(
@@ -96,4 +97,107 @@ fn added_and_removed_resources_diff_against_nothing() {
     );
     let removed = rendered::compare(&head, &base);
     assert_eq!(removed[0].changes[0].change, Change::Removed);
+}
+
+const POLICY: &str = "apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: NAME
+  namespace: shop
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: missing
+  timeouts:
+    request: 5s
+";
+
+/// A route, so that references to routes are checked one by one.
+const ROUTE: &str = "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: checkout
+  namespace: shop
+spec:
+  rules:
+  - backendRefs: []
+";
+
+fn findings_of(files: &[(&str, String)]) -> findings::Findings {
+    let files = files
+        .iter()
+        .enumerate()
+        .map(|(i, (name, text))| crate::source::SourceFile::new(i, *name, text.as_str()))
+        .collect();
+    findings::of_run(&crate::lint::lint_sources(
+        files,
+        &crate::lint::LintOptions::default(),
+    ))
+}
+
+#[test]
+fn findings_are_known_by_what_they_say_not_where() {
+    let a = POLICY.replace("NAME", "a");
+    let b = POLICY.replace("NAME", "b");
+    let base = findings_of(&[("one.yaml", format!("{a}---\n{ROUTE}"))]);
+    // The same policy moved down another file, and a second one with the same defect.
+    let head = findings_of(&[
+        ("other.yaml", ROUTE.to_string()),
+        ("two.yaml", format!("{b}---\n\n\n{a}")),
+    ]);
+    let d = findings::compare(&base, &head);
+    assert_eq!(d.unchanged, 1);
+    assert_eq!(d.fixed, vec![]);
+    let introduced: Vec<(&str, Option<&str>, Option<&str>)> = d
+        .introduced
+        .iter()
+        .map(|f| (f.code, f.resource.as_deref(), f.location.as_deref()))
+        .collect();
+    assert_eq!(
+        introduced,
+        vec![("GW301", Some("TrafficPolicy shop/b"), Some("two.yaml:8:5"))]
+    );
+    let back = findings::compare(&head, &base);
+    assert_eq!(
+        (back.unchanged, back.introduced.len(), back.fixed.len()),
+        (1, 0, 1)
+    );
+}
+
+#[test]
+fn markdown_keeps_under_its_cap_and_counts_what_it_left_out() {
+    let many: Vec<RenderedResource> = (0..100)
+        .map(|i| resource("Clusters", &format!("cluster-{i:03}"), json!({"port": i})))
+        .collect();
+    let base = Side {
+        rendered: rendered::of_rendered(gateway(vec![])),
+        ..Side::default()
+    };
+    let head = Side {
+        rendered: rendered::of_rendered(gateway(many)),
+        ..Side::default()
+    };
+    let d = diff(&base, &head);
+    assert!(d.changes_effect());
+    assert_eq!(d.resource_changes(), 100);
+    let full = markdown(&d, MARKDOWN_CAP);
+    assert_eq!(full.matches("```diff").count(), 100);
+    assert!(!full.contains("not shown"));
+    let capped = markdown(&d, 3_000);
+    assert!(capped.len() <= 3_000, "{}", capped.len());
+    let shown = capped.matches("```diff").count();
+    assert!(shown > 0 && shown < 100, "{shown}");
+    assert!(
+        capped.ends_with(&format!(
+            "_{} more changes not shown (over 3000 characters); `gwctl diff -o json` has them all._\n",
+            100 - shown
+        )),
+        "{capped}"
+    );
+    // The sections stay closed: every <details> has its </details>.
+    assert_eq!(
+        capped.matches("<details>").count(),
+        capped.matches("</details>").count()
+    );
 }
