@@ -19,6 +19,9 @@ _gwctl() {
             gwctl,completions)
                 cmd="gwctl__subcmd__completions"
                 ;;
+            gwctl,diff)
+                cmd="gwctl__subcmd__diff"
+                ;;
             gwctl,explain)
                 cmd="gwctl__subcmd__explain"
                 ;;
@@ -31,6 +34,9 @@ _gwctl() {
             gwctl,man)
                 cmd="gwctl__subcmd__man"
                 ;;
+            gwctl,render)
+                cmd="gwctl__subcmd__render"
+                ;;
             gwctl,rules)
                 cmd="gwctl__subcmd__rules"
                 ;;
@@ -39,6 +45,9 @@ _gwctl() {
                 ;;
             gwctl__subcmd__help,completions)
                 cmd="gwctl__subcmd__help__subcmd__completions"
+                ;;
+            gwctl__subcmd__help,diff)
+                cmd="gwctl__subcmd__help__subcmd__diff"
                 ;;
             gwctl__subcmd__help,explain)
                 cmd="gwctl__subcmd__help__subcmd__explain"
@@ -51,6 +60,9 @@ _gwctl() {
                 ;;
             gwctl__subcmd__help,man)
                 cmd="gwctl__subcmd__help__subcmd__man"
+                ;;
+            gwctl__subcmd__help,render)
+                cmd="gwctl__subcmd__help__subcmd__render"
                 ;;
             gwctl__subcmd__help,rules)
                 cmd="gwctl__subcmd__help__subcmd__rules"
@@ -65,7 +77,7 @@ _gwctl() {
 
     case "${cmd}" in
         gwctl)
-            opts="-h -V --help --version lint rules schema explain completions man help"
+            opts="-h -V --help --version lint rules schema explain render diff completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -86,6 +98,68 @@ _gwctl() {
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__diff)
+            opts="-o -h -V --base --head --git --output --color --exit-code --fail-on --max-chars --gateway --validation-level --values --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --git)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "human json markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "human json markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-chars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validation-level)
+                    COMPREPLY=($(compgen -W "standard strict" -- "${cur}"))
+                    return 0
+                    ;;
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -139,7 +213,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help)
-            opts="lint rules schema explain completions man help"
+            opts="lint rules schema explain render diff completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,6 +227,20 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -209,6 +297,20 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__help__subcmd__render)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -340,6 +442,48 @@ _gwctl() {
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__render)
+            opts="-o -h -V --gateway --type --output --validation-level --values --config --check --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "listener route cluster status all" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    return 0
+                    ;;
+                --validation-level)
+                    COMPREPLY=($(compgen -W "standard strict" -- "${cur}"))
+                    return 0
+                    ;;
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
