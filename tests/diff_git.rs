@@ -58,11 +58,17 @@ fn gwctl(dir: &Path, args: &[&str]) -> (i32, String, String) {
 }
 
 /// A repository whose first commit holds `base` of a case under `manifests/`, with a README
-/// beside it that is not a manifest.
+/// beside it that is not a manifest and a tool file among the manifests (skipped with a finding
+/// that names the file: the same on both sides).
 fn repository(case: &str) -> tempfile::TempDir {
     let repo = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     git(repo.path(), &["init", "-q"]);
     copy(&format!("{case}/base"), &repo.path().join("manifests"));
+    std::fs::write(
+        repo.path().join("manifests/kustomization.yaml"),
+        "resources: []\n",
+    )
+    .unwrap_or_else(|e| panic!("kustomization: {e}"));
     std::fs::write(repo.path().join("README.md"), "manifests\n")
         .unwrap_or_else(|e| panic!("README: {e}"));
     git(repo.path(), &["add", "."]);
@@ -91,6 +97,8 @@ fn base_from_a_revision_head_from_the_working_tree() {
             ("GW301", "HEAD:manifests/shop.yaml:58:5")
         ]
     );
+    assert_eq!(d["findings"]["introduced"], serde_json::json!([]));
+    assert_eq!(d["findings"]["unchanged"], 1);
     assert_eq!(d["effective"][1]["target"], "HTTPRoute/shop/checkout:pay");
     assert_eq!(d["effective"][1]["changes"][0]["field"], "cors");
 
@@ -101,11 +109,19 @@ fn base_from_a_revision_head_from_the_working_tree() {
     let (code, _, _) = gwctl(repo.path(), &["--git", "HEAD~1", "--exit-code"]);
     assert_eq!(code, 1);
     // From a subdirectory, `.` is that directory, as git takes it.
-    let (code, _, stderr) = gwctl(
+    let (code, stdout, stderr) = gwctl(
         &repo.path().join("manifests"),
-        &["--git", "HEAD~1", ".", "--exit-code"],
+        &["--git", "HEAD~1", ".", "--exit-code", "-o", "json"],
     );
     assert_eq!((code, stderr.as_str()), (1, ""));
+    let d: Value = serde_json::from_str(&stdout).unwrap_or_default();
+    assert_eq!(
+        (
+            d["findings"]["fixed"][1]["location"].as_str(),
+            &d["findings"]["unchanged"]
+        ),
+        (Some("HEAD~1:shop.yaml:58:5"), &serde_json::json!(1))
+    );
 }
 
 #[test]
@@ -120,7 +136,7 @@ fn a_route_moved_to_another_file_is_no_change() {
     assert_eq!((code, stderr.as_str()), (0, ""));
     assert_eq!(
         stdout,
-        "Findings: 0 introduced, 0 fixed, 2 unchanged\n\nEffective policy: no change\n\n\
+        "Findings: 0 introduced, 0 fixed, 3 unchanged\n\nEffective policy: no change\n\n\
          Rendered configuration: no change\n"
     );
 }

@@ -125,7 +125,11 @@ fn side(
             .collect();
         return Err(unread.join("; "));
     }
-    Ok(Side::of_run(&run, render_options))
+    let mut side = Side::of_run(&run, render_options);
+    if let Input::Git(rev, _) = input {
+        side.findings.locate_in(&format!("{rev}:"));
+    }
+    Ok(side)
 }
 
 /// A git revision's manifests, linted as files on disk are (with the values file from disk).

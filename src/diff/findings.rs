@@ -72,6 +72,17 @@ fn view(run: &LintRun, d: &Diagnostic) -> FindingView {
     }
 }
 
+impl Findings {
+    /// Prefixes every location (`REV:` for a side read from git).
+    pub fn locate_in(&mut self, prefix: &str) {
+        for view in self.0.values_mut().flatten() {
+            if let Some(l) = &mut view.location {
+                l.insert_str(0, prefix);
+            }
+        }
+    }
+}
+
 pub fn compare(base: &Findings, head: &Findings) -> FindingsDiff {
     let mut out = FindingsDiff::default();
     for (key, now) in &head.0 {

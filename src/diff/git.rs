@@ -1,14 +1,15 @@
 //! `--git REV`: the manifests of some paths as a git revision has them, read from the object
 //! store (`git ls-tree`, then `git cat-file --batch`), without a checkout. Run in the current
-//! directory: paths are taken as git takes them there.
+//! directory: paths are taken as git takes them there, and each file is named as a walk of the
+//! working tree names it, so that findings quoting a file name are the same on both sides.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::input::{self, Loaded};
 
-/// Every manifest below `paths` at `rev`, named `REV:path` (path from the repository's top).
+/// Every manifest below `paths` at `rev`, named by its path from the current directory.
 pub fn read_revision(rev: &str, paths: &[PathBuf]) -> Result<Loaded, String> {
     let names = list(rev, paths)?;
     let read = cat(rev, &names)?;
@@ -18,15 +19,7 @@ pub fn read_revision(rev: &str, paths: &[PathBuf]) -> Result<Loaded, String> {
 /// The files below `paths` at `rev` that a directory walk would read, sorted.
 fn list(rev: &str, paths: &[PathBuf]) -> Result<Vec<String>, String> {
     let out = Command::new("git")
-        .args([
-            "ls-tree",
-            "-r",
-            "-z",
-            "--full-name",
-            "--name-only",
-            rev,
-            "--",
-        ])
+        .args(["ls-tree", "-r", "-z", "--name-only", rev, "--"])
         .args(paths)
         .output()
         .map_err(|e| format!("cannot run git: {e}"))?;
@@ -45,9 +38,10 @@ fn list(rev: &str, paths: &[PathBuf]) -> Result<Vec<String>, String> {
             let p = Path::new(n);
             // Hidden entries are skipped, as the walk of a directory skips them.
             input::is_candidate(p)
-                && !p
-                    .components()
-                    .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+                && !p.components().any(|c| match c {
+                    Component::Normal(c) => c.to_string_lossy().starts_with('.'),
+                    _ => false,
+                })
         })
         .collect();
     names.sort_unstable();
@@ -70,7 +64,17 @@ fn cat(rev: &str, names: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err("git cat-file: no pipes".to_string());
     };
-    let requests: String = names.iter().map(|n| format!("{rev}:{n}\n")).collect();
+    // `REV:./path` is relative to the current directory, as ls-tree listed it.
+    let requests: String = names
+        .iter()
+        .map(|n| {
+            if n.starts_with("../") {
+                format!("{rev}:{n}\n")
+            } else {
+                format!("{rev}:./{n}\n")
+            }
+        })
+        .collect();
     // Written from another thread: git answers while it reads, and both pipes are bounded.
     let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()));
     let mut reader = BufReader::new(stdout);
@@ -94,7 +98,7 @@ fn cat(rev: &str, names: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
         reader
             .read_exact(&mut newline)
             .map_err(|e| format!("git cat-file {rev}:{name}: {e}"))?;
-        out.push((format!("{rev}:{name}"), bytes));
+        out.push((name.clone(), bytes));
     }
     drop(reader);
     let _ = writer.join();
