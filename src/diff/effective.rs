@@ -3,11 +3,13 @@
 //! and sources by the policies' names, so the comparison holds across files and their order.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::fasthash::FastMap;
 use crate::merge::view::{place_parts, source_view};
-use crate::merge::{Merged, Place};
+use crate::merge::{Level, Merged, Place, Source};
 use crate::model::facts::Facts;
 
 /// An effective field on one side: its value and the policies it came from.
@@ -25,8 +27,9 @@ pub struct FieldState {
 /// Family, the listener a route is reached through, field name.
 type FieldKey = (&'static str, Option<String>, String);
 
-/// One side's effective fields, by target.
-pub type EffectiveMap = BTreeMap<String, BTreeMap<FieldKey, FieldState>>;
+/// One side's effective fields, by target. A setting inherited by many places (a Gateway's
+/// policy reaches every listener, route and rule below it) is held once, shared.
+pub type EffectiveMap = BTreeMap<String, BTreeMap<FieldKey, Arc<FieldState>>>;
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct FieldChange {
@@ -65,21 +68,27 @@ pub fn place_key(facts: &[Facts], place: Place) -> String {
 
 pub fn of_merged(facts: &[Facts], merged: &Merged<'_>) -> EffectiveMap {
     let mut out = EffectiveMap::new();
+    // The settings of a field (which value of which source at which level) make its state.
+    let mut states: FastMap<Vec<(*const Value, Source, Level)>, Arc<FieldState>> =
+        FastMap::default();
     for e in &merged.effective {
         let fields = out.entry(place_key(facts, e.place)).or_default();
         let via = e.via.map(|v| place_key(facts, v));
         for f in &e.fields {
-            let sources = std::iter::once(&f.winner)
-                .chain(&f.merged)
-                .map(|s| source_view(facts, s).label())
+            let settings = || std::iter::once(&f.winner).chain(&f.merged);
+            let key = settings()
+                .map(|s| (std::ptr::from_ref(s.value), s.source, s.level))
                 .collect();
+            let state = states.entry(key).or_insert_with(|| {
+                Arc::new(FieldState {
+                    value: f.value(),
+                    sources: settings().map(|s| source_view(facts, s).label()).collect(),
+                    disabled: f.disabled(),
+                })
+            });
             fields.insert(
                 (e.family.label(), via.clone(), f.name.to_string()),
-                FieldState {
-                    value: f.value(),
-                    sources,
-                    disabled: f.disabled(),
-                },
+                Arc::clone(state),
             );
         }
     }
@@ -106,8 +115,8 @@ pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
                     family: k.0,
                     via: k.1.clone(),
                     field: k.2.clone(),
-                    before: b.cloned(),
-                    after: a.cloned(),
+                    before: b.map(|s| FieldState::clone(s)),
+                    after: a.map(|s| FieldState::clone(s)),
                 })
             })
             .collect();
