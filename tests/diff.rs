@@ -185,6 +185,16 @@ fn exit_codes() {
     let (code, _, stderr) = gwctl_diff(&["typo-fix/base"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("diff takes BASE HEAD"), "{stderr}");
+    let (code, _, stderr) = gwctl_diff(&[
+        "typo-fix/base",
+        "typo-fix/head",
+        "--gateway",
+        "shop/private",
+    ]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "gwctl: error: no Gateway shop/private in BASE or HEAD\n")
+    );
     let (code, _, stderr) = gwctl_diff(&["typo-fix/base", "no-such-dir"]);
     assert_eq!(code, 2);
     assert_eq!(

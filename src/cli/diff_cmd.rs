@@ -54,6 +54,12 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Ok(side) => side,
         Err(message) => return usage_error(&message),
     };
+    if let Some((ns, name)) = &render_options.gateway {
+        let key = format!("Gateway/{ns}/{name}");
+        if !base.rendered.contains_key(&key) && !head.rendered.contains_key(&key) {
+            return usage_error(&format!("no Gateway {ns}/{name} in BASE or HEAD"));
+        }
+    }
     let d = diff::diff(&base, &head);
     let text = match args.output {
         DiffFormat::Human => diff::human(

@@ -24,6 +24,23 @@ pub struct FieldState {
     pub disabled: bool,
 }
 
+impl FieldState {
+    /// The value as one line of JSON, `(disabled)` when the winner turned the feature off.
+    pub fn value_text(&self) -> String {
+        let value = serde_json::to_string(&self.value).unwrap_or_default();
+        if self.disabled {
+            format!("{value} (disabled)")
+        } else {
+            value
+        }
+    }
+
+    /// `TrafficPolicy shop/a @route + TrafficPolicy shop/b @route`.
+    pub fn sources_text(&self) -> String {
+        self.sources.join(" + ")
+    }
+}
+
 /// Family, the listener a route is reached through, field name.
 type FieldKey = (&'static str, Option<String>, String);
 

@@ -20,14 +20,10 @@ fn paint(text: &str, code: &str, color: bool) -> String {
 }
 
 /// `{"request":"5s"}  from TrafficPolicy shop/a @route`, or `unset`.
-pub(super) fn state(s: Option<&FieldState>) -> String {
+fn state(s: Option<&FieldState>) -> String {
     match s {
         None => "unset".to_string(),
-        Some(s) => {
-            let value = serde_json::to_string(&s.value).unwrap_or_default();
-            let off = if s.disabled { " (disabled)" } else { "" };
-            format!("{value}  from {}{off}", s.sources.join(" + "))
-        }
+        Some(s) => format!("{}  from {}", s.value_text(), s.sources_text()),
     }
 }
 

@@ -35,11 +35,7 @@ fn code(s: &str) -> String {
 fn state(s: Option<&FieldState>) -> String {
     match s {
         None => "_unset_".to_string(),
-        Some(s) => {
-            let value = serde_json::to_string(&s.value).unwrap_or_default();
-            let off = if s.disabled { " (disabled)" } else { "" };
-            format!("{}{off}<br>{}", code(&value), cell(&s.sources.join(" + ")))
-        }
+        Some(s) => format!("{}<br>{}", code(&s.value_text()), cell(&s.sources_text())),
     }
 }
 
