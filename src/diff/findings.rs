@@ -4,6 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::diag::{Diagnostic, Severity};
 use crate::lint::LintRun;
 
@@ -21,6 +25,9 @@ pub struct FindingView {
     /// `file:line:column` on its side.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
+    /// File, line and column, to list findings as the files do.
+    #[serde(skip)]
+    order: (String, usize, usize),
 }
 
 /// What identifies a finding on both sides.
@@ -49,17 +56,30 @@ pub fn of_run(run: &LintRun) -> Findings {
             d.code,
             d.resource.as_ref().map(ToString::to_string),
             d.path.clone(),
-            d.message.clone(),
+            without_positions(&d.message),
         );
         out.entry(key).or_default().push(view(run, d));
     }
     Findings(out)
 }
 
+/// A message without the positions it quotes (`already set at line 12 column 3`): they move
+/// with the text, the finding does not.
+fn without_positions(message: &str) -> String {
+    static POSITION: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"line \d+ column \d+").ok());
+    match &*POSITION {
+        Some(re) if message.contains("line ") => re.replace_all(message, "line _ column _").into(),
+        _ => message.to_string(),
+    }
+}
+
 fn view(run: &LintRun, d: &Diagnostic) -> FindingView {
+    let mut order = (String::new(), 0, 0);
     let location = d.location.as_ref().and_then(|l| {
         let file = run.files.get(l.file)?;
         let lc = file.line_col(l.span.start);
+        order = (file.name.clone(), lc.line, lc.column);
         Some(format!("{}:{}:{}", file.name, lc.line, lc.column))
     });
     FindingView {
@@ -69,6 +89,7 @@ fn view(run: &LintRun, d: &Diagnostic) -> FindingView {
         resource: d.resource.as_ref().map(ToString::to_string),
         path: d.path.clone(),
         location,
+        order,
     }
 }
 
@@ -98,7 +119,7 @@ pub fn compare(base: &Findings, head: &Findings) -> FindingsDiff {
     let order = |a: &FindingView, b: &FindingView| {
         b.severity
             .cmp(&a.severity)
-            .then_with(|| a.location.cmp(&b.location))
+            .then_with(|| a.order.cmp(&b.order))
             .then_with(|| a.code.cmp(b.code))
     };
     out.introduced.sort_by(order);

@@ -201,3 +201,21 @@ fn markdown_keeps_under_its_cap_and_counts_what_it_left_out() {
         capped.matches("</details>").count()
     );
 }
+
+#[test]
+fn a_finding_quoting_a_line_is_the_same_finding_when_the_text_moves() {
+    let doc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  namespace: shop\n  name: b\nspec:\n  ports:\n  - port: 80\n";
+    let base = findings_of(&[("a.yaml", doc.to_string())]);
+    let head = findings_of(&[("a.yaml", format!("# moved down\n\n\n{doc}"))]);
+    let d = findings::compare(&base, &head);
+    assert_eq!((d.unchanged, d.introduced.len(), d.fixed.len()), (1, 0, 0));
+}
+
+#[test]
+fn markdown_shares_its_room_fairly_between_sections() {
+    use super::markdown::fair_shares;
+    assert_eq!(fair_shares(&[100, 5_000, 50], 1_000), vec![100, 850, 50]);
+    assert_eq!(fair_shares(&[900, 5_000, 50], 1_000), vec![475, 475, 50]);
+    assert_eq!(fair_shares(&[10, 20], 1_000), vec![10, 20]);
+    assert_eq!(fair_shares(&[], 1_000), Vec::<usize>::new());
+}
