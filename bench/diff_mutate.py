@@ -18,7 +18,25 @@ def mutate(doc):
         m = NUMBER.search(doc, spec)
         if m:
             return doc[: m.start(2)] + str(int(m.group(2)) + 1) + doc[m.end(2) :]
-    return doc.replace("\nmetadata:\n", "\nmetadata:\n  labels:\n    bench.gwctl.dev/changed: \"true\"\n", 1)
+    return add_label(doc)
+
+
+def add_label(doc):
+    label = '    bench.gwctl.dev/changed: "true"\n'
+    start = doc.find("\nmetadata:\n")
+    if start < 0:
+        return doc
+    start += len("\nmetadata:\n")
+    # The metadata block ends at the next top-level key.
+    end = re.search(r"^\S", doc[start:], re.M)
+    block = doc[start : start + end.start()] if end else doc[start:]
+    labels = block.find("  labels:\n")
+    if labels >= 0:
+        at = start + labels + len("  labels:\n")
+    else:
+        at = start
+        label = "  labels:\n" + label
+    return doc[:at] + label + doc[at:]
 
 
 def main(root, every=100):
