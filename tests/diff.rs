@@ -295,8 +295,8 @@ fn markdown_is_capped_with_a_count_of_what_was_left_out() {
         "-o",
         "markdown",
         "--max-chars",
-        "1200",
+        "1000",
     ]);
-    assert!(stdout.len() <= 1200, "{} chars:\n{stdout}", stdout.len());
+    assert!(stdout.len() <= 1000, "{} chars:\n{stdout}", stdout.len());
     insta::assert_snapshot!(stdout);
 }

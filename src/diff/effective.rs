@@ -146,3 +146,34 @@ pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
     }
     out
 }
+
+/// Targets with the very same changes (a route and its rules, every listener of a Gateway),
+/// for printing them once: each group's targets in order, and their changes.
+pub fn grouped(places: &[PlaceChange]) -> Vec<(Vec<&str>, &[FieldChange])> {
+    let mut out: Vec<(Vec<&str>, &[FieldChange])> = Vec::new();
+    let mut index: FastMap<String, usize> = FastMap::default();
+    for p in places {
+        let key = serde_json::to_string(&p.changes).unwrap_or_default();
+        match index.get(&key) {
+            Some(&i) => out[i].0.push(&p.target),
+            None => {
+                index.insert(key, out.len());
+                out.push((vec![&p.target], &p.changes));
+            }
+        }
+    }
+    out
+}
+
+/// At most `shown` targets, then how many more: `A, B and 3 more`.
+pub fn targets_text(targets: &[&str], shown: usize, quote: impl Fn(&str) -> String) -> String {
+    let mut text: Vec<String> = targets.iter().take(shown).map(|t| quote(t)).collect();
+    if targets.len() > shown {
+        let last = format!("{} more", targets.len() - shown);
+        text.push(last);
+    }
+    match text.len() {
+        0 | 1 => text.concat(),
+        n => format!("{} and {}", text[..n - 1].join(", "), text[n - 1]),
+    }
+}

@@ -3,8 +3,11 @@
 
 use std::fmt::Write;
 
-use super::effective::FieldState;
+use super::effective::{FieldState, grouped, targets_text};
 use super::{Diff, count};
+
+/// Targets named for one group of equal changes; the others are counted.
+const SHOWN_TARGETS: usize = 20;
 
 const BOLD: &str = "1";
 const RED: &str = "31";
@@ -64,9 +67,13 @@ pub fn human(d: &Diff, color: bool) -> String {
         )
     };
     let _ = writeln!(out, "{}", paint(&title, BOLD, color));
-    for p in &d.effective {
-        let _ = writeln!(out, "  {}", p.target);
-        for c in &p.changes {
+    for (targets, changes) in grouped(&d.effective) {
+        let _ = writeln!(
+            out,
+            "  {}",
+            targets_text(&targets, SHOWN_TARGETS, str::to_string)
+        );
+        for c in changes {
             let via = c.via.as_deref().map(|v| format!(" (via {v})"));
             let _ = writeln!(
                 out,

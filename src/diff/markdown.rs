@@ -5,11 +5,14 @@
 
 use std::fmt::Write;
 
-use super::effective::FieldState;
+use super::effective::{FieldState, grouped, targets_text};
 use super::{Diff, count};
 
 /// The default cap, below GitHub's comment limit with room for a caller's own text.
 pub const MARKDOWN_CAP: usize = 60_000;
+
+/// Targets named for one group of equal changes; the others are counted.
+const SHOWN_TARGETS: usize = 10;
 
 /// Room kept for the "not shown" line.
 const RESERVE: usize = 120;
@@ -175,12 +178,12 @@ fn effective_section(d: &Diff) -> Option<Section> {
         count(d.field_changes(), "field", "fields"),
         count(d.effective.len(), "target", "targets")
     ));
-    for p in &d.effective {
+    for (targets, changes) in grouped(&d.effective) {
         let mut text = format!(
-            "**{}**\n\n| Field | Before | After |\n|---|---|---|\n",
-            code(&p.target)
+            "{}\n\n| Field | Before | After |\n|---|---|---|\n",
+            targets_text(&targets, SHOWN_TARGETS, |t| format!("**{}**", code(t)))
         );
-        for ch in &p.changes {
+        for ch in changes {
             let via = ch
                 .via
                 .as_deref()
@@ -199,7 +202,7 @@ fn effective_section(d: &Diff) -> Option<Section> {
         s.blocks.push(Block {
             head: None,
             text,
-            changes: p.changes.len(),
+            changes: changes.len() * targets.len(),
         });
     }
     Some(s)

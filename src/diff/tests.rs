@@ -219,3 +219,44 @@ fn markdown_shares_its_room_fairly_between_sections() {
     assert_eq!(fair_shares(&[10, 20], 1_000), vec![10, 20]);
     assert_eq!(fair_shares(&[], 1_000), Vec::<usize>::new());
 }
+
+#[test]
+fn targets_with_the_same_changes_are_printed_once() {
+    use super::effective::{FieldChange, PlaceChange, grouped, targets_text};
+    let change = |field: &str| FieldChange {
+        family: "TrafficPolicy",
+        via: None,
+        field: field.to_string(),
+        before: None,
+        after: None,
+    };
+    let place = |target: &str, field: &str| PlaceChange {
+        target: target.to_string(),
+        changes: vec![change(field)],
+    };
+    let places = [
+        place("HTTPRoute/shop/a", "cors"),
+        place("HTTPRoute/shop/a:0", "cors"),
+        place("HTTPRoute/shop/b", "timeouts"),
+        place("HTTPRoute/shop/b:0", "cors"),
+    ];
+    let groups: Vec<Vec<&str>> = grouped(&places).into_iter().map(|(t, _)| t).collect();
+    assert_eq!(
+        groups,
+        vec![
+            vec![
+                "HTTPRoute/shop/a",
+                "HTTPRoute/shop/a:0",
+                "HTTPRoute/shop/b:0"
+            ],
+            vec!["HTTPRoute/shop/b"],
+        ]
+    );
+    let quote = |t: &str| format!("`{t}`");
+    assert_eq!(targets_text(&["a"], 2, quote), "`a`");
+    assert_eq!(targets_text(&["a", "b"], 2, quote), "`a` and `b`");
+    assert_eq!(
+        targets_text(&["a", "b", "c"], 2, quote),
+        "`a`, `b` and 1 more"
+    );
+}
