@@ -153,3 +153,41 @@ fn an_unknown_revision_is_an_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_config_files_excludes_apply_to_the_revision_too() {
+    // An excluded directory holds a broken copy of the route in the revision and on disk: read
+    // on one side only, it would be a change; excluded on both, there is none.
+    let repo = repository("moved");
+    let vendor = repo.path().join("manifests/vendor");
+    std::fs::create_dir_all(&vendor).unwrap_or_else(|e| panic!("vendor: {e}"));
+    std::fs::write(vendor.join("route.yaml"), "kind: HTTPRoute\nmetadata: [\n")
+        .unwrap_or_else(|e| panic!("vendor: {e}"));
+    std::fs::write(repo.path().join("gwctl.yaml"), "exclude: ['vendor/**']\n")
+        .unwrap_or_else(|e| panic!("config: {e}"));
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-q", "-m", "vendor"]);
+    let (code, stdout, stderr) = gwctl(repo.path(), &["--git", "HEAD", "manifests", "-o", "json"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let d: Value = serde_json::from_str(&stdout).unwrap_or_default();
+    assert_eq!(
+        (
+            &d["changesEffect"],
+            &d["findings"]["fixed"],
+            &d["findings"]["unchanged"]
+        ),
+        (
+            &Value::Bool(false),
+            &serde_json::json!([]),
+            &serde_json::json!(3)
+        )
+    );
+    // Named on the command line, the file is read whatever the globs say, on both sides.
+    let (_, stdout, _) = gwctl(
+        repo.path(),
+        &["--git", "HEAD", "manifests/vendor/route.yaml", "-o", "json"],
+    );
+    let d: Value = serde_json::from_str(&stdout).unwrap_or_default();
+    assert_eq!(d["findings"]["fixed"], serde_json::json!([]));
+    assert_eq!(d["findings"]["unchanged"], 1);
+}

@@ -141,7 +141,12 @@ fn side(
 
 /// A git revision's manifests, linted as files on disk are (with the values file from disk).
 fn revision(rev: &str, paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, String> {
-    let loaded = diff::git::read_revision(rev, paths)?;
+    // The config file's include and exclude globs, as lint_paths adds them on disk.
+    let filters = input::Filters {
+        include: options.config.include.clone(),
+        exclude: options.config.exclude.clone(),
+    };
+    let loaded = diff::git::read_revision(rev, paths, &filters)?;
     let values = match &options.values {
         Some(path) => {
             let read = input::load(std::slice::from_ref(path), &input::Filters::default())?;

@@ -7,11 +7,16 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::input::{self, Loaded};
+use crate::input::{self, Filters, Loaded};
 
-/// Every manifest below `paths` at `rev`, named by its path from the current directory.
-pub fn read_revision(rev: &str, paths: &[PathBuf]) -> Result<Loaded, String> {
-    let names = list(rev, paths)?;
+/// Every manifest below `paths` at `rev`, named by its path from the current directory; the
+/// filters apply below directories, as in a walk.
+pub fn read_revision(rev: &str, paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
+    let wanted = input::filter(filters)?;
+    let names: Vec<String> = list(rev, paths)?
+        .into_iter()
+        .filter(|n| below_directory(n, paths).is_none_or(&wanted))
+        .collect();
     let read = cat(rev, &names)?;
     Ok(input::from_memory(read))
 }
@@ -47,6 +52,19 @@ fn list(rev: &str, paths: &[PathBuf]) -> Result<Vec<String>, String> {
     names.sort_unstable();
     names.dedup();
     Ok(names)
+}
+
+/// The path of a listed file relative to the argument it was found below; `None` when it is an
+/// argument itself (a file named on the command line is read whatever the filters say).
+fn below_directory<'a>(name: &'a str, paths: &[PathBuf]) -> Option<&'a Path> {
+    let name = Path::new(name);
+    paths.iter().find_map(|p| {
+        let p = p.strip_prefix(".").unwrap_or(p);
+        if name == p {
+            return None;
+        }
+        name.strip_prefix(p).ok()
+    })
 }
 
 /// The bytes of each file at `rev`, through one `git cat-file --batch`.

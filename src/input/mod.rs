@@ -274,6 +274,17 @@ pub fn is_candidate(path: &Path) -> bool {
             .is_some_and(|f| TOOL_FILES.iter().any(|t| f == *t))
 }
 
+/// Whether a file found below a directory argument is read, by its path relative to that
+/// directory: the `--include`/`--exclude` globs, as a directory walk applies them.
+pub fn filter(filters: &Filters) -> Result<impl Fn(&Path) -> bool, String> {
+    let include = build_globset(&filters.include)?;
+    let exclude = build_globset(&filters.exclude)?;
+    Ok(move |rel: &Path| {
+        include.as_ref().is_none_or(|g| g.is_match(rel))
+            && !exclude.as_ref().is_some_and(|g| g.is_match(rel))
+    })
+}
+
 /// Files read elsewhere (a git revision), as (display name, bytes) in input order: checked as
 /// read files are (tool files and non-UTF-8 text are skipped with a finding).
 pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
