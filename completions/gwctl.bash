@@ -109,7 +109,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__diff)
-            opts="-o -h -V --base --head --git --output --color --exit-code --fail-on --max-chars --gateway --validation-level --values --config --help --version"
+            opts="-o -h -V --base --head --git --output --color --exit-code --fail-on --max-chars --gateway --validation-level --values --config --max-alias-nodes --max-depth --max-document-bytes --max-documents --max-total-bytes --max-regex-size --max-cel-length --max-cel-depth --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -160,6 +160,38 @@ _gwctl() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-alias-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-documents)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-total-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-regex-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-length)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-depth)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

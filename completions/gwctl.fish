@@ -116,6 +116,14 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l validation-level -d
 strict\t'An invalid route rule refuses the whole Gateway, with the reasons'"
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l values -d 'The control-plane chart\'s values file, for both sides' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-depth -d 'Nesting depth of mappings and sequences' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-document-bytes -d 'Bytes in one document' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-documents -d 'Documents in one file' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-total-bytes -d 'Bytes of all input files together; files beyond it are skipped with a finding' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-regex-size -d 'Compiled size of a regular expression checked in a value (bytes of the regex program)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-cel-length -d 'Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-cel-depth -d 'Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l exit-code -d 'Exit with 1 when something changes in effect, like `git diff --exit-code`'
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -s V -l version -d 'Print version'

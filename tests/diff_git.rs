@@ -191,3 +191,27 @@ fn the_config_files_excludes_apply_to_the_revision_too() {
     assert_eq!(d["findings"]["fixed"], serde_json::json!([]));
     assert_eq!(d["findings"]["unchanged"], 1);
 }
+
+#[test]
+fn the_byte_budget_skips_the_same_files_on_both_sides() {
+    let repo = repository("typo-fix");
+    copy("typo-fix/head", &repo.path().join("manifests"));
+    let (code, stdout, stderr) = gwctl(
+        repo.path(),
+        &[
+            "--git",
+            "HEAD",
+            "manifests",
+            "-o",
+            "json",
+            "--max-total-bytes",
+            "1000",
+        ],
+    );
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let d: Value = serde_json::from_str(&stdout).unwrap_or_default();
+    // shop.yaml is over the budget on both sides: nothing is compared, nothing changes.
+    assert_eq!(d["changesEffect"], false);
+    assert_eq!(d["findings"]["unchanged"], 2);
+    assert_eq!(d["findings"]["fixed"], serde_json::json!([]));
+}

@@ -130,6 +130,9 @@ pub struct DiffArgs {
     /// Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// What `render --type` selects.

@@ -40,6 +40,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     };
     let options = render::render_options(LintOptions {
         config,
+        limits: (&args.limits).into(),
         values: args.values.clone(),
         ..LintOptions::default()
     });
@@ -146,7 +147,7 @@ fn revision(rev: &str, paths: &[PathBuf], options: &LintOptions) -> Result<LintR
         include: options.config.include.clone(),
         exclude: options.config.exclude.clone(),
     };
-    let loaded = diff::git::read_revision(rev, paths, &filters)?;
+    let loaded = diff::git::read_revision(rev, paths, &filters, options.limits.max_total_bytes)?;
     let values = match &options.values {
         Some(path) => {
             let read = input::load(std::slice::from_ref(path), &input::Filters::default())?;

@@ -11,14 +11,25 @@ use crate::input::{self, Filters, Loaded};
 
 /// Every manifest below `paths` at `rev`, named by its path from the current directory; the
 /// filters apply below directories, as in a walk.
-pub fn read_revision(rev: &str, paths: &[PathBuf], filters: &Filters) -> Result<Loaded, String> {
+pub fn read_revision(
+    rev: &str,
+    paths: &[PathBuf],
+    filters: &Filters,
+    max_total_bytes: u64,
+) -> Result<Loaded, String> {
     let wanted = input::filter(filters)?;
     let names: Vec<String> = list(rev, paths)?
         .into_iter()
         .filter(|n| below_directory(n, paths).is_none_or(&wanted))
         .collect();
-    let read = cat(rev, &names)?;
-    Ok(input::from_memory(read))
+    let (read, skipped) = cat(rev, &names, max_total_bytes)?;
+    let mut loaded = input::from_memory(read);
+    loaded.diagnostics.extend(
+        skipped
+            .iter()
+            .map(|name| input::over_budget(name, max_total_bytes)),
+    );
+    Ok(loaded)
 }
 
 /// The files below `paths` at `rev` that a directory walk would read, sorted.
@@ -67,10 +78,14 @@ fn below_directory<'a>(name: &'a str, paths: &[PathBuf]) -> Option<&'a Path> {
     })
 }
 
-/// The bytes of each file at `rev`, through one `git cat-file --batch`.
-fn cat(rev: &str, names: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
+/// What `cat` read: each file's name and bytes, and the files skipped for the byte budget.
+type Blobs = (Vec<(String, Vec<u8>)>, Vec<String>);
+
+/// The bytes of each file at `rev`, through one `git cat-file --batch`, at most `max` in all:
+/// the files beyond are skipped (`--max-total-bytes`, as on disk).
+fn cat(rev: &str, names: &[String], max: u64) -> Result<Blobs, String> {
     if names.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let mut child = Command::new("git")
         .args(["cat-file", "--batch"])
@@ -97,6 +112,8 @@ fn cat(rev: &str, names: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
     let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()));
     let mut reader = BufReader::new(stdout);
     let mut out = Vec::with_capacity(names.len());
+    let mut skipped = Vec::new();
+    let mut left = max;
     for name in names {
         let mut header = String::new();
         reader
@@ -108,18 +125,23 @@ fn cat(rev: &str, names: &[String]) -> Result<Vec<(String, Vec<u8>)>, String> {
             _ => None,
         }
         .ok_or_else(|| format!("git cat-file {rev}:{name}: {}", header.trim()))?;
-        let mut bytes = vec![0; size];
-        reader
-            .read_exact(&mut bytes)
-            .map_err(|e| format!("git cat-file {rev}:{name}: {e}"))?;
+        let failed = |e: std::io::Error| format!("git cat-file {rev}:{name}: {e}");
+        if size as u64 > left {
+            // Read past, never held: a file over the budget costs no memory.
+            std::io::copy(&mut (&mut reader).take(size as u64), &mut std::io::sink())
+                .map_err(failed)?;
+            skipped.push(name.clone());
+        } else {
+            left -= size as u64;
+            let mut bytes = vec![0; size];
+            reader.read_exact(&mut bytes).map_err(failed)?;
+            out.push((name.clone(), bytes));
+        }
         let mut newline = [0u8; 1];
-        reader
-            .read_exact(&mut newline)
-            .map_err(|e| format!("git cat-file {rev}:{name}: {e}"))?;
-        out.push((name.clone(), bytes));
+        reader.read_exact(&mut newline).map_err(failed)?;
     }
     drop(reader);
     let _ = writer.join();
     let _ = child.wait();
-    Ok(out)
+    Ok((out, skipped))
 }

@@ -158,15 +158,8 @@ fn within_budget(
 ) -> Vec<Candidate> {
     let mut left = max;
     let mut out = Vec::with_capacity(candidates.len());
-    let skip = |name: String, diagnostics: &mut Vec<Diagnostic>| {
-        diagnostics.push(
-            Diagnostic::new(
-                "GW005",
-                format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)"),
-            )
-            .with_help("raise the limit with --max-total-bytes to lint this file"),
-        )
-    };
+    let skip =
+        |name: String, diagnostics: &mut Vec<Diagnostic>| diagnostics.push(over_budget(&name, max));
     for c in candidates {
         match c {
             Candidate::File(p) => {
@@ -191,6 +184,15 @@ fn within_budget(
         }
     }
     out
+}
+
+/// The finding for a file skipped because the inputs exceed `--max-total-bytes`.
+pub fn over_budget(name: &str, max: u64) -> Diagnostic {
+    Diagnostic::new(
+        "GW005",
+        format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)"),
+    )
+    .with_help("raise the limit with --max-total-bytes to lint this file")
 }
 
 /// Stdin, reading one byte more than `limit` at most (enough to tell it is too large).
