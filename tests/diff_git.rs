@@ -152,6 +152,14 @@ fn an_unknown_revision_is_an_error() {
         ),
         "{stderr}"
     );
+    let (code, _, stderr) = gwctl(repo.path(), &["--git=--output=x"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "gwctl: error: --git \"--output=x\" is not a git revision\n"
+        )
+    );
 }
 
 #[test]

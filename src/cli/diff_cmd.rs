@@ -85,6 +85,10 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
 /// BASE and HEAD from the three forms of the command line.
 fn sides(args: &DiffArgs) -> Result<(Input, Input), String> {
     if let Some(rev) = &args.git {
+        // Handed to git as an argument: a leading `-` would be read as an option.
+        if rev.is_empty() || rev.starts_with('-') {
+            return Err(format!("--git {rev:?} is not a git revision"));
+        }
         let mut head: Vec<PathBuf> = args.paths.iter().chain(&args.head).cloned().collect();
         if head.is_empty() {
             head.push(PathBuf::from("."));
