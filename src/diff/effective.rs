@@ -44,9 +44,29 @@ impl FieldState {
 /// Family, the listener a route is reached through, field name.
 type FieldKey = (&'static str, Option<String>, String);
 
-/// One side's effective fields, by target. A setting inherited by many places (a Gateway's
-/// policy reaches every listener, route and rule below it) is held once, shared.
-pub type EffectiveMap = BTreeMap<String, BTreeMap<FieldKey, Arc<FieldState>>>;
+/// One side's effective fields, by target, compactly: there are millions of (target, field)
+/// pairs in a large set but few distinct field keys and few distinct states (a setting
+/// inherited by every listener, route and rule below a Gateway is one state), so each pair is
+/// two numbers into those tables.
+#[derive(Debug, Default)]
+pub struct EffectiveMap {
+    keys: Vec<FieldKey>,
+    states: Vec<Arc<FieldState>>,
+    /// Per target: (key, state) indices.
+    targets: BTreeMap<String, Vec<(u32, u32)>>,
+}
+
+impl EffectiveMap {
+    /// A target's fields, by key.
+    fn fields(&self, target: &str) -> BTreeMap<&FieldKey, &FieldState> {
+        self.targets
+            .get(target)
+            .into_iter()
+            .flatten()
+            .map(|&(k, s)| (&self.keys[k as usize], &*self.states[s as usize]))
+            .collect()
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct FieldChange {
@@ -84,56 +104,61 @@ pub fn place_key(facts: &[Facts], place: Place) -> String {
 }
 
 pub fn of_merged(facts: &[Facts], merged: &Merged<'_>) -> EffectiveMap {
-    let mut out = EffectiveMap::new();
+    let mut out = EffectiveMap::default();
+    let mut key_ids: FastMap<FieldKey, u32> = FastMap::default();
     // The settings of a field (which value of which source at which level) make its state.
-    let mut states: FastMap<Vec<(*const Value, Source, Level)>, Arc<FieldState>> =
-        FastMap::default();
+    let mut state_ids: FastMap<Vec<(*const Value, Source, Level)>, u32> = FastMap::default();
     for e in &merged.effective {
-        let fields = out.entry(place_key(facts, e.place)).or_default();
         let via = e.via.map(|v| place_key(facts, v));
+        let mut fields = Vec::with_capacity(e.fields.len());
         for f in &e.fields {
+            let key = (e.family.label(), via.clone(), f.name.to_string());
+            let k = *key_ids.entry(key).or_insert_with_key(|key| {
+                out.keys.push(key.clone());
+                (out.keys.len() - 1) as u32
+            });
             let settings = || std::iter::once(&f.winner).chain(&f.merged);
-            let key = settings()
+            let state = settings()
                 .map(|s| (std::ptr::from_ref(s.value), s.source, s.level))
                 .collect();
-            let state = states.entry(key).or_insert_with(|| {
-                Arc::new(FieldState {
+            let s = *state_ids.entry(state).or_insert_with(|| {
+                out.states.push(Arc::new(FieldState {
                     value: f.value(),
                     sources: settings().map(|s| source_view(facts, s).label()).collect(),
                     disabled: f.disabled(),
-                })
+                }));
+                (out.states.len() - 1) as u32
             });
-            fields.insert(
-                (e.family.label(), via.clone(), f.name.to_string()),
-                Arc::clone(state),
-            );
+            fields.push((k, s));
         }
+        out.targets
+            .entry(place_key(facts, e.place))
+            .or_default()
+            .extend(fields);
     }
     out
 }
 
 pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
-    let empty = BTreeMap::new();
-    let mut targets: Vec<&String> = base.keys().chain(head.keys()).collect();
+    let mut targets: Vec<&String> = base.targets.keys().chain(head.targets.keys()).collect();
     targets.sort_unstable();
     targets.dedup();
     let mut out = Vec::new();
     for target in targets {
-        let before = base.get(target).unwrap_or(&empty);
-        let after = head.get(target).unwrap_or(&empty);
-        let mut keys: Vec<&FieldKey> = before.keys().chain(after.keys()).collect();
+        let (before, after) = (base.fields(target), head.fields(target));
+        let mut keys: Vec<&FieldKey> = before.keys().chain(after.keys()).copied().collect();
         keys.sort_unstable();
         keys.dedup();
         let changes: Vec<FieldChange> = keys
             .into_iter()
             .filter_map(|k| {
-                let (b, a) = (before.get(k), after.get(k));
+                let (b, a) = (before.get(k).copied(), after.get(k).copied());
                 (b != a).then(|| FieldChange {
                     family: k.0,
                     via: k.1.clone(),
                     field: k.2.clone(),
-                    before: b.map(|s| FieldState::clone(s)),
-                    after: a.map(|s| FieldState::clone(s)),
+                    before: b.cloned(),
+                    after: a.cloned(),
                 })
             })
             .collect();
