@@ -260,3 +260,48 @@ fn targets_with_the_same_changes_are_printed_once() {
         "`a`, `b` and 1 more"
     );
 }
+
+#[test]
+fn statuses_refusals_and_shared_resources_are_compared_too() {
+    let mut base = gateway(vec![]);
+    base.gateways[0].statuses = json!({"gateways": [{"accepted": true}]});
+    base.shared = vec![resource(
+        "output",
+        "backend/shop/llm",
+        json!({"timeout": "20s"}),
+    )];
+    let mut head = gateway(vec![]);
+    head.gateways[0].statuses = json!({"gateways": [{"accepted": false}]});
+    head.gateways[0].refused = vec!["rule 0 of HTTPRoute shop/a is invalid".to_string()];
+    head.shared = vec![resource(
+        "output",
+        "backend/shop/llm",
+        json!({"timeout": "25s"}),
+    )];
+    let changes = rendered::compare(&rendered::of_rendered(base), &rendered::of_rendered(head));
+    let what: Vec<(&str, &str, &str, Change)> = changes
+        .iter()
+        .flat_map(|g| {
+            g.changes.iter().map(|r| {
+                (
+                    g.gateway.as_str(),
+                    r.section.as_str(),
+                    r.name.as_str(),
+                    r.change,
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        what,
+        vec![
+            ("Gateway/shop/public", "Refused", "", Change::Added),
+            ("Gateway/shop/public", "Statuses", "", Change::Changed),
+            ("shared", "output", "backend/shop/llm", Change::Changed),
+        ]
+    );
+    assert_eq!(
+        changes[0].changes[1].diff,
+        "--- a/Statuses\n+++ b/Statuses\n@@ -1,2 +1,2 @@\n gateways:\n-  - accepted: true\n+  - accepted: false\n"
+    );
+}
