@@ -8,6 +8,7 @@ pub mod cel;
 pub mod cli;
 pub mod config;
 pub mod diag;
+pub mod diff;
 pub mod fasthash;
 pub mod input;
 pub mod lint;

@@ -33,6 +33,10 @@ pub enum Command {
     /// the status conditions, per Gateway
     #[command(after_help = RENDER_AFTER_HELP)]
     Render(RenderArgs),
+    /// Show what changes for traffic between two sets of manifests: findings, effective policy
+    /// and rendered configuration, compared on their effect, not their text
+    #[command(after_help = DIFF_AFTER_HELP)]
+    Diff(DiffArgs),
     /// Print a shell completion script, or write all of them to a directory
     Completions(CompletionsArgs),
     /// Write man pages (one for gwctl and one per subcommand) to a directory
@@ -53,6 +57,83 @@ const RENDER_AFTER_HELP: &str = "\
 Secrets are never printed: their data is replaced by a digest. Exit status: 0 when every selected \
 Gateway was rendered, 1 when one was refused (--validation-level strict) or failed --check, 2 on \
 a usage error, an unreadable path or an unknown --gateway.";
+
+const DIFF_AFTER_HELP: &str = "\
+Forms: `gwctl diff BASE HEAD` (each a file or directory); `gwctl diff --base P... --head P...` \
+(sets of paths); `gwctl diff --git REV [PATH...]` (BASE is PATH as git revision REV has it, read \
+without a checkout; HEAD is PATH on disk; default `.`). A resource that moved to another file or \
+within one is no change. Exit status: 0, or 1 with --exit-code when something changes in effect \
+(an effective policy field or a rendered resource) or when a finding at or above --fail-on is \
+introduced; 2 on a usage error, an unreadable path or a git error.";
+
+/// How `diff` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// The three sections, with a unified diff of each changed rendered resource
+    Human,
+    /// The same facts as JSON data
+    Json,
+    /// A pull-request comment: collapsible sections, capped with --max-chars
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// BASE and HEAD (a file or directory each); with --git, the paths of HEAD
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// A path of BASE (repeatable), with --head, for sets of paths
+    #[arg(long, value_name = "PATH", requires = "head", conflicts_with = "git")]
+    pub base: Vec<PathBuf>,
+
+    /// A path of HEAD (repeatable)
+    #[arg(long, value_name = "PATH")]
+    pub head: Vec<PathBuf>,
+
+    /// Take BASE from this git revision of HEAD's paths (a commit, branch or tag)
+    #[arg(long, value_name = "REV")]
+    pub git: Option<String>,
+
+    /// Output format
+    #[arg(short, long, value_enum, default_value_t = DiffFormat::Human)]
+    pub output: DiffFormat,
+
+    /// When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Exit with 1 when something changes in effect, like `git diff --exit-code`
+    #[arg(long)]
+    pub exit_code: bool,
+
+    /// Exit with 1 when a finding at or above this severity is introduced
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+
+    /// Markdown: the longest comment to print; what does not fit is counted instead
+    #[arg(long, value_name = "N", default_value_t = crate::diff::MARKDOWN_CAP)]
+    pub max_chars: usize,
+
+    /// Only this Gateway's rendered configuration, as NAMESPACE/NAME (or NAME in namespace `default`)
+    #[arg(long, value_name = "NS/NAME")]
+    pub gateway: Option<String>,
+
+    /// What an invalid route rule renders as on both sides (see `gwctl render`)
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub validation_level: Option<crate::render::ValidationLevel>,
+
+    /// The control-plane chart's values file, for both sides
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+
+    /// Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
 
 /// What `render --type` selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -134,7 +134,7 @@ pub(super) fn load_config(explicit: Option<&Path>) -> Result<Config, u8> {
     }
 }
 
-fn threshold(fail_on: FailOn) -> Severity {
+pub(super) fn threshold(fail_on: FailOn) -> Severity {
     match fail_on {
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,

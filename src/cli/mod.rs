@@ -1,6 +1,7 @@
 //! Command line: argument parsing and dispatch. Reports go to stdout, usage errors to stderr.
 
 pub mod args;
+mod diff_cmd;
 mod explain_cmd;
 mod generate;
 mod lint_cmd;
@@ -35,6 +36,7 @@ pub fn main() -> ExitCode {
         Command::Schema(a) => schema_cmd::run(&a),
         Command::Explain(a) => explain_cmd::run(&a),
         Command::Render(a) => render_cmd::run(&a),
+        Command::Diff(a) => diff_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
     };

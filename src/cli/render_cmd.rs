@@ -56,7 +56,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
 }
 
 /// `NS/NAME`, or `NAME` in namespace `default`.
-fn gateway_name(written: &str) -> Result<(String, String), String> {
+pub(super) fn gateway_name(written: &str) -> Result<(String, String), String> {
     match written.split_once('/') {
         Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
             Ok((ns.to_string(), name.to_string()))

@@ -158,15 +158,8 @@ fn within_budget(
 ) -> Vec<Candidate> {
     let mut left = max;
     let mut out = Vec::with_capacity(candidates.len());
-    let skip = |name: String, diagnostics: &mut Vec<Diagnostic>| {
-        diagnostics.push(
-            Diagnostic::new(
-                "GW005",
-                format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)"),
-            )
-            .with_help("raise the limit with --max-total-bytes to lint this file"),
-        )
-    };
+    let skip =
+        |name: String, diagnostics: &mut Vec<Diagnostic>| diagnostics.push(over_budget(&name, max));
     for c in candidates {
         match c {
             Candidate::File(p) => {
@@ -191,6 +184,15 @@ fn within_budget(
         }
     }
     out
+}
+
+/// The finding for a file skipped because the inputs exceed `--max-total-bytes`.
+pub fn over_budget(name: &str, max: u64) -> Diagnostic {
+    Diagnostic::new(
+        "GW005",
+        format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)"),
+    )
+    .with_help("raise the limit with --max-total-bytes to lint this file")
 }
 
 /// Stdin, reading one byte more than `limit` at most (enough to tell it is too large).
@@ -250,14 +252,7 @@ fn walk_dir(
             continue;
         }
         let path = entry.path();
-        let has_ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| EXTENSIONS.contains(&e));
-        let is_tool_file = path
-            .file_name()
-            .is_some_and(|f| TOOL_FILES.iter().any(|t| f == *t));
-        if !has_ext && !is_tool_file {
+        if !is_candidate(path) {
             continue;
         }
         let rel = path.strip_prefix(root).unwrap_or(path);
@@ -265,6 +260,51 @@ fn walk_dir(
             continue;
         }
         out.push(Candidate::File(path.to_path_buf()));
+    }
+}
+
+/// Whether a directory walk reads a file of this name: a manifest extension or a tool file (which
+/// is then skipped with a finding).
+pub fn is_candidate(path: &Path) -> bool {
+    let has_ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTENSIONS.contains(&e));
+    has_ext
+        || path
+            .file_name()
+            .is_some_and(|f| TOOL_FILES.iter().any(|t| f == *t))
+}
+
+/// Whether a file found below a directory argument is read, by its path relative to that
+/// directory: the `--include`/`--exclude` globs, as a directory walk applies them.
+pub fn filter(filters: &Filters) -> Result<impl Fn(&Path) -> bool, String> {
+    let include = build_globset(&filters.include)?;
+    let exclude = build_globset(&filters.exclude)?;
+    Ok(move |rel: &Path| {
+        include.as_ref().is_none_or(|g| g.is_match(rel))
+            && !exclude.as_ref().is_some_and(|g| g.is_match(rel))
+    })
+}
+
+/// Files read elsewhere (a git revision), as (display name, bytes) in input order: checked as
+/// read files are (tool files and non-UTF-8 text are skipped with a finding).
+pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
+    let mut files = Vec::with_capacity(read.len());
+    let mut diagnostics = Vec::new();
+    for r in read {
+        match prepare(Ok(r)) {
+            Prepared::File(mut file) => {
+                file.id = files.len();
+                files.push(file);
+            }
+            Prepared::Skipped(d) | Prepared::Failed(d) => diagnostics.push(*d),
+        }
+    }
+    Loaded {
+        files,
+        diagnostics,
+        input_error: false,
     }
 }
 

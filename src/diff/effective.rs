@@ -1,0 +1,204 @@
+//! Effective policy: per target (Gateway, listener, route, rule, backend, port, provider), the
+//! fields whose effective value or source changed. Targets are known by `kind/ns/name[:section]`
+//! and sources by the policies' names, so the comparison holds across files and their order.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::fasthash::FastMap;
+use crate::merge::view::{place_parts, source_view};
+use crate::merge::{Level, Merged, Place, Source};
+use crate::model::facts::Facts;
+
+/// An effective field on one side: its value and the policies it came from.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FieldState {
+    pub value: Value,
+    /// The winner, then those merged with it (policyMerge DeepMerge), as
+    /// `TrafficPolicy shop/a @route`.
+    pub sources: Vec<String>,
+    /// The winner turned the feature off (`disable`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub disabled: bool,
+}
+
+impl FieldState {
+    /// The value as one line of JSON, `(disabled)` when the winner turned the feature off.
+    pub fn value_text(&self) -> String {
+        let value = serde_json::to_string(&self.value).unwrap_or_default();
+        if self.disabled {
+            format!("{value} (disabled)")
+        } else {
+            value
+        }
+    }
+
+    /// `TrafficPolicy shop/a @route + TrafficPolicy shop/b @route`.
+    pub fn sources_text(&self) -> String {
+        self.sources.join(" + ")
+    }
+}
+
+/// Family, the listener a route is reached through, field name.
+type FieldKey = (&'static str, Option<String>, String);
+
+/// One side's effective fields, by target, compactly: there are millions of (target, field)
+/// pairs in a large set but few distinct field keys and few distinct states (a setting
+/// inherited by every listener, route and rule below a Gateway is one state), so each pair is
+/// two numbers into those tables.
+#[derive(Debug, Default)]
+pub struct EffectiveMap {
+    keys: Vec<FieldKey>,
+    states: Vec<Arc<FieldState>>,
+    /// Per target: (key, state) indices.
+    targets: BTreeMap<String, Vec<(u32, u32)>>,
+}
+
+impl EffectiveMap {
+    /// A target's fields, by key.
+    fn fields(&self, target: &str) -> BTreeMap<&FieldKey, &FieldState> {
+        self.targets
+            .get(target)
+            .into_iter()
+            .flatten()
+            .map(|&(k, s)| (&self.keys[k as usize], &*self.states[s as usize]))
+            .collect()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FieldChange {
+    pub family: &'static str,
+    /// The listener a route or rule is reached through (`Gateway/shop/public:http`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    pub field: String,
+    /// `None`: the field was not set on that side.
+    pub before: Option<FieldState>,
+    pub after: Option<FieldState>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PlaceChange {
+    /// `kind/ns/name[:section]`, such as `HTTPRoute/shop/checkout:pay`.
+    pub target: String,
+    pub changes: Vec<FieldChange>,
+}
+
+/// `kind/ns/name[:section]` (`kind/name` for cluster-scoped objects).
+pub fn place_key(facts: &[Facts], place: Place) -> String {
+    let (i, section) = place_parts(facts, place);
+    let id = &facts[i].id;
+    let mut key = if id.namespace.is_empty() {
+        format!("{}/{}", id.kind, id.name)
+    } else {
+        format!("{}/{}/{}", id.kind, id.namespace, id.name)
+    };
+    if let Some(s) = section {
+        key.push(':');
+        key.push_str(&s);
+    }
+    key
+}
+
+pub fn of_merged(facts: &[Facts], merged: &Merged<'_>) -> EffectiveMap {
+    let mut out = EffectiveMap::default();
+    let mut key_ids: FastMap<FieldKey, u32> = FastMap::default();
+    // The settings of a field (which value of which source at which level) make its state.
+    let mut state_ids: FastMap<Vec<(*const Value, Source, Level)>, u32> = FastMap::default();
+    for e in &merged.effective {
+        let via = e.via.map(|v| place_key(facts, v));
+        let mut fields = Vec::with_capacity(e.fields.len());
+        for f in &e.fields {
+            let key = (e.family.label(), via.clone(), f.name.to_string());
+            let k = *key_ids.entry(key).or_insert_with_key(|key| {
+                out.keys.push(key.clone());
+                (out.keys.len() - 1) as u32
+            });
+            let settings = || std::iter::once(&f.winner).chain(&f.merged);
+            let state = settings()
+                .map(|s| (std::ptr::from_ref(s.value), s.source, s.level))
+                .collect();
+            let s = *state_ids.entry(state).or_insert_with(|| {
+                out.states.push(Arc::new(FieldState {
+                    value: f.value(),
+                    sources: settings().map(|s| source_view(facts, s).label()).collect(),
+                    disabled: f.disabled(),
+                }));
+                (out.states.len() - 1) as u32
+            });
+            fields.push((k, s));
+        }
+        out.targets
+            .entry(place_key(facts, e.place))
+            .or_default()
+            .extend(fields);
+    }
+    out
+}
+
+pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
+    let mut targets: Vec<&String> = base.targets.keys().chain(head.targets.keys()).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    let mut out = Vec::new();
+    for target in targets {
+        let (before, after) = (base.fields(target), head.fields(target));
+        let mut keys: Vec<&FieldKey> = before.keys().chain(after.keys()).copied().collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let changes: Vec<FieldChange> = keys
+            .into_iter()
+            .filter_map(|k| {
+                let (b, a) = (before.get(k).copied(), after.get(k).copied());
+                (b != a).then(|| FieldChange {
+                    family: k.0,
+                    via: k.1.clone(),
+                    field: k.2.clone(),
+                    before: b.cloned(),
+                    after: a.cloned(),
+                })
+            })
+            .collect();
+        if !changes.is_empty() {
+            out.push(PlaceChange {
+                target: target.clone(),
+                changes,
+            });
+        }
+    }
+    out
+}
+
+/// Targets with the very same changes (a route and its rules, every listener of a Gateway),
+/// for printing them once: each group's targets in order, and their changes.
+pub fn grouped(places: &[PlaceChange]) -> Vec<(Vec<&str>, &[FieldChange])> {
+    let mut out: Vec<(Vec<&str>, &[FieldChange])> = Vec::new();
+    let mut index: FastMap<String, usize> = FastMap::default();
+    for p in places {
+        let key = serde_json::to_string(&p.changes).unwrap_or_default();
+        match index.get(&key) {
+            Some(&i) => out[i].0.push(&p.target),
+            None => {
+                index.insert(key, out.len());
+                out.push((vec![&p.target], &p.changes));
+            }
+        }
+    }
+    out
+}
+
+/// At most `shown` targets, then how many more: `A, B and 3 more`.
+pub fn targets_text(targets: &[&str], shown: usize, quote: impl Fn(&str) -> String) -> String {
+    let mut text: Vec<String> = targets.iter().take(shown).map(|t| quote(t)).collect();
+    if targets.len() > shown {
+        let last = format!("{} more", targets.len() - shown);
+        text.push(last);
+    }
+    match text.len() {
+        0 | 1 => text.concat(),
+        n => format!("{} and {}", text[..n - 1].join(", "), text[n - 1]),
+    }
+}
