@@ -34,6 +34,9 @@ pub struct RenderOptions {
     pub validation_level: ValidationLevel,
     /// The AI data plane's controllerName (config `controllers.ai`).
     pub ai_controller: String,
+    /// Print values read from Secrets (and inline credentials) as they are, instead of a digest:
+    /// for comparing with reference outputs, never for the CLI.
+    pub reveal_secrets: bool,
 }
 
 /// Which data plane serves a Gateway.

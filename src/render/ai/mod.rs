@@ -1,0 +1,113 @@
+//! AI Gateways: the AI data plane's resource model (decisions.md section 7), in the shapes of the
+//! reference's agent gateway goldens: per Gateway its binds (one per port), listeners and routes;
+//! shared by every Gateway the backends, the services they reach and the policies.
+
+mod backends;
+mod gateway;
+mod routes;
+mod secrets;
+
+use serde_json::{Map, Value, json};
+
+use super::{Context, DataPlane, RenderedGateway, RenderedResource};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+
+/// The AI API group's kinds.
+pub(super) const AI_GROUP: &str = "agentgateway.dev";
+
+pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
+    let mut out = RenderedGateway::new(gateway, DataPlane::Ai);
+    let owner = json!({"Name": gateway.id.name, "Namespace": gateway.id.namespace});
+    let mut items = gateway::binds_and_listeners(ctx, gateway);
+    items.extend(routes::routes(ctx, gateway));
+    out.resources = items
+        .into_iter()
+        .map(|(kind, value)| {
+            let mut item = Map::new();
+            item.insert("gateway".into(), owner.clone());
+            item.insert("resource".into(), json!({ kind: value }));
+            resource(kind, Value::Object(item))
+        })
+        .collect();
+    out
+}
+
+/// The resources that belong to no single Gateway (backends, services, policies), and their
+/// statuses.
+pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
+    if !has_ai_class(ctx) {
+        return (Vec::new(), Value::Null);
+    }
+    let mut out: Vec<RenderedResource> = backends::backends(ctx)
+        .into_iter()
+        .map(|(kind, value)| resource(kind, json!({"resource": { kind: value }})))
+        .collect();
+    out.extend(
+        backends::services(ctx)
+            .into_iter()
+            .map(|v| resource("service", v)),
+    );
+    (out, Value::Null)
+}
+
+/// Whether some GatewayClass names the AI data plane's controller: else no AI data plane runs.
+fn has_ai_class(ctx: &Context<'_>) -> bool {
+    let ai = ctx.options.ai_controller.as_str();
+    !ai.is_empty()
+        && ctx
+            .inputs
+            .of_kind(GATEWAY_API, "GatewayClass")
+            .any(|c| str_at(&c.value, "/spec/controllerName") == Some(ai))
+}
+
+/// One output item; `kind` is the data plane's resource kind, mapped to what `--type` selects.
+fn resource(kind: &str, value: Value) -> RenderedResource {
+    let selected = match kind {
+        "bind" | "listener" => "listener",
+        "route" | "tcpRoute" => "route",
+        _ => "cluster",
+    };
+    let name = key_of(kind, &value);
+    RenderedResource {
+        section: "output",
+        kind: selected,
+        name,
+        value,
+    }
+}
+
+fn key_of(kind: &str, item: &Value) -> String {
+    match item["resource"][kind]["key"].as_str() {
+        Some(k) => format!("{kind}/{k}"),
+        None => format!(
+            "{kind}/{}/{}",
+            item["namespace"].as_str().unwrap_or(""),
+            item["name"].as_str().unwrap_or("")
+        ),
+    }
+}
+
+/// The cluster-local hostname of a Service.
+fn service_host(namespace: &str, name: &str) -> String {
+    format!("{name}.{namespace}.svc.cluster.local")
+}
+
+fn str_at<'v>(v: &'v Value, pointer: &str) -> Option<&'v str> {
+    v.pointer(pointer).and_then(Value::as_str)
+}
+
+/// Whether the object's `metadata.labels` hold every pair of `match_labels`.
+fn labels_match(object: &Value, match_labels: &Value) -> bool {
+    let labels = &object["metadata"]["labels"];
+    match_labels
+        .as_object()
+        .is_some_and(|m| m.iter().all(|(k, v)| labels.get(k) == Some(v)))
+}
+
+/// A copy of `v` with only the given keys (absent ones left out).
+fn pick(v: &Value, keys: &[&str]) -> Map<String, Value> {
+    keys.iter()
+        .filter_map(|k| v.get(*k).map(|x| ((*k).to_string(), x.clone())))
+        .collect()
+}

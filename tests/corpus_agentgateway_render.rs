@@ -1,0 +1,261 @@
+//! The AI data plane's rendering against the reference's agent gateway goldens
+//! (`pkg/agentgateway/{translator,plugins}/testdata/`): each file's renamed inputs (with its
+//! folder's `_defaults.yaml` before them, as the reference's harness does) are linted, rendered,
+//! and the set of output resources compared with the file's `# Output` document.
+//!
+//! Run with `GWCTL_CORPUS=/work/shared/corpus cargo test --test corpus_agentgateway_render --
+//! --nocapture` to see every case.
+
+mod common;
+
+use std::path::Path;
+
+use gwctl::config::Config;
+use gwctl::lint::{LintOptions, lint_sources};
+use gwctl::parse::{Limits, parse_file};
+use gwctl::render::{self, RenderOptions};
+use gwctl::source::SourceFile;
+use serde_json::Value;
+
+/// Cases whose rendering agrees with the reference, at least (raise it when more agree).
+const AGREEING: usize = 18;
+
+/// Cases that differ from the reference, with why.
+const KNOWN: &[(&str, &str)] = &[];
+
+/// The folders, and which resources of the output each one's golden lists: the reference's
+/// harness of each folder keeps only what that folder tests (the routes goldens show no binds or
+/// listeners of their Gateways, the plugin goldens only policies).
+const FOLDERS: &[(&str, &[&str])] = &[
+    (
+        "translator/testdata/backends",
+        &[
+            "bind", "listener", "route", "tcpRoute", "backend", "policy", "service", "workload",
+        ],
+    ),
+    ("translator/testdata/gateways", &["bind", "listener"]),
+    (
+        "translator/testdata/routes",
+        &["route", "tcpRoute", "policy"],
+    ),
+    ("plugins/testdata/backendpolicy", &["policy"]),
+    ("plugins/testdata/frontendpolicy", &["policy"]),
+    ("plugins/testdata/trafficpolicy", &["policy"]),
+];
+
+#[test]
+fn agentgateway_goldens() {
+    let Some(corpus) = common::corpus("corpus_agentgateway_render") else {
+        return;
+    };
+    let root = corpus.join("kgateway-seed/pkg/agentgateway");
+    let mut equal = 0;
+    let mut total = 0;
+    let mut unexpected = Vec::new();
+    for (folder, kinds) in FOLDERS {
+        let dir = root.join(folder);
+        let defaults = std::fs::read_to_string(dir.join("_defaults.yaml")).unwrap_or_default();
+        for path in common::files_under(&dir, &["yaml"]) {
+            if path.file_name().is_some_and(|n| n == "_defaults.yaml") {
+                continue;
+            }
+            let name = format!(
+                "{folder}/{}",
+                path.file_stem().and_then(|s| s.to_str()).unwrap_or("")
+            );
+            let Some((got, expected)) = case(&path, &defaults, kinds) else {
+                unexpected.push(format!("{name}: no # Output document"));
+                continue;
+            };
+            total += 1;
+            match first_difference(&got, &expected) {
+                None => {
+                    equal += 1;
+                    println!("{name}: equal");
+                }
+                Some(at) => {
+                    println!("{name}: differs at {at}");
+                    if !KNOWN.iter().any(|(k, _)| *k == name) {
+                        unexpected.push(format!("{name}: differs at {at}"));
+                    }
+                }
+            }
+        }
+    }
+    println!("agentgateway goldens: {equal} of {total} equal");
+    assert!(total > 0, "no golden found under {}", root.display());
+    assert!(
+        equal >= AGREEING,
+        "agreement fell: {equal} of {total} (was {AGREEING})"
+    );
+    assert!(
+        unexpected.is_empty(),
+        "differences not in KNOWN:\n{}",
+        unexpected.join("\n")
+    );
+}
+
+/// The rendered and the expected resources of one golden, normalised and sorted.
+fn case(path: &Path, defaults: &str, kinds: &[&str]) -> Option<(Vec<Value>, Vec<Value>)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (input, output) = text.split_once("\n# Output")?;
+    let output = documents(&format!("# Output{output}"));
+    let expected = output.first()?["output"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let files = vec![
+        SourceFile::new(0, "_defaults.yaml", defaults.to_string()),
+        SourceFile::new(1, path.display().to_string(), input.to_string()),
+    ];
+    let run = lint_sources(files, &render::render_options(LintOptions::default()));
+    let rendered = render::render(
+        &run,
+        &RenderOptions {
+            ai_controller: Config::default().controllers.ai,
+            reveal_secrets: true,
+            ..RenderOptions::default()
+        },
+    );
+    let got = rendered
+        .gateways
+        .iter()
+        .filter(|g| g.data_plane == render::DataPlane::Ai)
+        .flat_map(|g| &g.resources)
+        .chain(&rendered.shared)
+        .map(|r| r.value.clone())
+        .filter(|v| kinds.contains(&kind_of(v)))
+        .map(canonical)
+        .collect();
+    let expected = expected
+        .into_iter()
+        .map(unwrap_plugin_policy)
+        .filter(|v| kinds.contains(&kind_of(v)))
+        .map(canonical)
+        .collect();
+    Some((sorted(got), sorted(expected)))
+}
+
+fn documents(text: &str) -> Vec<Value> {
+    let file = SourceFile::new(0, "output.yaml", text.to_string());
+    parse_file(&file, &Limits::default())
+        .documents
+        .iter()
+        .map(|d| d.root.to_json())
+        .collect()
+}
+
+/// The plugin goldens list a policy as `{Policy: P}`, the translator goldens as
+/// `{resource: {policy: P}}`: one shape for both.
+fn unwrap_plugin_policy(item: Value) -> Value {
+    match item.get("Policy") {
+        Some(p) if item.as_object().is_some_and(|o| o.len() == 1) => {
+            serde_json::json!({ "resource": { "policy": p } })
+        }
+        _ => item,
+    }
+}
+
+/// `bind`, `listener`, `route`, `tcpRoute`, `backend`, `policy`; `workload` for an item with
+/// a `workloadName`, else `service`.
+fn kind_of(item: &Value) -> &str {
+    if let Some(resource) = item.get("resource").and_then(Value::as_object) {
+        return resource.keys().next().map(String::as_str).unwrap_or("");
+    }
+    if item.get("workloadName").is_some() {
+        "workload"
+    } else {
+        "service"
+    }
+}
+
+/// Keys sorted at every depth (the output keeps insertion order).
+fn canonical(v: Value) -> Value {
+    match v {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, canonical(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
+        other => other,
+    }
+}
+
+/// By kind and key, then by the whole text: the order of the output means nothing.
+fn sorted(mut items: Vec<Value>) -> Vec<Value> {
+    items.sort_by_cached_key(|v| (kind_of(v).to_string(), key_of(v), v.to_string()));
+    items
+}
+
+fn key_of(item: &Value) -> String {
+    let kind = kind_of(item);
+    let resource = &item["resource"][kind];
+    match resource["key"].as_str() {
+        Some(k) => k.to_string(),
+        None => format!(
+            "{}/{}",
+            item["namespace"].as_str().unwrap_or(""),
+            item["name"].as_str().unwrap_or("")
+        ),
+    }
+}
+
+/// Where the two sorted lists first differ: a resource only on one side, or the first path
+/// inside one resource whose values differ.
+fn first_difference(got: &[Value], expected: &[Value]) -> Option<String> {
+    let label = |v: &Value| format!("{} {}", kind_of(v), key_of(v));
+    for (g, e) in got.iter().zip(expected) {
+        if label(g) != label(e) {
+            let (g_label, e_label) = (label(g), label(e));
+            return Some(if expected.iter().any(|x| label(x) == g_label) {
+                format!("missing {e_label}")
+            } else {
+                format!("extra {g_label}")
+            });
+        }
+        if let Some(path) = value_difference(g, e, "") {
+            return Some(format!("{}: {path}", label(e)));
+        }
+    }
+    match got.len().cmp(&expected.len()) {
+        std::cmp::Ordering::Less => Some(format!("missing {}", label(&expected[got.len()]))),
+        std::cmp::Ordering::Greater => Some(format!("extra {}", label(&got[expected.len()]))),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+fn value_difference(got: &Value, expected: &Value, at: &str) -> Option<String> {
+    match (got, expected) {
+        (Value::Object(g), Value::Object(e)) => {
+            for (k, ev) in e {
+                let path = format!("{at}/{k}");
+                match g.get(k) {
+                    None => return Some(format!("{path} missing")),
+                    Some(gv) => {
+                        if let Some(d) = value_difference(gv, ev, &path) {
+                            return Some(d);
+                        }
+                    }
+                }
+            }
+            g.keys()
+                .find(|k| !e.contains_key(*k))
+                .map(|k| format!("{at}/{k} extra"))
+        }
+        (Value::Array(g), Value::Array(e)) => {
+            for (i, (gv, ev)) in g.iter().zip(e).enumerate() {
+                if let Some(d) = value_difference(gv, ev, &format!("{at}/{i}")) {
+                    return Some(d);
+                }
+            }
+            (g.len() != e.len()).then(|| format!("{at}: {} items, expected {}", g.len(), e.len()))
+        }
+        _ => (got != expected).then(|| format!("{at}: {got} expected {expected}")),
+    }
+}
