@@ -16,6 +16,7 @@ use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
 pub use index::Index;
 pub use policies::{Attachment, Via};
+pub use routes::{carrying_listeners, hostnames_overlap};
 
 /// What the resolve stage needs to know of the run's options.
 #[derive(Debug, Clone, Default)]

@@ -7,7 +7,7 @@ use crate::model::facts::{
     Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Spec,
 };
 
-use super::{Condition, Ctx, RouteStatus, diag, qualified, resource_ref};
+use super::{Condition, Ctx, Index, RouteStatus, diag, qualified, resource_ref};
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
 /// the related location is (the parent, or the listener that came closest).
@@ -157,7 +157,9 @@ fn parent_outcome(
     let allowed: Vec<&Listener> = by_ref
         .iter()
         .copied()
-        .filter(|l| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
+        .filter(|l| {
+            kind_allowed(l, route_kind) && namespace_allowed(ctx.index, l, namespace, route)
+        })
         .collect();
     if allowed.is_empty() {
         let l = by_ref[0];
@@ -209,10 +211,10 @@ fn kind_allowed(l: &Listener, route_kind: &str) -> bool {
     }
 }
 
-fn namespace_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts) -> bool {
+fn namespace_allowed(index: &Index<'_>, l: &Listener, parent_ns: &str, route: &Facts) -> bool {
     match l.from.as_str() {
         "All" => true,
-        "Selector" => match ctx.index.namespace_labels(&route.id.namespace) {
+        "Selector" => match index.namespace_labels(&route.id.namespace) {
             Some(labels) => l.selector.as_ref().is_some_and(|s| s.matches(labels)),
             // The Namespace is not in the inputs: its labels are unknown, so no finding.
             None => true,
@@ -233,12 +235,40 @@ fn why_not_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts) 
             "listener {:?} admits namespaces by label selector, and the labels of Namespace {} do not match",
             l.name, route.id.namespace
         ),
-        _ if !namespace_allowed(ctx, l, parent_ns, route) => format!(
+        _ if !namespace_allowed(ctx.index, l, parent_ns, route) => format!(
             "listener {:?} admits routes from namespace {parent_ns} only (allowedRoutes.namespaces.from: Same), the route is in {}",
             l.name, route.id.namespace
         ),
         _ => format!("listener {:?}", l.name),
     }
+}
+
+/// The listeners of `parent` (a Gateway's or ListenerSet's, in `parent_ns`) that carry `route`
+/// through `parent_ref`: by sectionName and port, allowed kinds and namespaces, and hostnames.
+/// What a data plane programs the route on.
+pub fn carrying_listeners<'l>(
+    index: &Index<'_>,
+    route: &Facts,
+    parent_ref: &ObjRef,
+    parent_ns: &str,
+    listeners: &'l [Listener],
+) -> Vec<&'l Listener> {
+    let Spec::Route(facts) = &route.spec else {
+        return Vec::new();
+    };
+    listeners
+        .iter()
+        .filter(|l| parent_ref.section().is_none_or(|s| s == l.name))
+        .filter(|l| parent_ref.port.is_none_or(|p| l.port == Some(p)))
+        .filter(|l| kind_allowed(l, &route.id.kind))
+        .filter(|l| namespace_allowed(index, l, parent_ns, route))
+        .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
+        .collect()
+}
+
+/// Whether two hostnames (either may be a `*.` wildcard) have a name in common.
+pub fn hostnames_overlap(a: &str, b: &str) -> bool {
+    host_match(a, b)
 }
 
 /// Gateway API hostname intersection: no hostname on either side matches everything; a

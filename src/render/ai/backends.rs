@@ -14,6 +14,7 @@ const A2A: &str = "kgateway.dev/a2a";
 const MCP: &str = "kgateway.dev/mcp";
 const MCP_SSE: &str = "kgateway.dev/mcp-sse";
 const MCP_PATH_ANNOTATION: &str = "kgateway.dev/mcp-path";
+pub(super) const INFERENCE_GROUP: &str = "inference.networking.k8s.io";
 
 /// Every backend and backend-side policy, as (kind, value).
 pub(super) fn backends(ctx: &Context<'_>) -> Vec<(&'static str, Value)> {
@@ -23,6 +24,9 @@ pub(super) fn backends(ctx: &Context<'_>) -> Vec<(&'static str, Value)> {
     }
     for service in ctx.inputs.of_kind("", "Service") {
         out.extend(a2a_policies(service).into_iter().map(|v| ("policy", v)));
+    }
+    for pool in ctx.inputs.of_kind(INFERENCE_GROUP, "InferencePool") {
+        out.extend(inference_policies(pool).into_iter().map(|v| ("policy", v)));
     }
     for policy in ctx.inputs.of_kind(GATEWAY_API, "BackendTLSPolicy") {
         out.extend(
@@ -249,9 +253,67 @@ pub(super) fn backend_auth(ctx: &Context<'_>, ns: &str, auth: &Value) -> Option<
     None
 }
 
-/// The Services the data plane reaches, with their ports.
+/// An InferencePool's hostname: pools are addressed like Services, in their own domain.
+pub(super) fn pool_host(namespace: &str, name: &str) -> String {
+    format!("{name}.{namespace}.inference.cluster.local")
+}
+
+/// An InferencePool: inference routing through its endpoint picker, and the picker reached over
+/// TLS without verification (it serves a self-signed certificate).
+fn inference_policies(pool: &Object) -> Vec<Value> {
+    let (ns, name) = (&pool.id.namespace, &pool.id.name);
+    let picker = &pool.value["spec"]["endpointPickerRef"];
+    let Some(picker_name) = picker["name"].as_str() else {
+        return Vec::new();
+    };
+    let picker_host = service_host(ns, picker_name);
+    let port = picker["port"]["number"].clone();
+    let failure_mode = match picker["failureMode"].as_str() {
+        Some("FailOpen") => "FAIL_OPEN",
+        _ => "FAIL_CLOSED",
+    };
+    let owner = json!({"kind": "InferencePool", "name": name, "namespace": ns});
+    vec![
+        json!({
+            "key": format!("{ns}/{name}:inference"),
+            "name": owner,
+            "target": {"service": {"hostname": pool_host(ns, name), "namespace": ns}},
+            "backend": {"inferenceRouting": {
+                "endpointPicker": {
+                    "port": port,
+                    "service": {"hostname": picker_host, "namespace": ns},
+                },
+                "failureMode": failure_mode,
+            }},
+        }),
+        json!({
+            "key": format!("{ns}/{name}:inferencetls"),
+            "name": owner,
+            "target": {"service": {"hostname": picker_host, "namespace": ns, "port": port}},
+            "backend": {"backendTls": {"verification": "INSECURE_ALL"}},
+        }),
+    ]
+}
+
+/// The Services the data plane reaches (and the InferencePools, addressed like Services), with
+/// their ports.
 pub(super) fn services(ctx: &Context<'_>) -> Vec<Value> {
-    ctx.inputs
+    let pools = ctx.inputs.of_kind(INFERENCE_GROUP, "InferencePool").map(|p| {
+        let ports: Vec<Value> = p.value["spec"]["targetPorts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| json!({"appProtocol": "HTTP11", "servicePort": t["number"], "targetPort": t["number"]}))
+            .collect();
+        json!({
+            "hostname": pool_host(&p.id.namespace, &p.id.name),
+            "name": p.id.name,
+            "namespace": p.id.namespace,
+            "ports": ports,
+        })
+    });
+    let services: Vec<Value> = ctx
+        .inputs
         .of_kind("", "Service")
         .map(|svc| {
             let ports: Vec<Value> = svc.value["spec"]["ports"]
@@ -277,7 +339,8 @@ pub(super) fn services(ctx: &Context<'_>) -> Vec<Value> {
                 "ports": ports,
             })
         })
-        .collect()
+        .collect();
+    services.into_iter().chain(pools).collect()
 }
 
 /// The data plane's protocol for a Service port's appProtocol, when it has one.
@@ -364,8 +427,8 @@ fn backend_tls_policies(ctx: &Context<'_>, o: &Object) -> Vec<Value> {
                 }
                 (suffix, json!({ "backend": backend }))
             }
-            ("inference.networking.k8s.io", Some("InferencePool")) => {
-                let hostname = format!("{name}.{ns}.inference.cluster.local");
+            (INFERENCE_GROUP, Some("InferencePool")) => {
+                let hostname = pool_host(ns, name);
                 (
                     hostname.clone(),
                     json!({"service": {"hostname": hostname, "namespace": ns}}),
