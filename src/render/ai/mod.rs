@@ -4,6 +4,7 @@
 
 mod backends;
 mod gateway;
+mod policies;
 mod routes;
 mod secrets;
 
@@ -36,13 +37,20 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
 /// The resources that belong to no single Gateway (backends, services, policies), and their
 /// statuses.
 pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
-    if !has_ai_class(ctx) {
+    // AI kinds are served by the AI data plane only, whatever the classes say.
+    let ai_kinds = ctx.inputs.objects.iter().any(|o| o.id.group == AI_GROUP);
+    if !ai_kinds && !has_ai_class(ctx) {
         return (Vec::new(), Value::Null);
     }
     let mut out: Vec<RenderedResource> = backends::backends(ctx)
         .into_iter()
         .map(|(kind, value)| resource(kind, json!({"resource": { kind: value }})))
         .collect();
+    out.extend(
+        policies::policies(ctx)
+            .into_iter()
+            .map(|v| resource("policy", json!({"resource": {"policy": v}}))),
+    );
     out.extend(
         backends::services(ctx)
             .into_iter()

@@ -378,7 +378,7 @@ fn path_modifier(p: &Value) -> Option<Value> {
     }
 }
 
-fn cors(c: &Value) -> Value {
+pub(super) fn cors(c: &Value) -> Value {
     let mut out = pick(
         c,
         &[

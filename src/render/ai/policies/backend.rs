@@ -1,0 +1,284 @@
+//! The `backend` features of an AiGatewayPolicy: TLS, HTTP, auth, AI and MCP.
+
+use serde_json::{Map, Value, json};
+
+use super::Feature;
+use super::traffic::{authorization, existing_backend};
+use crate::model::Object;
+use crate::render::ai::backends::backend_auth;
+use crate::render::ai::secrets::{base64_encode, config_map_text, secret_bytes, shown};
+use crate::render::ai::{Context, pick, service_host, str_at};
+
+pub(super) fn features(ctx: &Context<'_>, policy: &Object, b: &Value) -> Vec<Feature> {
+    let ns = policy.id.namespace.as_str();
+    let mut out = Vec::new();
+    if let Some(h) = b.get("http") {
+        out.push(Feature::backend(
+            None,
+            "backend-http",
+            json!({"backendHttp": pick(h, &["version", "requestTimeout"])}),
+        ));
+    }
+    if let Some(t) = b.get("tls") {
+        out.push(Feature::backend(
+            None,
+            "tls",
+            json!({"backendTls": backend_tls(ctx, ns, t)}),
+        ));
+    }
+    if let Some(auth) = b.get("auth").and_then(|a| auth(ctx, ns, a)) {
+        out.push(Feature::backend(
+            Some("backend"),
+            "backend-auth",
+            json!({ "auth": auth }),
+        ));
+    }
+    if let Some(ai) = b.get("ai") {
+        out.push(Feature::backend(
+            Some("backend"),
+            "ai",
+            json!({"ai": ai_policy(ctx, policy, ai)}),
+        ));
+    }
+    if let Some(a) = b.pointer("/mcp/authorization") {
+        out.push(Feature::backend(
+            None,
+            "mcp-authorization",
+            json!({"mcpAuthorization": authorization(a)}),
+        ));
+    }
+    if let Some(a) = b.pointer("/mcp/authentication") {
+        out.push(Feature::backend(
+            None,
+            "mcp-authentication",
+            json!({"mcpAuthentication": mcp_authentication(ctx, ns, a)}),
+        ));
+    }
+    out
+}
+
+/// Backend auth, with the cloud provider's credentials from a Secret; `None` when a Secret it
+/// needs is missing.
+fn auth(ctx: &Context<'_>, ns: &str, a: &Value) -> Option<Value> {
+    if let Some(name) = str_at(a, "/aws/secretRef/name") {
+        let read = |key: &str| {
+            secret_bytes(ctx, ns, name, key)
+                .map(|b| shown(ctx, String::from_utf8_lossy(&b).into_owned()))
+        };
+        let mut explicit = Map::new();
+        explicit.insert("accessKeyId".into(), read("accessKey")?);
+        explicit.insert("secretAccessKey".into(), read("secretKey")?);
+        if let Some(token) = read("sessionToken") {
+            explicit.insert("sessionToken".into(), token);
+        }
+        return Some(json!({"aws": {"explicitConfig": explicit}}));
+    }
+    backend_auth(ctx, ns, a)
+}
+
+/// TLS toward the backend: the client certificate (and its CA) from the mTLS Secret, CAs from
+/// ConfigMaps, SNI, SANs to verify and ALPN.
+fn backend_tls(ctx: &Context<'_>, ns: &str, t: &Value) -> Value {
+    let mut out = Map::new();
+    if let Some(name) = str_at(t, "/mtlsCertificateRef/0/name") {
+        for (key, field) in [("tls.crt", "cert"), ("tls.key", "key"), ("ca.crt", "root")] {
+            if let Some(bytes) = secret_bytes(ctx, ns, name, key) {
+                let encoded = base64_encode(&bytes);
+                let value = if field == "key" {
+                    shown(ctx, encoded)
+                } else {
+                    encoded.into()
+                };
+                out.insert(field.into(), value);
+            }
+        }
+    }
+    if !out.contains_key("root") {
+        let roots: Vec<String> = t["caCertificateRefs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| config_map_text(ctx, ns, r["name"].as_str()?, "ca.crt"))
+            .map(|pem| format!("{pem}\n"))
+            .collect();
+        if !roots.is_empty() {
+            out.insert(
+                "root".into(),
+                base64_encode(roots.join("\n").as_bytes()).into(),
+            );
+        }
+    }
+    if let Some(sni) = t.get("sni") {
+        out.insert("hostname".into(), sni.clone());
+    }
+    if let Some(s) = t.get("verifySubjectAltNames") {
+        out.insert("verifySubjectAltNames".into(), s.clone());
+    }
+    if let Some(a) = t.get("alpnProtocols") {
+        out.insert("alpn".into(), json!({ "protocols": a }));
+    }
+    if t["insecureSkipVerify"].as_str() == Some("All") {
+        out.insert("verification".into(), "INSECURE_ALL".into());
+    }
+    Value::Object(out)
+}
+
+/// `CreditCard` -> `CREDIT_CARD`.
+fn upper_snake(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for (i, c) in s.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+/// The AI features: request defaults and overrides (values as JSON text), prompts, guards,
+/// caching, model aliases and route types.
+fn ai_policy(ctx: &Context<'_>, policy: &Object, ai: &Value) -> Value {
+    let mut out = Map::new();
+    for field in ["defaults", "overrides"] {
+        if let Some(list) = ai[field].as_array() {
+            let map: Map<String, Value> = list
+                .iter()
+                .filter_map(|d| {
+                    let name = d["field"].as_str()?;
+                    Some((name.to_string(), d["value"].to_string().into()))
+                })
+                .collect();
+            out.insert(field.into(), map.into());
+        }
+    }
+    if let Some(a) = ai.get("modelAliases") {
+        out.insert("modelAliases".into(), a.clone());
+    }
+    if let Some(c) = ai["promptCaching"].as_object() {
+        // Unset and false mean the same to the data plane.
+        let set: Map<String, Value> = c
+            .iter()
+            .filter(|(_, v)| **v != Value::Bool(false))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        out.insert("promptCaching".into(), set.into());
+    }
+    if let Some(p) = ai.get("prompt") {
+        out.insert("prompts".into(), p.clone());
+    }
+    if let Some(g) = ai.get("promptGuard") {
+        let mut guard = Map::new();
+        for side in ["request", "response"] {
+            if let Some(list) = g[side].as_array() {
+                let guards: Vec<Value> =
+                    list.iter().map(|x| prompt_guard(ctx, policy, x)).collect();
+                guard.insert(side.into(), guards.into());
+            }
+        }
+        out.insert("promptGuard".into(), guard.into());
+    }
+    if let Some(routes) = ai["routes"].as_object() {
+        let map: Map<String, Value> = routes
+            .iter()
+            .map(|(path, kind)| {
+                (
+                    path.clone(),
+                    upper_snake(kind.as_str().unwrap_or("")).into(),
+                )
+            })
+            .collect();
+        out.insert("routes".into(), map.into());
+    }
+    Value::Object(out)
+}
+
+fn prompt_guard(ctx: &Context<'_>, policy: &Object, g: &Value) -> Value {
+    let mut out = Map::new();
+    if let Some(r) = g.get("regex") {
+        let mut rules: Vec<Value> = r["matches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| json!({ "regex": m }))
+            .collect();
+        rules.extend(
+            r["builtins"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|b| json!({ "builtin": upper_snake(b) })),
+        );
+        out.insert("regex".into(), json!({ "rules": rules }));
+    }
+    if let Some(m) = g.get("openAIModeration") {
+        let mut moderation = pick(m, &["model"]);
+        if str_at(m, "/policies/tls/insecureSkipVerify") == Some("All") {
+            moderation.insert(
+                "inlinePolicies".into(),
+                json!([{"backendTls": {"verification": "INSECURE_ALL"}}]),
+            );
+        }
+        out.insert("openaiModeration".into(), moderation.into());
+    }
+    if let Some(w) = g.get("webhook") {
+        let mut webhook = Map::new();
+        if let Some(b) = existing_backend(ctx, policy, &w["backendRef"]) {
+            webhook.insert("backend".into(), b);
+        }
+        out.insert("webhook".into(), webhook.into());
+    }
+    if let Some(message) = str_at(g, "/response/message") {
+        out.insert(
+            "rejection".into(),
+            json!({"body": base64_encode(message.as_bytes())}),
+        );
+    }
+    Value::Object(out)
+}
+
+/// MCP authentication: the identity provider, and the key set as the controller fetched it
+/// (its JWKS store ConfigMaps, keyed by URL).
+fn mcp_authentication(ctx: &Context<'_>, ns: &str, a: &Value) -> Value {
+    let mut out = pick(a, &["audiences", "issuer"]);
+    if let Some(p) = a["provider"].as_str() {
+        // The data plane's names of the two identity providers.
+        let named = match p {
+            "IdpOne" => "AUTH0",
+            "IdpTwo" => "KEYCLOAK",
+            other => other,
+        };
+        out.insert("provider".into(), named.into());
+    }
+    if let Some(m) = a.get("resourceMetadata") {
+        out.insert("resourceMetadata".into(), json!({ "extra": m }));
+    }
+    let jwks = &a["jwks"];
+    if let (Some(svc), Some(path)) = (str_at(jwks, "/backendRef/name"), jwks["jwksPath"].as_str()) {
+        let svc_ns = str_at(jwks, "/backendRef/namespace").unwrap_or(ns);
+        let port = jwks["backendRef"]["port"].as_u64().unwrap_or(80);
+        let url = format!(
+            "http://{}:{port}/{}",
+            service_host(svc_ns, svc),
+            path.trim_start_matches('/')
+        );
+        if let Some(inline) = jwks_from_store(ctx, &url) {
+            out.insert("jwksInline".into(), inline.into());
+        }
+    }
+    Value::Object(out)
+}
+
+/// The key set fetched from `url`, as the controller's JWKS store ConfigMaps hold it.
+fn jwks_from_store(ctx: &Context<'_>, url: &str) -> Option<String> {
+    ctx.inputs
+        .of_kind("", "ConfigMap")
+        .filter(|c| {
+            str_at(&c.value, "/metadata/labels/app.kubernetes.io~1component") == Some("jwks-store")
+        })
+        .find_map(|c| {
+            let store: Value =
+                serde_json::from_str(c.value["data"]["jwks-store"].as_str()?).ok()?;
+            store[url].as_str().map(str::to_string)
+        })
+}
