@@ -21,7 +21,18 @@ use serde_json::Value;
 const AGREEING: usize = 63;
 
 /// Cases that differ from the reference, with why.
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "translator/testdata/backends/serviceentry",
+        "Istio ServiceEntry workloads and services (mesh discovery) are not rendered: ServiceEntry \
+         is a kind gwctl does not check (decisions.md section 2)",
+    ),
+    (
+        "translator/testdata/backends/serviceentry-with-network",
+        "Istio ServiceEntry workloads and the mesh's network gateways are not rendered: neither \
+         is a kind gwctl checks (decisions.md section 2)",
+    ),
+];
 
 /// The folders, and which resources of the output each one's golden lists: the reference's
 /// harness of each folder keeps only what that folder tests (the routes goldens show no binds or

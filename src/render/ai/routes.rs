@@ -8,6 +8,8 @@ use super::gateway::{granted, listener_key};
 use super::{AI_GROUP, Context, pick, service_host};
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, Spec};
+const ISTIO_GROUP: &str = "networking.istio.io";
+
 use crate::resolve::{Index, carrying_listeners, hostnames_overlap};
 
 pub(super) fn routes(ctx: &Context<'_>, gw: &Object) -> Vec<(&'static str, Value)> {
@@ -265,6 +267,11 @@ pub(super) fn backend_ref(ctx: &Context<'_>, route: &Object, r: &Value) -> Optio
             }))
         }
         (AI_GROUP, "AiGatewayBackend") => Some(json!({ "backend": format!("{ns}/{name}") })),
+        // A mesh hostname (an Istio ServiceEntry's host), reached as a service of that name.
+        (ISTIO_GROUP, "Hostname") => Some(json!({
+            "port": r["port"],
+            "service": {"hostname": name, "namespace": ns},
+        })),
         _ => None,
     }
 }
