@@ -20,6 +20,12 @@ use serde_json::Value;
 /// Cases whose rendering agrees with the reference, at least (raise it when more agree).
 const AGREEING: usize = 63;
 
+/// Cases whose AI statuses agree with the reference, at least.
+const AGREEING_STATUSES: usize = 41;
+
+/// Cases whose AI statuses differ from the reference, with why.
+const KNOWN_STATUSES: &[(&str, &str)] = &[];
+
 /// Cases that differ from the reference, with why.
 const KNOWN: &[(&str, &str)] = &[
     (
@@ -60,8 +66,8 @@ fn agentgateway_goldens() {
         return;
     };
     let root = corpus.join("kgateway-seed/pkg/agentgateway");
-    let mut equal = 0;
-    let mut total = 0;
+    let (mut equal, mut total) = (0, 0);
+    let (mut statuses_equal, mut statuses_total) = (0, 0);
     let mut unexpected = Vec::new();
     for (folder, kinds) in FOLDERS {
         let dir = root.join(folder);
@@ -74,15 +80,15 @@ fn agentgateway_goldens() {
                 "{folder}/{}",
                 path.file_stem().and_then(|s| s.to_str()).unwrap_or("")
             );
-            let Some((got, expected)) = case(&path, &defaults, kinds) else {
+            let Some(c) = case(&path, &defaults, kinds) else {
                 unexpected.push(format!("{name}: no # Output document"));
                 continue;
             };
             total += 1;
-            match first_difference(&got, &expected) {
+            match first_difference(&c.got, &c.expected) {
                 None => {
                     equal += 1;
-                    println!("{name}: equal ({} resources)", expected.len());
+                    println!("{name}: equal ({} resources)", c.expected.len());
                 }
                 Some(at) => {
                     println!("{name}: differs at {at}");
@@ -91,13 +97,36 @@ fn agentgateway_goldens() {
                     }
                 }
             }
+            if c.expected_statuses.is_empty() && c.got_statuses.is_empty() {
+                continue;
+            }
+            statuses_total += 1;
+            match status_difference(&c.got_statuses, &c.expected_statuses) {
+                None => {
+                    statuses_equal += 1;
+                    println!("{name}: statuses equal ({})", c.expected_statuses.len());
+                }
+                Some(at) => {
+                    println!("{name}: statuses differ at {at}");
+                    if !KNOWN_STATUSES.iter().any(|(k, _)| *k == name) {
+                        unexpected.push(format!("{name}: statuses differ at {at}"));
+                    }
+                }
+            }
         }
     }
     println!("agentgateway goldens: {equal} of {total} equal");
+    println!(
+        "agentgateway golden statuses (AI backends and policies): {statuses_equal} of {statuses_total} equal"
+    );
     assert!(total > 0, "no golden found under {}", root.display());
     assert!(
         equal >= AGREEING,
         "agreement fell: {equal} of {total} (was {AGREEING})"
+    );
+    assert!(
+        statuses_equal >= AGREEING_STATUSES,
+        "status agreement fell: {statuses_equal} of {statuses_total} (was {AGREEING_STATUSES})"
     );
     assert!(
         unexpected.is_empty(),
@@ -106,15 +135,24 @@ fn agentgateway_goldens() {
     );
 }
 
-/// The rendered and the expected resources of one golden, normalised and sorted.
-fn case(path: &Path, defaults: &str, kinds: &[&str]) -> Option<(Vec<Value>, Vec<Value>)> {
+struct Case {
+    got: Vec<Value>,
+    expected: Vec<Value>,
+    /// The statuses of the AI kinds (AiGatewayBackend, AiGatewayPolicy): what the AI renderer
+    /// writes; the Gateway and route statuses are the status stage's.
+    got_statuses: Vec<Value>,
+    expected_statuses: Vec<Value>,
+}
+
+const STATUS_KINDS: &[&str] = &["AiGatewayBackend", "AiGatewayPolicy"];
+
+/// The rendered and the expected resources and statuses of one golden, normalised and sorted.
+fn case(path: &Path, defaults: &str, kinds: &[&str]) -> Option<Case> {
     let text = std::fs::read_to_string(path).ok()?;
     let (input, output) = text.split_once("\n# Output")?;
     let output = documents(&format!("# Output{output}"));
-    let expected = output.first()?["output"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let document = output.first()?;
+    let expected = document["output"].as_array().cloned().unwrap_or_default();
     let files = vec![
         SourceFile::new(0, "_defaults.yaml", defaults.to_string()),
         SourceFile::new(1, path.display().to_string(), input.to_string()),
@@ -144,7 +182,93 @@ fn case(path: &Path, defaults: &str, kinds: &[&str]) -> Option<(Vec<Value>, Vec<
         .filter(|v| kinds.contains(&kind_of(v)))
         .map(canonical)
         .collect();
-    Some((sorted(got), sorted(expected)))
+    let mut got_statuses: Vec<Value> = rendered
+        .shared_statuses
+        .as_array()
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let expected_statuses = match &document["status"] {
+        Value::Array(list) => list.clone(),
+        // The plugin goldens hold the status of their one policy alone.
+        Value::Object(_) => {
+            let policy = got_statuses
+                .iter()
+                .find(|s| s["kind"] == "AiGatewayPolicy")
+                .cloned()
+                .unwrap_or(Value::Null);
+            got_statuses.retain(|s| s["kind"] == "AiGatewayPolicy");
+            vec![serde_json::json!({
+                "apiVersion": policy["apiVersion"],
+                "kind": "AiGatewayPolicy",
+                "metadata": policy["metadata"],
+                "spec": null,
+                "status": document["status"],
+            })]
+        }
+        _ => Vec::new(),
+    };
+    let statuses = |list: Vec<Value>| {
+        let mut list: Vec<Value> = list
+            .into_iter()
+            .filter(|s| {
+                s["kind"]
+                    .as_str()
+                    .is_some_and(|k| STATUS_KINDS.contains(&k))
+            })
+            .map(|s| canonical(without_transition_times(s)))
+            .collect();
+        list.sort_by_cached_key(Value::to_string);
+        list
+    };
+    Some(Case {
+        got: sorted(got),
+        expected: sorted(expected),
+        got_statuses: statuses(got_statuses),
+        expected_statuses: statuses(expected_statuses),
+    })
+}
+
+/// The goldens write `lastTransitionTime: fake`; a dry run has no transition times.
+fn without_transition_times(v: Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(k, _)| k != "lastTransitionTime")
+                .map(|(k, v)| (k, without_transition_times(v)))
+                .collect(),
+        ),
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(without_transition_times).collect())
+        }
+        other => other,
+    }
+}
+
+/// The first status that differs: by kind and name, then the first differing path.
+fn status_difference(got: &[Value], expected: &[Value]) -> Option<String> {
+    let label = |v: &Value| {
+        format!(
+            "{} {}/{}",
+            v["kind"].as_str().unwrap_or(""),
+            v["metadata"]["namespace"].as_str().unwrap_or(""),
+            v["metadata"]["name"].as_str().unwrap_or("")
+        )
+    };
+    for e in expected {
+        match got.iter().find(|g| label(g) == label(e)) {
+            None => return Some(format!("missing {}", label(e))),
+            Some(g) => {
+                if let Some(path) = value_difference(g, e, "") {
+                    return Some(format!("{}: {path}", label(e)));
+                }
+            }
+        }
+    }
+    got.iter()
+        .find(|g| !expected.iter().any(|e| label(e) == label(g)))
+        .map(|g| format!("extra {}", label(g)))
 }
 
 fn documents(text: &str) -> Vec<Value> {

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::secrets::{base64_encode, config_map_text, secret_bytes, shown};
-use super::{AI_GROUP, Context, labels_match, pick, service_host, str_at};
+use super::{AI_GROUP, Context, condition, labels_match, pick, service_host, str_at};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
@@ -40,6 +40,25 @@ pub(super) fn backends(ctx: &Context<'_>) -> Vec<(&'static str, Value)> {
 
 fn name_of(o: &Object) -> Value {
     json!({"name": o.id.name, "namespace": o.id.namespace})
+}
+
+/// Every AiGatewayBackend's status: accepted (the schema and the lint stage say what is wrong
+/// with one; the controller accepts what the API server admitted).
+pub(super) fn statuses(ctx: &Context<'_>) -> Vec<Value> {
+    ctx.inputs
+        .of_kind(AI_GROUP, "AiGatewayBackend")
+        .map(|b| {
+            json!({
+                "apiVersion": format!("{AI_GROUP}/v1alpha1"),
+                "kind": b.id.kind,
+                "metadata": name_of(b),
+                "spec": null,
+                "status": {"conditions": [
+                    condition("Accepted", true, "Accepted", "Backend successfully accepted"),
+                ]},
+            })
+        })
+        .collect()
 }
 
 /// One AiGatewayBackend: its backend, plus one backend per static MCP target.

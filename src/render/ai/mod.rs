@@ -46,8 +46,9 @@ pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
         .into_iter()
         .map(|(kind, value)| resource(kind, json!({"resource": { kind: value }})))
         .collect();
+    let (policies, mut statuses) = policies::policies(ctx);
     out.extend(
-        policies::policies(ctx)
+        policies
             .into_iter()
             .map(|v| resource("policy", json!({"resource": {"policy": v}}))),
     );
@@ -56,7 +57,8 @@ pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
             .into_iter()
             .map(|v| resource("service", v)),
     );
-    (out, Value::Null)
+    statuses.extend(backends::statuses(ctx));
+    (out, Value::Array(statuses))
 }
 
 /// Whether some GatewayClass names the AI data plane's controller: else no AI data plane runs.
@@ -94,6 +96,16 @@ fn key_of(kind: &str, item: &Value) -> String {
             item["name"].as_str().unwrap_or("")
         ),
     }
+}
+
+/// A status condition, without its transition time (a dry run has none).
+fn condition(kind: &str, status: bool, reason: &str, message: &str) -> Value {
+    json!({
+        "message": message,
+        "reason": reason,
+        "status": if status { "True" } else { "False" },
+        "type": kind,
+    })
 }
 
 /// The cluster-local hostname of a Service.

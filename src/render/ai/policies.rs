@@ -4,7 +4,10 @@
 //! the inputs (the status says those are not attached).
 
 mod backend;
+mod status;
 mod traffic;
+
+use std::cell::RefCell;
 
 use serde_json::{Map, Value, json};
 
@@ -12,25 +15,34 @@ use super::{AI_GROUP, Context, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
-pub(super) fn policies(ctx: &Context<'_>) -> Vec<Value> {
+/// The policies, and each AiGatewayPolicy's status (in the reference's status list shape).
+pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
     let mut out = Vec::new();
-    for policy in ctx.inputs.of_kind(AI_GROUP, "AiGatewayPolicy") {
-        let spec = &policy.value["spec"];
+    let mut statuses = Vec::new();
+    for object in ctx.inputs.of_kind(AI_GROUP, "AiGatewayPolicy") {
+        let policy = Policy {
+            object,
+            problems: RefCell::new(Vec::new()),
+            invalid: RefCell::new(None),
+        };
+        let spec = &object.value["spec"];
         let mut features: Vec<Feature> = Vec::new();
         if let Some(t) = spec.get("traffic") {
-            features.extend(traffic::features(ctx, policy, t));
+            features.extend(traffic::features(ctx, &policy, t));
         }
         if let Some(b) = spec.get("backend") {
-            features.extend(backend::features(ctx, policy, b));
+            features.extend(backend::features(ctx, &policy, b));
         }
         if let Some(f) = spec.get("frontend") {
-            features.extend(traffic::frontend_features(f));
+            features.extend(traffic::frontend_features(ctx, &policy, f));
         }
-        if features.is_empty() {
+        statuses.push(status::policy_status(ctx, &policy));
+        if policy.invalid.borrow().is_some() {
+            // An invalid policy is not programmed at all.
             continue;
         }
         for target_ref in spec["targetRefs"].as_array().into_iter().flatten() {
-            let Some((target_key, target)) = target(policy, target_ref) else {
+            let Some((target_key, target)) = target(object, target_ref) else {
                 continue;
             };
             for f in &features {
@@ -40,16 +52,16 @@ pub(super) fn policies(ctx: &Context<'_>) -> Vec<Value> {
                     "key".into(),
                     format!(
                         "{prefix}{}/{}:{}:{target_key}",
-                        policy.id.namespace, policy.id.name, f.name
+                        object.id.namespace, object.id.name, f.name
                     )
                     .into(),
                 );
                 p.insert(
                     "name".into(),
                     json!({
-                        "kind": policy.id.kind,
-                        "name": policy.id.name,
-                        "namespace": policy.id.namespace,
+                        "kind": object.id.kind,
+                        "name": object.id.name,
+                        "namespace": object.id.namespace,
                     }),
                 );
                 p.insert("target".into(), target.clone());
@@ -58,7 +70,29 @@ pub(super) fn policies(ctx: &Context<'_>) -> Vec<Value> {
             }
         }
     }
-    out
+    (out, statuses)
+}
+
+/// A policy being translated, with what went wrong on the way (its status says so).
+pub(super) struct Policy<'o> {
+    object: &'o Object,
+    /// A part that could not be translated (the rest is): PartiallyValid.
+    problems: RefCell<Vec<String>>,
+    /// The policy cannot be programmed at all: Invalid.
+    invalid: RefCell<Option<String>>,
+}
+
+impl Policy<'_> {
+    fn problem(&self, message: String) {
+        let mut problems = self.problems.borrow_mut();
+        if !problems.contains(&message) {
+            problems.push(message);
+        }
+    }
+
+    fn invalid(&self, message: String) {
+        self.invalid.borrow_mut().get_or_insert(message);
+    }
 }
 
 /// One feature of a policy, as the data plane receives it.

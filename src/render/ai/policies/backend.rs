@@ -2,15 +2,14 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Feature;
 use super::traffic::{authorization, existing_backend};
-use crate::model::Object;
+use super::{Feature, Policy};
 use crate::render::ai::backends::backend_auth;
 use crate::render::ai::secrets::{base64_encode, config_map_text, secret_bytes, shown};
 use crate::render::ai::{Context, pick, service_host, str_at};
 
-pub(super) fn features(ctx: &Context<'_>, policy: &Object, b: &Value) -> Vec<Feature> {
-    let ns = policy.id.namespace.as_str();
+pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Vec<Feature> {
+    let ns = policy.object.id.namespace.as_str();
     let mut out = Vec::new();
     if let Some(h) = b.get("http") {
         out.push(Feature::backend(
@@ -23,10 +22,10 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Object, b: &Value) -> Vec<Fea
         out.push(Feature::backend(
             None,
             "tls",
-            json!({"backendTls": backend_tls(ctx, ns, t)}),
+            json!({"backendTls": backend_tls(ctx, policy, t)}),
         ));
     }
-    if let Some(auth) = b.get("auth").and_then(|a| auth(ctx, ns, a)) {
+    if let Some(auth) = b.get("auth").and_then(|a| auth(ctx, policy, a)) {
         out.push(Feature::backend(
             Some("backend"),
             "backend-auth",
@@ -59,7 +58,15 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Object, b: &Value) -> Vec<Fea
 
 /// Backend auth, with the cloud provider's credentials from a Secret; `None` when a Secret it
 /// needs is missing.
-fn auth(ctx: &Context<'_>, ns: &str, a: &Value) -> Option<Value> {
+fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
+    let ns = policy.object.id.namespace.as_str();
+    let secret = str_at(a, "/aws/secretRef/name").or_else(|| str_at(a, "/secretRef/name"));
+    if let Some(name) = secret
+        && ctx.inputs.get("", "Secret", ns, name).is_none()
+    {
+        policy.problem(format!("secret {ns}/{name} not found"));
+        return None;
+    }
     if let Some(name) = str_at(a, "/aws/secretRef/name") {
         let read = |key: &str| {
             secret_bytes(ctx, ns, name, key)
@@ -78,9 +85,13 @@ fn auth(ctx: &Context<'_>, ns: &str, a: &Value) -> Option<Value> {
 
 /// TLS toward the backend: the client certificate (and its CA) from the mTLS Secret, CAs from
 /// ConfigMaps, SNI, SANs to verify and ALPN.
-fn backend_tls(ctx: &Context<'_>, ns: &str, t: &Value) -> Value {
+fn backend_tls(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Value {
+    let ns = policy.object.id.namespace.as_str();
     let mut out = Map::new();
     if let Some(name) = str_at(t, "/mtlsCertificateRef/0/name") {
+        if ctx.inputs.get("", "Secret", ns, name).is_none() {
+            policy.problem(format!("secret {ns}/{name} not found"));
+        }
         for (key, field) in [("tls.crt", "cert"), ("tls.key", "key"), ("ca.crt", "root")] {
             if let Some(bytes) = secret_bytes(ctx, ns, name, key) {
                 let encoded = base64_encode(&bytes);
@@ -91,6 +102,16 @@ fn backend_tls(ctx: &Context<'_>, ns: &str, t: &Value) -> Value {
                 };
                 out.insert(field.into(), value);
             }
+        }
+    }
+    for name in t["caCertificateRefs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["name"].as_str())
+    {
+        if ctx.inputs.get("", "ConfigMap", ns, name).is_none() {
+            policy.problem(format!("ConfigMap {ns}/{name} not found"));
         }
     }
     if !out.contains_key("root") {
@@ -137,7 +158,7 @@ fn upper_snake(s: &str) -> String {
 
 /// The AI features: request defaults and overrides (values as JSON text), prompts, guards,
 /// caching, model aliases and route types.
-fn ai_policy(ctx: &Context<'_>, policy: &Object, ai: &Value) -> Value {
+fn ai_policy(ctx: &Context<'_>, policy: &Policy<'_>, ai: &Value) -> Value {
     let mut out = Map::new();
     for field in ["defaults", "overrides"] {
         if let Some(list) = ai[field].as_array() {
@@ -192,7 +213,7 @@ fn ai_policy(ctx: &Context<'_>, policy: &Object, ai: &Value) -> Value {
     Value::Object(out)
 }
 
-fn prompt_guard(ctx: &Context<'_>, policy: &Object, g: &Value) -> Value {
+fn prompt_guard(ctx: &Context<'_>, policy: &Policy<'_>, g: &Value) -> Value {
     let mut out = Map::new();
     if let Some(r) = g.get("regex") {
         let mut rules: Vec<Value> = r["matches"]
@@ -223,7 +244,8 @@ fn prompt_guard(ctx: &Context<'_>, policy: &Object, g: &Value) -> Value {
     }
     if let Some(w) = g.get("webhook") {
         let mut webhook = Map::new();
-        if let Some(b) = existing_backend(ctx, policy, &w["backendRef"]) {
+        if let Some(b) = existing_backend(ctx, policy, &w["backendRef"], "failed to build webhook")
+        {
             webhook.insert("backend".into(), b);
         }
         out.insert("webhook".into(), webhook.into());

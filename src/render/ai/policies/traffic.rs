@@ -2,12 +2,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Feature;
-use crate::model::Object;
+use super::{Feature, Policy};
 use crate::render::ai::routes::{backend_ref, cors};
 use crate::render::ai::{Context, pick};
 
-pub(super) fn features(ctx: &Context<'_>, policy: &Object, t: &Value) -> Vec<Feature> {
+pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Vec<Feature> {
     let mut out = Vec::new();
     if let Some(timeouts) = t.get("timeouts") {
         out.push(Feature::traffic(
@@ -15,7 +14,7 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Object, t: &Value) -> Vec<Fea
             json!({"timeout": pick(timeouts, &["request", "backendRequest"])}),
         ));
     }
-    if let Some(r) = t.get("retry").and_then(retry) {
+    if let Some(r) = t.get("retry").and_then(|r| retry(policy, r)) {
         out.push(Feature::traffic("retry", json!({ "retry": r })));
     }
     if let Some(c) = t.get("cors") {
@@ -44,7 +43,7 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Object, t: &Value) -> Vec<Fea
     if let Some(tr) = t.get("transformation") {
         out.push(Feature::traffic(
             "transformation",
-            json!({ "transformation": transformation(tr) }),
+            json!({ "transformation": transformation(policy, tr) }),
         ));
     }
     if let Some(e) = t.get("extAuth") {
@@ -55,7 +54,9 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Object, t: &Value) -> Vec<Fea
     }
     if let Some(e) = t.get("extProc") {
         let mut v = Map::new();
-        if let Some(target) = existing_backend(ctx, policy, &e["backendRef"]) {
+        if let Some(target) =
+            existing_backend(ctx, policy, &e["backendRef"], "failed to build extProc")
+        {
             v.insert("target".into(), target);
         }
         out.push(Feature::traffic("extproc", json!({ "extProc": v })));
@@ -85,13 +86,17 @@ pub(super) fn authorization(a: &Value) -> Value {
 }
 
 /// A retry the data plane can hold: attempts within 0..=i32::MAX, else none at all.
-fn retry(r: &Value) -> Option<Value> {
+fn retry(policy: &Policy<'_>, r: &Value) -> Option<Value> {
     let mut out = pick(r, &["attempts", "backoff"]);
     if let Some(a) = r.get("attempts") {
         let valid = a
             .as_i64()
             .is_some_and(|a| (0..=i64::from(i32::MAX)).contains(&a));
         if !valid {
+            // The reference's wording, typo included.
+            policy.invalid(format!(
+                "failed to parse retry attemptes should be positive int32 ({a})"
+            ));
             return None;
         }
     }
@@ -103,7 +108,7 @@ fn retry(r: &Value) -> Option<Value> {
 
 /// Header and body transformations: each value is a CEL expression; one that does not parse
 /// is left out (the data plane would reject it).
-fn transformation(t: &Value) -> Value {
+fn transformation(policy: &Policy<'_>, t: &Value) -> Value {
     let mut out = Map::new();
     for side in ["request", "response"] {
         let Some(s) = t.get(side) else {
@@ -114,7 +119,16 @@ fn transformation(t: &Value) -> Value {
             if let Some(headers) = s[op].as_array() {
                 let kept: Vec<Value> = headers
                     .iter()
-                    .filter(|h| h["value"].as_str().is_some_and(valid_cel))
+                    .filter(|h| {
+                        let value = h["value"].as_str().unwrap_or("");
+                        let valid = valid_cel(value);
+                        if !valid {
+                            policy.problem(format!(
+                                "header value is not a valid CEL expression: {value}"
+                            ));
+                        }
+                        valid
+                    })
                     .map(|h| json!({"name": h["name"], "expression": h["value"]}))
                     .collect();
                 if !kept.is_empty() {
@@ -125,8 +139,12 @@ fn transformation(t: &Value) -> Value {
         if let Some(r) = s.get("remove") {
             v.insert("remove".into(), r.clone());
         }
-        if let Some(body) = s["body"].as_str().filter(|b| valid_cel(b)) {
-            v.insert("body".into(), json!({ "expression": body }));
+        if let Some(body) = s["body"].as_str() {
+            if valid_cel(body) {
+                v.insert("body".into(), json!({ "expression": body }));
+            } else {
+                policy.problem(format!("body value is not a valid CEL expression: {body}"));
+            }
         }
         out.insert(side.into(), v.into());
     }
@@ -137,9 +155,10 @@ fn valid_cel(expr: &str) -> bool {
     crate::cel::check_syntax(expr).is_ok()
 }
 
-fn ext_auth(ctx: &Context<'_>, policy: &Object, e: &Value) -> Value {
+fn ext_auth(ctx: &Context<'_>, policy: &Policy<'_>, e: &Value) -> Value {
     let mut out = Map::new();
-    if let Some(target) = existing_backend(ctx, policy, &e["backendRef"]) {
+    if let Some(target) = existing_backend(ctx, policy, &e["backendRef"], "failed to build extAuth")
+    {
         out.insert("target".into(), target);
     }
     if let Some(size) = e.pointer("/forwardBody/maxSize") {
@@ -174,7 +193,7 @@ fn ext_auth(ctx: &Context<'_>, policy: &Object, e: &Value) -> Value {
     Value::Object(out)
 }
 
-fn global_rate_limit(ctx: &Context<'_>, policy: &Object, g: &Value) -> Value {
+fn global_rate_limit(ctx: &Context<'_>, policy: &Policy<'_>, g: &Value) -> Value {
     let mut out = pick(g, &["domain"]);
     if let Some(d) = g["descriptors"].as_array() {
         let descriptors: Vec<Value> = d
@@ -191,7 +210,9 @@ fn global_rate_limit(ctx: &Context<'_>, policy: &Object, g: &Value) -> Value {
             .collect();
         out.insert("descriptors".into(), descriptors.into());
     }
-    if let Some(target) = existing_backend(ctx, policy, &g["backendRef"]) {
+    if let Some(target) =
+        existing_backend(ctx, policy, &g["backendRef"], "failed to build rateLimit")
+    {
         out.insert("target".into(), target);
     }
     Value::Object(out)
@@ -199,17 +220,37 @@ fn global_rate_limit(ctx: &Context<'_>, policy: &Object, g: &Value) -> Value {
 
 /// A policy's backendRef when what it names is in the inputs (a policy toward a missing
 /// service is programmed without its target).
-pub(super) fn existing_backend(ctx: &Context<'_>, policy: &Object, r: &Value) -> Option<Value> {
+/// `what` names the feature in the status message when it is missing.
+pub(super) fn existing_backend(
+    ctx: &Context<'_>,
+    policy: &Policy<'_>,
+    r: &Value,
+    what: &str,
+) -> Option<Value> {
     let name = r["name"].as_str()?;
-    let ns = r["namespace"].as_str().unwrap_or(&policy.id.namespace);
+    let ns = r["namespace"]
+        .as_str()
+        .unwrap_or(&policy.object.id.namespace);
     let kind = r["kind"].as_str().unwrap_or("Service");
     let group = r["group"].as_str().unwrap_or("");
-    ctx.inputs.get(group, kind, ns, name)?;
-    backend_ref(ctx, policy, r)
+    if ctx.inputs.get(group, kind, ns, name).is_none() {
+        policy.problem(format!("{what}: unable to find the {kind} {ns}/{name}"));
+        return None;
+    }
+    backend_ref(ctx, policy.object, r)
 }
 
-pub(super) fn frontend_features(f: &Value) -> Vec<Feature> {
+pub(super) fn frontend_features(ctx: &Context<'_>, policy: &Policy<'_>, f: &Value) -> Vec<Feature> {
     let mut out = Vec::new();
+    if let Some(t) = f.get("tracing") {
+        // Only whether its collector is there is checked: tracing itself is not rendered.
+        existing_backend(
+            ctx,
+            policy,
+            &t["backendRef"],
+            "failed to translate tracing backend ref",
+        );
+    }
     if let Some(h) = f.get("http") {
         out.push(Feature::frontend("frontend-http", json!({ "http": h })));
     }
