@@ -82,7 +82,7 @@ fn ai_backend(ctx: &Context<'_>, o: &Object) -> Vec<Value> {
                         .as_array()
                         .into_iter()
                         .flatten()
-                        .map(|p| provider(ctx, ns, p, p["name"].as_str().unwrap_or("")))
+                        .filter_map(|p| Some(provider(ctx, ns, p, p["name"].as_str()?)))
                         .collect();
                     json!({ "providers": providers })
                 })

@@ -51,6 +51,10 @@ pub(super) fn routes(ctx: &Context<'_>, gw: &Object) -> Vec<(&'static str, Value
                 continue;
             }
             for l in carrying_listeners(&index, f, parent, parent_ns, listeners) {
+                // A listener without a name or a port is not rendered, nor what it would carry.
+                if l.name.is_empty() || l.port.is_none() {
+                    continue;
+                }
                 if !carried.contains(&l.name.as_str()) {
                     carried.push(&l.name);
                 }
@@ -103,6 +107,9 @@ fn route_resources(
     let mut out = Vec::new();
     let rules = spec["rules"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     for (i, rule) in rules.iter().enumerate() {
+        if !rule.is_object() {
+            continue;
+        }
         let backends = backends(ctx, route, &rule["backendRefs"]);
         match kind {
             "HTTPRoute" => {

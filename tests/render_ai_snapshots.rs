@@ -1,0 +1,71 @@
+//! The AI data plane's rendering of the small examples in `testdata/render-ai/`: every
+//! resource, shared resource and status, as reviewed snapshots. Credentials are shown as
+//! digests (the CLI's behaviour), never as their values.
+
+use std::path::Path;
+
+use gwctl::config::Config;
+use gwctl::lint::{LintOptions, lint_paths};
+use gwctl::render::{self, RenderOptions, Rendered};
+use serde_json::{Value, json};
+
+fn render_example(name: &str) -> Rendered {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/render-ai")
+        .join(name);
+    let run = lint_paths(&[path], &render::render_options(LintOptions::default()))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    render::render(
+        &run,
+        &RenderOptions {
+            ai_controller: Config::default().controllers.ai,
+            ..RenderOptions::default()
+        },
+    )
+}
+
+/// Everything rendered, as one YAML document.
+fn everything(rendered: &Rendered) -> String {
+    let gateways: Vec<Value> = rendered
+        .gateways
+        .iter()
+        .map(|g| g.document(&["listener", "route", "cluster"], false))
+        .collect();
+    let shared: Vec<&Value> = rendered.shared.iter().map(|r| &r.value).collect();
+    gwctl::report::yaml::to_yaml(&json!({
+        "gateways": gateways,
+        "shared": shared,
+        "statuses": rendered.shared_statuses,
+    }))
+}
+
+#[test]
+fn gateway_example() {
+    let rendered = render_example("gateway.yaml");
+    let text = everything(&rendered);
+    // Neither the listener's private key nor the provider's key is printed.
+    assert!(!text.contains("cHJpdmF0ZS1rZXk="), "{text}");
+    assert!(!text.contains("sk-test"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn broken_example() {
+    insta::assert_snapshot!(everything(&render_example("broken.yaml")));
+}
+
+#[test]
+fn names_are_unique_per_kind() {
+    let rendered = render_example("gateway.yaml");
+    let mut names: Vec<(&str, &str)> = rendered
+        .gateways
+        .iter()
+        .flat_map(|g| &g.resources)
+        .chain(&rendered.shared)
+        .map(|r| (r.kind, r.name.as_str()))
+        .collect();
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count);
+}
