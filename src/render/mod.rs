@@ -166,6 +166,8 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
         options,
     };
     let mut out = Rendered::default();
+    // Made at the first AI Gateway, shared by the others.
+    let mut ai_prepared = None;
     for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
         if let Some((ns, name)) = &options.gateway
             && (&gateway.id.namespace != ns || &gateway.id.name != name)
@@ -175,7 +177,10 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
         let plane = data_plane(&ctx.inputs, gateway, &options.ai_controller);
         let mut rendered = match plane {
             DataPlane::Envoy => envoy::render_gateway(&ctx, gateway),
-            DataPlane::Ai => ai::render_gateway(&ctx, gateway),
+            DataPlane::Ai => {
+                let prepared = ai_prepared.get_or_insert_with(|| ai::prepare(&ctx));
+                ai::render_prepared(&ctx, prepared, gateway)
+            }
         };
         rendered.statuses = status::statuses(&ctx, gateway);
         out.gateways.push(rendered);

@@ -17,11 +17,28 @@ use crate::model::facts::GATEWAY_API;
 /// The AI API group's kinds.
 pub(super) const AI_GROUP: &str = "agentgateway.dev";
 
+pub use routes::Prepared;
+
+/// What rendering every AI Gateway of a run shares; made once per run.
+pub fn prepare<'a>(ctx: &Context<'a>) -> Prepared<'a> {
+    Prepared::new(ctx)
+}
+
+/// One AI Gateway's binds, listeners and routes.
 pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
+    render_prepared(ctx, &prepare(ctx), gateway)
+}
+
+/// [`render_gateway`] with what [`prepare`] made: for rendering many Gateways.
+pub fn render_prepared(
+    ctx: &Context<'_>,
+    prepared: &Prepared<'_>,
+    gateway: &Object,
+) -> RenderedGateway {
     let mut out = RenderedGateway::new(gateway, DataPlane::Ai);
     let owner = json!({"Name": gateway.id.name, "Namespace": gateway.id.namespace});
     let mut items = gateway::binds_and_listeners(ctx, gateway);
-    items.extend(routes::routes(ctx, gateway));
+    items.extend(routes::routes(ctx, prepared, gateway));
     out.resources = items
         .into_iter()
         .map(|(kind, value)| {

@@ -6,17 +6,65 @@ use serde_json::{Map, Value, json};
 use super::backends::{INFERENCE_GROUP, pool_host};
 use super::gateway::{granted, listener_key};
 use super::{AI_GROUP, Context, pick, service_host};
+use crate::fasthash::FastMap;
 use crate::model::Object;
-use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, Spec};
-const ISTIO_GROUP: &str = "networking.istio.io";
-
+use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Spec};
 use crate::resolve::{Index, carrying_listeners, hostnames_overlap};
 
-pub(super) fn routes(ctx: &Context<'_>, gw: &Object) -> Vec<(&'static str, Value)> {
-    let Some(model) = ctx.run.model.as_ref() else {
+const ISTIO_GROUP: &str = "networking.istio.io";
+
+/// What every AI Gateway of a run looks up: the facts index, and the routes by the Gateways
+/// their parentRefs name (so that each Gateway visits its own routes only).
+pub struct Prepared<'a> {
+    index: Option<Index<'a>>,
+    routes: FastMap<(&'a str, &'a str), Vec<&'a Facts>>,
+}
+
+impl<'a> Prepared<'a> {
+    pub(super) fn new(ctx: &Context<'a>) -> Self {
+        let Some(model) = ctx.run.model.as_ref() else {
+            return Prepared {
+                index: None,
+                routes: FastMap::default(),
+            };
+        };
+        let mut routes: FastMap<(&'a str, &'a str), Vec<&'a Facts>> = FastMap::default();
+        for f in &model.facts {
+            let Spec::Route(route) = &f.spec else {
+                continue;
+            };
+            if !(f.id.group == GATEWAY_API || f.id.group == GATEWAY_API_X) {
+                continue;
+            }
+            for parent in &route.parent_refs {
+                if parent.group().unwrap_or(GATEWAY_API) != GATEWAY_API
+                    || parent.kind().unwrap_or("Gateway") != "Gateway"
+                {
+                    continue;
+                }
+                let key = (parent.namespace().unwrap_or(&f.id.namespace), &*parent.name);
+                let list = routes.entry(key).or_default();
+                // A route naming one Gateway twice (two listeners) is visited once.
+                if !list.last().is_some_and(|l| std::ptr::eq(*l, f)) {
+                    list.push(f);
+                }
+            }
+        }
+        Prepared {
+            index: Some(Index::new(&model.facts, false)),
+            routes,
+        }
+    }
+}
+
+pub(super) fn routes(
+    ctx: &Context<'_>,
+    prepared: &Prepared<'_>,
+    gw: &Object,
+) -> Vec<(&'static str, Value)> {
+    let Some(index) = prepared.index.as_ref() else {
         return Vec::new();
     };
-    let index = Index::new(&model.facts, false);
     let Some(gw_facts) = index.get(GATEWAY_API, "Gateway", &gw.id.namespace, &gw.id.name) else {
         return Vec::new();
     };
@@ -24,14 +72,12 @@ pub(super) fn routes(ctx: &Context<'_>, gw: &Object) -> Vec<(&'static str, Value
         return Vec::new();
     };
     let mut out = Vec::new();
-    for f in &model.facts {
+    let key = (gw.id.namespace.as_str(), gw.id.name.as_str());
+    for f in prepared.routes.get(&key).into_iter().flatten() {
         let Spec::Route(route) = &f.spec else {
             continue;
         };
         let kind = f.id.kind.as_str();
-        if !(f.id.group == GATEWAY_API || f.id.group == GATEWAY_API_X) {
-            continue;
-        }
         let Some(object) = ctx
             .inputs
             .get(&f.id.group, kind, &f.id.namespace, &f.id.name)
@@ -50,7 +96,7 @@ pub(super) fn routes(ctx: &Context<'_>, gw: &Object) -> Vec<(&'static str, Value
             {
                 continue;
             }
-            for l in carrying_listeners(&index, f, parent, parent_ns, listeners) {
+            for l in carrying_listeners(index, f, parent, parent_ns, listeners) {
                 // A listener without a name or a port is not rendered, nor what it would carry.
                 if l.name.is_empty() || l.port.is_none() {
                     continue;
