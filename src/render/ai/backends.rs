@@ -371,6 +371,24 @@ fn app_protocol(written: &str) -> Option<&'static str> {
     }
 }
 
+/// The port a sectionName picks on a Service: its number written out, or the name of one of
+/// its ports.
+pub(super) fn service_port(
+    ctx: &Context<'_>,
+    ns: &str,
+    service: &str,
+    section: &str,
+) -> Option<u64> {
+    if let Ok(port) = section.parse::<u64>() {
+        return Some(port);
+    }
+    ctx.inputs.get("", "Service", ns, service)?.value["spec"]["ports"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"].as_str() == Some(section))?["port"]
+        .as_u64()
+}
+
 /// A Service port with the A2A appProtocol: a backend policy enabling A2A on it.
 fn a2a_policies(svc: &Object) -> Vec<Value> {
     let (ns, name) = (&svc.id.namespace, &svc.id.name);
@@ -431,7 +449,7 @@ fn backend_tls_policies(ctx: &Context<'_>, o: &Object) -> Vec<Value> {
                 let hostname = service_host(ns, name);
                 let mut service = json!({"hostname": hostname, "namespace": ns});
                 let mut suffix = hostname;
-                if let Some(port) = section.and_then(|s| s.parse::<u64>().ok()) {
+                if let Some(port) = section.and_then(|s| service_port(ctx, ns, name, s)) {
                     service["port"] = port.into();
                     suffix = format!("{suffix}/{port}");
                 }

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 
 use serde_json::{Map, Value, json};
 
+use super::backends::service_port;
 use super::{AI_GROUP, Context, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -42,7 +43,7 @@ pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
             continue;
         }
         for target_ref in spec["targetRefs"].as_array().into_iter().flatten() {
-            let Some((target_key, target)) = target(object, target_ref) else {
+            let Some((target_key, target)) = target(ctx, object, target_ref) else {
                 continue;
             };
             for f in &features {
@@ -137,16 +138,19 @@ impl Feature {
 }
 
 /// A targetRef as the data plane names it: the key's target part and the `target` value.
-fn target(policy: &Object, r: &Value) -> Option<(String, Value)> {
+fn target(ctx: &Context<'_>, policy: &Object, r: &Value) -> Option<(String, Value)> {
     let ns = policy.id.namespace.as_str();
     let name = r["name"].as_str()?;
-    let section = r["sectionName"].as_str();
-    let with_section = |key: String| match section {
-        Some(s) => format!("{key}/{s}"),
-        None => key,
-    };
     let group = r["group"].as_str().unwrap_or("");
-    let (key, mut value, field) = match (group, r["kind"].as_str()?) {
+    let kind = r["kind"].as_str()?;
+    // A Service port is named by its number (the port's name resolved).
+    let section = match (kind, r["sectionName"].as_str()) {
+        ("Service", Some(s)) => {
+            Some(service_port(ctx, ns, name, s).map_or_else(|| Value::from(s), Value::from))
+        }
+        (_, s) => s.map(Value::from),
+    };
+    let (mut key, mut value, field) = match (group, kind) {
         (GATEWAY_API, "Gateway") => (
             format!("{ns}/{name}"),
             json!({"name": name, "namespace": ns}),
@@ -173,10 +177,11 @@ fn target(policy: &Object, r: &Value) -> Option<(String, Value)> {
         _ => return None,
     };
     if let Some(s) = section {
-        value[field.1] = match (field.0, s.parse::<u64>()) {
-            ("service", Ok(port)) => port.into(),
-            _ => s.into(),
-        };
+        match &s {
+            Value::String(text) => key = format!("{key}/{text}"),
+            other => key = format!("{key}/{other}"),
+        }
+        value[field.1] = s;
     }
-    Some((with_section(key), json!({ field.0: value })))
+    Some((key, json!({ field.0: value })))
 }
