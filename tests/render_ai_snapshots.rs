@@ -68,4 +68,17 @@ fn names_are_unique_per_kind() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), count);
+    // The request and response halves of one header modifier share the data plane's key.
+    let halves: Vec<&str> = names
+        .iter()
+        .map(|(_, n)| *n)
+        .filter(|n| n.contains(":header-modifier:"))
+        .collect();
+    assert_eq!(
+        halves,
+        [
+            "policy/traffic/apps/edge-defaults:header-modifier:apps/edge",
+            "policy/traffic/apps/edge-defaults:header-modifier:apps/edge#2",
+        ]
+    );
 }

@@ -48,6 +48,7 @@ pub fn render_prepared(
             resource(kind, Value::Object(item))
         })
         .collect();
+    unique_names(&mut out.resources);
     out
 }
 
@@ -75,6 +76,7 @@ pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
             .map(|v| resource("service", v)),
     );
     statuses.extend(backends::statuses(ctx));
+    unique_names(&mut out);
     (out, Value::Array(statuses))
 }
 
@@ -101,6 +103,19 @@ fn resource(kind: &str, value: Value) -> RenderedResource {
         kind: selected,
         name,
         value,
+    }
+}
+
+/// Resource names are what `diff` pairs resources by: a key the data plane gives two resources
+/// (a header modifier's request and response halves) gets `#2`, `#3`... on the later ones.
+fn unique_names(resources: &mut [RenderedResource]) {
+    let mut seen: crate::fasthash::FastMap<(&'static str, String), usize> = Default::default();
+    for r in resources.iter_mut() {
+        let n = seen.entry((r.kind, r.name.clone())).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            r.name = format!("{}#{n}", r.name);
+        }
     }
 }
 
