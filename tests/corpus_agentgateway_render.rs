@@ -18,10 +18,10 @@ use gwctl::source::SourceFile;
 use serde_json::Value;
 
 /// Cases whose rendering agrees with the reference, at least (raise it when more agree).
-const AGREEING: usize = 63;
+const AGREEING: usize = 85;
 
 /// Cases whose AI statuses agree with the reference, at least.
-const AGREEING_STATUSES: usize = 41;
+const AGREEING_STATUSES: usize = 63;
 
 /// Cases whose AI statuses differ from the reference, with why.
 const KNOWN_STATUSES: &[(&str, &str)] = &[];
@@ -29,12 +29,12 @@ const KNOWN_STATUSES: &[(&str, &str)] = &[];
 /// Cases that differ from the reference, with why.
 const KNOWN: &[(&str, &str)] = &[
     (
-        "translator/testdata/backends/serviceentry",
+        "agentgateway/translator/testdata/backends/serviceentry",
         "Istio ServiceEntry workloads and services (mesh discovery) are not rendered: ServiceEntry \
          is a kind gwctl does not check (decisions.md section 2)",
     ),
     (
-        "translator/testdata/backends/serviceentry-with-network",
+        "agentgateway/translator/testdata/backends/serviceentry-with-network",
         "Istio ServiceEntry workloads and the mesh's network gateways are not rendered: neither \
          is a kind gwctl checks (decisions.md section 2)",
     ),
@@ -45,19 +45,27 @@ const KNOWN: &[(&str, &str)] = &[
 /// listeners of their Gateways, the plugin goldens only policies).
 const FOLDERS: &[(&str, &[&str])] = &[
     (
-        "translator/testdata/backends",
+        "agentgateway/translator/testdata/backends",
         &[
             "bind", "listener", "route", "tcpRoute", "backend", "policy", "service", "workload",
         ],
     ),
-    ("translator/testdata/gateways", &["bind", "listener"]),
     (
-        "translator/testdata/routes",
+        "agentgateway/translator/testdata/gateways",
+        &["bind", "listener"],
+    ),
+    (
+        "agentgateway/translator/testdata/routes",
         &["route", "tcpRoute", "policy"],
     ),
-    ("plugins/testdata/backendpolicy", &["policy"]),
-    ("plugins/testdata/frontendpolicy", &["policy"]),
-    ("plugins/testdata/trafficpolicy", &["policy"]),
+    ("agentgateway/plugins/testdata/backendpolicy", &["policy"]),
+    ("agentgateway/plugins/testdata/frontendpolicy", &["policy"]),
+    ("agentgateway/plugins/testdata/trafficpolicy", &["policy"]),
+    // The AiGatewayBackend translation goldens of the controller's syncer.
+    (
+        "kgateway/agentgatewaysyncer/backend/testdata/backend",
+        &["backend"],
+    ),
 ];
 
 #[test]
@@ -65,7 +73,7 @@ fn agentgateway_goldens() {
     let Some(corpus) = common::corpus("corpus_agentgateway_render") else {
         return;
     };
-    let root = corpus.join("kgateway-seed/pkg/agentgateway");
+    let root = corpus.join("kgateway-seed/pkg");
     let (mut equal, mut total) = (0, 0);
     let (mut statuses_equal, mut statuses_total) = (0, 0);
     let mut unexpected = Vec::new();
@@ -191,18 +199,22 @@ fn case(path: &Path, defaults: &str, kinds: &[&str]) -> Option<Case> {
         .collect();
     let expected_statuses = match &document["status"] {
         Value::Array(list) => list.clone(),
-        // The plugin goldens hold the status of their one policy alone.
-        Value::Object(_) => {
-            let policy = got_statuses
-                .iter()
-                .find(|s| s["kind"] == "AiGatewayPolicy")
-                .cloned()
+        // The plugin and syncer goldens hold the status of their one policy or backend alone.
+        Value::Object(status) => {
+            let kind = if status.contains_key("ancestors") {
+                "AiGatewayPolicy"
+            } else {
+                "AiGatewayBackend"
+            };
+            got_statuses.retain(|s| s["kind"] == kind);
+            let metadata = got_statuses
+                .first()
+                .map(|s| s["metadata"].clone())
                 .unwrap_or(Value::Null);
-            got_statuses.retain(|s| s["kind"] == "AiGatewayPolicy");
             vec![serde_json::json!({
-                "apiVersion": policy["apiVersion"],
-                "kind": "AiGatewayPolicy",
-                "metadata": policy["metadata"],
+                "apiVersion": "agentgateway.dev/v1alpha1",
+                "kind": kind,
+                "metadata": metadata,
                 "spec": null,
                 "status": document["status"],
             })]
@@ -280,13 +292,13 @@ fn documents(text: &str) -> Vec<Value> {
         .collect()
 }
 
-/// The plugin goldens list a policy as `{Policy: P}`, the translator goldens as
-/// `{resource: {policy: P}}`: one shape for both.
+/// The plugin goldens list a policy as `{Policy: P}` and the syncer goldens a backend as
+/// `{backend: B}`, the translator goldens as `{resource: {policy: P}}`: one shape for all.
 fn unwrap_plugin_policy(item: Value) -> Value {
-    match item.get("Policy") {
-        Some(p) if item.as_object().is_some_and(|o| o.len() == 1) => {
-            serde_json::json!({ "resource": { "policy": p } })
-        }
+    let single = item.as_object().is_some_and(|o| o.len() == 1);
+    match (item.get("Policy"), item.get("backend")) {
+        (Some(p), _) if single => serde_json::json!({ "resource": { "policy": p } }),
+        (_, Some(b)) if single => serde_json::json!({ "resource": { "backend": b } }),
         _ => item,
     }
 }

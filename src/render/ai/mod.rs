@@ -2,6 +2,7 @@
 //! reference's agent gateway goldens: per Gateway its binds (one per port), listeners and routes;
 //! shared by every Gateway the backends, the services they reach and the policies.
 
+mod ai_backend;
 mod backends;
 mod gateway;
 mod policies;
@@ -60,7 +61,8 @@ pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
     if !ai_kinds && !has_ai_class(ctx) {
         return (Vec::new(), Value::Null);
     }
-    let mut out: Vec<RenderedResource> = backends::backends(ctx)
+    let (backends, backend_statuses) = backends::backends(ctx);
+    let mut out: Vec<RenderedResource> = backends
         .into_iter()
         .map(|(kind, value)| resource(kind, json!({"resource": { kind: value }})))
         .collect();
@@ -75,7 +77,7 @@ pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
             .into_iter()
             .map(|v| resource("service", v)),
     );
-    statuses.extend(backends::statuses(ctx));
+    statuses.extend(backend_statuses);
     unique_names(&mut out);
     (out, Value::Array(statuses))
 }

@@ -21,11 +21,7 @@ pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
     let mut out = Vec::new();
     let mut statuses = Vec::new();
     for object in ctx.inputs.of_kind(AI_GROUP, "AiGatewayPolicy") {
-        let policy = Policy {
-            object,
-            problems: RefCell::new(Vec::new()),
-            invalid: RefCell::new(None),
-        };
+        let policy = Policy::new(object);
         let spec = &object.value["spec"];
         let mut features: Vec<Feature> = Vec::new();
         if let Some(t) = spec.get("traffic") {
@@ -74,7 +70,8 @@ pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
     (out, statuses)
 }
 
-/// A policy being translated, with what went wrong on the way (its status says so).
+/// A policy (or a backend's inline policies) being translated, with what went wrong on the way
+/// (its status says so).
 pub(super) struct Policy<'o> {
     object: &'o Object,
     /// A part that could not be translated (the rest is): PartiallyValid.
@@ -83,7 +80,20 @@ pub(super) struct Policy<'o> {
     invalid: RefCell<Option<String>>,
 }
 
-impl Policy<'_> {
+impl<'o> Policy<'o> {
+    pub(super) fn new(object: &'o Object) -> Self {
+        Policy {
+            object,
+            problems: RefCell::new(Vec::new()),
+            invalid: RefCell::new(None),
+        }
+    }
+
+    /// What could not be translated, in the order met.
+    pub(super) fn problems(&self) -> Vec<String> {
+        self.problems.borrow().clone()
+    }
+
     fn problem(&self, message: String) {
         let mut problems = self.problems.borrow_mut();
         if !problems.contains(&message) {
@@ -94,6 +104,22 @@ impl Policy<'_> {
     fn invalid(&self, message: String) {
         self.invalid.borrow_mut().get_or_insert(message);
     }
+}
+
+/// An AiGatewayBackend's own `policies` (or an MCP target's, or a provider's): the backend
+/// features of a policy, written on the backend; what fails is recorded on `owner`.
+pub(super) fn inline_policies(
+    ctx: &Context<'_>,
+    owner: &Policy<'_>,
+    policies: &Value,
+) -> Vec<Value> {
+    if !policies.is_object() {
+        return Vec::new();
+    }
+    backend::features(ctx, owner, policies)
+        .into_iter()
+        .map(|f| f.value)
+        .collect()
 }
 
 /// One feature of a policy, as the data plane receives it.

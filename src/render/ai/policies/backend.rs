@@ -4,12 +4,11 @@ use serde_json::{Map, Value, json};
 
 use super::traffic::{authorization, existing_backend};
 use super::{Feature, Policy};
-use crate::render::ai::backends::backend_auth;
+use crate::model::Object;
 use crate::render::ai::secrets::{base64_encode, config_map_text, secret_bytes, shown};
 use crate::render::ai::{Context, pick, service_host, str_at};
 
 pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Vec<Feature> {
-    let ns = policy.object.id.namespace.as_str();
     let mut out = Vec::new();
     if let Some(h) = b.get("http") {
         out.push(Feature::backend(
@@ -50,14 +49,15 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Vec
         out.push(Feature::backend(
             None,
             "mcp-authentication",
-            json!({"mcpAuthentication": mcp_authentication(ctx, ns, a)}),
+            json!({"mcpAuthentication": mcp_authentication(ctx, policy, a)}),
         ));
     }
     out
 }
 
-/// Backend auth, with the cloud provider's credentials from a Secret; `None` when a Secret it
-/// needs is missing.
+/// Backend auth: an inline key, a key from a Secret (its `Authorization`, without `Bearer `),
+/// passing the client's through, or a cloud provider's credentials from a Secret. `None`, with
+/// the problem recorded, when a Secret it needs is missing or incomplete.
 fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
     let ns = policy.object.id.namespace.as_str();
     let secret = str_at(a, "/aws/secretRef/name").or_else(|| str_at(a, "/secretRef/name"));
@@ -80,7 +80,26 @@ fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
         }
         return Some(json!({"aws": {"explicitConfig": explicit}}));
     }
-    backend_auth(ctx, ns, a)
+    if let Some(key) = a["key"].as_str() {
+        return Some(json!({ "key": { "secret": shown(ctx, key.to_string()) } }));
+    }
+    if let Some(name) = str_at(a, "/secretRef/name") {
+        let Some(bytes) = secret_bytes(ctx, ns, name, "Authorization") else {
+            policy.problem(format!("secret {ns}/{name} missing Authorization value"));
+            return None;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let key = text
+            .strip_prefix("Bearer ")
+            .unwrap_or(&text)
+            .trim()
+            .to_string();
+        return Some(json!({ "key": { "secret": shown(ctx, key) } }));
+    }
+    if a.get("passthrough").is_some() {
+        return Some(json!({ "passthrough": {} }));
+    }
+    None
 }
 
 /// TLS toward the backend: the client certificate (and its CA) from the mTLS Secret, CAs from
@@ -261,7 +280,8 @@ fn prompt_guard(ctx: &Context<'_>, policy: &Policy<'_>, g: &Value) -> Value {
 
 /// MCP authentication: the identity provider, and the key set as the controller fetched it
 /// (its JWKS store ConfigMaps, keyed by URL).
-fn mcp_authentication(ctx: &Context<'_>, ns: &str, a: &Value) -> Value {
+fn mcp_authentication(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Value {
+    let ns = policy.object.id.namespace.as_str();
     let mut out = pick(a, &["audiences", "issuer"]);
     if let Some(p) = a["provider"].as_str() {
         // The data plane's names of the two identity providers.
@@ -284,23 +304,30 @@ fn mcp_authentication(ctx: &Context<'_>, ns: &str, a: &Value) -> Value {
             service_host(svc_ns, svc),
             path.trim_start_matches('/')
         );
-        if let Some(inline) = jwks_from_store(ctx, &url) {
+        if !jwks_store_exists(ctx) {
+            policy.problem("jwks store hasn't been initialized".to_string());
+        } else if let Some(inline) = jwks_from_store(ctx, &url) {
             out.insert("jwksInline".into(), inline.into());
         }
     }
     Value::Object(out)
 }
 
-/// The key set fetched from `url`, as the controller's JWKS store ConfigMaps hold it.
+/// The controller's JWKS store: ConfigMaps labelled as its parts.
+fn jwks_store<'s, 'c>(ctx: &'s Context<'c>) -> impl Iterator<Item = &'c Object> + 's {
+    ctx.inputs.of_kind("", "ConfigMap").filter(|c| {
+        str_at(&c.value, "/metadata/labels/app.kubernetes.io~1component") == Some("jwks-store")
+    })
+}
+
+fn jwks_store_exists(ctx: &Context<'_>) -> bool {
+    jwks_store(ctx).next().is_some()
+}
+
+/// The key set fetched from `url`, as the controller's JWKS store holds it.
 fn jwks_from_store(ctx: &Context<'_>, url: &str) -> Option<String> {
-    ctx.inputs
-        .of_kind("", "ConfigMap")
-        .filter(|c| {
-            str_at(&c.value, "/metadata/labels/app.kubernetes.io~1component") == Some("jwks-store")
-        })
-        .find_map(|c| {
-            let store: Value =
-                serde_json::from_str(c.value["data"]["jwks-store"].as_str()?).ok()?;
-            store[url].as_str().map(str::to_string)
-        })
+    jwks_store(ctx).find_map(|c| {
+        let store: Value = serde_json::from_str(c.value["data"]["jwks-store"].as_str()?).ok()?;
+        store[url].as_str().map(str::to_string)
+    })
 }
