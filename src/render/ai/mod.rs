@@ -15,8 +15,8 @@ use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
-/// The AI API group's kinds.
-pub(super) const AI_GROUP: &str = "agentgateway.dev";
+/// The AI API group (the config file's `apiGroups.ai` is not threaded into the stages yet).
+pub(super) use crate::security::AI_GROUP;
 
 pub use routes::Prepared;
 
