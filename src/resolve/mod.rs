@@ -16,7 +16,7 @@ use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
 pub use index::Index;
 pub use policies::{Attachment, Via};
-pub use routes::{carrying_listeners, hostnames_overlap};
+pub use routes::host_match;
 
 /// What the resolve stage needs to know of the run's options.
 #[derive(Debug, Clone, Default)]
@@ -57,6 +57,8 @@ pub struct RouteStatus {
     pub parent: usize,
     pub accepted: Condition,
     pub resolved_refs: Condition,
+    /// The names of the parent's listeners the route attaches to (none when not accepted).
+    pub listeners: Vec<String>,
 }
 
 #[derive(Default)]

@@ -7,7 +7,7 @@ use crate::model::facts::{
     Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Spec,
 };
 
-use super::{Condition, Ctx, Index, RouteStatus, diag, qualified, resource_ref};
+use super::{Condition, Ctx, RouteStatus, diag, qualified, resource_ref};
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
 /// the related location is (the parent, or the listener that came closest).
@@ -28,15 +28,15 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
         let mut rejections = Vec::new();
         let mut accepted_any = false;
         for (i, parent) in route.parent_refs.iter().enumerate() {
-            let accepted = match parent_outcome(ctx, f, route, parent) {
+            let (accepted, listeners) = match parent_outcome(ctx, f, route, parent) {
                 // The parent's kind is nowhere in the inputs: nothing to predict.
                 None => {
                     accepted_any = true;
                     continue;
                 }
-                Some(Ok(())) => {
+                Some(Ok(listeners)) => {
                     accepted_any = true;
-                    Condition::ok("Accepted")
+                    (Condition::ok("Accepted"), listeners)
                 }
                 Some(Err(r)) => {
                     let c = Condition {
@@ -45,7 +45,7 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
                         message: r.message.clone(),
                     };
                     rejections.push((parent, r));
-                    c
+                    (c, Vec::new())
                 }
             };
             statuses.push(RouteStatus {
@@ -53,6 +53,7 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
                 parent: i,
                 accepted,
                 resolved_refs: Condition::ok("ResolvedRefs"),
+                listeners,
             });
         }
         // Accepted by no parent, the route carries no traffic: an error. Accepted by some, a
@@ -73,13 +74,14 @@ pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
     statuses
 }
 
-/// `None` when the parent cannot be checked (its kind is not in the inputs).
+/// The names of the parent's listeners the route attaches to; `None` when the parent cannot be
+/// checked (its kind is not in the inputs).
 fn parent_outcome(
     ctx: &mut Ctx<'_>,
     route: &Facts,
     facts: &RouteFacts,
     parent: &ObjRef,
-) -> Option<Result<(), Rejection>> {
+) -> Option<Result<Vec<String>, Rejection>> {
     let group = parent.group().unwrap_or(GATEWAY_API);
     let kind = parent.kind().unwrap_or("Gateway");
     let namespace = parent.namespace().unwrap_or(&route.id.namespace);
@@ -157,9 +159,7 @@ fn parent_outcome(
     let allowed: Vec<&Listener> = by_ref
         .iter()
         .copied()
-        .filter(|l| {
-            kind_allowed(l, route_kind) && namespace_allowed(ctx.index, l, namespace, route)
-        })
+        .filter(|l| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
         .collect();
     if allowed.is_empty() {
         let l = by_ref[0];
@@ -173,10 +173,12 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    if !allowed
+    let attached: Vec<String> = allowed
         .iter()
-        .any(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
-    {
+        .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
+        .map(|l| l.name.clone())
+        .collect();
+    if attached.is_empty() {
         let l = allowed[0];
         return Some(Err(Rejection {
             code: "GW204",
@@ -189,7 +191,7 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    Some(Ok(()))
+    Some(Ok(attached))
 }
 
 /// The route kinds a listener admits: its `allowedRoutes.kinds`, else its protocol's defaults.
@@ -211,10 +213,10 @@ fn kind_allowed(l: &Listener, route_kind: &str) -> bool {
     }
 }
 
-fn namespace_allowed(index: &Index<'_>, l: &Listener, parent_ns: &str, route: &Facts) -> bool {
+fn namespace_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts) -> bool {
     match l.from.as_str() {
         "All" => true,
-        "Selector" => match index.namespace_labels(&route.id.namespace) {
+        "Selector" => match ctx.index.namespace_labels(&route.id.namespace) {
             Some(labels) => l.selector.as_ref().is_some_and(|s| s.matches(labels)),
             // The Namespace is not in the inputs: its labels are unknown, so no finding.
             None => true,
@@ -235,40 +237,12 @@ fn why_not_allowed(ctx: &Ctx<'_>, l: &Listener, parent_ns: &str, route: &Facts) 
             "listener {:?} admits namespaces by label selector, and the labels of Namespace {} do not match",
             l.name, route.id.namespace
         ),
-        _ if !namespace_allowed(ctx.index, l, parent_ns, route) => format!(
+        _ if !namespace_allowed(ctx, l, parent_ns, route) => format!(
             "listener {:?} admits routes from namespace {parent_ns} only (allowedRoutes.namespaces.from: Same), the route is in {}",
             l.name, route.id.namespace
         ),
         _ => format!("listener {:?}", l.name),
     }
-}
-
-/// The listeners of `parent` (a Gateway's or ListenerSet's, in `parent_ns`) that carry `route`
-/// through `parent_ref`: by sectionName and port, allowed kinds and namespaces, and hostnames.
-/// What a data plane programs the route on.
-pub fn carrying_listeners<'l>(
-    index: &Index<'_>,
-    route: &Facts,
-    parent_ref: &ObjRef,
-    parent_ns: &str,
-    listeners: &'l [Listener],
-) -> Vec<&'l Listener> {
-    let Spec::Route(facts) = &route.spec else {
-        return Vec::new();
-    };
-    listeners
-        .iter()
-        .filter(|l| parent_ref.section().is_none_or(|s| s == l.name))
-        .filter(|l| parent_ref.port.is_none_or(|p| l.port == Some(p)))
-        .filter(|l| kind_allowed(l, &route.id.kind))
-        .filter(|l| namespace_allowed(index, l, parent_ns, route))
-        .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
-        .collect()
-}
-
-/// Whether two hostnames (either may be a `*.` wildcard) have a name in common.
-pub fn hostnames_overlap(a: &str, b: &str) -> bool {
-    host_match(a, b)
 }
 
 /// Gateway API hostname intersection: no hostname on either side matches everything; a
@@ -278,7 +252,8 @@ fn hostnames_intersect(listener: Option<&str>, route: &[String]) -> bool {
     route.is_empty() || route.iter().any(|r| host_match(l, r))
 }
 
-fn host_match(a: &str, b: &str) -> bool {
+/// Whether two hostnames (either may be a `*.` wildcard) have a name in common.
+pub fn host_match(a: &str, b: &str) -> bool {
     let a = a.to_ascii_lowercase();
     let b = b.to_ascii_lowercase();
     if a == b {

@@ -8,52 +8,59 @@ use super::gateway::{granted, listener_key};
 use super::{AI_GROUP, Context, pick, service_host};
 use crate::fasthash::FastMap;
 use crate::model::Object;
-use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Spec};
-use crate::resolve::{Index, carrying_listeners, hostnames_overlap};
+use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
+use crate::resolve::host_match;
 
 const ISTIO_GROUP: &str = "networking.istio.io";
 
-/// What every AI Gateway of a run looks up: the facts index, and the routes by the Gateways
-/// their parentRefs name (so that each Gateway visits its own routes only).
+/// What every AI Gateway of a run looks up: the routes attached to each Gateway, with the
+/// listeners that carry them (the resolve stage's route attachment), in input order.
 pub struct Prepared<'a> {
-    index: Option<Index<'a>>,
-    routes: FastMap<(&'a str, &'a str), Vec<&'a Facts>>,
+    routes: FastMap<(&'a str, &'a str), Vec<(&'a Object, Vec<&'a str>)>>,
 }
 
 impl<'a> Prepared<'a> {
     pub(super) fn new(ctx: &Context<'a>) -> Self {
-        let Some(model) = ctx.run.model.as_ref() else {
-            return Prepared {
-                index: None,
-                routes: FastMap::default(),
-            };
-        };
-        let mut routes: FastMap<(&'a str, &'a str), Vec<&'a Facts>> = FastMap::default();
-        for f in &model.facts {
-            let Spec::Route(route) = &f.spec else {
-                continue;
-            };
-            if !(f.id.group == GATEWAY_API || f.id.group == GATEWAY_API_X) {
+        let run: &'a crate::lint::LintRun = ctx.run;
+        let mut routes: FastMap<(&'a str, &'a str), Vec<(&'a Object, Vec<&'a str>)>> =
+            FastMap::default();
+        for status in &run.route_statuses {
+            if status.listeners.is_empty() {
                 continue;
             }
-            for parent in &route.parent_refs {
-                if parent.group().unwrap_or(GATEWAY_API) != GATEWAY_API
-                    || parent.kind().unwrap_or("Gateway") != "Gateway"
-                {
-                    continue;
-                }
-                let key = (parent.namespace().unwrap_or(&f.id.namespace), &*parent.name);
-                let list = routes.entry(key).or_default();
-                // A route naming one Gateway twice (two listeners) is visited once.
-                if !list.last().is_some_and(|l| std::ptr::eq(*l, f)) {
-                    list.push(f);
+            let r = &status.route;
+            let ns = r.namespace.as_deref().unwrap_or("");
+            let Some(route) = [GATEWAY_API, GATEWAY_API_X]
+                .iter()
+                .find_map(|g| ctx.inputs.get(g, &r.kind, ns, &r.name))
+            else {
+                continue;
+            };
+            let parent = &route.value["spec"]["parentRefs"][status.parent];
+            if parent["group"].as_str().unwrap_or(GATEWAY_API) != GATEWAY_API
+                || parent["kind"].as_str().unwrap_or("Gateway") != "Gateway"
+            {
+                continue;
+            }
+            let Some(gw_name) = parent["name"].as_str() else {
+                continue;
+            };
+            let gw_ns = parent["namespace"].as_str().unwrap_or(&route.id.namespace);
+            let list = routes.entry((gw_ns, gw_name)).or_default();
+            // A route's parentRefs come one after the other: one naming the same Gateway again
+            // adds its listeners to the route's entry.
+            if !list.last().is_some_and(|(o, _)| std::ptr::eq(*o, route)) {
+                list.push((route, Vec::new()));
+            }
+            if let Some((_, carried)) = list.last_mut() {
+                for l in &status.listeners {
+                    if !carried.contains(&l.as_str()) {
+                        carried.push(l);
+                    }
                 }
             }
         }
-        Prepared {
-            index: Some(Index::new(&model.facts, false)),
-            routes,
-        }
+        Prepared { routes }
     }
 }
 
@@ -62,56 +69,23 @@ pub(super) fn routes(
     prepared: &Prepared<'_>,
     gw: &Object,
 ) -> Vec<(&'static str, Value)> {
-    let Some(index) = prepared.index.as_ref() else {
-        return Vec::new();
-    };
-    let Some(gw_facts) = index.get(GATEWAY_API, "Gateway", &gw.id.namespace, &gw.id.name) else {
-        return Vec::new();
-    };
-    let Spec::Gateway { listeners, .. } = &gw_facts.spec else {
-        return Vec::new();
-    };
+    let listeners = gw.value["spec"]["listeners"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     let mut out = Vec::new();
     let key = (gw.id.namespace.as_str(), gw.id.name.as_str());
-    for f in prepared.routes.get(&key).into_iter().flatten() {
-        let Spec::Route(route) = &f.spec else {
-            continue;
-        };
-        let kind = f.id.kind.as_str();
-        let Some(object) = ctx
-            .inputs
-            .get(&f.id.group, kind, &f.id.namespace, &f.id.name)
-        else {
-            continue;
-        };
-        let mut carried: Vec<&str> = Vec::new();
-        for parent in &route.parent_refs {
-            let group = parent.group().unwrap_or(GATEWAY_API);
-            let parent_kind = parent.kind().unwrap_or("Gateway");
-            let parent_ns = parent.namespace().unwrap_or(&f.id.namespace);
-            if group != GATEWAY_API
-                || parent_kind != "Gateway"
-                || parent_ns != gw.id.namespace
-                || *parent.name != *gw.id.name
-            {
-                continue;
-            }
-            for l in carrying_listeners(index, f, parent, parent_ns, listeners) {
-                // A listener without a name or a port is not rendered, nor what it would carry.
-                if l.name.is_empty() || l.port.is_none() {
-                    continue;
-                }
-                if !carried.contains(&l.name.as_str()) {
-                    carried.push(&l.name);
-                }
-            }
-        }
-        for listener in carried {
-            let hostname = listeners
+    for (route, carried) in prepared.routes.get(&key).into_iter().flatten() {
+        for name in carried {
+            // A listener without a port is not rendered, nor what it would carry.
+            let Some(listener) = listeners
                 .iter()
-                .find(|l| l.name == listener)
-                .and_then(|l| l.hostname.as_deref());
-            out.extend(route_resources(ctx, object, gw, listener, hostname));
+                .find(|l| l["name"].as_str() == Some(name) && l["port"].is_u64())
+            else {
+                continue;
+            };
+            let hostname = listener["hostname"].as_str();
+            out.extend(route_resources(ctx, route, gw, name, hostname));
         }
     }
     out
@@ -132,9 +106,7 @@ fn route_resources(
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|h| {
-            listener_hostname.is_none_or(|l| h.as_str().is_some_and(|h| hostnames_overlap(l, h)))
-        })
+        .filter(|h| listener_hostname.is_none_or(|l| h.as_str().is_some_and(|h| host_match(l, h))))
         .cloned()
         .collect();
     let base = |key: String| {
