@@ -16,14 +16,16 @@ const ISTIO_GROUP: &str = "networking.istio.io";
 /// What every AI Gateway of a run looks up: the routes attached to each Gateway, with the
 /// listeners that carry them (the resolve stage's route attachment), in input order.
 pub struct Prepared<'a> {
-    routes: FastMap<(&'a str, &'a str), Vec<(&'a Object, Vec<&'a str>)>>,
+    routes: FastMap<(&'a str, &'a str), Vec<Attached<'a>>>,
 }
+
+/// A route and the names of the listeners that carry it.
+type Attached<'a> = (&'a Object, Vec<&'a str>);
 
 impl<'a> Prepared<'a> {
     pub(super) fn new(ctx: &Context<'a>) -> Self {
         let run: &'a crate::lint::LintRun = ctx.run;
-        let mut routes: FastMap<(&'a str, &'a str), Vec<(&'a Object, Vec<&'a str>)>> =
-            FastMap::default();
+        let mut routes: FastMap<(&'a str, &'a str), Vec<Attached<'a>>> = FastMap::default();
         for status in &run.route_statuses {
             if status.listeners.is_empty() {
                 continue;
