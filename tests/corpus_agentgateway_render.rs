@@ -166,11 +166,10 @@ fn case(path: &Path, defaults: &str, kinds: &[&str]) -> Option<Case> {
         SourceFile::new(1, path.display().to_string(), input.to_string()),
     ];
     let run = lint_sources(files, &render::render_options(LintOptions::default()));
-    let rendered = render::render(
+    let rendered = render::render_revealing_secrets(
         &run,
         &RenderOptions {
             ai_controller: Config::default().controllers.ai,
-            reveal_secrets: true,
             ..RenderOptions::default()
         },
     );

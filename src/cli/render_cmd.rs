@@ -42,7 +42,6 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
             gateway: gateway.clone(),
             validation_level: args.validation_level.unwrap_or_default(),
             ai_controller,
-            ..RenderOptions::default()
         },
     );
     if let Some((ns, name)) = &gateway

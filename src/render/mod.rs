@@ -34,9 +34,6 @@ pub struct RenderOptions {
     pub validation_level: ValidationLevel,
     /// The AI data plane's controllerName (config `controllers.ai`).
     pub ai_controller: String,
-    /// Print values read from Secrets (and inline credentials) as they are, instead of a digest:
-    /// for comparing with reference outputs, never for the CLI.
-    pub reveal_secrets: bool,
 }
 
 /// Which data plane serves a Gateway.
@@ -137,6 +134,8 @@ pub struct Context<'a> {
     /// The effective policies; `None` when the run kept no model.
     pub merged: Option<Merged<'a>>,
     pub options: &'a RenderOptions,
+    /// Credentials are shown as they are (see [`render_revealing_secrets`]), not as digests.
+    pub reveal_secrets: bool,
 }
 
 /// The data plane of a Gateway: its GatewayClass's controllerName.
@@ -159,11 +158,22 @@ pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) ->
 
 /// Renders every selected Gateway of a run.
 pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
+    render_with(run, options, false)
+}
+
+/// [`render`] with credentials (Secret data, inline keys) shown as they are instead of as
+/// digests: for comparing with reference outputs, never for printing.
+pub fn render_revealing_secrets(run: &LintRun, options: &RenderOptions) -> Rendered {
+    render_with(run, options, true)
+}
+
+fn render_with(run: &LintRun, options: &RenderOptions, reveal_secrets: bool) -> Rendered {
     let ctx = Context {
         run,
         inputs: Inputs::new(&run.objects),
         merged: run.model.as_ref().map(|m| m.merge()),
         options,
+        reveal_secrets,
     };
     let mut out = Rendered::default();
     // Made at the first AI Gateway, shared by the others.

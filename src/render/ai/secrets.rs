@@ -41,7 +41,7 @@ pub(super) fn config_map_text<'c>(
 /// A credential as the output shows it: the value itself only when the options ask for it
 /// (comparing with the reference), else a digest that changes when the value does.
 pub(super) fn shown(ctx: &Context<'_>, value: String) -> Value {
-    if ctx.options.reveal_secrets {
+    if ctx.reveal_secrets {
         return Value::String(value);
     }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
