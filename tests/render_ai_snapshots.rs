@@ -55,6 +55,43 @@ fn broken_example() {
 }
 
 #[test]
+fn policies_are_selected_with_what_they_configure() {
+    let rendered = render_example("gateway.yaml");
+    let kinds: Vec<(&str, &str)> = rendered
+        .shared
+        .iter()
+        .filter(|r| r.name.starts_with("policy/"))
+        .map(|r| (r.kind, r.name.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "cluster",
+                "policy/apps/cart-tls:backend-tls:apps/cart.apps.svc.cluster.local/8080"
+            ),
+            (
+                "route",
+                "policy/traffic/apps/edge-defaults:timeout:apps/edge"
+            ),
+            (
+                "route",
+                "policy/traffic/apps/edge-defaults:header-modifier:apps/edge"
+            ),
+            (
+                "route",
+                "policy/traffic/apps/edge-defaults:header-modifier:apps/edge#2"
+            ),
+            (
+                "listener",
+                "policy/frontend/apps/edge-defaults:frontend-tcp:apps/edge"
+            ),
+            ("cluster", "policy/apps/llm-tls:tls:apps/llm"),
+        ]
+    );
+}
+
+#[test]
 fn names_are_unique_per_kind() {
     let rendered = render_example("gateway.yaml");
     let mut names: Vec<(&str, &str)> = rendered

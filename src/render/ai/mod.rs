@@ -94,9 +94,14 @@ fn has_ai_class(ctx: &Context<'_>) -> bool {
 
 /// One output item; `kind` is the data plane's resource kind, mapped to what `--type` selects.
 fn resource(kind: &str, value: Value) -> RenderedResource {
+    // A policy goes with what it configures: frontend ones with listeners, traffic ones with
+    // routes, backend ones (and backends, services) with clusters.
+    let policy = &value["resource"]["policy"];
     let selected = match kind {
         "bind" | "listener" => "listener",
         "route" | "tcpRoute" => "route",
+        "policy" if policy.get("frontend").is_some() => "listener",
+        "policy" if policy.get("traffic").is_some() => "route",
         _ => "cluster",
     };
     let name = key_of(kind, &value);
