@@ -87,6 +87,7 @@ fn policies_are_selected_with_what_they_configure() {
                 "policy/frontend/apps/edge-defaults:frontend-tcp:apps/edge"
             ),
             ("cluster", "policy/apps/llm-tls:tls:apps/llm"),
+            ("route", "policy/traffic/apps/web-csrf:csrf:apps/shop"),
         ]
     );
 }

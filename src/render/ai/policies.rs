@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use serde_json::{Map, Value, json};
 
 use super::backends::service_port;
-use super::{AI_GROUP, Context, service_host};
+use super::{AI_GROUP, Context, labels_match, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
@@ -38,7 +38,7 @@ pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
             // An invalid policy is not programmed at all.
             continue;
         }
-        for target_ref in spec["targetRefs"].as_array().into_iter().flatten() {
+        for target_ref in &target_refs(ctx, object) {
             let Some((target_key, target)) = target(ctx, object, target_ref) else {
                 continue;
             };
@@ -68,6 +68,31 @@ pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
         }
     }
     (out, statuses)
+}
+
+/// A policy's targets: its `targetRefs`, then what its `targetSelectors` select (objects of the
+/// kind in the policy's namespace whose labels match), as references.
+pub(super) fn target_refs(ctx: &Context<'_>, policy: &Object) -> Vec<Value> {
+    let spec = &policy.value["spec"];
+    let mut out: Vec<Value> = spec["targetRefs"].as_array().cloned().unwrap_or_default();
+    for selector in spec["targetSelectors"].as_array().into_iter().flatten() {
+        let (Some(group), Some(kind)) = (selector["group"].as_str(), selector["kind"].as_str())
+        else {
+            continue;
+        };
+        for o in ctx.inputs.of_kind(group, kind) {
+            if o.id.namespace == policy.id.namespace
+                && labels_match(&o.value, &selector["matchLabels"])
+            {
+                let mut r = json!({"group": group, "kind": kind, "name": o.id.name});
+                if let Some(section) = selector.get("sectionName") {
+                    r["sectionName"] = section.clone();
+                }
+                out.push(r);
+            }
+        }
+    }
+    out
 }
 
 /// A policy (or a backend's inline policies) being translated, with what went wrong on the way

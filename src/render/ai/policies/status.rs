@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::Policy;
+use super::{Policy, target_refs};
 use crate::model::facts::GATEWAY_API;
 use crate::render::ai::{AI_GROUP, Context, condition};
 
@@ -12,11 +12,7 @@ pub(super) fn policy_status(ctx: &Context<'_>, policy: &Policy<'_>) -> Value {
     let ns = object.id.namespace.as_str();
     let mut ancestors: Vec<Value> = Vec::new();
     let mut missing = None;
-    for r in object.value["spec"]["targetRefs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
+    for r in &target_refs(ctx, object) {
         let (Some(name), Some(kind)) = (r["name"].as_str(), r["kind"].as_str()) else {
             continue;
         };
