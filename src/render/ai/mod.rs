@@ -5,6 +5,7 @@
 mod ai_backend;
 mod backends;
 mod gateway;
+mod mesh;
 mod policies;
 mod routes;
 mod secrets;
@@ -77,6 +78,14 @@ pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
             .into_iter()
             .map(|v| resource("service", v)),
     );
+    out.extend(mesh::mesh(ctx).into_iter().map(|v| {
+        let kind = if v.get("workloadName").is_some() {
+            "workload"
+        } else {
+            "service"
+        };
+        resource(kind, v)
+    }));
     statuses.extend(backend_statuses);
     unique_names(&mut out);
     (out, Value::Array(statuses))
