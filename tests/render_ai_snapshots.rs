@@ -50,6 +50,24 @@ fn gateway_example() {
 }
 
 #[test]
+fn mesh_example() {
+    let rendered = render_example("mesh.yaml");
+    let mut names: Vec<&str> = rendered.shared.iter().map(|r| r.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "service/NetworkGateway/east/10.9.0.1/15008",
+            "service/apps/models.example.net",
+            "service/apps/models.internal",
+            "workload/Kubernetes/networking.istio.io/ServiceEntry/apps/models/10.1.2.3",
+            "workload/Kubernetes/networking.istio.io/ServiceEntry/apps/models/models-backup.example.net",
+        ]
+    );
+    insta::assert_snapshot!(everything(&rendered));
+}
+
+#[test]
 fn broken_example() {
     insta::assert_snapshot!(everything(&render_example("broken.yaml")));
 }

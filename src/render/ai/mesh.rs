@@ -11,7 +11,7 @@ use super::{Context, str_at};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
-const ISTIO_NETWORKING: &str = "networking.istio.io";
+pub(super) const ISTIO_NETWORKING: &str = "networking.istio.io";
 const NETWORK_LABEL: &str = "topology.istio.io/network";
 /// The cluster the workloads are in, as the mesh names it.
 const CLUSTER_ID: &str = "Kubernetes";

@@ -135,15 +135,20 @@ fn unique_names(resources: &mut [RenderedResource]) {
     }
 }
 
+/// A resource's key; a service's or workload's (which have none): its uid, else its namespace
+/// and hostname (a ServiceEntry makes one service per host).
 fn key_of(kind: &str, item: &Value) -> String {
-    match item["resource"][kind]["key"].as_str() {
-        Some(k) => format!("{kind}/{k}"),
-        None => format!(
-            "{kind}/{}/{}",
-            item["namespace"].as_str().unwrap_or(""),
-            item["name"].as_str().unwrap_or("")
-        ),
+    if let Some(k) = item["resource"][kind]["key"]
+        .as_str()
+        .or_else(|| item["uid"].as_str())
+    {
+        return format!("{kind}/{k}");
     }
+    let id = item["hostname"]
+        .as_str()
+        .or_else(|| item["name"].as_str())
+        .unwrap_or("");
+    format!("{kind}/{}/{id}", item["namespace"].as_str().unwrap_or(""))
 }
 
 /// A status condition, without its transition time (a dry run has none).

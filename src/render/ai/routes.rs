@@ -5,13 +5,12 @@ use serde_json::{Map, Value, json};
 
 use super::backends::{INFERENCE_GROUP, pool_host};
 use super::gateway::{granted, listener_key};
+use super::mesh::ISTIO_NETWORKING;
 use super::{AI_GROUP, Context, pick, service_host};
 use crate::fasthash::FastMap;
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
 use crate::resolve::host_match;
-
-const ISTIO_GROUP: &str = "networking.istio.io";
 
 /// What every AI Gateway of a run looks up: the routes attached to each Gateway, with the
 /// listeners that carry them (the resolve stage's route attachment), in input order.
@@ -295,7 +294,7 @@ pub(super) fn backend_ref(ctx: &Context<'_>, route: &Object, r: &Value) -> Optio
         }
         (AI_GROUP, "AiGatewayBackend") => Some(json!({ "backend": format!("{ns}/{name}") })),
         // A mesh hostname (an Istio ServiceEntry's host), reached as a service of that name.
-        (ISTIO_GROUP, "Hostname") => Some(json!({
+        (ISTIO_NETWORKING, "Hostname") => Some(json!({
             "port": r["port"],
             "service": {"hostname": name, "namespace": ns},
         })),
