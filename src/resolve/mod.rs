@@ -16,7 +16,7 @@ use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
 pub use index::Index;
 pub use policies::{Attachment, Via};
-pub use routes::host_match;
+pub(crate) use routes::host_match;
 
 /// What the resolve stage needs to know of the run's options.
 #[derive(Debug, Clone, Default)]
