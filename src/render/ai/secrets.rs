@@ -38,18 +38,24 @@ pub(super) fn config_map_text<'c>(
         .and_then(Value::as_str)
 }
 
-/// A credential as the output shows it: the value itself only when the options ask for it
-/// (comparing with the reference), else a digest that changes when the value does.
+/// A credential as the output shows it: the value itself only when the render reveals them
+/// (comparing with the reference), else its digest.
 pub(super) fn shown(ctx: &Context<'_>, value: String) -> Value {
     if ctx.reveal_secrets {
         return Value::String(value);
     }
+    Value::String(secret_digest(&value))
+}
+
+/// What is printed in place of a credential: a digest that changes when the value does, so that
+/// two renderings compare equal when the secret is the same.
+fn secret_digest(value: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in value.bytes() {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    Value::String(format!("<secret fnv1a64:{h:016x}>"))
+    format!("<secret fnv1a64:{h:016x}>")
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -104,6 +110,14 @@ pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digests_hide_the_value_and_follow_it() {
+        let d = secret_digest("sk-test");
+        assert!(!d.contains("sk-test"));
+        assert_eq!(d, secret_digest("sk-test"));
+        assert_ne!(d, secret_digest("sk-tesu"));
+    }
 
     #[test]
     fn base64_round_trips() {
