@@ -1,7 +1,11 @@
 //! The AI data plane's rendering against the reference's agent gateway goldens
-//! (`pkg/agentgateway/{translator,plugins}/testdata/`): each file's renamed inputs (with its
-//! folder's `_defaults.yaml` before them, as the reference's harness does) are linted, rendered,
-//! and the set of output resources compared with the file's `# Output` document.
+//! (`pkg/agentgateway/{translator,plugins}/testdata/` and the syncer's AiGatewayBackend goldens
+//! `pkg/kgateway/agentgatewaysyncer/backend/testdata/backend/`): each file's renamed inputs (with
+//! its folder's `_defaults.yaml` before them, as the reference's harness does) are linted,
+//! rendered, and the set of output resources compared with the file's `# Output` document
+//! (order and key order aside), then the statuses of the AI kinds (AiGatewayBackend,
+//! AiGatewayPolicy) with its `status` (transition times aside). Credentials are compared as
+//! they are (`render_revealing_secrets`).
 //!
 //! Run with `GWCTL_CORPUS=/work/shared/corpus cargo test --test corpus_agentgateway_render --
 //! --nocapture` to see every case.
@@ -86,6 +90,9 @@ fn agentgateway_goldens() {
                 None => {
                     equal += 1;
                     println!("{name}: equal ({} resources)", c.expected.len());
+                    if KNOWN.iter().any(|(k, _)| *k == name) {
+                        unexpected.push(format!("{name}: agrees now, its KNOWN entry is stale"));
+                    }
                 }
                 Some(at) => {
                     println!("{name}: differs at {at}");
@@ -102,6 +109,11 @@ fn agentgateway_goldens() {
                 None => {
                     statuses_equal += 1;
                     println!("{name}: statuses equal ({})", c.expected_statuses.len());
+                    if KNOWN_STATUSES.iter().any(|(k, _)| *k == name) {
+                        unexpected.push(format!(
+                            "{name}: statuses agree now, the KNOWN_STATUSES entry is stale"
+                        ));
+                    }
                 }
                 Some(at) => {
                     println!("{name}: statuses differ at {at}");
@@ -127,7 +139,7 @@ fn agentgateway_goldens() {
     );
     assert!(
         unexpected.is_empty(),
-        "differences not in KNOWN:\n{}",
+        "differences not in KNOWN (or stale KNOWN entries):\n{}",
         unexpected.join("\n")
     );
 }
