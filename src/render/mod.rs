@@ -91,12 +91,19 @@ pub fn render_options(mut options: LintOptions) -> LintOptions {
 pub struct Inputs<'a> {
     pub objects: &'a [Object],
     by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+    /// Objects by (group, kind), in input order: a kind's objects without a scan of all.
+    by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
 }
 
 impl<'a> Inputs<'a> {
     pub fn new(objects: &'a [Object]) -> Self {
         let mut by_key = FastMap::default();
+        let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
         for (i, o) in objects.iter().enumerate() {
+            by_kind
+                .entry((o.id.group.as_str(), o.id.kind.as_str()))
+                .or_default()
+                .push(i);
             // The first of two objects with one name wins, as the first apply would.
             by_key
                 .entry((
@@ -107,7 +114,11 @@ impl<'a> Inputs<'a> {
                 ))
                 .or_insert(i);
         }
-        Inputs { objects, by_key }
+        Inputs {
+            objects,
+            by_key,
+            by_kind,
+        }
     }
 
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
@@ -121,9 +132,12 @@ impl<'a> Inputs<'a> {
         group: &'s str,
         kind: &'s str,
     ) -> impl Iterator<Item = &'a Object> + 's {
-        self.objects
-            .iter()
-            .filter(move |o| o.id.group == group && o.id.kind == kind)
+        let objects = self.objects;
+        self.by_kind
+            .get(&(group, kind))
+            .into_iter()
+            .flatten()
+            .map(move |&i| &objects[i])
     }
 }
 
