@@ -6,10 +6,14 @@ use std::path::Path;
 
 use gwctl::config::Config;
 use gwctl::lint::{LintOptions, lint_paths};
-use gwctl::render::{self, RenderOptions, Rendered};
+use gwctl::render::{self, RenderOptions, Rendered, ValidationLevel};
 use serde_json::{Value, json};
 
 fn render_example(name: &str) -> Rendered {
+    render_example_at(name, ValidationLevel::Standard)
+}
+
+fn render_example_at(name: &str, validation_level: ValidationLevel) -> Rendered {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/render-ai")
         .join(name);
@@ -19,6 +23,7 @@ fn render_example(name: &str) -> Rendered {
         &run,
         &RenderOptions {
             ai_controller: Config::default().controllers.ai,
+            validation_level,
             ..RenderOptions::default()
         },
     )
@@ -108,6 +113,27 @@ fn policies_are_selected_with_what_they_configure() {
             ("route", "policy/traffic/apps/web-csrf:csrf:apps/shop"),
         ]
     );
+}
+
+#[test]
+fn strict_validation_refuses_a_gateway_with_an_unroutable_backend() {
+    let standard = render_example("broken.yaml");
+    assert!(standard.gateways[0].refused.is_empty());
+    let strict = render_example_at("broken.yaml", ValidationLevel::Strict);
+    let gateway = &strict.gateways[0];
+    assert_eq!(
+        gateway.refused,
+        [
+            "HTTPRoute default/odd rule 0: backendRefs[0] names ConfigMap cm, which the AI data plane cannot route to",
+            "HTTPRoute default/odd rule 0: backendRefs[1] has no name",
+            "HTTPRoute default/odd rule 0: backendRefs[2] names Service other/svc-in-other-ns in another namespace, and no ReferenceGrant allows it",
+        ]
+    );
+    assert!(gateway.resources.is_empty());
+    // The gateway with valid rules is rendered at either level.
+    let valid = render_example_at("gateway.yaml", ValidationLevel::Strict);
+    assert!(valid.gateways[0].refused.is_empty());
+    assert!(!valid.gateways[0].resources.is_empty());
 }
 
 #[test]

@@ -12,7 +12,7 @@ mod secrets;
 
 use serde_json::{Map, Value, json};
 
-use super::{Context, DataPlane, RenderedGateway, RenderedResource};
+use super::{Context, DataPlane, RenderedGateway, RenderedResource, ValidationLevel};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
@@ -40,7 +40,13 @@ pub fn render_prepared(
     let mut out = RenderedGateway::new(gateway, DataPlane::Ai);
     let owner = json!({"Name": gateway.id.name, "Namespace": gateway.id.namespace});
     let mut items = gateway::binds_and_listeners(ctx, gateway);
-    items.extend(routes::routes(ctx, prepared, gateway));
+    let mut invalid = Vec::new();
+    items.extend(routes::routes(ctx, prepared, gateway, &mut invalid));
+    if ctx.options.validation_level == ValidationLevel::Strict && !invalid.is_empty() {
+        // Strict validation refuses the whole Gateway rather than program an invalid rule.
+        out.refused = invalid;
+        return out;
+    }
     out.resources = items
         .into_iter()
         .map(|(kind, value)| {
