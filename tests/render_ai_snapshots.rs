@@ -164,3 +164,24 @@ fn names_are_unique_per_kind() {
         ]
     );
 }
+
+#[test]
+fn render_command_prints_the_shared_resources_with_digests() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render-ai/gateway.yaml");
+    let out = assert_cmd::Command::cargo_bin("gwctl")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .args(["render", "--type", "cluster"])
+        .arg(&example)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let docs: Vec<&str> = text.split("---\n").collect();
+    assert_eq!(docs.len(), 2, "{text}");
+    assert!(docs[1].starts_with("Shared: ai\noutput:\n"), "{text}");
+    assert!(docs[1].contains("key: apps/openai\n"), "{text}");
+    assert!(docs[1].contains("secret: <secret fnv1a64:"), "{text}");
+    assert!(!text.contains("sk-test"), "{text}");
+    // Statuses only with --type status or all.
+    assert!(!docs[1].contains("Statuses:"), "{text}");
+}

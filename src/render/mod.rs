@@ -209,10 +209,47 @@ fn render_with(run: &LintRun, options: &RenderOptions, reveal_secrets: bool) -> 
         rendered.statuses = status::statuses(&ctx, gateway);
         out.gateways.push(rendered);
     }
+    // With one Gateway selected, the AI data plane's shared resources go with an AI Gateway only.
+    if options.gateway.is_some() && !out.gateways.iter().any(|g| g.data_plane == DataPlane::Ai) {
+        return out;
+    }
     let (shared, shared_statuses) = ai::render_shared(&ctx);
     out.shared = shared;
     out.shared_statuses = shared_statuses;
     out
+}
+
+impl Rendered {
+    /// The output document of the AI data plane's resources that belong to no single Gateway
+    /// (backends, services, policies) and their statuses; `None` when there are none.
+    pub fn shared_document(&self, kinds: &[&str], with_statuses: bool) -> Option<Value> {
+        let statuses = self
+            .shared_statuses
+            .as_array()
+            .filter(|s| with_statuses && !s.is_empty());
+        let mut selected = self
+            .shared
+            .iter()
+            .filter(|r| kinds.contains(&r.kind))
+            .peekable();
+        if selected.peek().is_none() && statuses.is_none() {
+            return None;
+        }
+        let mut doc = serde_json::Map::new();
+        doc.insert("Shared".into(), Value::String("ai".into()));
+        for r in selected {
+            if let Value::Array(items) = doc
+                .entry(r.section)
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                items.push(r.value.clone());
+            }
+        }
+        if let Some(s) = statuses {
+            doc.insert("Statuses".into(), Value::Array(s.clone()));
+        }
+        Some(Value::Object(doc))
+    }
 }
 
 impl RenderedGateway {

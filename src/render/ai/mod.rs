@@ -128,12 +128,13 @@ fn resource(kind: &str, value: Value) -> RenderedResource {
     }
 }
 
-/// Resource names are what `diff` pairs resources by: a key the data plane gives two resources
-/// (a header modifier's request and response halves) gets `#2`, `#3`... on the later ones.
+/// Resource names are what `diff` pairs resources by (within a section): a key the data plane
+/// gives two resources (a header modifier's request and response halves) gets `#2`, `#3`... on
+/// the later ones.
 fn unique_names(resources: &mut [RenderedResource]) {
-    let mut seen: crate::fasthash::FastMap<(&'static str, String), usize> = Default::default();
+    let mut seen: crate::fasthash::FastMap<String, usize> = Default::default();
     for r in resources.iter_mut() {
-        let n = seen.entry((r.kind, r.name.clone())).or_insert(0);
+        let n = seen.entry(r.name.clone()).or_insert(0);
         *n += 1;
         if *n > 1 {
             r.name = format!("{}#{n}", r.name);
