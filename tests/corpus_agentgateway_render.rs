@@ -5,7 +5,7 @@
 //! rendered, and the set of output resources compared with the file's `# Output` document
 //! (order and key order aside), then the statuses of the AI kinds (AiGatewayBackend,
 //! AiGatewayPolicy) with its `status` (transition times aside). Credentials are compared as
-//! they are (`render_revealing_secrets`).
+//! they are (`RenderOptions::reveal_secrets`).
 //!
 //! Run with `GWCTL_CORPUS=/work/shared/corpus cargo test --test corpus_agentgateway_render --
 //! --nocapture` to see every case.
@@ -167,10 +167,11 @@ fn case(path: &Path, defaults: &str, kinds: &[&str]) -> Option<Case> {
         SourceFile::new(1, path.display().to_string(), input.to_string()),
     ];
     let run = lint_sources(files, &render::render_options(LintOptions::default()));
-    let rendered = render::render_revealing_secrets(
+    let rendered = render::render(
         &run,
         &RenderOptions {
             ai_controller: Config::default().controllers.ai,
+            reveal_secrets: true,
             ..RenderOptions::default()
         },
     );

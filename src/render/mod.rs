@@ -29,6 +29,9 @@ pub enum ValidationLevel {
 
 #[derive(Debug, Clone, Default)]
 pub struct RenderOptions {
+    /// Credentials (Secret data, inline keys) are shown as they are instead of as digests: for
+    /// comparing with reference outputs, never for printing.
+    pub reveal_secrets: bool,
     /// Only this Gateway (namespace, name); every Gateway when `None`.
     pub gateway: Option<(String, String)>,
     pub validation_level: ValidationLevel,
@@ -143,13 +146,13 @@ impl<'a> Inputs<'a> {
 
 /// Everything a data plane's renderer reads.
 pub struct Context<'a> {
+    /// What every AI Gateway's rendering looks up, made at the first one.
+    pub(crate) ai: std::cell::OnceCell<ai::Prepared<'a>>,
     pub run: &'a LintRun,
     pub inputs: Inputs<'a>,
     /// The effective policies; `None` when the run kept no model.
     pub merged: Option<Merged<'a>>,
     pub options: &'a RenderOptions,
-    /// Credentials are shown as they are (see [`render_revealing_secrets`]), not as digests.
-    pub reveal_secrets: bool,
 }
 
 /// The data plane of a Gateway: its GatewayClass's controllerName.
@@ -172,26 +175,14 @@ pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) ->
 
 /// Renders every selected Gateway of a run.
 pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
-    render_with(run, options, false)
-}
-
-/// [`render`] with credentials (Secret data, inline keys) shown as they are instead of as
-/// digests: for comparing with reference outputs, never for printing.
-pub fn render_revealing_secrets(run: &LintRun, options: &RenderOptions) -> Rendered {
-    render_with(run, options, true)
-}
-
-fn render_with(run: &LintRun, options: &RenderOptions, reveal_secrets: bool) -> Rendered {
     let ctx = Context {
+        ai: Default::default(),
         run,
         inputs: Inputs::new(&run.objects),
         merged: run.model.as_ref().map(|m| m.merge()),
         options,
-        reveal_secrets,
     };
     let mut out = Rendered::default();
-    // Made at the first AI Gateway, shared by the others.
-    let mut ai_prepared = None;
     for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
         if let Some((ns, name)) = &options.gateway
             && (&gateway.id.namespace != ns || &gateway.id.name != name)
@@ -201,17 +192,10 @@ fn render_with(run: &LintRun, options: &RenderOptions, reveal_secrets: bool) -> 
         let plane = data_plane(&ctx.inputs, gateway, &options.ai_controller);
         let mut rendered = match plane {
             DataPlane::Envoy => envoy::render_gateway(&ctx, gateway),
-            DataPlane::Ai => {
-                let prepared = ai_prepared.get_or_insert_with(|| ai::prepare(&ctx));
-                ai::render_prepared(&ctx, prepared, gateway)
-            }
+            DataPlane::Ai => ai::render_gateway(&ctx, gateway),
         };
         rendered.statuses = status::statuses(&ctx, gateway);
         out.gateways.push(rendered);
-    }
-    // With one Gateway selected, the AI data plane's shared resources go with an AI Gateway only.
-    if options.gateway.is_some() && !out.gateways.iter().any(|g| g.data_plane == DataPlane::Ai) {
-        return out;
     }
     let (shared, shared_statuses) = ai::render_shared(&ctx);
     out.shared = shared;

@@ -21,22 +21,9 @@ pub(super) use crate::security::AI_GROUP;
 
 pub use routes::Prepared;
 
-/// What rendering every AI Gateway of a run shares; made once per run.
-pub fn prepare<'a>(ctx: &Context<'a>) -> Prepared<'a> {
-    Prepared::new(ctx)
-}
-
 /// One AI Gateway's binds, listeners and routes.
 pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
-    render_prepared(ctx, &prepare(ctx), gateway)
-}
-
-/// [`render_gateway`] with what [`prepare`] made: for rendering many Gateways.
-pub fn render_prepared(
-    ctx: &Context<'_>,
-    prepared: &Prepared<'_>,
-    gateway: &Object,
-) -> RenderedGateway {
+    let prepared = ctx.ai.get_or_init(|| Prepared::new(ctx));
     let mut out = RenderedGateway::new(gateway, DataPlane::Ai);
     let owner = json!({"Name": gateway.id.name, "Namespace": gateway.id.namespace});
     let mut items = gateway::binds_and_listeners(ctx, gateway);
@@ -63,6 +50,15 @@ pub fn render_prepared(
 /// The resources that belong to no single Gateway (backends, services, policies), and their
 /// statuses.
 pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
+    // With one Gateway selected, they go with an AI Gateway only.
+    if let Some((ns, name)) = &ctx.options.gateway {
+        let selected = ctx.inputs.get(GATEWAY_API, "Gateway", ns, name);
+        if !selected.is_some_and(|g| {
+            super::data_plane(&ctx.inputs, g, &ctx.options.ai_controller) == DataPlane::Ai
+        }) {
+            return (Vec::new(), Value::Null);
+        }
+    }
     // AI kinds are served by the AI data plane only, whatever the classes say.
     let ai_kinds = ctx.inputs.objects.iter().any(|o| o.id.group == AI_GROUP);
     if !ai_kinds && !has_ai_class(ctx) {

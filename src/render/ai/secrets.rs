@@ -41,7 +41,7 @@ pub(super) fn config_map_text<'c>(
 /// A credential as the output shows it: the value itself only when the render reveals them
 /// (comparing with the reference), else its digest.
 pub(super) fn shown(ctx: &Context<'_>, value: String) -> Value {
-    if ctx.reveal_secrets {
+    if ctx.options.reveal_secrets {
         return Value::String(value);
     }
     Value::String(secret_digest(&value))
