@@ -39,7 +39,6 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     let rendered = render::render(
         &run,
         &RenderOptions {
-            reveal_secrets: false,
             gateway: gateway.clone(),
             validation_level: args.validation_level.unwrap_or_default(),
             ai_controller,

@@ -29,9 +29,6 @@ pub enum ValidationLevel {
 
 #[derive(Debug, Clone, Default)]
 pub struct RenderOptions {
-    /// Credentials (Secret data, inline keys) are shown as they are instead of as digests: for
-    /// comparing with reference outputs, never for printing.
-    pub reveal_secrets: bool,
     /// Only this Gateway (namespace, name); every Gateway when `None`.
     pub gateway: Option<(String, String)>,
     pub validation_level: ValidationLevel,

@@ -75,7 +75,7 @@ pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'stat
                 "tls".into(),
                 json!({
                     "cert": base64_encode(&cert),
-                    "privateKey": shown(ctx, base64_encode(&key)),
+                    "privateKey": shown(base64_encode(&key)),
                 }),
             );
         }

@@ -20,6 +20,7 @@ use crate::model::facts::GATEWAY_API;
 pub(super) use crate::security::AI_GROUP;
 
 pub use routes::Prepared;
+pub use secrets::secret_digest;
 
 /// One AI Gateway's binds, listeners and routes.
 pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {

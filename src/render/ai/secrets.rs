@@ -38,18 +38,14 @@ pub(super) fn config_map_text<'c>(
         .and_then(Value::as_str)
 }
 
-/// A credential as the output shows it: the value itself only when the render reveals them
-/// (comparing with the reference), else its digest.
-pub(super) fn shown(ctx: &Context<'_>, value: String) -> Value {
-    if ctx.options.reveal_secrets {
-        return Value::String(value);
-    }
+/// A credential as the output shows it: its digest, never the value.
+pub(super) fn shown(value: String) -> Value {
     Value::String(secret_digest(&value))
 }
 
 /// What is printed in place of a credential: a digest that changes when the value does, so that
 /// two renderings compare equal when the secret is the same.
-fn secret_digest(value: &str) -> String {
+pub fn secret_digest(value: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in value.bytes() {
         h ^= u64::from(b);

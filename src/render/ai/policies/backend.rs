@@ -70,7 +70,7 @@ fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
     if let Some(name) = str_at(a, "/aws/secretRef/name") {
         let read = |key: &str| {
             secret_bytes(ctx, ns, name, key)
-                .map(|b| shown(ctx, String::from_utf8_lossy(&b).into_owned()))
+                .map(|b| shown(String::from_utf8_lossy(&b).into_owned()))
         };
         let mut explicit = Map::new();
         explicit.insert("accessKeyId".into(), read("accessKey")?);
@@ -81,7 +81,7 @@ fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
         return Some(json!({"aws": {"explicitConfig": explicit}}));
     }
     if let Some(key) = a["key"].as_str() {
-        return Some(json!({ "key": { "secret": shown(ctx, key.to_string()) } }));
+        return Some(json!({ "key": { "secret": shown(key.to_string()) } }));
     }
     if let Some(name) = str_at(a, "/secretRef/name") {
         let Some(bytes) = secret_bytes(ctx, ns, name, "Authorization") else {
@@ -94,7 +94,7 @@ fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
             .unwrap_or(&text)
             .trim()
             .to_string();
-        return Some(json!({ "key": { "secret": shown(ctx, key) } }));
+        return Some(json!({ "key": { "secret": shown(key) } }));
     }
     if a.get("passthrough").is_some() {
         return Some(json!({ "passthrough": {} }));
@@ -115,7 +115,7 @@ fn backend_tls(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Value {
             if let Some(bytes) = secret_bytes(ctx, ns, name, key) {
                 let encoded = base64_encode(&bytes);
                 let value = if field == "key" {
-                    shown(ctx, encoded)
+                    shown(encoded)
                 } else {
                     encoded.into()
                 };
