@@ -80,6 +80,7 @@ pub fn format_rendered(rendered: &Rendered, kind: RenderType, format: RenderForm
         .gateways
         .iter()
         .map(|g| g.document(kinds, with_statuses))
+        .chain(rendered.shared_document(kinds, with_statuses))
         .collect();
     match format {
         RenderFormat::Json => {

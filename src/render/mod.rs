@@ -97,12 +97,19 @@ pub fn render_options(mut options: LintOptions) -> LintOptions {
 pub struct Inputs<'a> {
     pub objects: &'a [Object],
     by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
+    /// Objects by (group, kind), in input order: a kind's objects without a scan of all.
+    by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
 }
 
 impl<'a> Inputs<'a> {
     pub fn new(objects: &'a [Object]) -> Self {
         let mut by_key = FastMap::default();
+        let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
         for (i, o) in objects.iter().enumerate() {
+            by_kind
+                .entry((o.id.group.as_str(), o.id.kind.as_str()))
+                .or_default()
+                .push(i);
             // The first of two objects with one name wins, as the first apply would.
             by_key
                 .entry((
@@ -113,7 +120,11 @@ impl<'a> Inputs<'a> {
                 ))
                 .or_insert(i);
         }
-        Inputs { objects, by_key }
+        Inputs {
+            objects,
+            by_key,
+            by_kind,
+        }
     }
 
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
@@ -127,14 +138,19 @@ impl<'a> Inputs<'a> {
         group: &'s str,
         kind: &'s str,
     ) -> impl Iterator<Item = &'a Object> + 's {
-        self.objects
-            .iter()
-            .filter(move |o| o.id.group == group && o.id.kind == kind)
+        let objects = self.objects;
+        self.by_kind
+            .get(&(group, kind))
+            .into_iter()
+            .flatten()
+            .map(move |&i| &objects[i])
     }
 }
 
 /// Everything a data plane's renderer reads.
 pub struct Context<'a> {
+    /// What every AI Gateway's rendering looks up, made at the first one.
+    pub(crate) ai: std::cell::OnceCell<ai::Prepared<'a>>,
     pub run: &'a LintRun,
     pub inputs: Inputs<'a>,
     /// The effective policies; `None` when the run kept no model.
@@ -163,6 +179,7 @@ pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) ->
 /// Renders every selected Gateway of a run.
 pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
     let ctx = Context {
+        ai: Default::default(),
         run,
         inputs: Inputs::new(&run.objects),
         merged: run.model.as_ref().map(|m| m.merge()),
@@ -188,6 +205,39 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
     out.shared = shared;
     out.shared_statuses = shared_statuses;
     out
+}
+
+impl Rendered {
+    /// The output document of the AI data plane's resources that belong to no single Gateway
+    /// (backends, services, policies) and their statuses; `None` when there are none.
+    pub fn shared_document(&self, kinds: &[&str], with_statuses: bool) -> Option<Value> {
+        let statuses = self
+            .shared_statuses
+            .as_array()
+            .filter(|s| with_statuses && !s.is_empty());
+        let mut selected = self
+            .shared
+            .iter()
+            .filter(|r| kinds.contains(&r.kind))
+            .peekable();
+        if selected.peek().is_none() && statuses.is_none() {
+            return None;
+        }
+        let mut doc = serde_json::Map::new();
+        doc.insert("Shared".into(), Value::String("ai".into()));
+        for r in selected {
+            if let Value::Array(items) = doc
+                .entry(r.section)
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                items.push(r.value.clone());
+            }
+        }
+        if let Some(s) = statuses {
+            doc.insert("Statuses".into(), Value::Array(s.clone()));
+        }
+        Some(Value::Object(doc))
+    }
 }
 
 impl RenderedGateway {

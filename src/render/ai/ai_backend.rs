@@ -1,0 +1,250 @@
+//! One AiGatewayBackend: a static host, a dynamic forward proxy, LLM provider groups or MCP
+//! targets, with its inline policies. A backend whose own policies (or an MCP target's) cannot
+//! be translated is not programmed at all, and its status says why; a provider's policy that
+//! cannot be translated is left out of that provider only (as the reference does).
+
+use serde_json::{Map, Value, json};
+
+use super::policies::{Policy, inline_policies};
+use super::{AI_GROUP, Context, condition, labels_match, pick, service_host};
+use crate::model::Object;
+
+const MCP: &str = "kgateway.dev/mcp";
+const MCP_SSE: &str = "kgateway.dev/mcp-sse";
+const MCP_PATH_ANNOTATION: &str = "kgateway.dev/mcp-path";
+
+/// The backend's resources (itself, then one per static MCP target) and its status.
+pub(super) fn translate(ctx: &Context<'_>, o: &Object) -> (Vec<Value>, Value) {
+    let owner = Policy::new(o);
+    let resources = resources(ctx, o, &owner);
+    let problems = owner.problems();
+    let condition = if problems.is_empty() {
+        condition(
+            "Accepted",
+            true,
+            "Accepted",
+            "Backend successfully accepted",
+        )
+    } else {
+        condition(
+            "Accepted",
+            false,
+            "TranslationError",
+            &format!("failed to translate backend: {}", problems.join("\n")),
+        )
+    };
+    let status = json!({
+        "apiVersion": format!("{AI_GROUP}/v1alpha1"),
+        "kind": o.id.kind,
+        "metadata": name_of(o),
+        "spec": null,
+        "status": {"conditions": [condition]},
+    });
+    if problems.is_empty() {
+        (resources, status)
+    } else {
+        (Vec::new(), status)
+    }
+}
+
+fn name_of(o: &Object) -> Value {
+    json!({"name": o.id.name, "namespace": o.id.namespace})
+}
+
+fn resources(ctx: &Context<'_>, o: &Object, owner: &Policy<'_>) -> Vec<Value> {
+    let ns = o.id.namespace.as_str();
+    let spec = &o.value["spec"];
+    let key = format!("{ns}/{}", o.id.name);
+    let mut backend = Map::new();
+    backend.insert("key".into(), key.clone().into());
+    backend.insert("name".into(), name_of(o));
+    let mut extra = Vec::new();
+    if let Some(s) = spec.get("static") {
+        backend.insert("static".into(), Value::Object(pick(s, &["host", "port"])));
+    }
+    if spec.get("dynamicForwardProxy").is_some() {
+        backend.insert("dynamic".into(), json!({}));
+    }
+    if let Some(ai) = spec.get("ai") {
+        let groups: Vec<Value> = match ai.get("groups").and_then(Value::as_array) {
+            Some(groups) => groups
+                .iter()
+                .map(|g| {
+                    let providers: Vec<Value> = g["providers"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|p| Some(provider(ctx, o, p, p["name"].as_str()?)))
+                        .collect();
+                    json!({ "providers": providers })
+                })
+                .collect(),
+            None => vec![json!({ "providers": [provider(ctx, o, &ai["provider"], "backend")] })],
+        };
+        backend.insert("ai".into(), json!({ "providerGroups": groups }));
+    }
+    if let Some(mcp) = spec.get("mcp") {
+        let mut targets = Vec::new();
+        for t in mcp["targets"].as_array().into_iter().flatten() {
+            let name = t["name"].as_str().unwrap_or("");
+            if let Some(s) = t.get("static") {
+                let target_key = format!("{key}/{name}");
+                let mut target = Map::new();
+                target.insert("name".into(), name.into());
+                target.insert("backend".into(), json!({ "backend": target_key }));
+                if let Some(path) = s.get("path") {
+                    target.insert("path".into(), path.clone());
+                }
+                if let Some(p) = s["protocol"].as_str().and_then(mcp_protocol) {
+                    target.insert("protocol".into(), p.into());
+                }
+                targets.push(Value::Object(target));
+                let mut target_backend = Map::new();
+                target_backend.insert("key".into(), target_key.into());
+                target_backend.insert("name".into(), name_of(o));
+                target_backend.insert("static".into(), pick(s, &["host", "port"]).into());
+                let inline = inline_policies(ctx, owner, &s["policies"]);
+                if !inline.is_empty() {
+                    target_backend.insert("inlinePolicies".into(), inline.into());
+                }
+                extra.push(Value::Object(target_backend));
+            } else if let Some(selector) = t.get("selector") {
+                targets.extend(selected_targets(ctx, ns, selector));
+            }
+        }
+        let mut m = Map::new();
+        m.insert("targets".into(), targets.into());
+        if mcp["sessionRouting"].as_str() == Some("Stateless") {
+            m.insert("statefulMode".into(), "STATELESS".into());
+        }
+        backend.insert("mcp".into(), m.into());
+    }
+    let inline = inline_policies(ctx, owner, &spec["policies"]);
+    if !inline.is_empty() {
+        backend.insert("inlinePolicies".into(), inline.into());
+    }
+    let mut out = vec![Value::Object(backend)];
+    out.extend(extra);
+    out
+}
+
+fn mcp_protocol(written: &str) -> Option<&'static str> {
+    match written {
+        "StreamableHTTP" => Some("STREAMABLE_HTTP"),
+        "SSE" => Some("SSE"),
+        _ => None,
+    }
+}
+
+/// The MCP targets a selector finds: every port of a selected Service whose appProtocol is
+/// MCP, named `<service>-<port name, else number>`.
+fn selected_targets(ctx: &Context<'_>, ns: &str, selector: &Value) -> Vec<Value> {
+    let services = &selector["services"]["matchLabels"];
+    let namespaces = &selector["namespaces"]["matchLabels"];
+    if !services.is_object() && !namespaces.is_object() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for svc in ctx.inputs.of_kind("", "Service") {
+        let in_scope = if namespaces.is_object() {
+            ctx.inputs
+                .get("", "Namespace", "", &svc.id.namespace)
+                .is_some_and(|n| labels_match(&n.value, namespaces))
+        } else {
+            svc.id.namespace == ns
+        };
+        if !in_scope || (services.is_object() && !labels_match(&svc.value, services)) {
+            continue;
+        }
+        let path = svc
+            .value
+            .pointer("/metadata/annotations")
+            .and_then(|a| a.get(MCP_PATH_ANNOTATION))
+            .cloned();
+        for port in svc.value["spec"]["ports"].as_array().into_iter().flatten() {
+            let protocol = match port["appProtocol"].as_str() {
+                Some(MCP) => "STREAMABLE_HTTP",
+                Some(MCP_SSE) => "SSE",
+                _ => continue,
+            };
+            let number = port["port"].clone();
+            let port_name = match port["name"].as_str() {
+                Some(n) => n.to_string(),
+                None => number.to_string(),
+            };
+            let mut target = Map::new();
+            target.insert("name".into(), format!("{}-{port_name}", svc.id.name).into());
+            target.insert(
+                "backend".into(),
+                json!({
+                    "port": number,
+                    "service": {
+                        "hostname": service_host(&svc.id.namespace, &svc.id.name),
+                        "namespace": svc.id.namespace,
+                    },
+                }),
+            );
+            if let Some(path) = &path {
+                target.insert("path".into(), path.clone());
+            }
+            target.insert("protocol".into(), protocol.into());
+            out.push(Value::Object(target));
+        }
+    }
+    out
+}
+
+/// One provider of a group: its name, its vendor's settings, its own inline policies.
+fn provider(ctx: &Context<'_>, o: &Object, p: &Value, name: &str) -> Value {
+    let mut out = Map::new();
+    out.insert("name".into(), name.into());
+    for vendor in [
+        "chatCompletionsVendor",
+        "messagesVendor",
+        "generativeVendor",
+    ] {
+        if let Some(c) = p.get(vendor) {
+            out.insert(vendor.into(), pick(c, &["model"]).into());
+        }
+    }
+    if let Some(c) = p.get("hostedDeploymentVendor") {
+        let mut v = Map::new();
+        if let Some(e) = c["endpoint"].as_str() {
+            // A scheme, if written, is not part of the host.
+            let host = e.split_once("://").map_or(e, |(_, h)| h);
+            v.insert("host".into(), host.into());
+        }
+        if let Some(d) = c.get("deploymentName") {
+            v.insert("model".into(), d.clone());
+        }
+        if let Some(a) = c.get("apiVersion") {
+            v.insert("apiVersion".into(), a.clone());
+        }
+        out.insert("hostedDeploymentVendor".into(), v.into());
+    }
+    if let Some(c) = p.get("cloudPlatformVendor") {
+        // The data plane's name for this provider kind is `vertex`.
+        out.insert(
+            "vertex".into(),
+            pick(c, &["model", "projectId", "region"]).into(),
+        );
+    }
+    if let Some(c) = p.get("cloudManagedVendor") {
+        let mut v = pick(c, &["model", "region"]);
+        if let Some(g) = c.get("guardrail") {
+            if let Some(i) = g.get("identifier") {
+                v.insert("guardrailIdentifier".into(), i.clone());
+            }
+            if let Some(i) = g.get("version") {
+                v.insert("guardrailVersion".into(), i.clone());
+            }
+        }
+        out.insert("cloudManagedVendor".into(), v.into());
+    }
+    // What fails in a provider's own policies is left out of that provider only.
+    let inline = inline_policies(ctx, &Policy::new(o), &p["policies"]);
+    if !inline.is_empty() {
+        out.insert("inlinePolicies".into(), inline.into());
+    }
+    Value::Object(out)
+}

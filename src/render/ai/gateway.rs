@@ -1,0 +1,142 @@
+//! A Gateway's binds (one per port) and listeners.
+
+use serde_json::{Map, Value, json};
+
+use super::secrets::{base64_encode, secret_bytes, shown};
+use super::{Context, str_at};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+
+/// What a listener whose certificate cannot be read gets instead of it, so that the data plane
+/// fails its handshakes rather than serving another listener's certificate.
+const UNRESOLVED_CERTIFICATE: &[u8] = b"invalid";
+
+/// The binds, then the listeners, as (kind, value).
+pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'static str, Value)> {
+    let ns = gw.id.namespace.as_str();
+    let listeners: Vec<&Value> = gw.value["spec"]["listeners"]
+        .as_array()
+        .map(|l| l.iter().collect())
+        .unwrap_or_default();
+    let mut binds: Vec<(u64, Option<&'static str>)> = Vec::new();
+    for l in &listeners {
+        let Some(port) = l["port"].as_u64() else {
+            continue;
+        };
+        let protocol = bind_protocol(l["protocol"].as_str().unwrap_or(""));
+        match binds.iter_mut().find(|(p, _)| *p == port) {
+            Some(bind) => bind.1 = bind.1.or(protocol),
+            None => binds.push((port, protocol)),
+        }
+    }
+    let mut out: Vec<(&'static str, Value)> = binds
+        .iter()
+        .map(|(port, protocol)| {
+            let mut bind = Map::new();
+            bind.insert("key".into(), bind_key(*port, gw).into());
+            bind.insert("port".into(), (*port).into());
+            if let Some(p) = protocol {
+                bind.insert("protocol".into(), (*p).into());
+            }
+            ("bind", Value::Object(bind))
+        })
+        .collect();
+    for l in listeners {
+        let (Some(port), Some(name)) = (l["port"].as_u64(), l["name"].as_str()) else {
+            continue;
+        };
+        let protocol = l["protocol"].as_str().unwrap_or("");
+        let mut listener = Map::new();
+        listener.insert("bindKey".into(), bind_key(port, gw).into());
+        listener.insert("key".into(), listener_key(gw, name).into());
+        listener.insert(
+            "name".into(),
+            json!({
+                "gatewayName": gw.id.name,
+                "gatewayNamespace": ns,
+                "listenerName": name,
+            }),
+        );
+        listener.insert("protocol".into(), protocol.into());
+        if let Some(h) = l.get("hostname") {
+            listener.insert("hostname".into(), h.clone());
+        }
+        let terminates = matches!(protocol, "HTTPS" | "TLS")
+            && str_at(l, "/tls/mode").unwrap_or("Terminate") == "Terminate";
+        if terminates {
+            let (cert, key) =
+                certificate(ctx, gw, &l["tls"]["certificateRefs"][0]).unwrap_or_else(|| {
+                    (
+                        UNRESOLVED_CERTIFICATE.to_vec(),
+                        UNRESOLVED_CERTIFICATE.to_vec(),
+                    )
+                });
+            listener.insert(
+                "tls".into(),
+                json!({
+                    "cert": base64_encode(&cert),
+                    "privateKey": shown(base64_encode(&key)),
+                }),
+            );
+        }
+        out.push(("listener", Value::Object(listener)));
+    }
+    out
+}
+
+pub(super) fn bind_key(port: u64, gw: &Object) -> String {
+    format!("{port}/{}/{}", gw.id.namespace, gw.id.name)
+}
+
+pub(super) fn listener_key(gw: &Object, listener: &str) -> String {
+    format!("{}/{}.{listener}", gw.id.namespace, gw.id.name)
+}
+
+/// A bind's protocol: TLS when a listener on the port handles TLS, TCP for TCP; none for HTTP.
+fn bind_protocol(listener_protocol: &str) -> Option<&'static str> {
+    match listener_protocol {
+        "HTTPS" | "TLS" => Some("TLS"),
+        "TCP" => Some("TCP"),
+        _ => None,
+    }
+}
+
+/// The certificate and key of a listener's certificateRef; `None` when the Secret is missing,
+/// incomplete, or in another namespace without a ReferenceGrant.
+fn certificate(ctx: &Context<'_>, gw: &Object, r: &Value) -> Option<(Vec<u8>, Vec<u8>)> {
+    let name = r["name"].as_str()?;
+    if !matches!(r["kind"].as_str(), None | Some("Secret")) {
+        return None;
+    }
+    let ns = r["namespace"].as_str().unwrap_or(&gw.id.namespace);
+    if ns != gw.id.namespace && !granted(ctx, ("Gateway", &gw.id.namespace), ("Secret", ns, name)) {
+        return None;
+    }
+    Some((
+        secret_bytes(ctx, ns, name, "tls.crt")?,
+        secret_bytes(ctx, ns, name, "tls.key")?,
+    ))
+}
+
+/// Whether a ReferenceGrant in the target's namespace lets a Gateway API object of kind
+/// `from.0` in namespace `from.1` refer to the core object (kind, namespace, name) `to`.
+pub(super) fn granted(ctx: &Context<'_>, from: (&str, &str), to: (&str, &str, &str)) -> bool {
+    let (to_kind, to_ns, to_name) = to;
+    ctx.inputs
+        .of_kind(GATEWAY_API, "ReferenceGrant")
+        .filter(|g| g.id.namespace == to_ns)
+        .any(|g| {
+            let spec = &g.value["spec"];
+            let from_ok = spec["from"].as_array().into_iter().flatten().any(|f| {
+                f["group"].as_str() == Some(GATEWAY_API)
+                    && f["kind"].as_str() == Some(from.0)
+                    && f["namespace"].as_str() == Some(from.1)
+            });
+            let to_ok = spec["to"].as_array().into_iter().flatten().any(|t| {
+                t["group"].as_str().unwrap_or("").is_empty()
+                    && t["kind"].as_str() == Some(to_kind)
+                    && t["name"].as_str().is_none_or(|n| n == to_name)
+            });
+            from_ok && to_ok
+        })
+}

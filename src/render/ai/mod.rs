@@ -1,0 +1,190 @@
+//! AI Gateways: the AI data plane's resource model (decisions.md section 7), in the shapes of the
+//! reference's agent gateway goldens: per Gateway its binds (one per port), listeners and routes;
+//! shared by every Gateway the backends, the services they reach and the policies.
+
+mod ai_backend;
+mod backends;
+mod gateway;
+mod mesh;
+mod policies;
+mod routes;
+mod secrets;
+
+use serde_json::{Map, Value, json};
+
+use super::{Context, DataPlane, RenderedGateway, RenderedResource, ValidationLevel};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+
+/// The AI API group (the config file's `apiGroups.ai` is not threaded into the stages yet).
+pub(super) use crate::security::AI_GROUP;
+
+pub use routes::Prepared;
+pub use secrets::secret_digest;
+
+/// One AI Gateway's binds, listeners and routes.
+pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
+    let prepared = ctx.ai.get_or_init(|| Prepared::new(ctx));
+    let mut out = RenderedGateway::new(gateway, DataPlane::Ai);
+    let owner = json!({"Name": gateway.id.name, "Namespace": gateway.id.namespace});
+    let mut items = gateway::binds_and_listeners(ctx, gateway);
+    let mut invalid = Vec::new();
+    items.extend(routes::routes(ctx, prepared, gateway, &mut invalid));
+    if ctx.options.validation_level == ValidationLevel::Strict && !invalid.is_empty() {
+        // Strict validation refuses the whole Gateway rather than program an invalid rule.
+        out.refused = invalid;
+        return out;
+    }
+    out.resources = items
+        .into_iter()
+        .map(|(kind, value)| {
+            let mut item = Map::new();
+            item.insert("gateway".into(), owner.clone());
+            item.insert("resource".into(), json!({ kind: value }));
+            resource(kind, Value::Object(item))
+        })
+        .collect();
+    unique_names(&mut out.resources);
+    out
+}
+
+/// The resources that belong to no single Gateway (backends, services, policies), and their
+/// statuses.
+pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
+    // With one Gateway selected, they go with an AI Gateway only.
+    if let Some((ns, name)) = &ctx.options.gateway {
+        let selected = ctx.inputs.get(GATEWAY_API, "Gateway", ns, name);
+        if !selected.is_some_and(|g| {
+            super::data_plane(&ctx.inputs, g, &ctx.options.ai_controller) == DataPlane::Ai
+        }) {
+            return (Vec::new(), Value::Null);
+        }
+    }
+    // AI kinds are served by the AI data plane only, whatever the classes say.
+    let ai_kinds = ctx.inputs.objects.iter().any(|o| o.id.group == AI_GROUP);
+    if !ai_kinds && !has_ai_class(ctx) {
+        return (Vec::new(), Value::Null);
+    }
+    let (backends, backend_statuses) = backends::backends(ctx);
+    let mut out: Vec<RenderedResource> = backends
+        .into_iter()
+        .map(|(kind, value)| resource(kind, json!({"resource": { kind: value }})))
+        .collect();
+    let (policies, mut statuses) = policies::policies(ctx);
+    out.extend(
+        policies
+            .into_iter()
+            .map(|v| resource("policy", json!({"resource": {"policy": v}}))),
+    );
+    out.extend(
+        backends::services(ctx)
+            .into_iter()
+            .map(|v| resource("service", v)),
+    );
+    out.extend(mesh::mesh(ctx).into_iter().map(|v| {
+        let kind = if v.get("workloadName").is_some() {
+            "workload"
+        } else {
+            "service"
+        };
+        resource(kind, v)
+    }));
+    statuses.extend(backend_statuses);
+    unique_names(&mut out);
+    (out, Value::Array(statuses))
+}
+
+/// Whether some GatewayClass names the AI data plane's controller: else no AI data plane runs.
+fn has_ai_class(ctx: &Context<'_>) -> bool {
+    let ai = ctx.options.ai_controller.as_str();
+    !ai.is_empty()
+        && ctx
+            .inputs
+            .of_kind(GATEWAY_API, "GatewayClass")
+            .any(|c| str_at(&c.value, "/spec/controllerName") == Some(ai))
+}
+
+/// One output item; `kind` is the data plane's resource kind, mapped to what `--type` selects.
+fn resource(kind: &str, value: Value) -> RenderedResource {
+    // A policy goes with what it configures: frontend ones with listeners, traffic ones with
+    // routes, backend ones (and backends, services) with clusters.
+    let policy = &value["resource"]["policy"];
+    let selected = match kind {
+        "bind" | "listener" => "listener",
+        "route" | "tcpRoute" => "route",
+        "policy" if policy.get("frontend").is_some() => "listener",
+        "policy" if policy.get("traffic").is_some() => "route",
+        _ => "cluster",
+    };
+    let name = key_of(kind, &value);
+    RenderedResource {
+        section: "output",
+        kind: selected,
+        name,
+        value,
+    }
+}
+
+/// Resource names are what `diff` pairs resources by (within a section): a key the data plane
+/// gives two resources (a header modifier's request and response halves) gets `#2`, `#3`... on
+/// the later ones.
+fn unique_names(resources: &mut [RenderedResource]) {
+    let mut seen: crate::fasthash::FastMap<String, usize> = Default::default();
+    for r in resources.iter_mut() {
+        let n = seen.entry(r.name.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            r.name = format!("{}#{n}", r.name);
+        }
+    }
+}
+
+/// A resource's key; a service's or workload's (which have none): its uid, else its namespace
+/// and hostname (a ServiceEntry makes one service per host).
+fn key_of(kind: &str, item: &Value) -> String {
+    if let Some(k) = item["resource"][kind]["key"]
+        .as_str()
+        .or_else(|| item["uid"].as_str())
+    {
+        return format!("{kind}/{k}");
+    }
+    let id = item["hostname"]
+        .as_str()
+        .or_else(|| item["name"].as_str())
+        .unwrap_or("");
+    format!("{kind}/{}/{id}", item["namespace"].as_str().unwrap_or(""))
+}
+
+/// A status condition, without its transition time (a dry run has none).
+fn condition(kind: &str, status: bool, reason: &str, message: &str) -> Value {
+    json!({
+        "message": message,
+        "reason": reason,
+        "status": if status { "True" } else { "False" },
+        "type": kind,
+    })
+}
+
+/// The cluster-local hostname of a Service.
+fn service_host(namespace: &str, name: &str) -> String {
+    format!("{name}.{namespace}.svc.cluster.local")
+}
+
+fn str_at<'v>(v: &'v Value, pointer: &str) -> Option<&'v str> {
+    v.pointer(pointer).and_then(Value::as_str)
+}
+
+/// Whether the object's `metadata.labels` hold every pair of `match_labels`.
+fn labels_match(object: &Value, match_labels: &Value) -> bool {
+    let labels = &object["metadata"]["labels"];
+    match_labels
+        .as_object()
+        .is_some_and(|m| m.iter().all(|(k, v)| labels.get(k) == Some(v)))
+}
+
+/// A copy of `v` with only the given keys (absent ones left out).
+fn pick(v: &Value, keys: &[&str]) -> Map<String, Value> {
+    keys.iter()
+        .filter_map(|k| v.get(*k).map(|x| ((*k).to_string(), x.clone())))
+        .collect()
+}

@@ -1,0 +1,490 @@
+//! A Gateway's routes: HTTPRoute and GRPCRoute rules as `route`, TCPRoute and TLSRoute rules as
+//! `tcpRoute`, one per rule (per match for HTTPRoute) and listener that carries it.
+
+use serde_json::{Map, Value, json};
+
+use super::backends::{INFERENCE_GROUP, pool_host};
+use super::gateway::{granted, listener_key};
+use super::mesh::ISTIO_NETWORKING;
+use super::{AI_GROUP, Context, pick, service_host};
+use crate::fasthash::FastMap;
+use crate::model::Object;
+use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
+use crate::resolve::host_match;
+
+/// What every AI Gateway of a run looks up: the routes attached to each Gateway, with the
+/// listeners that carry them (the resolve stage's route attachment), in input order.
+pub struct Prepared<'a> {
+    routes: FastMap<(&'a str, &'a str), Vec<Attached<'a>>>,
+}
+
+/// A route and the names of the listeners that carry it.
+type Attached<'a> = (&'a Object, Vec<&'a str>);
+
+impl<'a> Prepared<'a> {
+    pub(super) fn new(ctx: &Context<'a>) -> Self {
+        let run: &'a crate::lint::LintRun = ctx.run;
+        let mut routes: FastMap<(&'a str, &'a str), Vec<Attached<'a>>> = FastMap::default();
+        for status in &run.route_statuses {
+            if status.listeners.is_empty() {
+                continue;
+            }
+            let r = &status.route;
+            let ns = r.namespace.as_deref().unwrap_or("");
+            let Some(route) = [GATEWAY_API, GATEWAY_API_X]
+                .iter()
+                .find_map(|g| ctx.inputs.get(g, &r.kind, ns, &r.name))
+            else {
+                continue;
+            };
+            let parent = &route.value["spec"]["parentRefs"][status.parent];
+            if parent["group"].as_str().unwrap_or(GATEWAY_API) != GATEWAY_API
+                || parent["kind"].as_str().unwrap_or("Gateway") != "Gateway"
+            {
+                continue;
+            }
+            let Some(gw_name) = parent["name"].as_str() else {
+                continue;
+            };
+            let gw_ns = parent["namespace"].as_str().unwrap_or(&route.id.namespace);
+            let list = routes.entry((gw_ns, gw_name)).or_default();
+            // A route's parentRefs come one after the other: one naming the same Gateway again
+            // adds its listeners to the route's entry.
+            if !list.last().is_some_and(|(o, _)| std::ptr::eq(*o, route)) {
+                list.push((route, Vec::new()));
+            }
+            if let Some((_, carried)) = list.last_mut() {
+                for l in &status.listeners {
+                    if !carried.contains(&l.as_str()) {
+                        carried.push(l);
+                    }
+                }
+            }
+        }
+        Prepared { routes }
+    }
+}
+
+/// The routes on a Gateway's listeners, and why a rule is invalid (a backendRef the data plane
+/// cannot route to: with `--validation-level strict` the Gateway is refused for it).
+pub(super) fn routes(
+    ctx: &Context<'_>,
+    prepared: &Prepared<'_>,
+    gw: &Object,
+    invalid: &mut Vec<String>,
+) -> Vec<(&'static str, Value)> {
+    let listeners = gw.value["spec"]["listeners"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let mut out = Vec::new();
+    let key = (gw.id.namespace.as_str(), gw.id.name.as_str());
+    for (route, carried) in prepared.routes.get(&key).into_iter().flatten() {
+        for name in carried {
+            // A listener without a port is not rendered, nor what it would carry.
+            let Some(listener) = listeners
+                .iter()
+                .find(|l| l["name"].as_str() == Some(name) && l["port"].is_u64())
+            else {
+                continue;
+            };
+            let hostname = listener["hostname"].as_str();
+            out.extend(route_resources(ctx, route, gw, name, hostname, invalid));
+        }
+    }
+    out
+}
+
+/// One route's resources on one listener.
+fn route_resources(
+    ctx: &Context<'_>,
+    route: &Object,
+    gw: &Object,
+    listener: &str,
+    listener_hostname: Option<&str>,
+    invalid: &mut Vec<String>,
+) -> Vec<(&'static str, Value)> {
+    let ns = route.id.namespace.as_str();
+    let kind = route.id.kind.as_str();
+    let spec = &route.value["spec"];
+    let hostnames: Vec<Value> = spec["hostnames"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|h| listener_hostname.is_none_or(|l| h.as_str().is_some_and(|h| host_match(l, h))))
+        .cloned()
+        .collect();
+    let base = |key: String| {
+        let mut r = Map::new();
+        r.insert("key".into(), key.into());
+        r.insert("listenerKey".into(), listener_key(gw, listener).into());
+        r.insert(
+            "name".into(),
+            json!({"kind": kind, "name": route.id.name, "namespace": ns}),
+        );
+        if !hostnames.is_empty() {
+            r.insert("hostnames".into(), hostnames.clone().into());
+        }
+        r
+    };
+    let mut out = Vec::new();
+    let rules = spec["rules"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for (i, rule) in rules.iter().enumerate() {
+        if !rule.is_object() {
+            continue;
+        }
+        let backends = backends(ctx, route, &rule["backendRefs"]);
+        for (j, r) in rule["backendRefs"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if backend_ref(ctx, route, r).is_none() {
+                let at = format!("{kind} {ns}/{} rule {i}: backendRefs[{j}]", route.id.name);
+                let ref_kind = r["kind"].as_str().unwrap_or("Service");
+                let reason = match (r["name"].as_str(), r["namespace"].as_str()) {
+                    (None, _) => format!("{at} has no name"),
+                    (Some(name), Some(other)) if other != ns => format!(
+                        "{at} names {ref_kind} {other}/{name} in another namespace, and no ReferenceGrant allows it"
+                    ),
+                    (Some(name), _) => format!(
+                        "{at} names {ref_kind} {name}, which the AI data plane cannot route to"
+                    ),
+                };
+                if !invalid.contains(&reason) {
+                    invalid.push(reason);
+                }
+            }
+        }
+        match kind {
+            "HTTPRoute" => {
+                let matches: Vec<Option<Value>> = match rule["matches"].as_array() {
+                    Some(m) if !m.is_empty() => m.iter().map(|m| Some(http_match(m))).collect(),
+                    _ => vec![None],
+                };
+                let policies = traffic_policies(ctx, route, rule);
+                for (j, m) in matches.into_iter().enumerate() {
+                    let mut r = base(format!("{ns}/{}.{i}.{j}.{listener}", route.id.name));
+                    if let Some(m) = m {
+                        r.insert("matches".into(), json!([m]));
+                    }
+                    if let Some(b) = &backends {
+                        r.insert("backends".into(), b.clone());
+                    }
+                    if !policies.is_empty() {
+                        r.insert("trafficPolicies".into(), policies.clone().into());
+                    }
+                    out.push(("route", Value::Object(r)));
+                }
+            }
+            "GRPCRoute" => {
+                let mut r = base(format!("{ns}/{}.{i}.{listener}", route.id.name));
+                if let Some(m) = rule["matches"].as_array().filter(|m| !m.is_empty()) {
+                    r.insert(
+                        "matches".into(),
+                        m.iter().map(grpc_match).collect::<Vec<_>>().into(),
+                    );
+                }
+                if let Some(b) = backends {
+                    r.insert("backends".into(), b);
+                }
+                let policies = traffic_policies(ctx, route, rule);
+                if !policies.is_empty() {
+                    r.insert("trafficPolicies".into(), policies.into());
+                }
+                out.push(("route", Value::Object(r)));
+            }
+            "TCPRoute" | "TLSRoute" => {
+                let mut r = base(format!("{ns}/{}.{i}.{listener}", route.id.name));
+                if let Some(b) = backends {
+                    r.insert("backends".into(), b);
+                }
+                out.push(("tcpRoute", Value::Object(r)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn http_match(m: &Value) -> Value {
+    let mut out = Map::new();
+    if let Some(path) = m.get("path") {
+        let value = path["value"].clone();
+        let key = match path["type"].as_str().unwrap_or("PathPrefix") {
+            "Exact" => "exact",
+            "RegularExpression" => "regex",
+            _ => "pathPrefix",
+        };
+        out.insert("path".into(), json!({ key: value }));
+    }
+    if let Some(h) = m["headers"].as_array() {
+        out.insert(
+            "headers".into(),
+            h.iter().map(value_match).collect::<Vec<_>>().into(),
+        );
+    }
+    if let Some(q) = m["queryParams"].as_array() {
+        out.insert(
+            "query".into(),
+            q.iter().map(value_match).collect::<Vec<_>>().into(),
+        );
+    }
+    if let Some(method) = m.get("method") {
+        out.insert("method".into(), method.clone());
+    }
+    Value::Object(out)
+}
+
+/// A gRPC method match as a path match: `/service/method`, `/service/` as a prefix.
+fn grpc_match(m: &Value) -> Value {
+    let mut out = Map::new();
+    let service = m["method"]["service"].as_str();
+    let method = m["method"]["method"].as_str();
+    match (service, method) {
+        (Some(s), Some(me)) => {
+            out.insert("path".into(), json!({"exact": format!("/{s}/{me}")}));
+        }
+        (Some(s), None) => {
+            out.insert("path".into(), json!({"pathPrefix": format!("/{s}/")}));
+        }
+        (None, Some(me)) => {
+            out.insert("path".into(), json!({"regex": format!("/[^/]+/{me}")}));
+        }
+        (None, None) => {}
+    }
+    if let Some(h) = m["headers"].as_array() {
+        out.insert(
+            "headers".into(),
+            h.iter().map(value_match).collect::<Vec<_>>().into(),
+        );
+    }
+    Value::Object(out)
+}
+
+/// A header or query parameter match: `{name, exact|regex: value}`.
+fn value_match(h: &Value) -> Value {
+    let key = match h["type"].as_str().unwrap_or("Exact") {
+        "RegularExpression" => "regex",
+        _ => "exact",
+    };
+    json!({"name": h["name"], key: h["value"]})
+}
+
+/// A rule's backendRefs; `None` when it has none.
+fn backends(ctx: &Context<'_>, route: &Object, refs: &Value) -> Option<Value> {
+    let refs = refs.as_array().filter(|r| !r.is_empty())?;
+    Some(
+        refs.iter()
+            .map(|r| match backend_ref(ctx, route, r) {
+                Some(backend) => json!({
+                    "backend": backend,
+                    "weight": r.get("weight").cloned().unwrap_or(json!(1)),
+                }),
+                // An invalid reference keeps its place (its share of traffic fails).
+                None => json!({}),
+            })
+            .collect::<Vec<_>>()
+            .into(),
+    )
+}
+
+/// Where a backendRef (or a filter's) points, in the data plane's terms; `None` for a kind the
+/// data plane cannot route to or a cross-namespace reference without a ReferenceGrant.
+pub(super) fn backend_ref(ctx: &Context<'_>, route: &Object, r: &Value) -> Option<Value> {
+    let name = r["name"].as_str()?;
+    let ns = r["namespace"].as_str().unwrap_or(&route.id.namespace);
+    let group = r["group"].as_str().unwrap_or("");
+    let kind = r["kind"].as_str().unwrap_or("Service");
+    if ns != route.id.namespace
+        && !(group.is_empty()
+            && granted(ctx, (&route.id.kind, &route.id.namespace), (kind, ns, name)))
+    {
+        return None;
+    }
+    match (group, kind) {
+        ("", "Service") => Some(json!({
+            "port": r["port"],
+            "service": {"hostname": service_host(ns, name), "namespace": ns},
+        })),
+        (INFERENCE_GROUP, "InferencePool") => {
+            let pool = ctx.inputs.get(INFERENCE_GROUP, "InferencePool", ns, name);
+            let port = pool
+                .and_then(|p| p.value.pointer("/spec/targetPorts/0/number"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            Some(json!({
+                "port": port,
+                "service": {"hostname": pool_host(ns, name), "namespace": ns},
+            }))
+        }
+        (AI_GROUP, "AiGatewayBackend") => Some(json!({ "backend": format!("{ns}/{name}") })),
+        // A mesh hostname (an Istio ServiceEntry's host), reached as a service of that name.
+        (ISTIO_NETWORKING, "Hostname") => Some(json!({
+            "port": r["port"],
+            "service": {"hostname": name, "namespace": ns},
+        })),
+        _ => None,
+    }
+}
+
+/// The Gateway API filters and timeouts of a rule, as the route's traffic policies.
+fn traffic_policies(ctx: &Context<'_>, route: &Object, rule: &Value) -> Vec<Value> {
+    let mut auth = Vec::new();
+    let mut out = Vec::new();
+    let mut mirrors = Vec::new();
+    let mut mirror_at = None;
+    for f in rule["filters"].as_array().into_iter().flatten() {
+        match f["type"].as_str().unwrap_or("") {
+            "RequestHeaderModifier" => out.push(json!({
+                "requestHeaderModifier": pick(&f["requestHeaderModifier"], &["add", "set", "remove"]),
+            })),
+            "ResponseHeaderModifier" => out.push(json!({
+                "responseHeaderModifier": pick(&f["responseHeaderModifier"], &["add", "set", "remove"]),
+            })),
+            "RequestRedirect" => out.push(json!({ "requestRedirect": redirect(&f["requestRedirect"]) })),
+            "URLRewrite" => out.push(json!({ "urlRewrite": rewrite(&f["urlRewrite"]) })),
+            "CORS" => out.push(json!({ "cors": cors(&f["cors"]) })),
+            "RequestMirror" => {
+                let m = &f["requestMirror"];
+                if let Some(backend) = backend_ref(ctx, route, &m["backendRef"]) {
+                    mirror_at.get_or_insert(out.len());
+                    mirrors.push(json!({"backend": backend, "percentage": mirror_percentage(m)}));
+                }
+            }
+            "ExternalAuth" => {
+                if let Some(e) = external_auth(ctx, route, &f["externalAuth"]) {
+                    auth.push(e);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(at) = mirror_at {
+        out.insert(at, json!({"requestMirror": {"mirrors": mirrors}}));
+    }
+    if let Some(t) = rule.get("timeouts") {
+        // A zero timeout means none.
+        let set: Map<String, Value> = pick(t, &["request", "backendRequest"])
+            .into_iter()
+            .filter(|(_, v)| !is_zero_duration(v))
+            .collect();
+        if !set.is_empty() {
+            out.push(json!({ "timeout": set }));
+        }
+    }
+    // Authorization runs before anything else the route does.
+    auth.extend(out);
+    auth
+}
+
+fn is_zero_duration(v: &Value) -> bool {
+    v.as_str().is_some_and(|s| {
+        s.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse::<f64>()
+            == Ok(0.0)
+    })
+}
+
+fn mirror_percentage(m: &Value) -> Value {
+    if let Some(p) = m["percent"].as_u64() {
+        return p.into();
+    }
+    if let (Some(n), d) = (
+        m["fraction"]["numerator"].as_f64(),
+        m["fraction"]["denominator"].as_f64(),
+    ) {
+        let d = d.unwrap_or(100.0);
+        if d > 0.0 {
+            return json!(n * 100.0 / d);
+        }
+    }
+    100.into()
+}
+
+fn redirect(r: &Value) -> Value {
+    let mut out = pick(r, &["scheme", "hostname", "port"]);
+    if let Some(code) = r.get("statusCode") {
+        out.insert("status".into(), code.clone());
+    }
+    if let Some(p) = path_modifier(&r["path"]) {
+        out.insert("path".into(), p);
+    }
+    Value::Object(out)
+}
+
+fn rewrite(r: &Value) -> Value {
+    let mut out = pick(r, &["hostname"]);
+    if let Some(p) = r.get("path") {
+        match p["type"].as_str() {
+            Some("ReplacePrefixMatch") => {
+                out.insert("prefix".into(), p["replacePrefixMatch"].clone());
+            }
+            Some("ReplaceFullPath") => {
+                out.insert("full".into(), p["replaceFullPath"].clone());
+            }
+            _ => {}
+        }
+    }
+    Value::Object(out)
+}
+
+fn path_modifier(p: &Value) -> Option<Value> {
+    match p["type"].as_str()? {
+        "ReplacePrefixMatch" => Some(json!({"prefix": p["replacePrefixMatch"]})),
+        "ReplaceFullPath" => Some(json!({"full": p["replaceFullPath"]})),
+        _ => None,
+    }
+}
+
+pub(super) fn cors(c: &Value) -> Value {
+    let mut out = pick(
+        c,
+        &[
+            "allowCredentials",
+            "allowHeaders",
+            "allowMethods",
+            "allowOrigins",
+            "exposeHeaders",
+        ],
+    );
+    if let Some(age) = c["maxAge"].as_u64() {
+        out.insert("maxAge".into(), format!("{age}s").into());
+    }
+    Value::Object(out)
+}
+
+/// The experimental ExternalAuth filter: the authorization service, the request headers it
+/// sees (the ones every check needs, then the filter's), and for HTTP the path it is asked on.
+fn external_auth(ctx: &Context<'_>, route: &Object, e: &Value) -> Option<Value> {
+    let target = backend_ref(ctx, route, &e["backendRef"])?;
+    let mut out = Map::new();
+    out.insert("target".into(), target);
+    match e["protocol"].as_str() {
+        Some("HTTP") => {
+            let h = &e["http"];
+            let mut http = Map::new();
+            if let Some(p) = h["path"].as_str() {
+                http.insert("path".into(), format!("{p:?} + request.path").into());
+            }
+            if let Some(r) = h.get("allowedResponseHeaders") {
+                http.insert("includeResponseHeaders".into(), r.clone());
+            }
+            let mut headers: Vec<Value> = vec!["Authorization".into(), ":authority".into()];
+            headers.extend(
+                h["allowedHeaders"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
+            out.insert("includeRequestHeaders".into(), headers.into());
+            out.insert("http".into(), http.into());
+        }
+        _ => {
+            out.insert("grpc".into(), json!({}));
+        }
+    }
+    Some(json!({ "extAuthz": out }))
+}

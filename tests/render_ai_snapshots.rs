@@ -1,0 +1,187 @@
+//! The AI data plane's rendering of the small examples in `testdata/render-ai/`: every
+//! resource, shared resource and status, as reviewed snapshots. Credentials are shown as
+//! digests (the CLI's behaviour), never as their values.
+
+use std::path::Path;
+
+use gwctl::config::Config;
+use gwctl::lint::{LintOptions, lint_paths};
+use gwctl::render::{self, RenderOptions, Rendered, ValidationLevel};
+use serde_json::{Value, json};
+
+fn render_example(name: &str) -> Rendered {
+    render_example_at(name, ValidationLevel::Standard)
+}
+
+fn render_example_at(name: &str, validation_level: ValidationLevel) -> Rendered {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/render-ai")
+        .join(name);
+    let run = lint_paths(&[path], &render::render_options(LintOptions::default()))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    render::render(
+        &run,
+        &RenderOptions {
+            ai_controller: Config::default().controllers.ai,
+            validation_level,
+            ..RenderOptions::default()
+        },
+    )
+}
+
+/// Everything rendered, as one YAML document.
+fn everything(rendered: &Rendered) -> String {
+    let gateways: Vec<Value> = rendered
+        .gateways
+        .iter()
+        .map(|g| g.document(&["listener", "route", "cluster"], false))
+        .collect();
+    let shared: Vec<&Value> = rendered.shared.iter().map(|r| &r.value).collect();
+    gwctl::report::yaml::to_yaml(&json!({
+        "gateways": gateways,
+        "shared": shared,
+        "statuses": rendered.shared_statuses,
+    }))
+}
+
+#[test]
+fn gateway_example() {
+    let rendered = render_example("gateway.yaml");
+    let text = everything(&rendered);
+    // Neither the listener's private key nor the provider's key is printed.
+    assert!(!text.contains("cHJpdmF0ZS1rZXk="), "{text}");
+    assert!(!text.contains("sk-test"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn mesh_example() {
+    let rendered = render_example("mesh.yaml");
+    let mut names: Vec<&str> = rendered.shared.iter().map(|r| r.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "service/NetworkGateway/east/10.9.0.1/15008",
+            "service/apps/models.example.net",
+            "service/apps/models.internal",
+            "workload/Kubernetes/networking.istio.io/ServiceEntry/apps/models/10.1.2.3",
+            "workload/Kubernetes/networking.istio.io/ServiceEntry/apps/models/models-backup.example.net",
+        ]
+    );
+    insta::assert_snapshot!(everything(&rendered));
+}
+
+#[test]
+fn broken_example() {
+    insta::assert_snapshot!(everything(&render_example("broken.yaml")));
+}
+
+#[test]
+fn policies_are_selected_with_what_they_configure() {
+    let rendered = render_example("gateway.yaml");
+    let kinds: Vec<(&str, &str)> = rendered
+        .shared
+        .iter()
+        .filter(|r| r.name.starts_with("policy/"))
+        .map(|r| (r.kind, r.name.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "cluster",
+                "policy/apps/cart-tls:backend-tls:apps/cart.apps.svc.cluster.local/8080"
+            ),
+            (
+                "route",
+                "policy/traffic/apps/edge-defaults:timeout:apps/edge"
+            ),
+            (
+                "route",
+                "policy/traffic/apps/edge-defaults:header-modifier:apps/edge"
+            ),
+            (
+                "route",
+                "policy/traffic/apps/edge-defaults:header-modifier:apps/edge#2"
+            ),
+            (
+                "listener",
+                "policy/frontend/apps/edge-defaults:frontend-tcp:apps/edge"
+            ),
+            ("cluster", "policy/apps/llm-tls:tls:apps/llm"),
+            ("route", "policy/traffic/apps/web-csrf:csrf:apps/shop"),
+        ]
+    );
+}
+
+#[test]
+fn strict_validation_refuses_a_gateway_with_an_unroutable_backend() {
+    let standard = render_example("broken.yaml");
+    assert!(standard.gateways[0].refused.is_empty());
+    let strict = render_example_at("broken.yaml", ValidationLevel::Strict);
+    let gateway = &strict.gateways[0];
+    assert_eq!(
+        gateway.refused,
+        [
+            "HTTPRoute default/odd rule 0: backendRefs[0] names ConfigMap cm, which the AI data plane cannot route to",
+            "HTTPRoute default/odd rule 0: backendRefs[1] has no name",
+            "HTTPRoute default/odd rule 0: backendRefs[2] names Service other/svc-in-other-ns in another namespace, and no ReferenceGrant allows it",
+        ]
+    );
+    assert!(gateway.resources.is_empty());
+    // The gateway with valid rules is rendered at either level.
+    let valid = render_example_at("gateway.yaml", ValidationLevel::Strict);
+    assert!(valid.gateways[0].refused.is_empty());
+    assert!(!valid.gateways[0].resources.is_empty());
+}
+
+#[test]
+fn names_are_unique_per_kind() {
+    let rendered = render_example("gateway.yaml");
+    let mut names: Vec<(&str, &str)> = rendered
+        .gateways
+        .iter()
+        .flat_map(|g| &g.resources)
+        .chain(&rendered.shared)
+        .map(|r| (r.kind, r.name.as_str()))
+        .collect();
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count);
+    // The request and response halves of one header modifier share the data plane's key.
+    let halves: Vec<&str> = names
+        .iter()
+        .map(|(_, n)| *n)
+        .filter(|n| n.contains(":header-modifier:"))
+        .collect();
+    assert_eq!(
+        halves,
+        [
+            "policy/traffic/apps/edge-defaults:header-modifier:apps/edge",
+            "policy/traffic/apps/edge-defaults:header-modifier:apps/edge#2",
+        ]
+    );
+}
+
+#[test]
+fn render_command_prints_the_shared_resources_with_digests() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render-ai/gateway.yaml");
+    let out = assert_cmd::Command::cargo_bin("gwctl")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .args(["render", "--type", "cluster"])
+        .arg(&example)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let docs: Vec<&str> = text.split("---\n").collect();
+    assert_eq!(docs.len(), 2, "{text}");
+    assert!(docs[1].starts_with("Shared: ai\noutput:\n"), "{text}");
+    assert!(docs[1].contains("key: apps/openai\n"), "{text}");
+    assert!(docs[1].contains("secret: <secret fnv1a64:"), "{text}");
+    assert!(!text.contains("sk-test"), "{text}");
+    // Statuses only with --type status or all.
+    assert!(!docs[1].contains("Statuses:"), "{text}");
+}
