@@ -33,11 +33,8 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Ok(sides) => sides,
         Err(message) => return usage_error(&message),
     };
-    let render_options = RenderOptions {
-        gateway,
-        validation_level: args.validation_level.unwrap_or_default(),
-        ai_controller: config.controllers.ai.clone(),
-    };
+    let render_options =
+        RenderOptions::new(&config, gateway, args.validation_level.unwrap_or_default());
     let options = render::render_options(LintOptions {
         config,
         limits: (&args.limits).into(),

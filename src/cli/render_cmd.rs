@@ -17,8 +17,11 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         Some(Err(message)) => return usage_error(&message),
         None => None,
     };
-    let ai_controller = config.controllers.ai.clone();
-    let proxy_controller = config.controllers.proxy.clone();
+    let render_options = RenderOptions::new(
+        &config,
+        gateway.clone(),
+        args.validation_level.unwrap_or_default(),
+    );
     let options = render::render_options(LintOptions {
         config,
         values: args.values.clone(),
@@ -37,15 +40,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
             .collect();
         return usage_error(&unread.join("; "));
     }
-    let rendered = render::render(
-        &run,
-        &RenderOptions {
-            gateway: gateway.clone(),
-            validation_level: args.validation_level.unwrap_or_default(),
-            ai_controller,
-            proxy_controller,
-        },
-    );
+    let rendered = render::render(&run, &render_options);
     if let Some((ns, name)) = &gateway
         && rendered.gateways.is_empty()
     {

@@ -39,6 +39,22 @@ pub struct RenderOptions {
     pub proxy_controller: String,
 }
 
+impl RenderOptions {
+    /// The options of a `render` or `diff` run: the controllers' names from the config file.
+    pub fn new(
+        config: &crate::config::Config,
+        gateway: Option<(String, String)>,
+        validation_level: ValidationLevel,
+    ) -> Self {
+        RenderOptions {
+            gateway,
+            validation_level,
+            ai_controller: config.controllers.ai.clone(),
+            proxy_controller: config.controllers.proxy.clone(),
+        }
+    }
+}
+
 /// Which data plane serves a Gateway.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
