@@ -103,6 +103,31 @@ impl SourceFile {
         }
     }
 
+    /// The byte range of whole lines around `start..end`, with `before` lines before and `after`
+    /// after it, and the 0-based index of its first line: a report shows a finding's snippet from
+    /// this window instead of counting lines from the top of a large file.
+    pub fn lines_around(
+        &self,
+        start: usize,
+        end: usize,
+        before: usize,
+        after: usize,
+    ) -> (usize, std::ops::Range<usize>) {
+        let line_of = |offset: usize| match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let first = line_of(start.min(self.text.len())).saturating_sub(before);
+        let last = line_of(end.min(self.text.len())).saturating_add(after);
+        let from = self.line_starts[first];
+        let to = self
+            .line_starts
+            .get(last.saturating_add(1))
+            .copied()
+            .unwrap_or(self.text.len());
+        (first, from..to)
+    }
+
     /// The 1-based line's text without its line break.
     pub fn line_text(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {

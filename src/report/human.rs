@@ -4,7 +4,6 @@
 //! stay free of presentation concerns.
 
 use std::fmt::{self, Write};
-use std::sync::Arc;
 
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceCode, SourceSpan,
@@ -119,16 +118,12 @@ fn source_span(text: &str, span: Span) -> SourceSpan {
 /// like every other format (`café: x` must not put `x` at column 8).
 #[derive(Debug)]
 struct Source {
-    name: String,
-    text: Arc<str>,
+    file: SourceFile,
 }
 
 impl Source {
     fn new(file: &SourceFile) -> Self {
-        Source {
-            name: file.name.clone(),
-            text: Arc::clone(&file.text),
-        }
+        Source { file: file.clone() }
     }
 }
 
@@ -139,24 +134,42 @@ impl SourceCode for Source {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let text: &str = &self.text;
-        let inner = text.read_span(span, context_lines_before, context_lines_after)?;
+        let text: &str = &self.file.text;
+        // miette counts lines from the top of the text it is given: given the whole file, each
+        // snippet would cost a read of the file. It is given the lines around the span (one more
+        // each side than it shows), and its answer is moved back to the file's lines and offsets.
+        let (first_line, window) = self.file.lines_around(
+            span.offset(),
+            span.offset() + span.len(),
+            context_lines_before + 1,
+            context_lines_after + 1,
+        );
+        let local = SourceSpan::new(
+            span.offset().saturating_sub(window.start).into(),
+            span.len(),
+        );
+        let inner =
+            text[window.clone()].read_span(&local, context_lines_before, context_lines_after)?;
         let mut column = inner.column();
         if column > 0 {
-            let offset = span.offset().min(self.text.len());
+            let offset = span.offset().min(text.len());
             // As `SourceFile::line_col`: a byte order mark is no column.
-            let line_start = match self.text[..offset].rfind('\n') {
+            let line_start = match text[..offset].rfind('\n') {
                 Some(i) => i + 1,
-                None if self.text.starts_with('\u{feff}') => 3.min(offset),
+                None if text.starts_with('\u{feff}') => 3.min(offset),
                 None => 0,
             };
-            column = self.text[line_start..offset].chars().count();
+            column = text[line_start..offset].chars().count();
         }
+        let data_span = SourceSpan::new(
+            (inner.span().offset() + window.start).into(),
+            inner.span().len(),
+        );
         Ok(Box::new(MietteSpanContents::new_named(
-            self.name.clone(),
+            self.file.name.clone(),
             inner.data(),
-            *inner.span(),
-            inner.line(),
+            data_span,
+            inner.line() + first_line,
             column,
             inner.line_count(),
         )))
