@@ -16,6 +16,7 @@ use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
 pub use index::Index;
 pub use policies::{Attachment, Via};
+pub(crate) use routes::host_match;
 
 /// What the resolve stage needs to know of the run's options.
 #[derive(Debug, Clone, Default)]

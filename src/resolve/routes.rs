@@ -248,7 +248,7 @@ fn hostnames_intersect(listener: Option<&str>, route: &[String]) -> bool {
     route.is_empty() || route.iter().any(|r| host_match(l, r))
 }
 
-fn host_match(a: &str, b: &str) -> bool {
+pub(crate) fn host_match(a: &str, b: &str) -> bool {
     let a = a.to_ascii_lowercase();
     let b = b.to_ascii_lowercase();
     if a == b {

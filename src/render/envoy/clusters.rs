@@ -1,0 +1,234 @@
+//! Clusters: as the reference does, every Service port of the inputs is an EDS cluster
+//! `kube_<ns>_<svc>_<port>` and every Backend a cluster `backend_<ns>_<name>_<port>`, whether
+//! a route reaches it or not; routes name them, or `blackhole-cluster` when a backendRef
+//! cannot be resolved.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::super::Context;
+use super::plan::array;
+use super::{ads_source, typed};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+
+/// Where a backendRef that cannot be resolved sends traffic (its requests fail with 500).
+pub const BLACKHOLE: &str = "blackhole-cluster";
+
+pub const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
+
+/// Clusters named so far, by name (sorted output).
+#[derive(Default)]
+pub struct Clusters {
+    extra: BTreeMap<String, Value>,
+}
+
+/// What a backendRef reaches.
+pub struct Target {
+    pub cluster: String,
+    /// `kubernetes.io/ws` and such: what the route must allow (upgrades).
+    pub app_protocol: Option<String>,
+    /// Found and permitted.
+    pub resolved: bool,
+}
+
+impl Target {
+    fn blackhole() -> Self {
+        Target {
+            cluster: BLACKHOLE.to_string(),
+            app_protocol: None,
+            resolved: false,
+        }
+    }
+}
+
+/// The cluster a route's backendRef reaches.
+pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target {
+    let group = backend_ref
+        .get("group")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let kind = backend_ref
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("Service");
+    let name = backend_ref
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let ns = backend_ref
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or(&route.id.namespace);
+    if ns != route.id.namespace && !granted(ctx, route, group, kind, ns, name) {
+        return Target::blackhole();
+    }
+    let port = backend_ref.get("port").and_then(Value::as_i64);
+    match (group, kind) {
+        ("", "Service") => {
+            let Some(svc) = ctx.inputs.get("", "Service", ns, name) else {
+                return Target::blackhole();
+            };
+            let Some(port) = port else {
+                return Target::blackhole();
+            };
+            let Some(p) = array(&svc.value, "/spec/ports")
+                .find(|p| p.get("port").and_then(Value::as_i64) == Some(port))
+            else {
+                return Target::blackhole();
+            };
+            Target {
+                cluster: format!("kube_{ns}_{name}_{port}"),
+                app_protocol: p
+                    .get("appProtocol")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                resolved: true,
+            }
+        }
+        (GATEWAY_GROUP, "Backend") => {
+            let Some(backend) = ctx.inputs.get(GATEWAY_GROUP, "Backend", ns, name) else {
+                return Target::blackhole();
+            };
+            Target {
+                cluster: format!("backend_{ns}_{name}_{}", port.unwrap_or(0)),
+                app_protocol: backend
+                    .value
+                    .pointer("/spec/static/appProtocol")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                resolved: true,
+            }
+        }
+        _ => Target::blackhole(),
+    }
+}
+
+/// A ReferenceGrant in the target's namespace lets routes of this kind and namespace refer to it.
+fn granted(
+    ctx: &Context<'_>,
+    route: &Object,
+    group: &str,
+    kind: &str,
+    ns: &str,
+    name: &str,
+) -> bool {
+    let grants = ctx
+        .inputs
+        .objects
+        .iter()
+        .filter(|o| o.id.kind == "ReferenceGrant" && o.id.namespace == ns);
+    grants.into_iter().any(|g| {
+        let from = array(&g.value, "/spec/from").any(|f| {
+            f.get("group").and_then(Value::as_str) == Some(GATEWAY_API)
+                && f.get("kind").and_then(Value::as_str) == Some(route.id.kind.as_str())
+                && f.get("namespace").and_then(Value::as_str) == Some(route.id.namespace.as_str())
+        });
+        let to = array(&g.value, "/spec/to").any(|t| {
+            t.get("group").and_then(Value::as_str).unwrap_or("") == group
+                && t.get("kind").and_then(Value::as_str) == Some(kind)
+                && t.get("name")
+                    .and_then(Value::as_str)
+                    .is_none_or(|n| n == name)
+        });
+        from && to
+    })
+}
+
+impl Clusters {
+    /// A cluster only some feature needs (an auth server's, a JWKS provider's ...).
+    #[allow(dead_code)]
+    pub fn add(&mut self, name: String, value: Value) {
+        self.extra.entry(name).or_insert(value);
+    }
+
+    /// Every cluster, sorted by name.
+    pub fn render(self, ctx: &Context<'_>) -> Vec<(String, Value)> {
+        let mut out: BTreeMap<String, Value> = self.extra;
+        for svc in ctx.inputs.of_kind("", "Service") {
+            for p in array(&svc.value, "/spec/ports") {
+                let Some(port) = p.get("port").and_then(Value::as_i64) else {
+                    continue;
+                };
+                let name = format!("kube_{}_{}_{port}", svc.id.namespace, svc.id.name);
+                let app = p.get("appProtocol").and_then(Value::as_str);
+                out.insert(name.clone(), service_cluster(&name, app));
+            }
+        }
+        for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
+            if let Some((name, value)) = backend_cluster(b) {
+                out.insert(name, value);
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+fn service_cluster(name: &str, app_protocol: Option<&str>) -> Value {
+    let mut c = json!({
+        "connectTimeout": "5s",
+        "edsClusterConfig": {"edsConfig": ads_source()},
+        "ignoreHealthOnHostRemoval": true,
+        "name": name,
+        "type": "EDS",
+    });
+    if let Some(options) = protocol_options(app_protocol) {
+        c["typedExtensionProtocolOptions"] = options;
+    }
+    c
+}
+
+/// HTTP/2 to the upstream for `h2c` and gRPC application protocols.
+fn protocol_options(app_protocol: Option<&str>) -> Option<Value> {
+    let h2 = matches!(
+        app_protocol,
+        Some("kubernetes.io/h2c" | "h2c" | "grpc" | "http2")
+    );
+    h2.then(|| {
+        json!({
+            "envoy.extensions.upstreams.http.v3.HttpProtocolOptions": typed(
+                "envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
+                json!({"explicitHttpConfig": {"http2ProtocolOptions": {}}}),
+            )
+        })
+    })
+}
+
+fn backend_cluster(b: &Object) -> Option<(String, Value)> {
+    let spec = b.value.get("spec")?;
+    let ns = &b.id.namespace;
+    let name = &b.id.name;
+    match spec.get("type").and_then(Value::as_str)? {
+        "Static" => {
+            let cluster = format!("backend_{ns}_{name}_0");
+            let endpoints: Vec<Value> = array(spec, "/static/hosts")
+                .map(|h| {
+                    let host = h.get("host").and_then(Value::as_str).unwrap_or("");
+                    let port = h.get("port").and_then(Value::as_i64).unwrap_or(0);
+                    json!({"endpoint": {
+                        "address": {"socketAddress": {"address": host, "portValue": port}},
+                        "healthCheckConfig": {"hostname": host},
+                        "hostname": host,
+                    }})
+                })
+                .collect();
+            let app = spec.pointer("/static/appProtocol").and_then(Value::as_str);
+            let mut c = json!({
+                "connectTimeout": "5s",
+                "dnsLookupFamily": "V4_PREFERRED",
+                "loadAssignment": {
+                    "clusterName": cluster,
+                    "endpoints": [{"lbEndpoints": endpoints}],
+                },
+                "name": cluster,
+                "type": "STRICT_DNS",
+            });
+            if let Some(options) = protocol_options(app) {
+                c["typedExtensionProtocolOptions"] = options;
+            }
+            Some((cluster, c))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,242 @@
+//! The Gateway API's built-in route filters (header modifiers, redirects, rewrites, mirrors)
+//! and the DirectResponse an ExtensionRef filter names, as fields of an Envoy Route.
+
+use serde_json::{Map, Value, json};
+
+use super::super::Context;
+use super::clusters::{self, GATEWAY_GROUP};
+use super::plan::array;
+use crate::model::Object;
+
+/// What a rule's filters add to its Envoy Route.
+#[derive(Default)]
+pub struct RuleFilters {
+    /// Fields of the Route (`requestHeadersToAdd` ...).
+    pub route: Map<String, Value>,
+    /// Fields of its RouteAction (`regexRewrite`, `hostRewriteLiteral` ...).
+    pub action: Map<String, Value>,
+    /// A RequestRedirect: the Route redirects instead of routing.
+    pub redirect: Option<Value>,
+    /// A DirectResponse named by an ExtensionRef.
+    pub direct: Option<Value>,
+    /// TrafficPolicies named by ExtensionRef filters.
+    pub policies: Vec<String>,
+}
+
+/// The filters of a rule, given the path match they apply to.
+pub fn rule(
+    ctx: &Context<'_>,
+    route: &Object,
+    filters: &Value,
+    m: &Value,
+) -> Result<RuleFilters, String> {
+    let mut out = RuleFilters::default();
+    for f in filters.as_array().into_iter().flatten() {
+        match f.get("type").and_then(Value::as_str).unwrap_or("") {
+            "RequestHeaderModifier" => {
+                headers(&mut out.route, f.get("requestHeaderModifier"), "request")?
+            }
+            "ResponseHeaderModifier" => {
+                headers(&mut out.route, f.get("responseHeaderModifier"), "response")?
+            }
+            "RequestRedirect" => {
+                out.redirect = Some(redirect(f.get("requestRedirect").unwrap_or(&Value::Null))?)
+            }
+            "URLRewrite" => rewrite(
+                &mut out.action,
+                f.get("urlRewrite").unwrap_or(&Value::Null),
+                m,
+            )?,
+            "RequestMirror" => {
+                let Some(b) = f.pointer("/requestMirror/backendRef") else {
+                    continue;
+                };
+                let t = clusters::target(ctx, route, b);
+                if !t.resolved {
+                    continue;
+                }
+                let mut policy = json!({"cluster": t.cluster, "runtimeFraction": {"defaultValue": {"numerator": 100}}});
+                if let Some(p) = f.pointer("/requestMirror/percent").and_then(Value::as_i64) {
+                    policy["runtimeFraction"]["defaultValue"]["numerator"] = json!(p);
+                }
+                if let Value::Array(list) = out
+                    .action
+                    .entry("requestMirrorPolicies")
+                    .or_insert_with(|| Value::Array(Vec::new()))
+                {
+                    list.push(policy);
+                }
+            }
+            "ExtensionRef" => {
+                let group = f
+                    .pointer("/extensionRef/group")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let kind = f
+                    .pointer("/extensionRef/kind")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let name = f
+                    .pointer("/extensionRef/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                match (group, kind) {
+                    (GATEWAY_GROUP, "DirectResponse") => {
+                        let Some(d) = ctx.inputs.get(
+                            GATEWAY_GROUP,
+                            "DirectResponse",
+                            &route.id.namespace,
+                            name,
+                        ) else {
+                            return Err(format!("DirectResponse {name} not found"));
+                        };
+                        out.direct = Some(direct_response(&d.value));
+                    }
+                    (GATEWAY_GROUP, "TrafficPolicy") => out.policies.push(name.to_string()),
+                    _ => return Err(format!("unsupported ExtensionRef {group}/{kind} {name}")),
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Header modifiers: `add` appends, `set` overwrites, `remove` removes.
+pub fn headers(
+    into: &mut Map<String, Value>,
+    modifier: Option<&Value>,
+    side: &str,
+) -> Result<(), String> {
+    let Some(modifier) = modifier else {
+        return Ok(());
+    };
+    let add_key = format!("{side}HeadersToAdd");
+    let remove_key = format!("{side}HeadersToRemove");
+    let mut added = Vec::new();
+    for (list, overwrite) in [("add", false), ("set", true)] {
+        for h in array(modifier, &format!("/{list}")) {
+            let name = h.get("name").and_then(Value::as_str).unwrap_or("");
+            let value = h.get("value").and_then(Value::as_str).unwrap_or("");
+            if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
+                return Err(format!("invalid header name {name:?}"));
+            }
+            let mut entry = json!({"header": {"key": name, "value": value}});
+            if overwrite {
+                entry["appendAction"] = json!("OVERWRITE_IF_EXISTS_OR_ADD");
+            }
+            added.push(entry);
+        }
+    }
+    if !added.is_empty()
+        && let Value::Array(list) = into
+            .entry(add_key)
+            .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        list.extend(added);
+    }
+    let removed: Vec<Value> = array(modifier, "/remove").cloned().collect();
+    if !removed.is_empty()
+        && let Value::Array(list) = into
+            .entry(remove_key)
+            .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        list.extend(removed);
+    }
+    Ok(())
+}
+
+fn redirect(r: &Value) -> Result<Value, String> {
+    let mut out = Map::new();
+    if let Some(s) = r.get("scheme").and_then(Value::as_str) {
+        out.insert("schemeRedirect".into(), json!(s));
+    }
+    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+        out.insert("hostRedirect".into(), json!(h));
+    }
+    if let Some(p) = r.get("port").and_then(Value::as_i64) {
+        out.insert("portRedirect".into(), json!(p));
+    }
+    match r.pointer("/path/type").and_then(Value::as_str) {
+        Some("ReplaceFullPath") => {
+            let v = r
+                .pointer("/path/replaceFullPath")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            out.insert("pathRedirect".into(), json!(v));
+        }
+        Some("ReplacePrefixMatch") => {
+            let v = r
+                .pointer("/path/replacePrefixMatch")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            out.insert("prefixRewrite".into(), json!(v));
+        }
+        _ => {}
+    }
+    let code = match r.get("statusCode") {
+        None => "MOVED_PERMANENTLY",
+        Some(c) => match c.as_i64() {
+            Some(301) => "MOVED_PERMANENTLY",
+            Some(302) => "FOUND",
+            Some(303) => "SEE_OTHER",
+            Some(307) => "TEMPORARY_REDIRECT",
+            Some(308) => "PERMANENT_REDIRECT",
+            _ => return Err(format!("unsupported redirect status code {c}")),
+        },
+    };
+    out.insert("responseCode".into(), json!(code));
+    Ok(Value::Object(out))
+}
+
+fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), String> {
+    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+        action.insert("hostRewriteLiteral".into(), json!(h));
+    }
+    match r.pointer("/path/type").and_then(Value::as_str) {
+        Some("ReplaceFullPath") => {
+            let v = r
+                .pointer("/path/replaceFullPath")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            action.insert(
+                "regexRewrite".into(),
+                json!({"pattern": {"regex": ".*"}, "substitution": v}),
+            );
+        }
+        Some("ReplacePrefixMatch") => {
+            let v = r
+                .pointer("/path/replacePrefixMatch")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            let prefix = m
+                .pointer("/path/value")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            let prefix = prefix.trim_end_matches('/');
+            if v == "/" {
+                action.insert(
+                    "regexRewrite".into(),
+                    json!({"pattern": {"regex": format!("^{}\\/*", regex::escape(prefix))}, "substitution": "/"}),
+                );
+            } else {
+                action.insert("prefixRewrite".into(), json!(v));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A DirectResponse's status and body.
+pub fn direct_response(spec: &Value) -> Value {
+    let status = spec
+        .pointer("/spec/status")
+        .and_then(Value::as_i64)
+        .unwrap_or(200);
+    let mut out = json!({"status": status});
+    if let Some(body) = spec.pointer("/spec/body").and_then(Value::as_str) {
+        out["body"] = json!({"inlineString": body});
+    }
+    out
+}

@@ -1,0 +1,220 @@
+//! One Envoy Listener per port: the HTTP listeners of the port share one filter chain
+//! `listener~<port>`; each HTTPS listener has its own, named after it and matched by SNI; TCP
+//! and TLS listeners have one chain per route rule, a TCP proxy to its backends.
+
+use serde_json::{Value, json};
+
+use super::super::Context;
+use super::clusters::{self, Target};
+use super::plan::{GwListener, Plan, Port, array, domains};
+use super::{ads_source, secret_digest, typed};
+
+/// A RouteConfiguration to render: its name and the listeners whose routes it holds.
+pub struct RouteConfig {
+    pub name: String,
+    pub listeners: Vec<usize>,
+    /// HTTPS: every virtual host requires TLS.
+    pub tls: bool,
+}
+
+/// The route configurations of a port's HTTP filter chains.
+pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
+    let mut out = Vec::new();
+    let http: Vec<usize> = port
+        .listeners
+        .iter()
+        .copied()
+        .filter(|&i| plan.listeners[i].protocol == "HTTP")
+        .collect();
+    if !http.is_empty() {
+        out.push(RouteConfig {
+            name: format!("listener~{}", port.port),
+            listeners: http,
+            tls: false,
+        });
+    }
+    for &i in &port.listeners {
+        let l = &plan.listeners[i];
+        if l.protocol == "HTTPS" {
+            out.push(RouteConfig {
+                name: l.name.to_string(),
+                listeners: vec![i],
+                tls: true,
+            });
+        }
+    }
+    out
+}
+
+/// The Listener of a port; `http_filters` gives each route configuration's HTTP filters.
+pub fn render_port(
+    ctx: &Context<'_>,
+    plan: &Plan<'_>,
+    port: &Port,
+    http_filters: &dyn Fn(&str) -> Vec<Value>,
+) -> Value {
+    let mut chains: Vec<Value> = Vec::new();
+    for rc in route_configs(plan, port) {
+        let mut chain = json!({
+            "filters": [hcm(&rc.name, http_filters(&rc.name))],
+            "name": rc.name,
+        });
+        if rc.tls {
+            let l = &plan.listeners[rc.listeners[0]];
+            if let Some(host) = l.hostname {
+                chain["filterChainMatch"] = json!({"serverNames": [host]});
+            }
+            chain["transportSocket"] = downstream_tls(ctx, plan, l, true);
+        }
+        chains.push(chain);
+    }
+    for &i in &port.listeners {
+        let l = &plan.listeners[i];
+        if matches!(l.protocol, "TCP" | "TLS") {
+            tcp_chains(ctx, port.port, l, &mut chains, plan);
+        }
+    }
+    chains.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    let mut listener = json!({
+        "address": {"socketAddress": {"address": "::", "ipv4Compat": true, "portValue": port.port}},
+        "filterChains": chains,
+        "name": format!("listener~{}", port.port),
+    });
+    let sni = listener["filterChains"].as_array().is_some_and(|cs| {
+        cs.iter()
+            .any(|c| c.pointer("/filterChainMatch/serverNames").is_some())
+    });
+    if sni {
+        listener["listenerFilters"] = json!([{
+            "name": "envoy.filters.listener.tls_inspector",
+            "typedConfig": typed("envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector", json!({})),
+        }]);
+    }
+    listener
+}
+
+fn hcm(route_config: &str, mut http_filters: Vec<Value>) -> Value {
+    http_filters.push(json!({
+        "name": "envoy.filters.http.router",
+        "typedConfig": typed("envoy.extensions.filters.http.router.v3.Router", json!({})),
+    }));
+    json!({
+        "name": "envoy.filters.network.http_connection_manager",
+        "typedConfig": typed(
+            "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+            json!({
+                "httpFilters": http_filters,
+                "mergeSlashes": true,
+                "normalizePath": true,
+                "rds": {"configSource": ads_source(), "routeConfigName": route_config},
+                "statPrefix": "http",
+                "useRemoteAddress": true,
+            }),
+        ),
+    })
+}
+
+/// TCP and TLS listeners: a chain per rule of each attached TCPRoute or TLSRoute.
+fn tcp_chains(
+    ctx: &Context<'_>,
+    port: i64,
+    l: &GwListener<'_>,
+    chains: &mut Vec<Value>,
+    plan: &Plan<'_>,
+) {
+    let terminate = l.protocol == "TLS"
+        && l.value.pointer("/tls/mode").and_then(Value::as_str) != Some("Passthrough");
+    for route in &l.routes {
+        if !matches!(route.id.kind.as_str(), "TCPRoute" | "TLSRoute") {
+            continue;
+        }
+        let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
+            .filter_map(Value::as_str)
+            .collect();
+        for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
+            let name = format!(
+                "listener~{port}-{}.{}-rule-{ri}",
+                route.id.namespace, route.id.name
+            );
+            let mut proxy = json!({"statPrefix": name});
+            let targets: Vec<(Target, i64)> = array(rule, "/backendRefs")
+                .map(|b| {
+                    let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
+                    (clusters::target(ctx, route, b), weight)
+                })
+                .collect();
+            match targets.as_slice() {
+                [] => proxy["cluster"] = json!(clusters::BLACKHOLE),
+                [(t, _)] => proxy["cluster"] = json!(t.cluster),
+                many => {
+                    let list: Vec<Value> = many
+                        .iter()
+                        .filter(|(_, w)| *w > 0)
+                        .map(|(t, w)| json!({"name": t.cluster, "weight": w}))
+                        .collect();
+                    proxy["weightedClusters"] = json!({"clusters": list});
+                }
+            }
+            let mut chain = json!({
+                "filters": [{
+                    "name": "envoy.filters.network.tcp_proxy",
+                    "typedConfig": typed("envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy", proxy),
+                }],
+                "name": name,
+            });
+            if l.protocol == "TLS" {
+                let names = if route.id.kind == "TLSRoute" {
+                    domains(l.hostname, &hostnames)
+                } else {
+                    l.hostname.map(|h| vec![h.to_string()]).unwrap_or_default()
+                };
+                let names: Vec<String> = names.into_iter().filter(|n| n != "*").collect();
+                if !names.is_empty() {
+                    chain["filterChainMatch"] = json!({"serverNames": names});
+                }
+            }
+            if terminate {
+                chain["transportSocket"] = downstream_tls(ctx, plan, l, false);
+            }
+            chains.push(chain);
+        }
+    }
+}
+
+/// The TLS context of a terminating listener: its certificates, the secret material replaced by
+/// digests.
+fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: bool) -> Value {
+    let gw_ns = plan.gateway.id.namespace.as_str();
+    let mut certs = Vec::new();
+    for r in array(l.value, "/tls/certificateRefs") {
+        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(gw_ns);
+        let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+        let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
+            continue;
+        };
+        let data = |key: &str| {
+            secret
+                .value
+                .pointer("/data")
+                .and_then(|d| d.get(key))
+                .and_then(Value::as_str)
+                .map(secret_digest)
+                .unwrap_or_default()
+        };
+        certs.push(json!({
+            "certificateChain": {"inlineBytes": data("tls.crt")},
+            "privateKey": {"inlineBytes": data("tls.key")},
+        }));
+    }
+    let mut common = json!({"tlsCertificates": certs, "tlsParams": {}});
+    if http {
+        common["alpnProtocols"] = json!(["h2", "http/1.1"]);
+    }
+    json!({
+        "name": "envoy.transport_sockets.tls",
+        "typedConfig": typed(
+            "envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
+            json!({"commonTlsContext": common}),
+        ),
+    })
+}

@@ -1,0 +1,314 @@
+//! RouteConfigurations: one virtual host per hostname the attached routes serve, and in it one
+//! Envoy Route per (route, rule, match), in Gateway API precedence.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::super::{Context, ValidationLevel};
+use super::clusters::{self, Clusters};
+use super::filters;
+use super::listeners::RouteConfig;
+use super::matches;
+use super::plan::{Plan, array, domains};
+use super::{duration, underscored};
+use crate::model::Object;
+
+/// The body of the direct response that replaces an invalid route rule.
+const INVALID_BODY: &str =
+    "invalid route configuration detected and replaced with a direct response.";
+
+/// One Envoy Route to be: a match of a rule of a route.
+struct Entry<'a> {
+    route: &'a Object,
+    rule_index: usize,
+    rule: &'a Value,
+    match_index: usize,
+    m: &'a Value,
+}
+
+/// A rendered RouteConfiguration, with the HTTP filters its routes need on the listener.
+pub struct Rendered {
+    pub value: Value,
+    pub http_filters: Vec<Value>,
+}
+
+pub fn render(
+    ctx: &Context<'_>,
+    plan: &Plan<'_>,
+    rc: &RouteConfig,
+    _clusters: &mut Clusters,
+    refused: &mut Vec<String>,
+) -> Rendered {
+    let mut by_domain: BTreeMap<String, Vec<Entry<'_>>> = BTreeMap::new();
+    for &li in &rc.listeners {
+        let l = &plan.listeners[li];
+        for route in &l.routes {
+            if !matches!(route.id.kind.as_str(), "HTTPRoute" | "GRPCRoute") {
+                continue;
+            }
+            let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
+                .filter_map(Value::as_str)
+                .collect();
+            for domain in domains(l.hostname, &hostnames) {
+                let entries = by_domain.entry(domain).or_default();
+                if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
+                    continue;
+                }
+                for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
+                    let ms: Vec<&Value> = array(rule, "/matches").collect();
+                    if ms.is_empty() {
+                        entries.push(Entry {
+                            route,
+                            rule_index: ri,
+                            rule,
+                            match_index: 0,
+                            m: &Value::Null,
+                        });
+                    }
+                    for (mi, m) in ms.into_iter().enumerate() {
+                        entries.push(Entry {
+                            route,
+                            rule_index: ri,
+                            rule,
+                            match_index: mi,
+                            m,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let mut hosts = Vec::new();
+    for (domain, mut entries) in by_domain {
+        entries.sort_by(|a, b| {
+            matches::precedence(a.m)
+                .cmp(&matches::precedence(b.m))
+                .then_with(|| created(a.route).cmp(&created(b.route)))
+                .then_with(|| a.route.id.namespace.cmp(&b.route.id.namespace))
+                .then_with(|| a.route.id.name.cmp(&b.route.id.name))
+                .then_with(|| a.rule_index.cmp(&b.rule_index))
+                .then_with(|| a.match_index.cmp(&b.match_index))
+        });
+        let vhost = if domain == "*" {
+            format!("{}~*", rc.name)
+        } else {
+            format!("{}~{}", rc.name, underscored(&domain))
+        };
+        let mut routes = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            let name = route_name(&vhost, i, e);
+            match route(ctx, e, name.clone()) {
+                Ok(r) => routes.push(r),
+                Err(why) => {
+                    refused.push(format!(
+                        "{} {}/{} rule {}: {why}",
+                        e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
+                    ));
+                    if ctx.options.validation_level == ValidationLevel::Standard {
+                        routes.push(invalid(e, name));
+                    }
+                }
+            }
+        }
+        let mut host = json!({"domains": [domain], "name": vhost, "routes": routes});
+        if rc.tls {
+            host["requireTls"] = json!("ALL");
+        }
+        hosts.push(host);
+    }
+    let mut value = json!({"ignorePortInHostMatching": true, "name": rc.name});
+    if !hosts.is_empty() {
+        value["virtualHosts"] = Value::Array(hosts);
+    }
+    Rendered {
+        value,
+        http_filters: Vec::new(),
+    }
+}
+
+/// `metadata.creationTimestamp`; one without sorts last.
+fn created(route: &Object) -> (bool, &str) {
+    match route
+        .value
+        .pointer("/metadata/creationTimestamp")
+        .and_then(Value::as_str)
+    {
+        Some(t) => (false, t),
+        None => (true, ""),
+    }
+}
+
+fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
+    let kind = e.route.id.kind.to_ascii_lowercase();
+    let rule_name = e
+        .rule
+        .get("name")
+        .and_then(Value::as_str)
+        .map(|n| format!("-{n}"))
+        .unwrap_or_default();
+    format!(
+        "{vhost}-route-{i}-{kind}-{}-{}-{}-{}{rule_name}-matcher-0",
+        e.route.id.name, e.route.id.namespace, e.rule_index, e.match_index
+    )
+}
+
+fn route_match(e: &Entry<'_>) -> Result<Value, String> {
+    if e.route.id.kind == "GRPCRoute" {
+        matches::grpc(e.m)
+    } else {
+        matches::http(e.m)
+    }
+}
+
+/// The direct response 500 that replaces an invalid rule (validation level `standard`).
+fn invalid(e: &Entry<'_>, name: String) -> Value {
+    let m = route_match(e).unwrap_or_else(|_| json!({"prefix": "/"}));
+    json!({
+        "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
+        "match": m,
+        "name": name,
+    })
+}
+
+fn route(ctx: &Context<'_>, e: &Entry<'_>, name: String) -> Result<Value, String> {
+    let m = route_match(e)?;
+    let f = filters::rule(
+        ctx,
+        e.route,
+        e.rule.get("filters").unwrap_or(&Value::Null),
+        e.m,
+    )?;
+    let mut out = Map::new();
+    out.insert("match".into(), m);
+    out.insert("name".into(), json!(name));
+    let mut route_fields = f.route;
+    if let Some(d) = f.direct {
+        out.insert("directResponse".into(), d);
+    } else if let Some(r) = f.redirect {
+        out.insert("redirect".into(), r);
+    } else {
+        let mut action = action(ctx, e, &mut route_fields)?;
+        action.extend(f.action);
+        out.insert("route".into(), Value::Object(action));
+    }
+    out.extend(route_fields);
+    Ok(Value::Object(out))
+}
+
+/// The RouteAction: the backends, timeouts and retries of the rule.
+fn action(
+    ctx: &Context<'_>,
+    e: &Entry<'_>,
+    route_fields: &mut Map<String, Value>,
+) -> Result<Map<String, Value>, String> {
+    let mut action = Map::new();
+    let mut backends = Vec::new();
+    let mut upgrade = false;
+    for b in array(e.rule, "/backendRefs") {
+        let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
+        let t = clusters::target(ctx, e.route, b);
+        upgrade |= t.app_protocol.as_deref() == Some("kubernetes.io/ws");
+        let mut per_backend = Map::new();
+        let bf = b.get("filters").unwrap_or(&Value::Null);
+        for f in bf.as_array().into_iter().flatten() {
+            match f.get("type").and_then(Value::as_str) {
+                Some("RequestHeaderModifier") => {
+                    filters::headers(&mut per_backend, f.get("requestHeaderModifier"), "request")?
+                }
+                Some("ResponseHeaderModifier") => filters::headers(
+                    &mut per_backend,
+                    f.get("responseHeaderModifier"),
+                    "response",
+                )?,
+                _ => {}
+            }
+        }
+        backends.push((t.cluster, weight, per_backend));
+    }
+    match backends.len() {
+        0 => {
+            action.insert("cluster".into(), json!(clusters::BLACKHOLE));
+        }
+        1 => {
+            let (cluster, _, per_backend) = backends.remove(0);
+            action.insert("cluster".into(), json!(cluster));
+            // One backend: its filters are the route's.
+            for (k, v) in per_backend {
+                if let (Some(Value::Array(list)), Value::Array(more)) =
+                    (route_fields.get_mut(&k), &v)
+                {
+                    list.extend(more.iter().cloned());
+                } else {
+                    route_fields.insert(k, v);
+                }
+            }
+        }
+        _ => {
+            let list: Vec<Value> = backends
+                .into_iter()
+                .filter(|(_, w, _)| *w > 0)
+                .map(|(c, w, per_backend)| {
+                    let mut entry = Map::new();
+                    entry.insert("name".into(), json!(c));
+                    entry.extend(per_backend);
+                    entry.insert("weight".into(), json!(w));
+                    Value::Object(entry)
+                })
+                .collect();
+            action.insert("weightedClusters".into(), json!({"clusters": list}));
+        }
+    }
+    action.insert(
+        "clusterNotFoundResponseCode".into(),
+        json!("INTERNAL_SERVER_ERROR"),
+    );
+    let request = e
+        .rule
+        .pointer("/timeouts/request")
+        .and_then(Value::as_str)
+        .and_then(duration);
+    let backend = e
+        .rule
+        .pointer("/timeouts/backendRequest")
+        .and_then(Value::as_str)
+        .and_then(duration);
+    if let Some(retry) = e.rule.get("retry") {
+        let mut policy = Map::new();
+        policy.insert(
+            "numRetries".into(),
+            json!(retry.get("attempts").and_then(Value::as_i64).unwrap_or(1)),
+        );
+        if let Some(b) = &backend {
+            policy.insert("perTryTimeout".into(), json!(b));
+        }
+        let codes: Vec<Value> = array(retry, "/codes").cloned().collect();
+        if !codes.is_empty() {
+            policy.insert("retriableStatusCodes".into(), Value::Array(codes));
+        }
+        if let Some(b) = retry
+            .get("backoff")
+            .and_then(Value::as_str)
+            .and_then(duration)
+        {
+            policy.insert("retryBackOff".into(), json!({"baseInterval": b}));
+        }
+        policy.insert(
+            "retryOn".into(),
+            json!("cancelled,connect-failure,refused-stream,retriable-headers,retriable-status-codes,unavailable"),
+        );
+        action.insert("retryPolicy".into(), Value::Object(policy));
+        if let Some(t) = request.or(backend) {
+            action.insert("timeout".into(), json!(t));
+        }
+    } else if let Some(t) = backend.or(request) {
+        action.insert("timeout".into(), json!(t));
+    }
+    if upgrade {
+        action.insert(
+            "upgradeConfigs".into(),
+            json!([{"upgradeType": "websocket"}]),
+        );
+    }
+    Ok(action)
+}
