@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::super::Context;
-use super::plan::array;
+use super::plan::{array, granted};
 use super::{ads_source, typed};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -61,7 +61,12 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
         .get("namespace")
         .and_then(Value::as_str)
         .unwrap_or(&route.id.namespace);
-    if ns != route.id.namespace && !granted(ctx, route, group, kind, ns, name) {
+    let from = (
+        GATEWAY_API,
+        route.id.kind.as_str(),
+        route.id.namespace.as_str(),
+    );
+    if ns != route.id.namespace && !granted(ctx, from, (group, kind, ns, name)) {
         return Target::blackhole();
     }
     let port = backend_ref.get("port").and_then(Value::as_i64);
@@ -103,37 +108,6 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
         }
         _ => Target::blackhole(),
     }
-}
-
-/// A ReferenceGrant in the target's namespace lets routes of this kind and namespace refer to it.
-fn granted(
-    ctx: &Context<'_>,
-    route: &Object,
-    group: &str,
-    kind: &str,
-    ns: &str,
-    name: &str,
-) -> bool {
-    let grants = ctx
-        .inputs
-        .objects
-        .iter()
-        .filter(|o| o.id.kind == "ReferenceGrant" && o.id.namespace == ns);
-    grants.into_iter().any(|g| {
-        let from = array(&g.value, "/spec/from").any(|f| {
-            f.get("group").and_then(Value::as_str) == Some(GATEWAY_API)
-                && f.get("kind").and_then(Value::as_str) == Some(route.id.kind.as_str())
-                && f.get("namespace").and_then(Value::as_str) == Some(route.id.namespace.as_str())
-        });
-        let to = array(&g.value, "/spec/to").any(|t| {
-            t.get("group").and_then(Value::as_str).unwrap_or("") == group
-                && t.get("kind").and_then(Value::as_str) == Some(kind)
-                && t.get("name")
-                    .and_then(Value::as_str)
-                    .is_none_or(|n| n == name)
-        });
-        from && to
-    })
 }
 
 impl Clusters {

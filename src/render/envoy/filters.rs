@@ -23,15 +23,16 @@ pub struct RuleFilters {
     pub policies: Vec<String>,
 }
 
-/// The filters of a rule, given the path match they apply to.
+/// The filters of a rule, given the path match they apply to and the listener port.
 pub fn rule(
     ctx: &Context<'_>,
     route: &Object,
-    filters: &Value,
+    rule: &Value,
     m: &Value,
+    port: i64,
 ) -> Result<RuleFilters, String> {
     let mut out = RuleFilters::default();
-    for f in filters.as_array().into_iter().flatten() {
+    for f in array(rule, "/filters") {
         match f.get("type").and_then(Value::as_str).unwrap_or("") {
             "RequestHeaderModifier" => {
                 headers(&mut out.route, f.get("requestHeaderModifier"), "request")?
@@ -40,7 +41,9 @@ pub fn rule(
                 headers(&mut out.route, f.get("responseHeaderModifier"), "response")?
             }
             "RequestRedirect" => {
-                out.redirect = Some(redirect(f.get("requestRedirect").unwrap_or(&Value::Null))?)
+                let code = redirect_code(route, rule)?;
+                let r = f.get("requestRedirect").unwrap_or(&Value::Null);
+                out.redirect = Some(redirect(r, code, port)?)
             }
             "URLRewrite" => rewrite(
                 &mut out.action,
@@ -146,7 +149,39 @@ pub fn headers(
     Ok(())
 }
 
-fn redirect(r: &Value) -> Result<Value, String> {
+/// The annotation that overrides a RequestRedirect's status code: one code for the route, or
+/// `rule=code` pairs by rule name.
+const REDIRECT_CODE: &str = "kgateway.dev/http-redirect-status-code";
+
+fn redirect_code(route: &Object, rule: &Value) -> Result<Option<i64>, String> {
+    let Some(text) = route
+        .value
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(REDIRECT_CODE))
+        .and_then(Value::as_str)
+    else {
+        return Ok(None);
+    };
+    let parse = |c: &str| {
+        c.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("{REDIRECT_CODE}: {c:?} is not a status code"))
+    };
+    if !text.contains('=') {
+        return parse(text).map(Some);
+    }
+    let name = rule.get("name").and_then(Value::as_str);
+    for pair in text.split(',') {
+        if let Some((rule_name, code)) = pair.split_once('=')
+            && Some(rule_name.trim()) == name
+        {
+            return parse(code).map(Some);
+        }
+    }
+    Ok(None)
+}
+
+fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result<Value, String> {
     let mut out = Map::new();
     if let Some(s) = r.get("scheme").and_then(Value::as_str) {
         out.insert("schemeRedirect".into(), json!(s));
@@ -154,8 +189,15 @@ fn redirect(r: &Value) -> Result<Value, String> {
     if let Some(h) = r.get("hostname").and_then(Value::as_str) {
         out.insert("hostRedirect".into(), json!(h));
     }
-    if let Some(p) = r.get("port").and_then(Value::as_i64) {
-        out.insert("portRedirect".into(), json!(p));
+    // Without a port or a scheme, the redirect keeps the listener's port (Gateway API).
+    match r.get("port").and_then(Value::as_i64) {
+        Some(p) => {
+            out.insert("portRedirect".into(), json!(p));
+        }
+        None if r.get("scheme").is_none() => {
+            out.insert("portRedirect".into(), json!(listener_port));
+        }
+        None => {}
     }
     match r.pointer("/path/type").and_then(Value::as_str) {
         Some("ReplaceFullPath") => {
@@ -174,9 +216,10 @@ fn redirect(r: &Value) -> Result<Value, String> {
         }
         _ => {}
     }
-    let code = match r.get("statusCode") {
+    let written = code_override.or_else(|| r.get("statusCode").and_then(Value::as_i64));
+    let code = match written {
         None => "MOVED_PERMANENTLY",
-        Some(c) => match c.as_i64() {
+        Some(c) => match Some(c) {
             Some(301) => "MOVED_PERMANENTLY",
             Some(302) => "FOUND",
             Some(303) => "SEE_OTHER",

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::super::Context;
 use super::clusters::{self, Target};
-use super::plan::{GwListener, Plan, Port, array, domains};
+use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
 use super::{ads_source, secret_digest, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
@@ -37,7 +37,10 @@ pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
         let l = &plan.listeners[i];
         if l.protocol == "HTTPS" {
             out.push(RouteConfig {
-                name: l.name.to_string(),
+                name: match l.set {
+                    None => l.name.to_string(),
+                    Some(set) => format!("{}/{}/{}", set.id.namespace, set.id.name, l.name),
+                },
                 listeners: vec![i],
                 tls: true,
             });
@@ -47,12 +50,13 @@ pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
 }
 
 /// The Listener of a port; `http_filters` gives each route configuration's HTTP filters.
+/// `None` when it would have no filter chain (only TCP or TLS listeners without routes).
 pub fn render_port(
     ctx: &Context<'_>,
     plan: &Plan<'_>,
     port: &Port,
     http_filters: &dyn Fn(&str) -> Vec<Value>,
-) -> Value {
+) -> Option<Value> {
     let mut chains: Vec<Value> = Vec::new();
     for rc in route_configs(plan, port) {
         let mut chain = json!({
@@ -64,7 +68,9 @@ pub fn render_port(
             if let Some(host) = l.hostname {
                 chain["filterChainMatch"] = json!({"serverNames": [host]});
             }
-            chain["transportSocket"] = downstream_tls(ctx, plan, l, true);
+            if l.value.pointer("/tls/certificateRefs").is_some() {
+                chain["transportSocket"] = downstream_tls(ctx, plan, l, true);
+            }
         }
         chains.push(chain);
     }
@@ -73,6 +79,9 @@ pub fn render_port(
         if matches!(l.protocol, "TCP" | "TLS") {
             tcp_chains(ctx, port.port, l, &mut chains, plan);
         }
+    }
+    if chains.is_empty() {
+        return None;
     }
     chains.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let mut listener = json!({
@@ -90,7 +99,7 @@ pub fn render_port(
             "typedConfig": typed("envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector", json!({})),
         }]);
     }
-    listener
+    Some(listener)
 }
 
 fn hcm(route_config: &str, mut http_filters: Vec<Value>) -> Value {
@@ -122,8 +131,7 @@ fn tcp_chains(
     chains: &mut Vec<Value>,
     plan: &Plan<'_>,
 ) {
-    let terminate = l.protocol == "TLS"
-        && l.value.pointer("/tls/mode").and_then(Value::as_str) != Some("Passthrough");
+    let terminate = terminates_tls(l);
     for route in &l.routes {
         if !matches!(route.id.kind.as_str(), "TCPRoute" | "TLSRoute") {
             continue;
@@ -173,7 +181,8 @@ fn tcp_chains(
                     chain["filterChainMatch"] = json!({"serverNames": names});
                 }
             }
-            if terminate {
+            // A TLSRoute passes TLS through whatever the listener's mode.
+            if terminate && route.id.kind == "TCPRoute" {
                 chain["transportSocket"] = downstream_tls(ctx, plan, l, false);
             }
             chains.push(chain);
@@ -184,7 +193,7 @@ fn tcp_chains(
 /// The TLS context of a terminating listener: its certificates, the secret material replaced by
 /// digests.
 fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: bool) -> Value {
-    let gw_ns = plan.gateway.id.namespace.as_str();
+    let gw_ns = l.set.unwrap_or(plan.gateway).id.namespace.as_str();
     let mut certs = Vec::new();
     for r in array(l.value, "/tls/certificateRefs") {
         let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(gw_ns);
@@ -207,8 +216,32 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
         }));
     }
     let mut common = json!({"tlsCertificates": certs, "tlsParams": {}});
-    if http {
-        common["alpnProtocols"] = json!(["h2", "http/1.1"]);
+    let options = l.value.pointer("/tls/options");
+    let option = |key: &str| options.and_then(|o| o.get(key)).and_then(Value::as_str);
+    match option("kgateway.dev/alpn-protocols") {
+        Some("allow-empty") => {}
+        Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
+        None if http => common["alpnProtocols"] = json!(["h2", "http/1.1"]),
+        None => {}
+    }
+    if let Some(list) = option("kgateway.dev/cipher-suites") {
+        common["tlsParams"]["cipherSuites"] = json!(split_list(list, ','));
+    }
+    if let Some(list) = option("kgateway.dev/ecdh-curves") {
+        common["tlsParams"]["ecdhCurves"] = json!(split_list(list, ','));
+    }
+    for (key, field) in [
+        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
+        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
+    ] {
+        if let Some(v) = option(key) {
+            common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
+        }
+    }
+    if let Some(hashes) = option("kgateway.dev/verify-certificate-hash") {
+        // One hash, or a YAML-like list of them (`- HASH` lines).
+        let list: Vec<&str> = hashes.split_whitespace().filter(|t| *t != "-").collect();
+        common["validationContext"] = json!({"verifyCertificateHash": list});
     }
     json!({
         "name": "envoy.transport_sockets.tls",
@@ -217,4 +250,11 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
             json!({"commonTlsContext": common}),
         ),
     })
+}
+
+fn split_list(text: &str, sep: char) -> Vec<&str> {
+    text.split(sep)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect()
 }

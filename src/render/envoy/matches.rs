@@ -23,7 +23,7 @@ pub fn http(m: &Value) -> Result<Value, String> {
         }
         "RegularExpression" => {
             check_regex(value)?;
-            out.insert("safeRegex".into(), json!({"regex": value}));
+            out.insert("safeRegex".into(), re2(value));
         }
         _ => {
             if !value.starts_with('/') {
@@ -67,7 +67,7 @@ pub fn grpc(m: &Value) -> Result<Value, String> {
         (Some(s), None) => out.insert("prefix".into(), json!(format!("/{s}/"))),
         (None, Some(me)) => out.insert(
             "safeRegex".into(),
-            json!({"regex": format!("/[^/]+/{}", regex::escape(me))}),
+            re2(&format!("/[^/]+/{}", regex::escape(me))),
         ),
         (None, None) => out.insert("prefix".into(), json!("/")),
     };
@@ -81,6 +81,11 @@ pub fn grpc(m: &Value) -> Result<Value, String> {
     Ok(Value::Object(out))
 }
 
+/// A RegexMatcher with the RE2 engine, as the reference writes it.
+fn re2(regex: &str) -> Value {
+    json!({"googleRe2": {}, "regex": regex})
+}
+
 /// A header or query parameter match.
 fn string_match(h: &Value) -> Result<Value, String> {
     let name = h.get("name").and_then(Value::as_str).unwrap_or("");
@@ -88,7 +93,7 @@ fn string_match(h: &Value) -> Result<Value, String> {
     let matcher = match h.get("type").and_then(Value::as_str).unwrap_or("Exact") {
         "RegularExpression" => {
             check_regex(value)?;
-            json!({"safeRegex": {"regex": value}})
+            json!({"safeRegex": re2(value)})
         }
         _ => json!({"exact": value}),
     };
@@ -123,17 +128,18 @@ pub fn precedence(
         .pointer("/path/value")
         .and_then(Value::as_str)
         .unwrap_or("/");
-    let rank = match path_type {
-        "Exact" => 0,
-        "RegularExpression" => 1,
-        _ => 2,
+    // Regular expressions do not order by length: input order decides between them.
+    let (rank, length) = match path_type {
+        "Exact" => (0, value.len()),
+        "RegularExpression" => (1, 0),
+        _ => (2, value.len()),
     };
     let method = u8::from(m.get("method").is_none());
     let headers = array(m, "/headers").count();
     let params = array(m, "/queryParams").count();
     (
         rank,
-        std::cmp::Reverse(value.len()),
+        std::cmp::Reverse(length),
         method,
         std::cmp::Reverse(headers),
         std::cmp::Reverse(params),

@@ -39,7 +39,7 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
                 .map(|(_, f)| f.clone())
                 .unwrap_or_default()
         };
-        listeners.push(listeners::render_port(ctx, &plan, port, &http_filters));
+        listeners.extend(listeners::render_port(ctx, &plan, port, &http_filters));
     }
     if !refused.is_empty() && ctx.options.validation_level == super::ValidationLevel::Strict {
         out.refused = refused;

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::super::Context;
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
 
 pub struct GwListener<'a> {
     pub name: &'a str,
@@ -14,6 +14,8 @@ pub struct GwListener<'a> {
     pub protocol: &'a str,
     pub hostname: Option<&'a str>,
     pub value: &'a Value,
+    /// The ListenerSet that declares it; `None` for the Gateway's own.
+    pub set: Option<&'a Object>,
     /// Attached routes, in input order.
     pub routes: Vec<&'a Object>,
 }
@@ -37,21 +39,15 @@ const ROUTE_KINDS: [&str; 4] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute"
 impl<'a> Plan<'a> {
     pub fn new(ctx: &Context<'a>, gateway: &'a Object) -> Self {
         let mut listeners: Vec<GwListener<'a>> = Vec::new();
-        for l in array(&gateway.value, "/spec/listeners") {
-            let (Some(name), Some(port)) = (
-                l.get("name").and_then(Value::as_str),
-                l.get("port").and_then(Value::as_i64),
-            ) else {
-                continue;
-            };
-            listeners.push(GwListener {
-                name,
-                port,
-                protocol: l.get("protocol").and_then(Value::as_str).unwrap_or(""),
-                hostname: l.get("hostname").and_then(Value::as_str),
-                value: l,
-                routes: Vec::new(),
-            });
+        add_listeners(ctx, gateway, None, &mut listeners);
+        for kind in ["ListenerSet", "XListenerSet"] {
+            for group in [GATEWAY_API, GATEWAY_API_X] {
+                for set in ctx.inputs.of_kind(group, kind) {
+                    if set_allowed(ctx, gateway, set) {
+                        add_listeners(ctx, set, Some(set), &mut listeners);
+                    }
+                }
+            }
         }
         for kind in ROUTE_KINDS {
             for route in ctx.inputs.of_kind(GATEWAY_API, kind) {
@@ -75,6 +71,143 @@ impl<'a> Plan<'a> {
             ports,
         }
     }
+}
+
+/// The valid listeners of a Gateway or ListenerSet: the reference programs no chain for a
+/// listener it rejects (unknown protocol, no admissible route kind, a certificate that does
+/// not resolve).
+fn add_listeners<'a>(
+    ctx: &Context<'a>,
+    owner: &'a Object,
+    set: Option<&'a Object>,
+    out: &mut Vec<GwListener<'a>>,
+) {
+    for l in array(&owner.value, "/spec/listeners") {
+        let (Some(name), Some(port)) = (
+            l.get("name").and_then(Value::as_str),
+            l.get("port").and_then(Value::as_i64),
+        ) else {
+            continue;
+        };
+        let listener = GwListener {
+            name,
+            port,
+            protocol: l.get("protocol").and_then(Value::as_str).unwrap_or(""),
+            hostname: l.get("hostname").and_then(Value::as_str),
+            value: l,
+            set,
+            routes: Vec::new(),
+        };
+        if listener_valid(ctx, owner, &listener)
+            && !out
+                .iter()
+                .any(|o| o.port == port && o.name == name && o.set.is_none() && set.is_none())
+        {
+            out.push(listener);
+        }
+    }
+}
+
+fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool {
+    if !matches!(l.protocol, "HTTP" | "HTTPS" | "TCP" | "TLS") {
+        return false;
+    }
+    let kinds: Vec<&str> = array(l.value, "/allowedRoutes/kinds")
+        .filter_map(|k| k.get("kind").and_then(Value::as_str))
+        .collect();
+    if !kinds.is_empty() && !kinds.iter().any(|k| default_kinds(l.protocol).contains(k)) {
+        return false;
+    }
+    if terminates_tls(l) {
+        for r in array(l.value, "/tls/certificateRefs") {
+            let ns = r
+                .get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or(&owner.id.namespace);
+            let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+            let found = ctx.inputs.get("", "Secret", ns, name).is_some();
+            let from = (
+                owner.id.group.as_str(),
+                owner.id.kind.as_str(),
+                owner.id.namespace.as_str(),
+            );
+            if !found || (ns != owner.id.namespace && !granted(ctx, from, ("", "Secret", ns, name)))
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// HTTPS, and TLS with mode Terminate.
+pub fn terminates_tls(l: &GwListener<'_>) -> bool {
+    l.protocol == "HTTPS"
+        || (l.protocol == "TLS"
+            && l.value.pointer("/tls/mode").and_then(Value::as_str) != Some("Passthrough"))
+}
+
+/// A ReferenceGrant in the target's namespace lets `from` (group, kind, namespace) refer to
+/// `to` (group, kind, namespace, name).
+pub fn granted(ctx: &Context<'_>, from: (&str, &str, &str), to: (&str, &str, &str, &str)) -> bool {
+    let (to_group, to_kind, to_ns, to_name) = to;
+    let grants = ctx
+        .inputs
+        .objects
+        .iter()
+        .filter(|o| o.id.kind == "ReferenceGrant" && o.id.namespace == to_ns);
+    grants.into_iter().any(|g| {
+        let by = array(&g.value, "/spec/from").any(|f| {
+            f.get("group").and_then(Value::as_str).unwrap_or("") == from.0
+                && f.get("kind").and_then(Value::as_str) == Some(from.1)
+                && f.get("namespace").and_then(Value::as_str) == Some(from.2)
+        });
+        let of = array(&g.value, "/spec/to").any(|t| {
+            t.get("group").and_then(Value::as_str).unwrap_or("") == to_group
+                && t.get("kind").and_then(Value::as_str) == Some(to_kind)
+                && t.get("name")
+                    .and_then(Value::as_str)
+                    .is_none_or(|n| n == to_name)
+        });
+        by && of
+    })
+}
+
+/// A ListenerSet whose parentRef is the Gateway, from a namespace its `allowedListeners` admits.
+fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
+    let Some(parent) = set.value.pointer("/spec/parentRef") else {
+        return false;
+    };
+    let ns = parent
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or(&set.id.namespace);
+    let name = parent.get("name").and_then(Value::as_str).unwrap_or("");
+    if parent
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("Gateway")
+        != "Gateway"
+        || ns != gateway.id.namespace
+        || name != gateway.id.name
+    {
+        return false;
+    }
+    let from = gateway
+        .value
+        .pointer("/spec/allowedListeners/namespaces/from")
+        .and_then(Value::as_str)
+        .unwrap_or("None");
+    let selector = gateway
+        .value
+        .pointer("/spec/allowedListeners/namespaces/selector");
+    namespace_admitted(
+        ctx,
+        from,
+        selector,
+        &gateway.id.namespace,
+        &set.id.namespace,
+    )
 }
 
 fn attach<'a>(
@@ -101,19 +234,23 @@ fn attach<'a>(
             .and_then(Value::as_str)
             .unwrap_or(route_ns);
         let name = parent.get("name").and_then(Value::as_str).unwrap_or("");
-        if group != GATEWAY_API
-            || kind != "Gateway"
-            || ns != gateway.id.namespace
-            || name != gateway.id.name
-            || !accepted(ctx, route, i)
-        {
+        let set_kind = matches!(kind, "ListenerSet" | "XListenerSet")
+            && matches!(group, GATEWAY_API | GATEWAY_API_X);
+        let gateway_kind = group == GATEWAY_API && kind == "Gateway";
+        if !(set_kind || gateway_kind) || !accepted(ctx, route, i) {
             continue;
         }
+        let names = |o: &Object| o.id.namespace == ns && o.id.name == name;
         let section = parent.get("sectionName").and_then(Value::as_str);
         let port = parent.get("port").and_then(Value::as_i64);
         for l in listeners.iter_mut() {
             let selected = section.is_none_or(|s| s == l.name) && port.is_none_or(|p| p == l.port);
+            let parent_is = match l.set {
+                None => gateway_kind && names(gateway),
+                Some(set) => set_kind && names(set),
+            };
             if selected
+                && parent_is
                 && kind_allowed(l, &route.id.kind)
                 && namespace_allowed(ctx, l, &gateway.id.namespace, route_ns)
                 && hostnames_meet(l.hostname, &hostnames)
@@ -147,11 +284,15 @@ fn kind_allowed(l: &GwListener<'_>, route_kind: &str) -> bool {
     if !kinds.is_empty() {
         return kinds.contains(&route_kind);
     }
-    match l.protocol {
-        "HTTP" | "HTTPS" => matches!(route_kind, "HTTPRoute" | "GRPCRoute"),
-        "TLS" => matches!(route_kind, "TLSRoute" | "TCPRoute"),
-        "TCP" => route_kind == "TCPRoute",
-        _ => false,
+    default_kinds(l.protocol).contains(&route_kind)
+}
+
+fn default_kinds(protocol: &str) -> &'static [&'static str] {
+    match protocol {
+        "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
+        "TLS" => &["TLSRoute", "TCPRoute"],
+        "TCP" => &["TCPRoute"],
+        _ => &[],
     }
 }
 
@@ -166,22 +307,35 @@ fn namespace_allowed(
         .pointer("/allowedRoutes/namespaces/from")
         .and_then(Value::as_str)
         .unwrap_or("Same");
+    let selector = l.value.pointer("/allowedRoutes/namespaces/selector");
+    let own_ns = l.set.map_or(gateway_ns, |s| s.id.namespace.as_str());
+    namespace_admitted(ctx, from, selector, own_ns, route_ns)
+}
+
+/// `from: All | Same | Selector | None` of allowedRoutes and allowedListeners.
+fn namespace_admitted(
+    ctx: &Context<'_>,
+    from: &str,
+    selector: Option<&Value>,
+    own_ns: &str,
+    other_ns: &str,
+) -> bool {
     match from {
         "All" => true,
+        "Same" => own_ns == other_ns,
         "Selector" => {
-            let Some(ns) = ctx.inputs.get("", "Namespace", "", route_ns) else {
+            let Some(ns) = ctx.inputs.get("", "Namespace", "", other_ns) else {
                 // Labels unknown: the resolve stage said nothing either.
                 return true;
             };
-            let wanted = l
-                .value
-                .pointer("/allowedRoutes/namespaces/selector/matchLabels")
+            let wanted = selector
+                .and_then(|s| s.get("matchLabels"))
                 .and_then(Value::as_object);
             wanted.into_iter().flatten().all(|(k, v)| {
                 ns.value.pointer("/metadata/labels").and_then(|m| m.get(k)) == Some(v)
             })
         }
-        _ => gateway_ns == route_ns,
+        _ => false,
     }
 }
 

@@ -25,6 +25,8 @@ struct Entry<'a> {
     rule: &'a Value,
     match_index: usize,
     m: &'a Value,
+    /// The port of the listener it came in by (a redirect's default port).
+    port: i64,
 }
 
 /// A rendered RouteConfiguration, with the HTTP filters its routes need on the listener.
@@ -64,6 +66,7 @@ pub fn render(
                             rule,
                             match_index: 0,
                             m: &Value::Null,
+                            port: l.port,
                         });
                     }
                     for (mi, m) in ms.into_iter().enumerate() {
@@ -73,6 +76,7 @@ pub fn render(
                             rule,
                             match_index: mi,
                             m,
+                            port: l.port,
                         });
                     }
                 }
@@ -173,12 +177,7 @@ fn invalid(e: &Entry<'_>, name: String) -> Value {
 
 fn route(ctx: &Context<'_>, e: &Entry<'_>, name: String) -> Result<Value, String> {
     let m = route_match(e)?;
-    let f = filters::rule(
-        ctx,
-        e.route,
-        e.rule.get("filters").unwrap_or(&Value::Null),
-        e.m,
-    )?;
+    let f = filters::rule(ctx, e.route, e.rule, e.m, e.port)?;
     let mut out = Map::new();
     out.insert("match".into(), m);
     out.insert("name".into(), json!(name));
