@@ -49,18 +49,20 @@ pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
     out
 }
 
-/// The Listener of a port; `http_filters` gives each route configuration's HTTP filters.
+/// The Listener of a port, with the Gateway's HTTP filters on its HTTP chains and the metadata
+/// of its Gateway-level policies.
 /// `None` when it would have no filter chain (only TCP or TLS listeners without routes).
 pub fn render_port(
     ctx: &Context<'_>,
     plan: &Plan<'_>,
     port: &Port,
-    http_filters: &dyn Fn(&str) -> Vec<Value>,
+    http_filters: &[Value],
+    metadata: Option<&Value>,
 ) -> Option<Value> {
     let mut chains: Vec<Value> = Vec::new();
     for rc in route_configs(plan, port) {
         let mut chain = json!({
-            "filters": [hcm(&rc.name, http_filters(&rc.name))],
+            "filters": [hcm(&rc.name, http_filters.to_vec())],
             "name": rc.name,
         });
         if rc.tls {
@@ -89,6 +91,13 @@ pub fn render_port(
         "filterChains": chains,
         "name": format!("listener~{}", port.port),
     });
+    let http = listener["filterChains"].as_array().is_some_and(|cs| {
+        cs.iter()
+            .any(|c| c.pointer("/filters/0/typedConfig/rds").is_some())
+    });
+    if let (true, Some(m)) = (http, metadata) {
+        listener["metadata"] = m.clone();
+    }
     let sni = listener["filterChains"].as_array().is_some_and(|cs| {
         cs.iter()
             .any(|c| c.pointer("/filterChainMatch/serverNames").is_some())

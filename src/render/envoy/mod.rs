@@ -10,6 +10,7 @@ mod filters;
 mod listeners;
 mod matches;
 mod plan;
+mod policy;
 mod routes;
 
 use serde_json::{Value, json};
@@ -21,26 +22,35 @@ use crate::model::Object;
 pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
     let mut out = RenderedGateway::new(gateway, DataPlane::Envoy);
     let plan = plan::Plan::new(ctx, gateway);
-    let mut backends = clusters::Clusters::default();
+    let backends = clusters::Clusters::default();
+    let policies = policy::Policies::new(ctx);
     let mut refused = Vec::new();
+    let gateway_policy = policies.gateway(gateway).unwrap_or_else(|why| {
+        refused.push(format!("Gateway policy: {why}"));
+        policy::Applied::default()
+    });
+    let mut declarations = gateway_policy.declarations.clone();
     let mut route_configs = Vec::new();
-    let mut listeners = Vec::new();
+    let mut shared = routes::Shared {
+        policies: &policies,
+        gateway: &gateway_policy,
+        declarations: &mut declarations,
+        refused: &mut refused,
+    };
     for port in &plan.ports {
-        let mut filters_of: Vec<(String, Vec<Value>)> = Vec::new();
         for rc in listeners::route_configs(&plan, port) {
-            let rendered = routes::render(ctx, &plan, &rc, &mut backends, &mut refused);
-            filters_of.push((rc.name.clone(), rendered.http_filters));
-            route_configs.push(rendered.value);
+            route_configs.push(routes::render(ctx, &plan, &rc, &mut shared));
         }
-        let http_filters = |name: &str| {
-            filters_of
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, f)| f.clone())
-                .unwrap_or_default()
-        };
-        listeners.extend(listeners::render_port(ctx, &plan, port, &http_filters));
     }
+    let http_filters = policy::ordered(&declarations);
+    let metadata = gateway_policy.metadata_value();
+    let listeners: Vec<Value> = plan
+        .ports
+        .iter()
+        .filter_map(|port| {
+            listeners::render_port(ctx, &plan, port, &http_filters, metadata.as_ref())
+        })
+        .collect();
     if !refused.is_empty() && ctx.options.validation_level == super::ValidationLevel::Strict {
         out.refused = refused;
         return out;

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
-use super::clusters::{self, Clusters};
+use super::clusters;
 use super::filters;
 use super::listeners::RouteConfig;
 use super::matches;
 use super::plan::{Plan, array, domains};
+use super::policy::{Applied, METADATA, Policies};
 use super::{duration, underscored};
 use crate::model::Object;
 
@@ -29,19 +30,22 @@ struct Entry<'a> {
     port: i64,
 }
 
-/// A rendered RouteConfiguration, with the HTTP filters its routes need on the listener.
-pub struct Rendered {
-    pub value: Value,
-    pub http_filters: Vec<Value>,
+/// What the routes of a Gateway share: its TrafficPolicies, the Gateway-level settings, and
+/// the HTTP filters the routes need declared on the listeners.
+pub struct Shared<'s, 'c> {
+    pub policies: &'s Policies<'c>,
+    pub gateway: &'s Applied,
+    pub declarations: &'s mut BTreeMap<String, Value>,
+    pub refused: &'s mut Vec<String>,
 }
 
+/// The RouteConfiguration of an HTTP filter chain.
 pub fn render(
     ctx: &Context<'_>,
     plan: &Plan<'_>,
     rc: &RouteConfig,
-    _clusters: &mut Clusters,
-    refused: &mut Vec<String>,
-) -> Rendered {
+    shared: &mut Shared<'_, '_>,
+) -> Value {
     let mut by_domain: BTreeMap<String, Vec<Entry<'_>>> = BTreeMap::new();
     for &li in &rc.listeners {
         let l = &plan.listeners[li];
@@ -102,10 +106,10 @@ pub fn render(
         let mut routes = Vec::new();
         for (i, e) in entries.iter().enumerate() {
             let name = route_name(&vhost, i, e);
-            match route(ctx, e, name.clone()) {
+            match route(ctx, e, name.clone(), shared) {
                 Ok(r) => routes.push(r),
                 Err(why) => {
-                    refused.push(format!(
+                    shared.refused.push(format!(
                         "{} {}/{} rule {}: {why}",
                         e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
                     ));
@@ -119,16 +123,34 @@ pub fn render(
         if rc.tls {
             host["requireTls"] = json!("ALL");
         }
+        // Gateway-level retries apply per virtual host.
+        if let Some(retry) = shared.gateway.action.get("retryPolicy") {
+            host["retryPolicy"] = retry.clone();
+            if let Some(refs) = shared.gateway.metadata.get("retry") {
+                host["metadata"] = json!({"filterMetadata": {METADATA: {"retry": refs}}});
+            }
+        }
         hosts.push(host);
     }
-    let mut value = json!({"ignorePortInHostMatching": true, "name": rc.name});
+    let mut value = Map::new();
+    value.insert("ignorePortInHostMatching".into(), json!(true));
+    value.insert("name".into(), json!(rc.name));
+    let mut gateway = Applied {
+        per_filter: shared.gateway.per_filter.clone(),
+        ..Applied::default()
+    };
+    gateway.metadata = shared
+        .gateway
+        .metadata
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "retry" | "timeouts"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    gateway.write(&mut value);
     if !hosts.is_empty() {
-        value["virtualHosts"] = Value::Array(hosts);
+        value.insert("virtualHosts".into(), Value::Array(hosts));
     }
-    Rendered {
-        value,
-        http_filters: Vec::new(),
-    }
+    Value::Object(value)
 }
 
 /// `metadata.creationTimestamp`; one without sorts last.
@@ -175,9 +197,21 @@ fn invalid(e: &Entry<'_>, name: String) -> Value {
     })
 }
 
-fn route(ctx: &Context<'_>, e: &Entry<'_>, name: String) -> Result<Value, String> {
+fn route(
+    ctx: &Context<'_>,
+    e: &Entry<'_>,
+    name: String,
+    shared: &mut Shared<'_, '_>,
+) -> Result<Value, String> {
     let m = route_match(e)?;
     let f = filters::rule(ctx, e.route, e.rule, e.m, e.port)?;
+    let policy = shared.policies.rule(e.route, e.rule_index)?;
+    for (k, v) in &policy.declarations {
+        shared
+            .declarations
+            .entry(k.clone())
+            .or_insert_with(|| v.clone());
+    }
     let mut out = Map::new();
     out.insert("match".into(), m);
     out.insert("name".into(), json!(name));
@@ -189,9 +223,22 @@ fn route(ctx: &Context<'_>, e: &Entry<'_>, name: String) -> Result<Value, String
     } else {
         let mut action = action(ctx, e, &mut route_fields)?;
         action.extend(f.action);
+        // The route's own timeouts and retries win over a TrafficPolicy's.
+        let builtin_timeout = e.rule.get("timeouts").is_some();
+        let builtin_retry = e.rule.get("retry").is_some();
+        for (k, v) in &policy.action {
+            let builtin = match k.as_str() {
+                "retryPolicy" => builtin_retry,
+                _ => builtin_timeout || builtin_retry,
+            };
+            if !builtin {
+                action.insert(k.clone(), v.clone());
+            }
+        }
         out.insert("route".into(), Value::Object(action));
     }
     out.extend(route_fields);
+    policy.write(&mut out);
     Ok(Value::Object(out))
 }
 
