@@ -56,13 +56,13 @@ pub fn render_port(
     ctx: &Context<'_>,
     plan: &Plan<'_>,
     port: &Port,
-    http_filters: &[Value],
+    http_filters: &dyn Fn(&str) -> Vec<Value>,
     metadata: Option<&Value>,
 ) -> Option<Value> {
     let mut chains: Vec<Value> = Vec::new();
     for rc in route_configs(plan, port) {
         let mut chain = json!({
-            "filters": [hcm(&rc.name, http_filters.to_vec())],
+            "filters": [hcm(&rc.name, http_filters(&rc.name))],
             "name": rc.name,
         });
         if rc.tls {

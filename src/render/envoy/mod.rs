@@ -29,20 +29,27 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
         refused.push(format!("Gateway policy: {why}"));
         policy::Applied::default()
     });
-    let mut declarations = gateway_policy.declarations.clone();
     let mut route_configs = Vec::new();
+    let mut filters_of: Vec<(String, Vec<Value>)> = Vec::new();
     let mut shared = routes::Shared {
         policies: &policies,
         gateway: &gateway_policy,
-        declarations: &mut declarations,
         refused: &mut refused,
     };
     for port in &plan.ports {
         for rc in listeners::route_configs(&plan, port) {
-            route_configs.push(routes::render(ctx, &plan, &rc, &mut shared));
+            let rendered = routes::render(ctx, &plan, &rc, &mut shared);
+            filters_of.push((rc.name.clone(), policy::ordered(&rendered.declarations)));
+            route_configs.push(rendered.value);
         }
     }
-    let http_filters = policy::ordered(&declarations);
+    let http_filters = |name: &str| {
+        filters_of
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_default()
+    };
     let metadata = gateway_policy.metadata_value();
     let listeners: Vec<Value> = plan
         .ports

@@ -16,6 +16,8 @@ pub struct GwListener<'a> {
     pub value: &'a Value,
     /// The ListenerSet that declares it; `None` for the Gateway's own.
     pub set: Option<&'a Object>,
+    /// Its position in its owner's `spec.listeners`.
+    pub index: usize,
     /// Attached routes, in input order.
     pub routes: Vec<&'a Object>,
 }
@@ -82,7 +84,7 @@ fn add_listeners<'a>(
     set: Option<&'a Object>,
     out: &mut Vec<GwListener<'a>>,
 ) {
-    for l in array(&owner.value, "/spec/listeners") {
+    for (index, l) in array(&owner.value, "/spec/listeners").enumerate() {
         let (Some(name), Some(port)) = (
             l.get("name").and_then(Value::as_str),
             l.get("port").and_then(Value::as_i64),
@@ -96,6 +98,7 @@ fn add_listeners<'a>(
             hostname: l.get("hostname").and_then(Value::as_str),
             value: l,
             set,
+            index,
             routes: Vec::new(),
         };
         if listener_valid(ctx, owner, &listener)

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::super::Context;
+use super::clusters::GATEWAY_GROUP;
 use super::{duration, typed};
 use crate::fasthash::FastMap;
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
@@ -40,7 +41,7 @@ const ORDER: &[&str] = &[
 ];
 
 /// The TrafficPolicy settings that apply at one place, ready to render.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Applied {
     /// `typedPerFilterConfig` entries.
     pub per_filter: Map<String, Value>,
@@ -53,6 +54,13 @@ pub struct Applied {
 }
 
 impl Applied {
+    /// Adds the filter declarations of another place.
+    pub fn declare_into(&self, into: &mut BTreeMap<String, Value>) {
+        for (k, v) in &self.declarations {
+            into.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+
     pub fn metadata_value(&self) -> Option<Value> {
         (!self.metadata.is_empty()).then(|| json!({"filterMetadata": {METADATA: self.metadata}}))
     }
@@ -128,6 +136,26 @@ impl<'c> Policies<'c> {
         self.applied(Place::Gateway(g), |l| l <= Level::Listener)
     }
 
+    /// The settings of one of the Gateway's own listeners: with `only_listener`, those set at
+    /// the listener level; else every Gateway- and listener-level one that wins there.
+    pub fn listener(
+        &self,
+        gateway: &Object,
+        listener: usize,
+        only_listener: bool,
+    ) -> Result<Applied, String> {
+        let Some(g) = self.index(gateway) else {
+            return Ok(Applied::default());
+        };
+        self.applied(Place::Listener(g, listener), |l| {
+            if only_listener {
+                l == Level::Listener
+            } else {
+                l <= Level::Listener
+            }
+        })
+    }
+
     /// Route- and rule-level settings of one rule.
     pub fn rule(&self, route: &Object, rule: usize) -> Result<Applied, String> {
         let Some(r) = self.index(route) else {
@@ -149,7 +177,7 @@ impl<'c> Policies<'c> {
                 .chain(&f.merged)
                 .map(|s| self.reference(s.source))
                 .collect();
-            let keys = feature(&mut out, f)?;
+            let keys = self.feature(&mut out, f)?;
             for key in keys {
                 out.metadata.entry(key).or_default().extend(refs.clone());
             }
@@ -158,81 +186,89 @@ impl<'c> Policies<'c> {
     }
 }
 
-/// Renders one effective field; returns its metadata keys (none when gwctl does not render the
-/// feature).
-fn feature(out: &mut Applied, f: &FieldOutcome<'_>) -> Result<Vec<String>, String> {
-    let value = f.value();
-    let disabled = f.disabled();
-    let key = f.name.to_string();
-    match f.name {
-        "buffer" => {
-            let name = "envoy.filters.http.buffer";
-            declare(
-                out,
-                name,
-                true,
-                typed(BUFFER, json!({"maxRequestBytes": 4294967295u64})),
-            );
-            let config = if disabled {
-                json!({"disabled": true})
-            } else {
-                let size = quantity(&value["maxRequestSize"]).ok_or_else(|| {
-                    format!(
-                        "buffer.maxRequestSize {} is not a size",
-                        value["maxRequestSize"]
+impl Policies<'_> {
+    /// The namespace of the policy that supplied a field.
+    fn namespace(&self, f: &FieldOutcome<'_>) -> &str {
+        self.ctx.run.model.as_ref().map_or("", |m| {
+            m.facts[f.winner.source.object()].id.namespace.as_str()
+        })
+    }
+
+    /// Renders one effective field; returns its metadata keys (none when gwctl does not render the
+    /// feature).
+    fn feature(&self, out: &mut Applied, f: &FieldOutcome<'_>) -> Result<Vec<String>, String> {
+        let value = f.value();
+        let disabled = f.disabled();
+        let key = f.name.to_string();
+        match f.name {
+            "buffer" => {
+                let name = "envoy.filters.http.buffer";
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(BUFFER, json!({"maxRequestBytes": 4294967295u64})),
+                );
+                let config = if disabled {
+                    json!({"disabled": true})
+                } else {
+                    let size = quantity(&value["maxRequestSize"]).ok_or_else(|| {
+                        format!(
+                            "buffer.maxRequestSize {} is not a size",
+                            value["maxRequestSize"]
+                        )
+                    })?;
+                    typed(
+                        BUFFER_PER_ROUTE,
+                        json!({"buffer": {"maxRequestBytes": size}}),
                     )
-                })?;
-                typed(
-                    BUFFER_PER_ROUTE,
-                    json!({"buffer": {"maxRequestBytes": size}}),
-                )
-            };
-            out.per_filter.insert(name.into(), config);
-        }
-        "headerModifiers" => {
-            let name = "envoy.extensions.filters.http.header_mutation";
-            declare(out, name, true, typed(HEADER_MUTATION, json!({})));
-            let mut mutations = Map::new();
-            for (side, field) in [
-                ("request", "requestMutations"),
-                ("response", "responseMutations"),
-            ] {
-                let list = header_mutations(&value[side]);
-                if !list.is_empty() {
-                    mutations.insert(field.into(), Value::Array(list));
-                }
+                };
+                out.per_filter.insert(name.into(), config);
             }
-            out.per_filter.insert(
-                name.into(),
-                typed(HEADER_MUTATION, json!({"mutations": mutations})),
-            );
-        }
-        "cors" => {
-            let name = "envoy.filters.http.cors";
-            declare(
-                out,
-                name,
-                false,
-                typed("envoy.extensions.filters.http.cors.v3.Cors", json!({})),
-            );
-            out.per_filter.insert(name.into(), cors(&value));
-        }
-        "transformation" => {
-            let name = "dynamic_modules/simple_mutations";
-            declare(
-                out,
-                name,
-                true,
-                typed(
-                    "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
-                    json!({
-                        "dynamicModuleConfig": {"name": "rust_module"},
-                        "filterConfig": typed("google.protobuf.StringValue", json!({"value": "{}"})),
-                        "filterName": "http_simple_mutations",
-                    }),
-                ),
-            );
-            out.per_filter.insert(
+            "headerModifiers" => {
+                let name = "envoy.extensions.filters.http.header_mutation";
+                declare(out, name, true, typed(HEADER_MUTATION, json!({})));
+                let mut mutations = Map::new();
+                for (side, field) in [
+                    ("request", "requestMutations"),
+                    ("response", "responseMutations"),
+                ] {
+                    let list = header_mutations(&value[side]);
+                    if !list.is_empty() {
+                        mutations.insert(field.into(), Value::Array(list));
+                    }
+                }
+                out.per_filter.insert(
+                    name.into(),
+                    typed(HEADER_MUTATION, json!({"mutations": mutations})),
+                );
+            }
+            "cors" => {
+                let name = "envoy.filters.http.cors";
+                declare(
+                    out,
+                    name,
+                    false,
+                    typed("envoy.extensions.filters.http.cors.v3.Cors", json!({})),
+                );
+                out.per_filter.insert(name.into(), cors(&value));
+            }
+            "transformation" => {
+                let name = "dynamic_modules/simple_mutations";
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(
+                        "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
+                        json!({
+                            "dynamicModuleConfig": {"name": "rust_module"},
+                            "filterConfig": typed("google.protobuf.StringValue", json!({"value": "{}"})),
+                            "filterName": "http_simple_mutations",
+                        }),
+                    ),
+                );
+                out.per_filter.insert(
                 name.into(),
                 typed(
                     "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilterPerRoute",
@@ -243,47 +279,282 @@ fn feature(out: &mut Applied, f: &FieldOutcome<'_>) -> Result<Vec<String>, Strin
                     }),
                 ),
             );
-        }
-        "rateLimit" => {
-            let mut keys = Vec::new();
-            if let Some(local) = value.get("local") {
-                let name = "ratelimit/local";
-                declare(
-                    out,
-                    name,
-                    true,
-                    typed(
-                        LOCAL_RATE_LIMIT,
-                        json!({"statPrefix": "http_local_rate_limiter"}),
-                    ),
-                );
-                out.per_filter.insert(name.into(), local_rate_limit(local)?);
-                keys.push("rateLimit.local".to_string());
             }
-            return Ok(keys);
-        }
-        "timeouts" => {
-            if let Some(t) = value
-                .get("request")
-                .and_then(Value::as_str)
-                .and_then(duration)
-            {
-                out.action.insert("timeout".into(), json!(t));
+            "rateLimit" => {
+                let mut keys = Vec::new();
+                if let Some(local) = value.get("local") {
+                    let name = "ratelimit/local";
+                    declare(
+                        out,
+                        name,
+                        true,
+                        typed(
+                            LOCAL_RATE_LIMIT,
+                            json!({"statPrefix": "http_local_rate_limiter"}),
+                        ),
+                    );
+                    out.per_filter.insert(name.into(), local_rate_limit(local)?);
+                    keys.push("rateLimit.local".to_string());
+                }
+                return Ok(keys);
             }
-            if let Some(t) = value
-                .get("streamIdle")
-                .and_then(Value::as_str)
-                .and_then(duration)
-            {
-                out.action.insert("idleTimeout".into(), json!(t));
+            "timeouts" => {
+                if let Some(t) = value
+                    .get("request")
+                    .and_then(Value::as_str)
+                    .and_then(duration)
+                {
+                    out.action.insert("timeout".into(), json!(t));
+                }
+                if let Some(t) = value
+                    .get("streamIdle")
+                    .and_then(Value::as_str)
+                    .and_then(duration)
+                {
+                    out.action.insert("idleTimeout".into(), json!(t));
+                }
             }
+            "retry" => {
+                out.action.insert("retryPolicy".into(), retry(&value));
+            }
+            "extAuth" => self.ext_auth(out, f, &value)?,
+            _ => return Ok(Vec::new()),
         }
-        "retry" => {
-            out.action.insert("retryPolicy".into(), retry(&value));
-        }
-        _ => return Ok(Vec::new()),
+        Ok(vec![key])
     }
-    Ok(vec![key])
+
+    /// ExtAuth: one filter per GatewayExtension, `ext_auth/<ns>/<name>`, behind the
+    /// `global_disable/ext_auth` switch that `disable` turns on.
+    fn ext_auth(
+        &self,
+        out: &mut Applied,
+        f: &FieldOutcome<'_>,
+        value: &Value,
+    ) -> Result<(), String> {
+        let switch = "global_disable/ext_auth";
+        declare(
+            out,
+            switch,
+            true,
+            disable_switch("dev.kgateway.disable_ext_auth"),
+        );
+        if f.disabled() {
+            out.per_filter.insert(switch.into(), enabled());
+            return Ok(());
+        }
+        // With DeepMerge the value is a list of providers.
+        let providers: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        for p in providers {
+            let Some(ext) = p.get("extensionRef") else {
+                continue;
+            };
+            let name = ext.get("name").and_then(Value::as_str).unwrap_or("");
+            let ns = ext
+                .get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or(self.namespace(f));
+            let Some(extension) = self
+                .ctx
+                .inputs
+                .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
+            else {
+                return Err(format!("GatewayExtension {ns}/{name} not found"));
+            };
+            let spec = extension
+                .value
+                .pointer("/spec/extAuth")
+                .unwrap_or(&Value::Null);
+            let filter = format!("ext_auth/{ns}/{name}");
+            declare(
+                out,
+                &filter,
+                true,
+                typed(EXT_AUTHZ, self.ext_authz(spec, ns)?),
+            );
+            let config = match p.get("withRequestBody") {
+                Some(body) => typed(
+                    "envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute",
+                    json!({"checkSettings": {"withRequestBody": body}}),
+                ),
+                None => enabled(),
+            };
+            out.per_filter.insert(filter, config);
+        }
+        Ok(())
+    }
+
+    /// The ExtAuthz filter of a GatewayExtension's `extAuth`.
+    fn ext_authz(&self, spec: &Value, ns: &str) -> Result<Value, String> {
+        let mut out = Map::new();
+        if let Some(headers) = spec.get("headersToForward").and_then(Value::as_array) {
+            out.insert(
+                "allowedHeaders".into(),
+                json!({"patterns": exact_patterns(headers)}),
+            );
+        }
+        if let Some(b) = spec.get("clearRouteCache").and_then(Value::as_bool) {
+            out.insert("clearRouteCache".into(), json!(b));
+        }
+        if let Some(b) = spec.get("failOpen").and_then(Value::as_bool) {
+            out.insert("failureModeAllow".into(), json!(b));
+        }
+        out.insert(
+            "filterEnabledMetadata".into(),
+            json!({
+                "filter": "dev.kgateway.disable_ext_auth",
+                "invert": true,
+                "path": [{"key": "disable"}],
+                "value": {"boolMatch": true},
+            }),
+        );
+        if let Some(grpc) = spec.get("grpcService") {
+            out.insert("grpcService".into(), self.grpc_service(grpc, ns)?);
+        } else if let Some(http) = spec.get("httpService") {
+            let cluster = self.backend_cluster(http.get("backendRef"), ns)?;
+            let timeout = http
+                .get("requestTimeout")
+                .and_then(Value::as_str)
+                .and_then(duration)
+                .unwrap_or_else(|| "2s".into());
+            let mut service = Map::new();
+            if let Some(add) = http
+                .pointer("/authorizationRequest/headersToAdd")
+                .and_then(Value::as_object)
+            {
+                let list: Vec<Value> = add
+                    .iter()
+                    .map(|(k, v)| json!({"key": k, "value": v}))
+                    .collect();
+                service.insert("authorizationRequest".into(), json!({"headersToAdd": list}));
+            }
+            if let Some(h) = http
+                .pointer("/authorizationResponse/headersToBackend")
+                .and_then(Value::as_array)
+            {
+                service.insert(
+                    "authorizationResponse".into(),
+                    json!({"allowedUpstreamHeaders": {"patterns": exact_patterns(h)}}),
+                );
+            }
+            if let Some(prefix) = http.get("pathPrefix").and_then(Value::as_str) {
+                if !prefix.starts_with('/') {
+                    return Err(format!(
+                        "extAuth httpService.pathPrefix {prefix:?} does not start with /"
+                    ));
+                }
+                service.insert("pathPrefix".into(), json!(prefix));
+            }
+            if let Some(r) = http.get("retry") {
+                service.insert("retryPolicy".into(), service_retry(r));
+            }
+            service.insert(
+                "serverUri".into(),
+                json!({"cluster": cluster, "timeout": timeout, "uri": cluster}),
+            );
+            out.insert("httpService".into(), Value::Object(service));
+        }
+        if let Some(p) = spec.get("statPrefix").and_then(Value::as_str) {
+            out.insert("statPrefix".into(), json!(p));
+        }
+        let code = spec
+            .get("statusOnError")
+            .and_then(Value::as_i64)
+            .unwrap_or(403);
+        out.insert("statusOnError".into(), json!({"code": status_name(code)}));
+        if let Some(body) = spec.get("withRequestBody") {
+            out.insert("withRequestBody".into(), body.clone());
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// A gRPC service of a GatewayExtension: the backend's cluster, its timeout and retries.
+    fn grpc_service(&self, grpc: &Value, ns: &str) -> Result<Value, String> {
+        let cluster = self.backend_cluster(grpc.get("backendRef"), ns)?;
+        let mut out = Map::new();
+        out.insert("envoyGrpc".into(), json!({"clusterName": cluster}));
+        if let Some(authority) = grpc.get("authority").and_then(Value::as_str) {
+            out["envoyGrpc"]["authority"] = json!(authority);
+        }
+        if let Some(r) = grpc.get("retry") {
+            out.insert("retryPolicy".into(), service_retry(r));
+        }
+        if let Some(t) = grpc
+            .get("requestTimeout")
+            .and_then(Value::as_str)
+            .and_then(duration)
+        {
+            out.insert("timeout".into(), json!(t));
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// The cluster of a GatewayExtension's backendRef (a Service port of its namespace).
+    fn backend_cluster(&self, backend: Option<&Value>, ns: &str) -> Result<String, String> {
+        let b = backend.ok_or("the GatewayExtension has no backendRef")?;
+        let name = b.get("name").and_then(Value::as_str).unwrap_or("");
+        let ns = b.get("namespace").and_then(Value::as_str).unwrap_or(ns);
+        let port = b.get("port").and_then(Value::as_i64).unwrap_or(0);
+        Ok(format!("kube_{ns}_{name}_{port}"))
+    }
+}
+
+const EXT_AUTHZ: &str = "envoy.extensions.filters.http.ext_authz.v3.ExtAuthz";
+
+/// A filter enabled on a route or route configuration where the listener declares it disabled.
+fn enabled() -> Value {
+    typed("envoy.config.route.v3.FilterConfig", json!({"config": {}}))
+}
+
+/// The set_metadata filter that, enabled, switches every filter of a kind off.
+fn disable_switch(namespace: &str) -> Value {
+    typed(
+        "envoy.extensions.filters.http.set_metadata.v3.Config",
+        json!({"metadata": [{"metadataNamespace": namespace, "value": {"disable": true}}]}),
+    )
+}
+
+fn exact_patterns(items: &[Value]) -> Vec<Value> {
+    items.iter().map(|h| json!({"exact": h})).collect()
+}
+
+fn service_retry(r: &Value) -> Value {
+    let mut out = json!({"numRetries": r.get("attempts").and_then(Value::as_i64).unwrap_or(1)});
+    let mut backoff = Map::new();
+    for (key, field) in [
+        ("baseInterval", "baseInterval"),
+        ("maxInterval", "maxInterval"),
+    ] {
+        if let Some(d) = r
+            .pointer(&format!("/backoff/{key}"))
+            .and_then(Value::as_str)
+            .and_then(duration)
+        {
+            backoff.insert(field.into(), json!(d));
+        }
+    }
+    if !backoff.is_empty() {
+        out["retryBackOff"] = Value::Object(backoff);
+    }
+    out
+}
+
+/// Envoy's StatusCode enum names.
+fn status_name(code: i64) -> &'static str {
+    match code {
+        400 => "BadRequest",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "NotFound",
+        429 => "TooManyRequests",
+        500 => "InternalServerError",
+        502 => "BadGateway",
+        503 => "ServiceUnavailable",
+        504 => "GatewayTimeout",
+        _ => "Forbidden",
+    }
 }
 
 const BUFFER: &str = "envoy.extensions.filters.http.buffer.v3.Buffer";

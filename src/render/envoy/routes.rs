@@ -35,8 +35,13 @@ struct Entry<'a> {
 pub struct Shared<'s, 'c> {
     pub policies: &'s Policies<'c>,
     pub gateway: &'s Applied,
-    pub declarations: &'s mut BTreeMap<String, Value>,
     pub refused: &'s mut Vec<String>,
+}
+
+/// A rendered RouteConfiguration and the HTTP filters its chain declares.
+pub struct Rendered {
+    pub value: Value,
+    pub declarations: BTreeMap<String, Value>,
 }
 
 /// The RouteConfiguration of an HTTP filter chain.
@@ -45,7 +50,30 @@ pub fn render(
     plan: &Plan<'_>,
     rc: &RouteConfig,
     shared: &mut Shared<'_, '_>,
-) -> Value {
+) -> Rendered {
+    let mut declarations = BTreeMap::new();
+    // Listener-level settings: on the route configuration when it serves one listener, else on
+    // the virtual hosts of each listener.
+    let policies = shared.policies;
+    let gateway_policy = shared.gateway;
+    let listener_policy = |li: usize, only: bool| {
+        let l = &plan.listeners[li];
+        match l.set {
+            None => policies.listener(plan.gateway, l.index, only),
+            Some(_) if only => Ok(Applied::default()),
+            Some(_) => Ok(gateway_policy.clone()),
+        }
+    };
+    let mut problems = Vec::new();
+    let mut rc_policy = if rc.tls {
+        listener_policy(rc.listeners[0], false).unwrap_or_else(|why| {
+            problems.push(why);
+            Applied::default()
+        })
+    } else {
+        shared.gateway.clone()
+    };
+    let mut host_policy: BTreeMap<String, Applied> = BTreeMap::new();
     let mut by_domain: BTreeMap<String, Vec<Entry<'_>>> = BTreeMap::new();
     for &li in &rc.listeners {
         let l = &plan.listeners[li];
@@ -57,6 +85,13 @@ pub fn render(
                 .filter_map(Value::as_str)
                 .collect();
             for domain in domains(l.hostname, &hostnames) {
+                if !rc.tls && !host_policy.contains_key(&domain) {
+                    let applied = listener_policy(li, true).unwrap_or_else(|why| {
+                        problems.push(why);
+                        Applied::default()
+                    });
+                    host_policy.insert(domain.clone(), applied);
+                }
                 let entries = by_domain.entry(domain).or_default();
                 if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
                     continue;
@@ -106,7 +141,7 @@ pub fn render(
         let mut routes = Vec::new();
         for (i, e) in entries.iter().enumerate() {
             let name = route_name(&vhost, i, e);
-            match route(ctx, e, name.clone(), shared) {
+            match route(ctx, e, name.clone(), shared, &mut declarations) {
                 Ok(r) => routes.push(r),
                 Err(why) => {
                     shared.refused.push(format!(
@@ -124,33 +159,43 @@ pub fn render(
             host["requireTls"] = json!("ALL");
         }
         // Gateway-level retries apply per virtual host.
-        if let Some(retry) = shared.gateway.action.get("retryPolicy") {
+        if let Some(retry) = rc_policy.action.get("retryPolicy") {
             host["retryPolicy"] = retry.clone();
-            if let Some(refs) = shared.gateway.metadata.get("retry") {
+            if let Some(refs) = rc_policy.metadata.get("retry") {
                 host["metadata"] = json!({"filterMetadata": {METADATA: {"retry": refs}}});
             }
+        }
+        if let Some(applied) = host_policy.get(&domain_of(&host))
+            && let Value::Object(fields) = &mut host
+        {
+            applied.declare_into(&mut declarations);
+            applied.write(fields);
         }
         hosts.push(host);
     }
     let mut value = Map::new();
     value.insert("ignorePortInHostMatching".into(), json!(true));
     value.insert("name".into(), json!(rc.name));
-    let mut gateway = Applied {
-        per_filter: shared.gateway.per_filter.clone(),
-        ..Applied::default()
-    };
-    gateway.metadata = shared
-        .gateway
+    rc_policy.declare_into(&mut declarations);
+    rc_policy
         .metadata
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "retry" | "timeouts"))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    gateway.write(&mut value);
+        .retain(|k, _| !matches!(k.as_str(), "retry" | "timeouts"));
+    rc_policy.write(&mut value);
     if !hosts.is_empty() {
         value.insert("virtualHosts".into(), Value::Array(hosts));
     }
-    Value::Object(value)
+    shared.refused.extend(problems);
+    Rendered {
+        value: Value::Object(value),
+        declarations,
+    }
+}
+
+fn domain_of(host: &Value) -> String {
+    host.pointer("/domains/0")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// `metadata.creationTimestamp`; one without sorts last.
@@ -201,17 +246,13 @@ fn route(
     ctx: &Context<'_>,
     e: &Entry<'_>,
     name: String,
-    shared: &mut Shared<'_, '_>,
+    shared: &Shared<'_, '_>,
+    declarations: &mut BTreeMap<String, Value>,
 ) -> Result<Value, String> {
     let m = route_match(e)?;
     let f = filters::rule(ctx, e.route, e.rule, e.m, e.port)?;
     let policy = shared.policies.rule(e.route, e.rule_index)?;
-    for (k, v) in &policy.declarations {
-        shared
-            .declarations
-            .entry(k.clone())
-            .or_insert_with(|| v.clone());
-    }
+    policy.declare_into(declarations);
     let mut out = Map::new();
     out.insert("match".into(), m);
     out.insert("name".into(), json!(name));
