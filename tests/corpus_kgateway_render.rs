@@ -20,8 +20,8 @@ use serde_json::Value;
 const SECTIONS: [&str; 3] = ["Listeners", "Routes", "Clusters"];
 
 /// Agreement reached, per section and for whole cases; the test fails below.
-const FLOOR: [usize; 3] = [112, 78, 173];
-const FLOOR_CASES: usize = 58;
+const FLOOR: [usize; 3] = [114, 80, 173];
+const FLOOR_CASES: usize = 60;
 
 /// (case name, why gwctl's rendering differs from the reference).
 const KNOWN: &[(&str, &str)] = &[];

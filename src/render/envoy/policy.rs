@@ -318,6 +318,7 @@ impl Policies<'_> {
                 out.action.insert("retryPolicy".into(), retry(&value));
             }
             "extAuth" => self.ext_auth(out, f, &value)?,
+            "extProc" => self.ext_proc(out, f, &value)?,
             _ => return Ok(Vec::new()),
         }
         Ok(vec![key])
@@ -384,6 +385,130 @@ impl Policies<'_> {
             out.per_filter.insert(filter, config);
         }
         Ok(())
+    }
+
+    /// ExtProc: one filter per GatewayExtension, `ext_proc/<ns>/<name>`, a composite filter that
+    /// runs the external processor unless the `global_disable/ext_proc` switch is on.
+    fn ext_proc(
+        &self,
+        out: &mut Applied,
+        f: &FieldOutcome<'_>,
+        value: &Value,
+    ) -> Result<(), String> {
+        let switch = "global_disable/ext_proc";
+        declare(
+            out,
+            switch,
+            true,
+            disable_switch("dev.kgateway.disable_ext_proc"),
+        );
+        if f.disabled() {
+            out.per_filter.insert(switch.into(), enabled());
+            return Ok(());
+        }
+        let providers: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        for p in providers {
+            let Some(ext) = p.get("extensionRef") else {
+                continue;
+            };
+            let name = ext.get("name").and_then(Value::as_str).unwrap_or("");
+            let ns = ext
+                .get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or(self.namespace(f));
+            let Some(extension) = self
+                .ctx
+                .inputs
+                .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
+            else {
+                return Err(format!("GatewayExtension {ns}/{name} not found"));
+            };
+            let spec = extension
+                .value
+                .pointer("/spec/extProc")
+                .unwrap_or(&Value::Null);
+            let filter = format!("ext_proc/{ns}/{name}");
+            declare(out, &filter, true, self.ext_processor(spec, ns)?);
+            out.per_filter.insert(
+                filter,
+                typed(
+                    "envoy.extensions.filters.http.ext_proc.v3.ExtProcPerRoute",
+                    json!({"overrides": {}}),
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The composite filter around the ExternalProcessor of a GatewayExtension's `extProc`.
+    fn ext_processor(&self, spec: &Value, ns: &str) -> Result<Value, String> {
+        let mut processor = Map::new();
+        if spec.get("failOpen").and_then(Value::as_bool) != Some(false) {
+            processor.insert("failureModeAllow".into(), json!(true));
+        }
+        let grpc = spec.get("grpcService").unwrap_or(&Value::Null);
+        processor.insert("grpcService".into(), self.grpc_service(grpc, ns)?);
+        for (key, field) in [
+            ("maxMessageTimeout", "maxMessageTimeout"),
+            ("messageTimeout", "messageTimeout"),
+        ] {
+            if let Some(d) = spec.get(key).and_then(Value::as_str).and_then(duration) {
+                processor.insert(field.into(), json!(d));
+            }
+        }
+        if let Some(typed_ns) = spec.pointer("/metadataOptions/forwarding/typed") {
+            processor.insert(
+                "metadataOptions".into(),
+                json!({"forwardingNamespaces": {"typed": typed_ns}}),
+            );
+        }
+        if let Some(mode) = spec.get("processingMode") {
+            processor.insert("processingMode".into(), mode.clone());
+        }
+        if let Some(a) = spec.get("routeCacheAction").and_then(Value::as_str) {
+            processor.insert("routeCacheAction".into(), json!(a.to_ascii_uppercase()));
+        }
+        if let Some(p) = spec.get("statPrefix").and_then(Value::as_str) {
+            processor.insert("statPrefix".into(), json!(p));
+        }
+        let execute = typed(
+            "envoy.extensions.filters.http.composite.v3.ExecuteFilterAction",
+            json!({"typedConfig": {
+                "name": "envoy.filters.http.ext_proc",
+                "typedConfig": typed("envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor", Value::Object(processor)),
+            }}),
+        );
+        Ok(typed(
+            "envoy.extensions.common.matching.v3.ExtensionWithMatcher",
+            json!({
+                "extensionConfig": {
+                    "name": "composite_ext_proc",
+                    "typedConfig": typed("envoy.extensions.filters.http.composite.v3.Composite", json!({})),
+                },
+                "xdsMatcher": {"matcherList": {"matchers": [{
+                    "onMatch": {"action": {"name": "composite-action", "typedConfig": execute}},
+                    "predicate": {"singlePredicate": {
+                        "customMatch": {
+                            "name": "envoy.matching.matchers.metadata_matcher",
+                            "typedConfig": typed(
+                                "envoy.extensions.matching.input_matchers.metadata.v3.Metadata",
+                                json!({"invert": true, "value": {"boolMatch": true}}),
+                            ),
+                        },
+                        "input": {
+                            "name": "disable",
+                            "typedConfig": typed(
+                                "envoy.extensions.matching.common_inputs.network.v3.DynamicMetadataInput",
+                                json!({"filter": "dev.kgateway.disable_ext_proc", "path": [{"key": "disable"}]}),
+                            ),
+                        },
+                    }},
+                }]}},
+            }),
+        ))
     }
 
     /// The ExtAuthz filter of a GatewayExtension's `extAuth`.
