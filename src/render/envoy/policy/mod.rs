@@ -1,0 +1,362 @@
+//! TrafficPolicy: the effective policy of the merge stage (`ctx.merged`) as Envoy HTTP filters.
+//! Each feature's filter is declared on the HTTP filter chains whose routes use it (disabled
+//! unless it must always run) and configured through `typedPerFilterConfig`: Gateway- and
+//! listener-level settings on the RouteConfiguration (or virtual host), route- and rule-level
+//! ones on the Route.
+//! Who supplied each feature is written as metadata under [`METADATA`], as the reference does.
+
+mod extensions;
+mod features;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::super::Context;
+use super::{duration, typed};
+use crate::fasthash::FastMap;
+use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
+use crate::model::Object;
+use features::{cors, header_mutations, local_rate_limit, quantity, retry};
+
+pub const METADATA: &str = "merge.TrafficPolicy.gateway.kgateway.dev";
+
+/// The listener's HTTP filters in the order the reference declares them (by name prefix).
+const ORDER: &[&str] = &[
+    "envoy.filters.http.cors",
+    "envoy.filters.http.oauth2",
+    "global_disable/jwt",
+    "jwt",
+    "envoy.filters.http.basic_auth",
+    "envoy.filters.http.api_key_auth",
+    "global_disable/ext_auth",
+    "ext_auth",
+    "envoy.filters.http.rbac",
+    "global_disable/ext_proc",
+    "ext_proc",
+    "ratelimit/local",
+    "ratelimit",
+    "envoy.filters.http.csrf",
+    "dynamic_modules/simple_mutations",
+    "envoy.filters.http.buffer",
+    "envoy.extensions.filters.http.header_mutation",
+    "envoy.filters.http.compressor",
+    "envoy.filters.http.decompressor",
+];
+
+/// The TrafficPolicy settings that apply at one place, ready to render.
+#[derive(Default, Clone)]
+pub struct Applied {
+    /// `typedPerFilterConfig` entries.
+    pub per_filter: Map<String, Value>,
+    /// Fields of the RouteAction (timeouts, retries).
+    pub action: Map<String, Value>,
+    /// Who supplied what: metadata key -> policy references.
+    pub metadata: BTreeMap<String, Vec<String>>,
+    /// Listener declarations of the filters used: name -> filter.
+    pub declarations: BTreeMap<String, Value>,
+}
+
+impl Applied {
+    /// Adds the filter declarations of another place.
+    pub fn declare_into(&self, into: &mut BTreeMap<String, Value>) {
+        for (k, v) in &self.declarations {
+            into.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+
+    pub fn metadata_value(&self) -> Option<Value> {
+        (!self.metadata.is_empty()).then(|| json!({"filterMetadata": {METADATA: self.metadata}}))
+    }
+
+    /// Adds the settings to a resource's object (`typedPerFilterConfig`, `metadata`).
+    pub fn write(&self, into: &mut Map<String, Value>) {
+        if let Some(m) = self.metadata_value() {
+            into.insert("metadata".into(), m);
+        }
+        if !self.per_filter.is_empty() {
+            into.insert(
+                "typedPerFilterConfig".into(),
+                Value::Object(self.per_filter.clone()),
+            );
+        }
+    }
+}
+
+/// The facts of the run, looked up by object, and the merge stage's results.
+pub struct Policies<'c> {
+    ctx: &'c Context<'c>,
+    by_id: FastMap<(&'c str, &'c str, &'c str), usize>,
+}
+
+impl<'c> Policies<'c> {
+    pub fn new(ctx: &'c Context<'c>) -> Self {
+        let mut by_id = FastMap::default();
+        if let Some(model) = &ctx.run.model {
+            for (i, f) in model.facts.iter().enumerate() {
+                by_id
+                    .entry((
+                        f.id.kind.as_str(),
+                        f.id.namespace.as_str(),
+                        f.id.name.as_str(),
+                    ))
+                    .or_insert(i);
+            }
+        }
+        Policies { ctx, by_id }
+    }
+
+    fn index(&self, o: &Object) -> Option<usize> {
+        self.by_id
+            .get(&(
+                o.id.kind.as_str(),
+                o.id.namespace.as_str(),
+                o.id.name.as_str(),
+            ))
+            .copied()
+    }
+
+    fn effective(&self, place: Place) -> Option<&Effective<'c>> {
+        self.ctx
+            .merged
+            .as_ref()?
+            .of(place)
+            .find(|e| e.family == Family::TrafficPolicy)
+    }
+
+    fn reference(&self, source: Source) -> String {
+        let Some(model) = &self.ctx.run.model else {
+            return String::new();
+        };
+        let id = &model.facts[source.object()].id;
+        format!("{}/{}/{}/{}", id.group, id.kind, id.namespace, id.name)
+    }
+
+    /// Gateway-level settings (for the RouteConfigurations and the Listener's metadata).
+    pub fn gateway(&self, gateway: &Object) -> Result<Applied, String> {
+        let Some(g) = self.index(gateway) else {
+            return Ok(Applied::default());
+        };
+        self.applied(Place::Gateway(g), |l| l <= Level::Listener)
+    }
+
+    /// The settings of one of the Gateway's own listeners: with `only_listener`, those set at
+    /// the listener level; else every Gateway- and listener-level one that wins there.
+    pub fn listener(
+        &self,
+        gateway: &Object,
+        listener: usize,
+        only_listener: bool,
+    ) -> Result<Applied, String> {
+        let Some(g) = self.index(gateway) else {
+            return Ok(Applied::default());
+        };
+        self.applied(Place::Listener(g, listener), |l| {
+            if only_listener {
+                l == Level::Listener
+            } else {
+                l <= Level::Listener
+            }
+        })
+    }
+
+    /// Route- and rule-level settings of one rule.
+    pub fn rule(&self, route: &Object, rule: usize) -> Result<Applied, String> {
+        let Some(r) = self.index(route) else {
+            return Ok(Applied::default());
+        };
+        self.applied(Place::Rule(r, rule), |l| l >= Level::Route)
+    }
+
+    fn applied(&self, place: Place, levels: impl Fn(Level) -> bool) -> Result<Applied, String> {
+        let mut out = Applied::default();
+        let Some(e) = self.effective(place) else {
+            return Ok(out);
+        };
+        for f in &e.fields {
+            if !levels(f.winner.level) {
+                continue;
+            }
+            let refs: Vec<String> = std::iter::once(&f.winner)
+                .chain(&f.merged)
+                .map(|s| self.reference(s.source))
+                .collect();
+            let keys = self.feature(&mut out, f)?;
+            for key in keys {
+                out.metadata.entry(key).or_default().extend(refs.clone());
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Policies<'_> {
+    /// The namespace of the policy that supplied a field.
+    pub(super) fn namespace(&self, f: &FieldOutcome<'_>) -> &str {
+        self.ctx.run.model.as_ref().map_or("", |m| {
+            m.facts[f.winner.source.object()].id.namespace.as_str()
+        })
+    }
+
+    /// Renders one effective field; returns its metadata keys (none when gwctl does not render the
+    /// feature).
+    fn feature(&self, out: &mut Applied, f: &FieldOutcome<'_>) -> Result<Vec<String>, String> {
+        let value = f.value();
+        let disabled = f.disabled();
+        let key = f.name.to_string();
+        match f.name {
+            "buffer" => {
+                let name = "envoy.filters.http.buffer";
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(BUFFER, json!({"maxRequestBytes": 4294967295u64})),
+                );
+                let config = if disabled {
+                    json!({"disabled": true})
+                } else {
+                    let size = quantity(&value["maxRequestSize"]).ok_or_else(|| {
+                        format!(
+                            "buffer.maxRequestSize {} is not a size",
+                            value["maxRequestSize"]
+                        )
+                    })?;
+                    typed(
+                        BUFFER_PER_ROUTE,
+                        json!({"buffer": {"maxRequestBytes": size}}),
+                    )
+                };
+                out.per_filter.insert(name.into(), config);
+            }
+            "headerModifiers" => {
+                let name = "envoy.extensions.filters.http.header_mutation";
+                declare(out, name, true, typed(HEADER_MUTATION, json!({})));
+                let mut mutations = Map::new();
+                for (side, field) in [
+                    ("request", "requestMutations"),
+                    ("response", "responseMutations"),
+                ] {
+                    let list = header_mutations(&value[side]);
+                    if !list.is_empty() {
+                        mutations.insert(field.into(), Value::Array(list));
+                    }
+                }
+                out.per_filter.insert(
+                    name.into(),
+                    typed(HEADER_MUTATION, json!({"mutations": mutations})),
+                );
+            }
+            "cors" => {
+                let name = "envoy.filters.http.cors";
+                declare(
+                    out,
+                    name,
+                    false,
+                    typed("envoy.extensions.filters.http.cors.v3.Cors", json!({})),
+                );
+                out.per_filter.insert(name.into(), cors(&value));
+            }
+            "transformation" => {
+                let name = "dynamic_modules/simple_mutations";
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(
+                        "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
+                        json!({
+                            "dynamicModuleConfig": {"name": "rust_module"},
+                            "filterConfig": typed("google.protobuf.StringValue", json!({"value": "{}"})),
+                            "filterName": "http_simple_mutations",
+                        }),
+                    ),
+                );
+                out.per_filter.insert(
+                name.into(),
+                typed(
+                    "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilterPerRoute",
+                    json!({
+                        "dynamicModuleConfig": {"name": "rust_module"},
+                        "filterConfig": typed("google.protobuf.StringValue", json!({"value": value.to_string()})),
+                        "perRouteConfigName": "http_simple_mutations",
+                    }),
+                ),
+            );
+            }
+            "rateLimit" => {
+                let mut keys = Vec::new();
+                if let Some(local) = value.get("local") {
+                    let name = "ratelimit/local";
+                    declare(
+                        out,
+                        name,
+                        true,
+                        typed(
+                            LOCAL_RATE_LIMIT,
+                            json!({"statPrefix": "http_local_rate_limiter"}),
+                        ),
+                    );
+                    out.per_filter.insert(name.into(), local_rate_limit(local)?);
+                    keys.push("rateLimit.local".to_string());
+                }
+                return Ok(keys);
+            }
+            "timeouts" => {
+                if let Some(t) = value
+                    .get("request")
+                    .and_then(Value::as_str)
+                    .and_then(duration)
+                {
+                    out.action.insert("timeout".into(), json!(t));
+                }
+                if let Some(t) = value
+                    .get("streamIdle")
+                    .and_then(Value::as_str)
+                    .and_then(duration)
+                {
+                    out.action.insert("idleTimeout".into(), json!(t));
+                }
+            }
+            "retry" => {
+                out.action.insert("retryPolicy".into(), retry(&value));
+            }
+            "extAuth" => self.ext_auth(out, f, &value)?,
+            "extProc" => self.ext_proc(out, f, &value)?,
+            _ => return Ok(Vec::new()),
+        }
+        Ok(vec![key])
+    }
+}
+
+const BUFFER: &str = "envoy.extensions.filters.http.buffer.v3.Buffer";
+const BUFFER_PER_ROUTE: &str = "envoy.extensions.filters.http.buffer.v3.BufferPerRoute";
+const HEADER_MUTATION: &str =
+    "envoy.extensions.filters.http.header_mutation.v3.HeaderMutationPerRoute";
+pub(super) const LOCAL_RATE_LIMIT: &str =
+    "envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit";
+
+pub(super) fn declare(out: &mut Applied, name: &str, disabled: bool, config: Value) {
+    let mut filter = Map::new();
+    if disabled {
+        filter.insert("disabled".into(), json!(true));
+    }
+    filter.insert("name".into(), json!(name));
+    filter.insert("typedConfig".into(), config);
+    out.declarations
+        .entry(name.to_string())
+        .or_insert(Value::Object(filter));
+}
+
+/// The listener's HTTP filters, in the reference's order, from every place's declarations.
+pub fn ordered(declarations: &BTreeMap<String, Value>) -> Vec<Value> {
+    let rank = |name: &str| {
+        ORDER
+            .iter()
+            .position(|p| name == *p || name.starts_with(&format!("{p}/")))
+            .unwrap_or(ORDER.len())
+    };
+    let mut list: Vec<(&String, &Value)> = declarations.iter().collect();
+    list.sort_by_key(|(n, _)| rank(n));
+    list.into_iter().map(|(_, v)| v.clone()).collect()
+}
