@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::super::Context;
 use super::clusters::{self, Target};
+use super::listener_policy::Settings;
 use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
 use super::{ads_source, secret_digest, typed};
 
@@ -58,11 +59,14 @@ pub fn render_port(
     port: &Port,
     http_filters: &dyn Fn(&str) -> Vec<Value>,
     metadata: Option<&Value>,
+    settings: &Settings,
 ) -> Option<Value> {
     let mut chains: Vec<Value> = Vec::new();
     for rc in route_configs(plan, port) {
+        let mut filters = settings.first_filters.clone();
+        filters.extend(http_filters(&rc.name));
         let mut chain = json!({
-            "filters": [hcm(&rc.name, http_filters(&rc.name))],
+            "filters": [hcm(&rc.name, filters, settings)],
             "name": rc.name,
         });
         if rc.tls {
@@ -102,32 +106,43 @@ pub fn render_port(
         cs.iter()
             .any(|c| c.pointer("/filterChainMatch/serverNames").is_some())
     });
+    let mut listener_filters = settings.listener_filters.clone();
     if sni {
-        listener["listenerFilters"] = json!([{
+        listener_filters.push(json!({
             "name": "envoy.filters.listener.tls_inspector",
             "typedConfig": typed("envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector", json!({})),
-        }]);
+        }));
+    }
+    if !listener_filters.is_empty() {
+        listener["listenerFilters"] = Value::Array(listener_filters);
+    }
+    if let Value::Object(fields) = &mut listener {
+        fields.extend(settings.listener.clone());
     }
     Some(listener)
 }
 
-fn hcm(route_config: &str, mut http_filters: Vec<Value>) -> Value {
+fn hcm(route_config: &str, mut http_filters: Vec<Value>, settings: &Settings) -> Value {
     http_filters.push(json!({
         "name": "envoy.filters.http.router",
         "typedConfig": typed("envoy.extensions.filters.http.router.v3.Router", json!({})),
     }));
+    let mut config = json!({
+        "httpFilters": http_filters,
+        "mergeSlashes": true,
+        "normalizePath": true,
+        "rds": {"configSource": ads_source(), "routeConfigName": route_config},
+        "statPrefix": "http",
+        "useRemoteAddress": true,
+    });
+    if let Value::Object(fields) = &mut config {
+        fields.extend(settings.hcm.clone());
+    }
     json!({
         "name": "envoy.filters.network.http_connection_manager",
         "typedConfig": typed(
             "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
-            json!({
-                "httpFilters": http_filters,
-                "mergeSlashes": true,
-                "normalizePath": true,
-                "rds": {"configSource": ads_source(), "routeConfigName": route_config},
-                "statPrefix": "http",
-                "useRemoteAddress": true,
-            }),
+            config,
         ),
     })
 }

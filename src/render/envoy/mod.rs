@@ -7,6 +7,7 @@
 
 mod clusters;
 mod filters;
+mod listener_policy;
 mod listeners;
 mod matches;
 mod plan;
@@ -50,14 +51,28 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
             .map(|(_, f)| f.clone())
             .unwrap_or_default()
     };
+    let listener_policies = listener_policy::ListenerPolicies::new(ctx, gateway);
     let metadata = gateway_policy.metadata_value();
-    let listeners: Vec<Value> = plan
+    let mut listeners: Vec<Value> = plan
         .ports
         .iter()
         .filter_map(|port| {
-            listeners::render_port(ctx, &plan, port, &http_filters, metadata.as_ref())
+            let settings = listener_policies.settings(port.port);
+            listeners::render_port(
+                ctx,
+                &plan,
+                port,
+                &http_filters,
+                metadata.as_ref(),
+                &settings,
+            )
         })
         .collect();
+    for resource in listeners.iter_mut().chain(route_configs.iter_mut()) {
+        if let Value::Object(fields) = resource {
+            listener_policies.write_metadata(fields);
+        }
+    }
     if !refused.is_empty() && ctx.options.validation_level == super::ValidationLevel::Strict {
         out.refused = refused;
         return out;
