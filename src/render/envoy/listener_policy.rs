@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::Context;
 use super::{duration, typed};
-use crate::merge::{Family, FieldOutcome, Place};
+use crate::merge::{Family, Place};
 use crate::model::Object;
 
 /// What the listener policies set, for one port.
@@ -24,18 +24,19 @@ pub struct Settings {
 }
 
 /// The listener policies of a Gateway.
-pub struct ListenerPolicies<'a> {
-    /// (family, field, `<ns>_<name>` of the policy that won) of every effective field at the
-    /// Gateway.
-    fields: Vec<(Family, FieldOutcome<'a>, String)>,
+pub struct ListenerPolicies<'c> {
+    ctx: &'c Context<'c>,
+    /// The Gateway's index in the facts.
+    gateway: Option<usize>,
     /// Metadata namespace -> key -> policy references (the same on every resource).
     pub metadata: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
-impl<'a> ListenerPolicies<'a> {
-    pub fn new(ctx: &Context<'a>, gateway: &Object) -> Self {
+impl<'c> ListenerPolicies<'c> {
+    pub fn new(ctx: &'c Context<'c>, gateway: &Object) -> Self {
         let mut out = ListenerPolicies {
-            fields: Vec::new(),
+            ctx,
+            gateway: None,
             metadata: BTreeMap::new(),
         };
         let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
@@ -48,53 +49,72 @@ impl<'a> ListenerPolicies<'a> {
         }) else {
             return out;
         };
-        for e in merged.of(Place::Gateway(g)) {
-            let (kind, prefix) = match e.family {
-                Family::HTTPListenerPolicy => ("HTTPListenerPolicy", ""),
-                Family::ListenerPolicy => ("ListenerPolicy", "default."),
-                _ => continue,
-            };
-            let namespace = format!("merge.{kind}.gateway.kgateway.dev");
-            for f in &e.fields {
-                let id = &model.facts[f.winner.source.object()].id;
-                let reference = format!("{}/{}/{}/{}", id.group, id.kind, id.namespace, id.name);
-                let keys = metadata_keys(e.family, f, prefix);
-                let entry = out.metadata.entry(namespace.clone()).or_default();
-                for k in keys {
-                    entry.entry(k).or_default().push(reference.clone());
+        out.gateway = Some(g);
+        let reference = |i: usize| {
+            let id = &model.facts[i].id;
+            format!("{}/{}/{}/{}", id.group, id.kind, id.namespace, id.name)
+        };
+        let mut places = vec![Place::Gateway(g)];
+        let listeners = match &model.facts[g].spec {
+            crate::model::facts::Spec::Gateway { listeners, .. } => listeners.len(),
+            _ => 0,
+        };
+        places.extend((0..listeners).map(|li| Place::Listener(g, li)));
+        for place in places {
+            for e in merged.of(place) {
+                for f in &e.fields {
+                    let owner = f.winner.source.object();
+                    let (namespace, keys) = match e.family {
+                        Family::HTTPListenerPolicy => ("HTTPListenerPolicy", vec![renamed(f.name)]),
+                        Family::ListenerPolicy => {
+                            ("ListenerPolicy", listener_policy_keys(ctx, owner))
+                        }
+                        _ => continue,
+                    };
+                    let entry = out
+                        .metadata
+                        .entry(format!("merge.{namespace}.gateway.kgateway.dev"))
+                        .or_default();
+                    for k in keys {
+                        let refs = entry.entry(k).or_default();
+                        let r = reference(owner);
+                        if !refs.contains(&r) {
+                            refs.push(r);
+                        }
+                    }
                 }
-                out.fields
-                    .push((e.family, f.clone(), format!("{}_{}", id.namespace, id.name)));
             }
         }
         out
     }
 
-    /// The settings on one port: a ListenerPolicy's `perPort` entry replaces its `default`.
-    pub fn settings(&self, port: i64) -> Settings {
+    /// The settings on one port, reached through one of the Gateway's own listeners on it.
+    pub fn settings(&self, listener: Option<usize>) -> Settings {
         let mut out = Settings::default();
-        for (family, f, owner) in &self.fields {
-            let value = f.value();
-            match family {
-                Family::HTTPListenerPolicy => http_setting(&mut out, f.name, &value),
-                Family::ListenerPolicy => {
-                    let per_port = self
-                        .fields
-                        .iter()
-                        .filter(|(fam, pf, _)| {
-                            *fam == Family::ListenerPolicy && pf.name == "perPort"
-                        })
-                        .flat_map(|(_, pf, _)| pf.value().as_array().cloned().unwrap_or_default())
-                        .find(|p| p.get("port").and_then(Value::as_i64) == Some(port));
-                    let listener = match (&per_port, f.name) {
-                        (Some(p), "default") => p.get("listener").cloned().unwrap_or_default(),
-                        (None, "default") => value,
-                        _ => continue,
-                    };
-                    listener_setting(&mut out, &listener, owner);
+        let (Some(g), Some(merged)) = (self.gateway, &self.ctx.merged) else {
+            return out;
+        };
+        for e in merged.of(Place::Gateway(g)) {
+            if e.family == Family::HTTPListenerPolicy {
+                for f in &e.fields {
+                    http_setting(&mut out, f.name, &f.value());
                 }
-                _ => {}
             }
+        }
+        let Some(li) = listener else { return out };
+        for e in merged.of(Place::Listener(g, li)) {
+            if e.family != Family::ListenerPolicy {
+                continue;
+            }
+            let owner = self.ctx.run.model.as_ref().map(|m| {
+                let id = &m.facts[e.fields.first().map_or(0, |f| f.winner.source.object())].id;
+                format!("{}_{}", id.namespace, id.name)
+            });
+            let mut config = Map::new();
+            for f in &e.fields {
+                config.insert(f.name.to_string(), f.value());
+            }
+            listener_setting(&mut out, &Value::Object(config), &owner.unwrap_or_default());
         }
         out
     }
@@ -115,40 +135,53 @@ impl<'a> ListenerPolicies<'a> {
     }
 }
 
-/// The metadata keys the reference writes for a field.
-fn metadata_keys(family: Family, f: &FieldOutcome<'_>, prefix: &str) -> Vec<String> {
-    let renamed = |k: &str| match k {
+fn renamed(k: &str) -> String {
+    match k {
         "healthCheck" => "healthCheckPolicy".to_string(),
         "streamIdleTimeout" => "mergeStreamIdleTimeout".to_string(),
         "idleTimeout" => "mergeIdleTimeout".to_string(),
         other => other.to_string(),
-    };
-    match (family, f.name) {
-        (Family::ListenerPolicy, "default") => {
-            let v = f.winner.value;
-            let mut keys = Vec::new();
-            for (k, sub) in v.as_object().into_iter().flatten() {
-                if k == "httpSettings" {
-                    for hk in sub.as_object().into_iter().flatten().map(|(k, _)| k) {
-                        keys.push(format!("{prefix}httpSettings.{}", renamed(hk)));
-                    }
-                } else {
-                    keys.push(format!("{prefix}{k}"));
-                }
-            }
-            keys
-        }
-        (Family::ListenerPolicy, "perPort") => f
-            .winner
-            .value
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p.get("port").and_then(Value::as_i64))
-            .map(|p| format!("perPortPolicy[{p}]"))
-            .collect(),
-        (_, name) => vec![renamed(name)],
     }
+}
+
+/// The metadata keys the reference writes for a ListenerPolicy: its `default` fields and one
+/// per `perPort` entry.
+fn listener_policy_keys(ctx: &Context<'_>, owner: usize) -> Vec<String> {
+    let Some(model) = &ctx.run.model else {
+        return Vec::new();
+    };
+    let id = &model.facts[owner].id;
+    let Some(policy) = ctx.inputs.get(&id.group, &id.kind, &id.namespace, &id.name) else {
+        return Vec::new();
+    };
+    let mut keys = Vec::new();
+    for (k, sub) in policy
+        .value
+        .pointer("/spec/default")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if k == "httpSettings" {
+            for hk in sub.as_object().into_iter().flatten().map(|(k, _)| k) {
+                keys.push(format!("default.httpSettings.{}", renamed(hk)));
+            }
+        } else {
+            keys.push(format!("default.{k}"));
+        }
+    }
+    for p in policy
+        .value
+        .pointer("/spec/perPort")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(port) = p.get("port").and_then(Value::as_i64) {
+            keys.push(format!("perPortPolicy[{port}]"));
+        }
+    }
+    keys
 }
 
 /// A ListenerPolicy's listener settings (`default`, or a port's).

@@ -57,7 +57,14 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
         .ports
         .iter()
         .filter_map(|port| {
-            let settings = listener_policies.settings(port.port);
+            // A ListenerPolicy reaches a port through the Gateway's own listeners on it.
+            let own = port
+                .listeners
+                .iter()
+                .map(|&i| &plan.listeners[i])
+                .find(|l| l.set.is_none())
+                .map(|l| l.index);
+            let settings = listener_policies.settings(own);
             listeners::render_port(
                 ctx,
                 &plan,
