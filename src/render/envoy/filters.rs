@@ -19,8 +19,6 @@ pub struct RuleFilters {
     pub redirect: Option<Value>,
     /// A DirectResponse named by an ExtensionRef.
     pub direct: Option<Value>,
-    /// TrafficPolicies named by ExtensionRef filters.
-    pub policies: Vec<String>,
 }
 
 /// The filters of a rule, given the path match they apply to and the listener port.
@@ -95,7 +93,16 @@ pub fn rule(
                         };
                         out.direct = Some(direct_response(&d.value));
                     }
-                    (GATEWAY_GROUP, "TrafficPolicy") => out.policies.push(name.to_string()),
+                    (GATEWAY_GROUP, "TrafficPolicy") => {
+                        // The merge stage applies it; one that does not exist invalidates the rule.
+                        if ctx
+                            .inputs
+                            .get(GATEWAY_GROUP, "TrafficPolicy", &route.id.namespace, name)
+                            .is_none()
+                        {
+                            return Err(format!("TrafficPolicy {name} not found"));
+                        }
+                    }
                     _ => return Err(format!("unsupported ExtensionRef {group}/{kind} {name}")),
                 }
             }
@@ -232,6 +239,21 @@ fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result
     Ok(Value::Object(out))
 }
 
+/// A rewritten path Envoy would normalise differently from what was written (`//`, `.`, `..`
+/// segments) is rejected, as the reference rejects it.
+fn check_path(path: &str) -> Result<(), String> {
+    let bad = path.contains("//")
+        || path.split('/').any(|seg| seg == "." || seg == "..")
+        || !path.starts_with('/');
+    if bad {
+        Err(format!(
+            "rewritten path {path:?} is not a normalised absolute path"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), String> {
     if let Some(h) = r.get("hostname").and_then(Value::as_str) {
         action.insert("hostRewriteLiteral".into(), json!(h));
@@ -242,6 +264,7 @@ fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), 
                 .pointer("/path/replaceFullPath")
                 .and_then(Value::as_str)
                 .unwrap_or("/");
+            check_path(v)?;
             action.insert(
                 "regexRewrite".into(),
                 json!({"pattern": {"regex": ".*"}, "substitution": v}),
@@ -252,6 +275,7 @@ fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), 
                 .pointer("/path/replacePrefixMatch")
                 .and_then(Value::as_str)
                 .unwrap_or("/");
+            check_path(v)?;
             let prefix = m
                 .pointer("/path/value")
                 .and_then(Value::as_str)
