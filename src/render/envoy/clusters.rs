@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::super::Context;
 use super::plan::{array, granted};
-use super::{ads_source, typed};
+use super::{ads_source, backend_config, typed};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
@@ -121,17 +121,30 @@ impl Clusters {
     pub fn render(self, ctx: &Context<'_>) -> Vec<(String, Value)> {
         let mut out: BTreeMap<String, Value> = self.extra;
         for svc in ctx.inputs.of_kind("", "Service") {
-            for p in array(&svc.value, "/spec/ports") {
+            for (pi, p) in array(&svc.value, "/spec/ports").enumerate() {
                 let Some(port) = p.get("port").and_then(Value::as_i64) else {
                     continue;
                 };
                 let name = format!("kube_{}_{}_{port}", svc.id.namespace, svc.id.name);
                 let app = p.get("appProtocol").and_then(Value::as_str);
-                out.insert(name.clone(), service_cluster(&name, app));
+                let mut cluster = service_cluster(&name, app);
+                let policy = backend_config::effective(ctx, svc, Some(pi));
+                if let Value::Object(fields) = &mut cluster {
+                    backend_config::apply(fields, &policy, speaks_h2(app));
+                }
+                out.insert(name, cluster);
             }
         }
         for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
-            if let Some((name, value)) = backend_cluster(b) {
+            if let Some((name, mut value)) = backend_cluster(b) {
+                let policy = backend_config::effective(ctx, b, None);
+                let app = b
+                    .value
+                    .pointer("/spec/static/appProtocol")
+                    .and_then(Value::as_str);
+                if let Value::Object(fields) = &mut value {
+                    backend_config::apply(fields, &policy, speaks_h2(app));
+                }
                 out.insert(name, value);
             }
         }
@@ -153,13 +166,16 @@ fn service_cluster(name: &str, app_protocol: Option<&str>) -> Value {
     c
 }
 
-/// HTTP/2 to the upstream for `h2c` and gRPC application protocols.
-fn protocol_options(app_protocol: Option<&str>) -> Option<Value> {
-    let h2 = matches!(
+/// `h2c` and gRPC application protocols: HTTP/2 to the upstream.
+fn speaks_h2(app_protocol: Option<&str>) -> bool {
+    matches!(
         app_protocol,
         Some("kubernetes.io/h2c" | "h2c" | "grpc" | "http2")
-    );
-    h2.then(|| {
+    )
+}
+
+fn protocol_options(app_protocol: Option<&str>) -> Option<Value> {
+    speaks_h2(app_protocol).then(|| {
         json!({
             "envoy.extensions.upstreams.http.v3.HttpProtocolOptions": typed(
                 "envoy.extensions.upstreams.http.v3.HttpProtocolOptions",

@@ -5,6 +5,7 @@
 //! Listener per port, [`routes`] the RouteConfigurations of its HTTP filter chains, and
 //! [`clusters`] one Cluster per backend the routes reach.
 
+mod backend_config;
 mod clusters;
 mod filters;
 mod listener_policy;

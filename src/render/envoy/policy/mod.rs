@@ -348,6 +348,11 @@ pub(super) fn declare(out: &mut Applied, name: &str, disabled: bool, config: Val
         .or_insert(Value::Object(filter));
 }
 
+/// A Kubernetes quantity string (`64Ki`) in bytes.
+pub fn bytes(text: &str) -> Option<u64> {
+    quantity(&Value::String(text.to_string()))
+}
+
 /// The listener's HTTP filters, in the reference's order, from every place's declarations.
 pub fn ordered(declarations: &BTreeMap<String, Value>) -> Vec<Value> {
     let rank = |name: &str| {

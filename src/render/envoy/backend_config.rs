@@ -1,0 +1,224 @@
+//! BackendConfigPolicy: the effective policy of a Service port or Backend (the merge stage) as
+//! fields of its Cluster.
+
+use serde_json::{Map, Value, json};
+
+use super::super::Context;
+use super::{duration, typed};
+use crate::merge::{Family, Place};
+use crate::model::Object;
+
+const HTTP_OPTIONS: &str = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+
+/// The effective BackendConfigPolicy fields of a Service port (`port` = index in its
+/// `spec.ports`) or of a Backend (`port` = `None`), by name.
+pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
+        return out;
+    };
+    let Some(i) = model.facts.iter().position(|f| {
+        f.id.kind == target.id.kind
+            && f.id.namespace == target.id.namespace
+            && f.id.name == target.id.name
+    }) else {
+        return out;
+    };
+    let place = match port {
+        Some(pi) => Place::Port(i, pi),
+        None => Place::Backend(i),
+    };
+    for e in merged.of(place) {
+        if e.family == Family::BackendConfigPolicy {
+            for f in &e.fields {
+                out.insert(f.name.to_string(), f.value());
+            }
+        }
+    }
+    out
+}
+
+/// Applies the policy fields to a cluster; `h2` says whether the upstream speaks HTTP/2.
+pub fn apply(cluster: &mut Map<String, Value>, policy: &Map<String, Value>, h2: bool) {
+    if let Some(t) = policy
+        .get("connectTimeout")
+        .and_then(Value::as_str)
+        .and_then(duration)
+    {
+        cluster.insert("connectTimeout".into(), json!(t));
+    }
+    if let Some(b) = policy.get("perConnectionBufferLimitBytes") {
+        cluster.insert("perConnectionBufferLimitBytes".into(), b.clone());
+    }
+    if let Some(k) = policy.get("tcpKeepalive") {
+        let mut keepalive = Map::new();
+        for (from, to) in [
+            ("keepAliveProbes", "keepaliveProbes"),
+            ("keepAliveTime", "keepaliveTime"),
+            ("keepAliveInterval", "keepaliveInterval"),
+        ] {
+            if let Some(v) = k.get(from) {
+                let seconds = v.as_i64().or_else(|| v.as_str().and_then(seconds));
+                if let Some(s) = seconds {
+                    keepalive.insert(to.into(), json!(s));
+                }
+            }
+        }
+        cluster.insert(
+            "upstreamConnectionOptions".into(),
+            json!({"tcpKeepalive": keepalive}),
+        );
+    }
+    protocol_options(cluster, policy, h2);
+    if let Some(lb) = policy.get("loadBalancer") {
+        load_balancer(cluster, lb);
+    }
+    if let Some(o) = policy.get("outlierDetection") {
+        let mut od = Map::new();
+        od.insert("baseEjectionTime".into(), json!("30s"));
+        od.insert("consecutive5xx".into(), json!(5));
+        od.insert("interval".into(), json!("10s"));
+        for (k, v) in o.as_object().into_iter().flatten() {
+            let v = match v.as_str().and_then(duration) {
+                Some(d) => json!(d),
+                None => v.clone(),
+            };
+            od.insert(k.clone(), v);
+        }
+        cluster.insert("outlierDetection".into(), Value::Object(od));
+    }
+    if let Some(cb) = policy.get("circuitBreakers") {
+        cluster.insert("circuitBreakers".into(), json!({"thresholds": [cb]}));
+    }
+}
+
+/// `30s` as whole seconds.
+fn seconds(text: &str) -> Option<i64> {
+    let d = duration(text)?;
+    d.strip_suffix('s')?.split('.').next()?.parse().ok()
+}
+
+fn protocol_options(cluster: &mut Map<String, Value>, policy: &Map<String, Value>, h2: bool) {
+    let common = policy.get("commonHttpProtocolOptions");
+    let http1 = policy.get("http1ProtocolOptions");
+    let http2 = policy.get("http2ProtocolOptions");
+    if common.is_none() && http1.is_none() && !(h2 && http2.is_some()) {
+        return;
+    }
+    let mut options = Map::new();
+    if let Some(c) = common {
+        let mut out = Map::new();
+        for (k, v) in c.as_object().into_iter().flatten() {
+            let v = match v.as_str().and_then(duration) {
+                Some(d) => json!(d),
+                None => v.clone(),
+            };
+            out.insert(k.clone(), v);
+        }
+        options.insert("commonHttpProtocolOptions".into(), Value::Object(out));
+    }
+    let explicit = if h2 {
+        let mut out = Map::new();
+        for (k, v) in http2.and_then(Value::as_object).into_iter().flatten() {
+            let v = match (k.as_str(), v.as_str()) {
+                ("initialStreamWindowSize" | "initialConnectionWindowSize", Some(q)) => {
+                    super::policy::bytes(q).map_or(v.clone(), |b| json!(b))
+                }
+                _ => v.clone(),
+            };
+            out.insert(k.clone(), v);
+        }
+        json!({"http2ProtocolOptions": out})
+    } else {
+        let mut out = Map::new();
+        for (k, v) in http1.and_then(Value::as_object).into_iter().flatten() {
+            if k == "preserveHttp1HeaderCase" {
+                if v.as_bool() == Some(true) {
+                    out.insert(
+                        "headerKeyFormat".into(),
+                        json!({"statefulFormatter": {
+                            "name": "envoy.http.stateful_header_formatters.preserve_case",
+                            "typedConfig": typed(
+                                "envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig",
+                                json!({}),
+                            ),
+                        }}),
+                    );
+                }
+            } else {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        json!({"httpProtocolOptions": out})
+    };
+    options.insert("explicitHttpConfig".into(), explicit);
+    cluster.insert(
+        "typedExtensionProtocolOptions".into(),
+        json!({HTTP_OPTIONS: typed(HTTP_OPTIONS, Value::Object(options))}),
+    );
+}
+
+fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value) {
+    let mut common = Map::new();
+    if let Some(b) = lb.get("closeConnectionsOnHostSetChange") {
+        common.insert("closeConnectionsOnHostSetChange".into(), b.clone());
+    }
+    cluster.insert("commonLbConfig".into(), Value::Object(common));
+    let policy = |name: &str, type_url: &str, config: Value| {
+        json!({"policies": [{"typedExtensionConfig": {
+            "name": format!("envoy.load_balancing_policies.{name}"),
+            "typedConfig": typed(type_url, config),
+        }}]})
+    };
+    let locality = |config: &mut Value| {
+        if lb.get("localityType").and_then(Value::as_str) == Some("WeightedLb") {
+            config["localityLbConfig"] = json!({"localityWeightedLbConfig": {}});
+        }
+    };
+    let value = if let Some(lr) = lb.get("leastRequest") {
+        let mut config = json!({});
+        if let Some(c) = lr.get("choiceCount") {
+            config["choiceCount"] = c.clone();
+        }
+        locality(&mut config);
+        policy(
+            "least_request",
+            "envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest",
+            config,
+        )
+    } else if let Some(rh) = lb.get("ringHash") {
+        let mut config = json!({});
+        for k in ["minimumRingSize", "maximumRingSize"] {
+            if let Some(v) = rh.get(k).and_then(Value::as_i64) {
+                // uint64 fields are strings in proto JSON.
+                config[k] = json!(v.to_string());
+            }
+        }
+        policy(
+            "ring_hash",
+            "envoy.extensions.load_balancing_policies.ring_hash.v3.RingHash",
+            config,
+        )
+    } else if lb.get("maglev").is_some() {
+        policy(
+            "maglev",
+            "envoy.extensions.load_balancing_policies.maglev.v3.Maglev",
+            json!({}),
+        )
+    } else if lb.get("random").is_some() {
+        policy(
+            "random",
+            "envoy.extensions.load_balancing_policies.random.v3.Random",
+            json!({}),
+        )
+    } else {
+        let mut config = json!({});
+        locality(&mut config);
+        policy(
+            "round_robin",
+            "envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin",
+            config,
+        )
+    };
+    cluster.insert("loadBalancingPolicy".into(), value);
+}
