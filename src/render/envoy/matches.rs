@@ -103,9 +103,17 @@ fn string_match(h: &Value) -> Result<Value, String> {
 /// Envoy's RE2 rejects what Rust's regex rejects, and look-around and back-references too
 /// (which Rust's regex also lacks).
 fn check_regex(re: &str) -> Result<(), String> {
-    regex::Regex::new(re)
-        .map(|_| ())
-        .map_err(|e| format!("invalid regular expression {re:?}: {e}"))
+    regex::Regex::new(re).map(|_| ()).map_err(|e| {
+        // The parser's message draws the pattern over several lines; its last says why.
+        let text = e.to_string();
+        let why = text
+            .lines()
+            .last()
+            .unwrap_or("")
+            .trim_start_matches("error: ")
+            .to_string();
+        format!("invalid regular expression {re:?}: {why}")
+    })
 }
 
 /// Precedence of a match (Gateway API): sorts before when smaller. Exact paths first, then

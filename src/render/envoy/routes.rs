@@ -139,8 +139,9 @@ pub fn render(
             format!("{}~{}", rc.name, underscored(&domain))
         };
         let mut routes = Vec::new();
-        for (i, e) in entries.iter().enumerate() {
-            let name = route_name(&vhost, i, e);
+        for e in &entries {
+            // Numbered among the routes written (a left-out rule takes no number).
+            let name = route_name(&vhost, routes.len(), e);
             match route(ctx, e, name.clone(), shared, &mut declarations) {
                 Ok(r) => routes.push(r),
                 Err(why) => {
@@ -149,7 +150,7 @@ pub fn render(
                         e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
                     ));
                     if ctx.options.validation_level == ValidationLevel::Standard {
-                        routes.push(invalid(e, name));
+                        routes.extend(invalid(e, name));
                     }
                 }
             }
@@ -232,14 +233,16 @@ fn route_match(e: &Entry<'_>) -> Result<Value, String> {
     }
 }
 
-/// The direct response 500 that replaces an invalid rule (validation level `standard`).
-fn invalid(e: &Entry<'_>, name: String) -> Value {
-    let m = route_match(e).unwrap_or_else(|_| json!({"prefix": "/"}));
-    json!({
+/// The direct response 500 that replaces an invalid rule (validation level `standard`), on the
+/// rule's own match. A match that cannot be rendered (a regular expression Envoy rejects) has
+/// nothing to answer on: the route is left out rather than answer on another path.
+fn invalid(e: &Entry<'_>, name: String) -> Option<Value> {
+    let m = route_match(e).ok()?;
+    Some(json!({
         "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
         "match": m,
         "name": name,
-    })
+    }))
 }
 
 fn route(
