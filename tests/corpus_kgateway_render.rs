@@ -20,8 +20,8 @@ use serde_json::Value;
 const SECTIONS: [&str; 3] = ["Listeners", "Routes", "Clusters"];
 
 /// Agreement reached, per section and for whole cases; the test fails below.
-const FLOOR: [usize; 3] = [121, 91, 175];
-const FLOOR_CASES: usize = 77;
+const FLOOR: [usize; 3] = [121, 94, 175];
+const FLOOR_CASES: usize = 79;
 
 /// (case name, why gwctl's rendering differs from the reference).
 const KNOWN: &[(&str, &str)] = &[];

@@ -14,7 +14,9 @@ use super::{ads_source, secret_digest, typed};
 pub struct RouteConfig {
     pub name: String,
     pub listeners: Vec<usize>,
-    /// HTTPS: every virtual host requires TLS.
+    /// An HTTPS listener's own configuration (not the port's shared HTTP one).
+    pub https: bool,
+    /// Every virtual host requires TLS.
     pub tls: bool,
 }
 
@@ -31,6 +33,7 @@ pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
         out.push(RouteConfig {
             name: format!("listener~{}", port.port),
             listeners: http,
+            https: false,
             tls: false,
         });
     }
@@ -43,7 +46,9 @@ pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
                     Some(set) => format!("{}/{}/{}", set.id.namespace, set.id.name, l.name),
                 },
                 listeners: vec![i],
-                tls: true,
+                https: true,
+                // Virtual hosts require TLS where the listener terminates it.
+                tls: l.value.pointer("/tls/certificateRefs").is_some(),
             });
         }
     }
@@ -69,7 +74,7 @@ pub fn render_port(
             "filters": [hcm(&rc.name, filters, settings)],
             "name": rc.name,
         });
-        if rc.tls {
+        if rc.https {
             let l = &plan.listeners[rc.listeners[0]];
             if let Some(host) = l.hostname {
                 chain["filterChainMatch"] = json!({"serverNames": [host]});

@@ -67,7 +67,7 @@ pub fn grpc(m: &Value) -> Result<Value, String> {
         (Some(s), None) => out.insert("prefix".into(), json!(format!("/{s}/"))),
         (None, Some(me)) => out.insert(
             "safeRegex".into(),
-            re2(&format!("/[^/]+/{}", regex::escape(me))),
+            re2(&format!("/.+/{}", regex::escape(me))),
         ),
         (None, None) => out.insert("prefix".into(), json!("/")),
     };

@@ -65,7 +65,7 @@ pub fn render(
         }
     };
     let mut problems = Vec::new();
-    let mut rc_policy = if rc.tls {
+    let mut rc_policy = if rc.https {
         listener_policy(rc.listeners[0], false).unwrap_or_else(|why| {
             problems.push(why);
             Applied::default()
@@ -85,7 +85,7 @@ pub fn render(
                 .filter_map(Value::as_str)
                 .collect();
             for domain in domains(l.hostname, &hostnames) {
-                if !rc.tls && !host_policy.contains_key(&domain) {
+                if !rc.https && !host_policy.contains_key(&domain) {
                     let applied = listener_policy(li, true).unwrap_or_else(|why| {
                         problems.push(why);
                         Applied::default()
@@ -159,14 +159,18 @@ pub fn render(
         if rc.tls {
             host["requireTls"] = json!("ALL");
         }
-        // Gateway-level retries apply per virtual host.
-        if let Some(retry) = rc_policy.action.get("retryPolicy") {
+        // Gateway- and listener-level retries apply per virtual host.
+        let listener_level = host_policy.get(&domain_of(&host));
+        let retry_from = listener_level
+            .filter(|a| a.action.contains_key("retryPolicy"))
+            .unwrap_or(&rc_policy);
+        if let Some(retry) = retry_from.action.get("retryPolicy") {
             host["retryPolicy"] = retry.clone();
-            if let Some(refs) = rc_policy.metadata.get("retry") {
+            if let Some(refs) = retry_from.metadata.get("retry") {
                 host["metadata"] = json!({"filterMetadata": {METADATA: {"retry": refs}}});
             }
         }
-        if let Some(applied) = host_policy.get(&domain_of(&host))
+        if let Some(applied) = listener_level
             && let Value::Object(fields) = &mut host
         {
             applied.declare_into(&mut declarations);

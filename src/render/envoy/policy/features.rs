@@ -99,8 +99,13 @@ pub(super) fn cors(v: &Value) -> Value {
     if let Some(b) = v.get("allowCredentials").and_then(Value::as_bool) {
         out.insert("allowCredentials".into(), json!(b));
     }
-    if let Some(age) = v.get("maxAge").and_then(Value::as_i64) {
-        out.insert("maxAge".into(), json!(age.to_string()));
+    let age = v.get("maxAge").and_then(|a| {
+        a.as_i64()
+            .map(|n| n.to_string())
+            .or_else(|| a.as_str().map(str::to_string))
+    });
+    if let Some(age) = age {
+        out.insert("maxAge".into(), json!(age));
     }
     typed(
         "envoy.extensions.filters.http.cors.v3.CorsPolicy",
@@ -150,13 +155,13 @@ pub(super) fn retry(v: &Value) -> Value {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    if let Some(b) = v
+    // Envoy's default base interval, written out as the reference does.
+    let backoff = v
         .get("backoffBaseInterval")
         .and_then(Value::as_str)
         .and_then(duration)
-    {
-        out.insert("retryBackOff".into(), json!({"baseInterval": b}));
-    }
+        .unwrap_or_else(|| "0.025s".to_string());
+    out.insert("retryBackOff".into(), json!({"baseInterval": backoff}));
     let mut on: Vec<String> = v
         .get("retryOn")
         .and_then(Value::as_array)

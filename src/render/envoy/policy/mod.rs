@@ -214,7 +214,7 @@ impl Policies<'_> {
                     typed(BUFFER, json!({"maxRequestBytes": 4294967295u64})),
                 );
                 let config = if disabled {
-                    json!({"disabled": true})
+                    typed(BUFFER_PER_ROUTE, json!({"disabled": true}))
                 } else {
                     let size = quantity(&value["maxRequestSize"]).ok_or_else(|| {
                         format!(
