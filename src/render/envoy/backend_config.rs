@@ -78,6 +78,7 @@ pub fn apply(cluster: &mut Map<String, Value>, policy: &Map<String, Value>, h2: 
         od.insert("baseEjectionTime".into(), json!("30s"));
         od.insert("consecutive5xx".into(), json!(5));
         od.insert("interval".into(), json!("10s"));
+        od.insert("maxEjectionPercent".into(), json!(10));
         for (k, v) in o.as_object().into_iter().flatten() {
             let v = match v.as_str().and_then(duration) {
                 Some(d) => json!(d),

@@ -59,12 +59,20 @@ impl Policies<'_> {
                 true,
                 typed(EXT_AUTHZ, self.ext_authz(spec, ns)?),
             );
-            let config = match p.get("withRequestBody") {
-                Some(body) => typed(
+            // Per-route check settings; without any, the filter is only switched on.
+            let mut check = Map::new();
+            for key in ["contextExtensions", "withRequestBody"] {
+                if let Some(v) = p.get(key) {
+                    check.insert(key.into(), v.clone());
+                }
+            }
+            let config = if check.is_empty() {
+                enabled()
+            } else {
+                typed(
                     "envoy.extensions.filters.http.ext_authz.v3.ExtAuthzPerRoute",
-                    json!({"checkSettings": {"withRequestBody": body}}),
-                ),
-                None => enabled(),
+                    json!({"checkSettings": check}),
+                )
             };
             out.per_filter.insert(filter, config);
         }
