@@ -7,6 +7,7 @@
 
 mod backend_config;
 mod clusters;
+mod entries;
 mod filters;
 mod listener_policy;
 mod listeners;

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
 use super::clusters;
+use super::entries::{self, Delegation, Entry};
 use super::filters;
 use super::listeners::RouteConfig;
 use super::matches;
@@ -18,17 +19,6 @@ use crate::model::Object;
 /// The body of the direct response that replaces an invalid route rule.
 const INVALID_BODY: &str =
     "invalid route configuration detected and replaced with a direct response.";
-
-/// One Envoy Route to be: a match of a rule of a route.
-struct Entry<'a> {
-    route: &'a Object,
-    rule_index: usize,
-    rule: &'a Value,
-    match_index: usize,
-    m: &'a Value,
-    /// The port of the listener it came in by (a redirect's default port).
-    port: i64,
-}
 
 /// What the routes of a Gateway share: its TrafficPolicies, the Gateway-level settings, and
 /// the HTTP filters the routes need declared on the listeners.
@@ -96,29 +86,7 @@ pub fn render(
                 if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
                     continue;
                 }
-                for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
-                    let ms: Vec<&Value> = array(rule, "/matches").collect();
-                    if ms.is_empty() {
-                        entries.push(Entry {
-                            route,
-                            rule_index: ri,
-                            rule,
-                            match_index: 0,
-                            m: &Value::Null,
-                            port: l.port,
-                        });
-                    }
-                    for (mi, m) in ms.into_iter().enumerate() {
-                        entries.push(Entry {
-                            route,
-                            rule_index: ri,
-                            rule,
-                            match_index: mi,
-                            m,
-                            port: l.port,
-                        });
-                    }
-                }
+                entries::of_route(ctx, route, l.port, entries);
             }
         }
     }
@@ -139,9 +107,24 @@ pub fn render(
             format!("{}~{}", rc.name, underscored(&domain))
         };
         let mut routes = Vec::new();
-        for e in &entries {
-            // Numbered among the routes written (a left-out rule takes no number).
-            let name = route_name(&vhost, routes.len(), e);
+        for (i, e) in entries.iter().enumerate() {
+            // Numbered in precedence order among every entry, as the reference numbers them (a
+            // delegating rule takes a number, its children are routes).
+            let name = route_name(&vhost, i, e);
+            match e.delegation {
+                Delegation::None => {}
+                Delegation::Children => continue,
+                Delegation::Invalid(why) => {
+                    shared.refused.push(format!(
+                        "{} {}/{} rule {}: {why}",
+                        e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
+                    ));
+                    if ctx.options.validation_level == ValidationLevel::Standard {
+                        routes.extend(invalid(e, name));
+                    }
+                    continue;
+                }
+            }
             match route(ctx, e, name.clone(), shared, &mut declarations) {
                 Ok(r) => routes.push(r),
                 Err(why) => {
