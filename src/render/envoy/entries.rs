@@ -12,6 +12,10 @@ use crate::model::facts::GATEWAY_API;
 /// The group and kind of a backendRef that selects child routes by label.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";
 const LABEL_KEY: &str = "delegation.kgateway.dev/label";
+/// The namespace of a label backendRef that selects children in every namespace.
+const ANY_NAMESPACE: &str = "all";
+/// A child route's annotation: its matches are relative to its parent's.
+const INHERIT: &str = "delegation.kgateway.dev/inherit-parent-matcher";
 /// Delegation deeper than this is treated as a cycle.
 const MAX_DEPTH: usize = 8;
 
@@ -32,7 +36,8 @@ pub struct Entry<'a> {
     pub rule_index: usize,
     pub rule: &'a Value,
     pub match_index: usize,
-    pub m: &'a Value,
+    /// The match, with a parent's when the child inherits it.
+    pub m: Value,
     /// The port of the listener it came in by (a redirect's default port).
     pub port: i64,
     pub delegation: Delegation,
@@ -60,16 +65,23 @@ fn expand<'a>(
             ms.into_iter().enumerate().collect()
         };
         let delegates = array(rule, "/backendRefs").any(is_delegation);
+        let inherits = route
+            .value
+            .pointer("/metadata/annotations")
+            .and_then(|a| a.get(INHERIT))
+            .and_then(Value::as_str)
+            == Some("true");
         for (mi, m) in ms {
-            // A child's rule must stay within its parent's match.
-            if let Some(pm) = parent_match
-                && !within(m, pm)
-            {
-                continue;
-            }
+            let m = match parent_match {
+                // A child that inherits its parent's matcher is relative to it.
+                Some(pm) if inherits => inherited(m, pm),
+                // Otherwise its rule must stay within its parent's match.
+                Some(pm) if !within(m, pm) => continue,
+                _ => m.clone(),
+            };
             let mut delegation = Delegation::None;
             if delegates {
-                delegation = delegate(ctx, route, rule, port, m, path, out);
+                delegation = delegate(ctx, route, rule, port, &m, path, out);
             }
             out.push(Entry {
                 route,
@@ -114,6 +126,53 @@ fn delegate<'a>(
     }
 }
 
+/// A child's match under its parent's: the paths joined, the parent's headers and query
+/// parameters first, the child's method if it has one.
+fn inherited(child: &Value, parent: &Value) -> Value {
+    // A malformed match (not a map) counts as an empty one.
+    let mut out = if child.is_object() {
+        child.clone()
+    } else {
+        Value::Object(serde_json::Map::new())
+    };
+    let parent_path = parent
+        .pointer("/path/value")
+        .and_then(Value::as_str)
+        .unwrap_or("/")
+        .trim_end_matches('/');
+    let child_path = child
+        .pointer("/path/value")
+        .and_then(Value::as_str)
+        .unwrap_or("/");
+    let joined = if child_path == "/" {
+        if parent_path.is_empty() {
+            "/".to_string()
+        } else {
+            parent_path.to_string()
+        }
+    } else {
+        format!("{parent_path}{child_path}")
+    };
+    let path_type = child
+        .pointer("/path/type")
+        .cloned()
+        .unwrap_or(Value::String("PathPrefix".into()));
+    out["path"] = serde_json::json!({"type": path_type, "value": joined});
+    for key in ["headers", "queryParams"] {
+        let mut list: Vec<Value> = array(parent, &format!("/{key}")).cloned().collect();
+        list.extend(array(child, &format!("/{key}")).cloned());
+        if !list.is_empty() {
+            out[key] = Value::Array(list);
+        }
+    }
+    if child.get("method").is_none()
+        && let Some(m) = parent.get("method")
+    {
+        out["method"] = m.clone();
+    }
+    out
+}
+
 fn is_delegation(b: &Value) -> bool {
     let group = b.get("group").and_then(Value::as_str).unwrap_or("");
     let kind = b.get("kind").and_then(Value::as_str).unwrap_or("Service");
@@ -132,7 +191,8 @@ fn children<'a>(ctx: &Context<'a>, parent: &Object, rule: &Value) -> Vec<&'a Obj
         let name = b.get("name").and_then(Value::as_str).unwrap_or("");
         let by_label = b.get("group").and_then(Value::as_str) == Some(LABEL_GROUP);
         for child in ctx.inputs.of_kind(GATEWAY_API, "HTTPRoute") {
-            if child.id.namespace != ns || std::ptr::eq(child, parent) {
+            let any_ns = by_label && ns == ANY_NAMESPACE;
+            if (!any_ns && child.id.namespace != ns) || std::ptr::eq(child, parent) {
                 continue;
             }
             let selected = if by_label {
@@ -177,8 +237,19 @@ fn names_parent(child: &Object, parent: &Object) -> bool {
     })
 }
 
-/// A child's match lies within its parent's: its path starts with the parent's path prefix.
+/// A child's match lies within its parent's: its path starts with the parent's path prefix,
+/// and it requires every header, query parameter and method the parent requires.
 fn within(child: &Value, parent: &Value) -> bool {
+    let includes = |key: &str| {
+        array(parent, &format!("/{key}")).all(|p| array(child, &format!("/{key}")).any(|c| c == p))
+    };
+    let method = parent
+        .get("method")
+        .is_none_or(|m| child.get("method") == Some(m));
+    path_within(child, parent) && includes("headers") && includes("queryParams") && method
+}
+
+fn path_within(child: &Value, parent: &Value) -> bool {
     let path = |m: &Value| {
         m.pointer("/path/value")
             .and_then(Value::as_str)

@@ -93,8 +93,8 @@ pub fn render(
     let mut hosts = Vec::new();
     for (domain, mut entries) in by_domain {
         entries.sort_by(|a, b| {
-            matches::precedence(a.m)
-                .cmp(&matches::precedence(b.m))
+            matches::precedence(&a.m)
+                .cmp(&matches::precedence(&b.m))
                 .then_with(|| created(a.route).cmp(&created(b.route)))
                 .then_with(|| a.route.id.namespace.cmp(&b.route.id.namespace))
                 .then_with(|| a.route.id.name.cmp(&b.route.id.name))
@@ -214,9 +214,9 @@ fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
 
 fn route_match(e: &Entry<'_>) -> Result<Value, String> {
     if e.route.id.kind == "GRPCRoute" {
-        matches::grpc(e.m)
+        matches::grpc(&e.m)
     } else {
-        matches::http(e.m)
+        matches::http(&e.m)
     }
 }
 
@@ -240,7 +240,7 @@ fn route(
     declarations: &mut BTreeMap<String, Value>,
 ) -> Result<Value, String> {
     let m = route_match(e)?;
-    let f = filters::rule(ctx, e.route, e.rule, e.m, e.port)?;
+    let f = filters::rule(ctx, e.route, e.rule, &e.m, e.port)?;
     let policy = shared.policies.rule(e.route, e.rule_index)?;
     policy.declare_into(declarations);
     let mut out = Map::new();
