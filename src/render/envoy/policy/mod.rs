@@ -247,6 +247,37 @@ impl Policies<'_> {
                     typed(HEADER_MUTATION, json!({"mutations": mutations})),
                 );
             }
+            "basicAuth" => {
+                let name = "envoy.filters.http.basic_auth";
+                // The listener's declaration needs some users; `#` is a comment line.
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(BASIC_AUTH, json!({"users": {"inlineString": "#"}})),
+                );
+                let config = if disabled {
+                    json!({"disabled": true})
+                } else {
+                    let users: Vec<&str> = value
+                        .get("users")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    if users.is_empty() {
+                        // Users from a Secret: not rendered (see the report).
+                        return Ok(Vec::new());
+                    }
+                    // Password hashes are secret material: printed as their digest.
+                    typed(
+                        BASIC_AUTH_PER_ROUTE,
+                        json!({"users": {"inlineString": super::secret_digest(&users.join("\n"))}}),
+                    )
+                };
+                out.per_filter.insert(name.into(), config);
+            }
             "cors" => {
                 let name = "envoy.filters.http.cors";
                 declare(
@@ -329,6 +360,8 @@ impl Policies<'_> {
     }
 }
 
+const BASIC_AUTH: &str = "envoy.extensions.filters.http.basic_auth.v3.BasicAuth";
+const BASIC_AUTH_PER_ROUTE: &str = "envoy.extensions.filters.http.basic_auth.v3.BasicAuthPerRoute";
 const BUFFER: &str = "envoy.extensions.filters.http.buffer.v3.Buffer";
 const BUFFER_PER_ROUTE: &str = "envoy.extensions.filters.http.buffer.v3.BufferPerRoute";
 const HEADER_MUTATION: &str =
