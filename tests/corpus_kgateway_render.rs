@@ -21,8 +21,8 @@ const SECTIONS: [&str; 3] = ["Listeners", "Routes", "Clusters"];
 
 /// Agreement reached, per section (Listeners, Routes, Clusters) and for whole cases; the test
 /// fails below. The strict cases count as differing by decision (see `STRICT`).
-const FLOOR: [usize; 3] = [130, 110, 175];
-const FLOOR_CASES: usize = 95;
+const FLOOR: [usize; 3] = [137, 115, 175];
+const FLOOR_CASES: usize = 100;
 
 // Why a case differs, one reason per cause. Features not rendered yet are named as such.
 const STRICT: &str = "validation level strict: gwctl refuses the whole Gateway (decisions.md section 7), the reference drops only the invalid route";
@@ -100,29 +100,13 @@ const KNOWN: &[(&str, &str)] = &[
         "TrafficPolicy API Key Authentication with SecretSelector no matching secrets",
         NOT_IN_API,
     ),
-    (
-        "TrafficPolicy with fail open rate limiting",
-        GLOBAL_RATE_LIMIT,
-    ),
-    (
-        "TrafficPolicy with rate limiting for extension ref",
-        GLOBAL_RATE_LIMIT,
-    ),
     ("Basic auth with secret reference", BASIC_AUTH),
-    (
-        "TrafficPolicy with local and global rate limiting combined",
-        GLOBAL_RATE_LIMIT,
-    ),
     (
         "TrafficPolicy with multi-dimensional rate limiting descriptors",
         GLOBAL_RATE_LIMIT,
     ),
     (
         "TrafficPolicy with multiple descriptors OR rate limiting",
-        GLOBAL_RATE_LIMIT,
-    ),
-    (
-        "TrafficPolicy with rate limiting on route section attachment",
         GLOBAL_RATE_LIMIT,
     ),
     ("TrafficPolicy ExtAuth deep merge", DEEP_MERGE),
@@ -187,7 +171,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("RBAC Policy at route level", RBAC),
     ("RBAC Policy at httproute level", RBAC),
     ("RBAC Policy at gateway level", RBAC),
-    ("TrafficPolicy RateLimit Full Config", GLOBAL_RATE_LIMIT),
     ("JWT Policy at gateway level", JWT),
     (
         "JWT Policy at gateway level selecting listener with sectionName",

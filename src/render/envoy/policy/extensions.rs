@@ -135,6 +135,95 @@ impl Policies<'_> {
         Ok(())
     }
 
+    /// Global rate limiting: one filter per GatewayExtension, `ratelimit/<ns>/<name>`, with the
+    /// rule's descriptors per route.
+    pub(super) fn global_rate_limit(
+        &self,
+        out: &mut Applied,
+        f: &FieldOutcome<'_>,
+        global: &Value,
+    ) -> Result<(), String> {
+        let ext = global
+            .get("extensionRef")
+            .ok_or("rateLimit.global has no extensionRef")?;
+        let name = ext.get("name").and_then(Value::as_str).unwrap_or("");
+        let ns = ext
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(self.namespace(f));
+        let Some(extension) = self
+            .ctx
+            .inputs
+            .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
+        else {
+            return Err(format!("GatewayExtension {ns}/{name} not found"));
+        };
+        let spec = extension
+            .value
+            .pointer("/spec/rateLimit")
+            .unwrap_or(&Value::Null);
+        let mut config = Map::new();
+        config.insert(
+            "domain".into(),
+            spec.get("domain").cloned().unwrap_or(json!("")),
+        );
+        if let Some(h) = spec.get("xRateLimitHeaders").and_then(Value::as_str)
+            && h == "DraftVersion03"
+        {
+            config.insert("enableXRatelimitHeaders".into(), json!("DRAFT_VERSION_03"));
+        }
+        if spec.get("failOpen").and_then(Value::as_bool) == Some(false) {
+            config.insert("failureModeDeny".into(), json!(true));
+        }
+        let grpc = spec.get("grpcService").unwrap_or(&Value::Null);
+        config.insert(
+            "rateLimitService".into(),
+            json!({"grpcService": self.grpc_service(grpc, ns)?, "transportApiVersion": "V3"}),
+        );
+        let timeout = spec
+            .get("timeout")
+            .and_then(Value::as_str)
+            .and_then(duration)
+            .unwrap_or_else(|| "0.100s".to_string());
+        config.insert("timeout".into(), json!(timeout));
+        let filter = format!("ratelimit/{ns}/{name}");
+        declare(
+            out,
+            &filter,
+            true,
+            typed(
+                "envoy.extensions.filters.http.ratelimit.v3.RateLimit",
+                Value::Object(config),
+            ),
+        );
+        let mut limits = Vec::new();
+        for d in global
+            .get("descriptors")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let mut actions = Vec::new();
+            for e in d
+                .get("entries")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                actions.push(descriptor_action(e)?);
+            }
+            limits.push(json!({"actions": actions}));
+        }
+        out.per_filter.insert(
+            filter,
+            typed(
+                "envoy.extensions.filters.http.ratelimit.v3.RateLimitPerRoute",
+                json!({"rateLimits": limits}),
+            ),
+        );
+        Ok(())
+    }
+
     /// The composite filter around the ExternalProcessor of a GatewayExtension's `extProc`.
     fn ext_processor(&self, spec: &Value, ns: &str) -> Result<Value, String> {
         let mut processor = Map::new();
@@ -316,6 +405,28 @@ impl Policies<'_> {
         let port = b.get("port").and_then(Value::as_i64).unwrap_or(0);
         Ok(format!("kube_{ns}_{name}_{port}"))
     }
+}
+
+/// One rate limit descriptor entry as an Envoy rate limit action.
+fn descriptor_action(e: &Value) -> Result<Value, String> {
+    Ok(match e.get("type").and_then(Value::as_str).unwrap_or("") {
+        "Path" => json!({"requestHeaders": {"descriptorKey": "path", "headerName": ":path"}}),
+        "RemoteAddress" => json!({"remoteAddress": {}}),
+        "Header" => {
+            let h = e.get("header").and_then(Value::as_str).unwrap_or("");
+            json!({"requestHeaders": {"descriptorKey": h, "headerName": h}})
+        }
+        "Generic" => {
+            let key = e.pointer("/generic/key").cloned().unwrap_or_default();
+            let value = e.pointer("/generic/value").cloned().unwrap_or_default();
+            json!({"genericKey": {"descriptorKey": key, "descriptorValue": value}})
+        }
+        other => {
+            return Err(format!(
+                "unknown rate limit descriptor entry type {other:?}"
+            ));
+        }
+    })
 }
 
 const EXT_AUTHZ: &str = "envoy.extensions.filters.http.ext_authz.v3.ExtAuthz";

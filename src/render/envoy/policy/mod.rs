@@ -34,8 +34,8 @@ const ORDER: &[&str] = &[
     "envoy.filters.http.rbac",
     "global_disable/ext_proc",
     "ext_proc",
-    "ratelimit/local",
     "ratelimit",
+    "ratelimit/local",
     "envoy.filters.http.csrf",
     "dynamic_modules/simple_mutations",
     "envoy.filters.http.buffer",
@@ -331,6 +331,10 @@ impl Policies<'_> {
                     out.per_filter.insert(name.into(), local_rate_limit(local)?);
                     keys.push("rateLimit.local".to_string());
                 }
+                if let Some(global) = value.get("global") {
+                    self.global_rate_limit(out, f, global)?;
+                    keys.push("rateLimit.global".to_string());
+                }
                 return Ok(keys);
             }
             "timeouts" => {
@@ -388,10 +392,16 @@ pub fn bytes(text: &str) -> Option<u64> {
 
 /// The listener's HTTP filters, in the reference's order, from every place's declarations.
 pub fn ordered(declarations: &BTreeMap<String, Value>) -> Vec<Value> {
+    // An exact name first (`ratelimit/local`), else the prefix (`ratelimit/<ns>/<name>`).
     let rank = |name: &str| {
         ORDER
             .iter()
-            .position(|p| name == *p || name.starts_with(&format!("{p}/")))
+            .position(|p| name == *p)
+            .or_else(|| {
+                ORDER
+                    .iter()
+                    .position(|p| name.starts_with(&format!("{p}/")))
+            })
             .unwrap_or(ORDER.len())
     };
     let mut list: Vec<(&String, &Value)> = declarations.iter().collect();
