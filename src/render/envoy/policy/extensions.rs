@@ -196,14 +196,14 @@ impl Policies<'_> {
                 Value::Object(config),
             ),
         );
-        let mut limits = Vec::new();
+        // The reference writes the entries of every descriptor as the actions of one rate limit.
+        let mut actions = Vec::new();
         for d in global
             .get("descriptors")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
         {
-            let mut actions = Vec::new();
             for e in d
                 .get("entries")
                 .and_then(Value::as_array)
@@ -212,8 +212,8 @@ impl Policies<'_> {
             {
                 actions.push(descriptor_action(e)?);
             }
-            limits.push(json!({"actions": actions}));
         }
+        let limits = vec![json!({"actions": actions})];
         out.per_filter.insert(
             filter,
             typed(
