@@ -36,7 +36,6 @@ const NOT_IN_API: &str = "the input uses a field this API does not have (apiKeyA
 const BASIC_AUTH: &str =
     "TrafficPolicy basicAuth with users from a Secret (secretRef) not rendered yet";
 const RBAC: &str = "TrafficPolicy rbac filter not rendered yet";
-    "TrafficPolicy rateLimit.global (rate limit service of a GatewayExtension) not rendered yet";
 const COMPRESSION: &str = "TrafficPolicy compression filters not rendered yet";
 const SESSION_PERSISTENCE: &str =
     "HTTPRoute sessionPersistence (stateful_session filter) not rendered yet";
