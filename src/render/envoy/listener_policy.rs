@@ -140,6 +140,7 @@ fn renamed(k: &str) -> String {
         "healthCheck" => "healthCheckPolicy".to_string(),
         "streamIdleTimeout" => "mergeStreamIdleTimeout".to_string(),
         "idleTimeout" => "mergeIdleTimeout".to_string(),
+        "earlyRequestHeaderModifier" => "earlyHeaderMutationExtensions".to_string(),
         other => other.to_string(),
     }
 }
@@ -263,6 +264,18 @@ fn http_setting(out: &mut Settings, name: &str, v: &Value) {
                 .map(|u| json!({"upgradeType": u}))
                 .collect();
             hcm.insert("upgradeConfigs".into(), Value::Array(list));
+        }
+        "earlyRequestHeaderModifier" => {
+            hcm.insert(
+                "earlyHeaderMutationExtensions".into(),
+                json!([{
+                    "name": "envoy.http.early_header_mutation.header_mutation",
+                    "typedConfig": typed(
+                        "envoy.extensions.http.early_header_mutation.header_mutation.v3.HeaderMutation",
+                        json!({"mutations": super::policy::mutations(v)}),
+                    ),
+                }]),
+            );
         }
         "healthCheck" => {
             let path = v.get("path").and_then(Value::as_str).unwrap_or("/");

@@ -385,6 +385,11 @@ pub(super) fn declare(out: &mut Applied, name: &str, disabled: bool, config: Val
         .or_insert(Value::Object(filter));
 }
 
+/// Header mutations (`add`, `set`, `remove`) in the HeaderMutation filters' shape.
+pub fn mutations(modifier: &Value) -> Vec<Value> {
+    header_mutations(modifier)
+}
+
 /// A Kubernetes quantity string (`64Ki`) in bytes.
 pub fn bytes(text: &str) -> Option<u64> {
     quantity(&Value::String(text.to_string()))
