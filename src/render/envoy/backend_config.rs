@@ -38,8 +38,18 @@ pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map
     out
 }
 
-/// Applies the policy fields to a cluster; `h2` says whether the upstream speaks HTTP/2.
-pub fn apply(cluster: &mut Map<String, Value>, policy: &Map<String, Value>, h2: bool) {
+/// Applies the policy fields to a cluster; `h2` says whether the upstream speaks HTTP/2;
+/// `namespace` is the target's (where a TLS `secretRef` is looked up).
+pub fn apply(
+    ctx: &Context<'_>,
+    cluster: &mut Map<String, Value>,
+    policy: &Map<String, Value>,
+    h2: bool,
+    namespace: &str,
+) {
+    if let Some(tls) = policy.get("tls") {
+        cluster.insert("transportSocket".into(), upstream_tls(ctx, tls, namespace));
+    }
     if let Some(t) = policy
         .get("connectTimeout")
         .and_then(Value::as_str)
@@ -222,4 +232,113 @@ fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value) {
         )
     };
     cluster.insert("loadBalancingPolicy".into(), value);
+}
+
+/// The UpstreamTlsContext of a BackendConfigPolicy's `tls`: SNI, client certificate and CA from
+/// a Secret (their contents printed as digests), the system CAs, subject alternative names.
+fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
+    let mut context = Map::new();
+    if let Some(b) = tls.get("allowRenegotiation") {
+        context.insert("allowRenegotiation".into(), b.clone());
+    }
+    let mut common = Map::new();
+    let sans: Vec<Value> = tls
+        .get("verifySubjectAltNames")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|n| json!({"matcher": {"exact": n}, "sanType": "DNS"}))
+        .collect();
+    let mut validation = Map::new();
+    if !sans.is_empty() {
+        validation.insert("matchTypedSubjectAltNames".into(), Value::Array(sans));
+    }
+    if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
+        && let Some(secret) = ctx.inputs.get("", "Secret", namespace, name)
+    {
+        let data = |key: &str| {
+            secret
+                .value
+                .pointer("/data")
+                .and_then(|d| d.get(key))
+                .and_then(Value::as_str)
+                .map(|b64| {
+                    let text = base64_decode(b64)
+                        .and_then(|bytes| String::from_utf8(bytes).ok())
+                        .unwrap_or_else(|| b64.to_string());
+                    json!({"inlineString": super::secret_digest(&text)})
+                })
+        };
+        if let (Some(chain), Some(key)) = (data("tls.crt"), data("tls.key")) {
+            common.insert(
+                "tlsCertificates".into(),
+                json!([{"certificateChain": chain, "privateKey": key}]),
+            );
+        }
+        if let Some(ca) = data("ca.crt") {
+            validation.insert("trustedCa".into(), ca);
+        }
+    }
+    if tls.get("wellKnownCACertificates").and_then(Value::as_str) == Some("System") {
+        common.insert(
+            "combinedValidationContext".into(),
+            json!({
+                "defaultValidationContext": validation,
+                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+            }),
+        );
+    } else if tls.get("insecureSkipVerify").and_then(Value::as_bool) == Some(true) {
+        common.insert("validationContext".into(), json!({}));
+    } else if !validation.is_empty() {
+        common.insert("validationContext".into(), Value::Object(validation));
+    }
+    context.insert("commonTlsContext".into(), Value::Object(common));
+    if let Some(sni) = tls.get("sni") {
+        context.insert("sni".into(), sni.clone());
+    }
+    json!({
+        "name": "envoy.transport_sockets.tls",
+        "typedConfig": typed(
+            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
+            Value::Object(context),
+        ),
+    })
+}
+
+/// Standard base64 (with or without padding); `None` when it is not base64.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut buffer: u32 = 0;
+    let mut bits = 0;
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' | b'\n' | b'\r' | b' ' => continue,
+            _ => return None,
+        };
+        buffer = (buffer << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64_decode;
+
+    #[test]
+    fn base64() {
+        assert_eq!(base64_decode("aGVsbG8=").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("aGVsbG8").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("a?b"), None);
+    }
 }

@@ -130,7 +130,7 @@ impl Clusters {
                 let mut cluster = service_cluster(&name, app);
                 let policy = backend_config::effective(ctx, svc, Some(pi));
                 if let Value::Object(fields) = &mut cluster {
-                    backend_config::apply(fields, &policy, speaks_h2(app));
+                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), &svc.id.namespace);
                 }
                 out.insert(name, cluster);
             }
@@ -143,7 +143,7 @@ impl Clusters {
                     .pointer("/spec/static/appProtocol")
                     .and_then(Value::as_str);
                 if let Value::Object(fields) = &mut value {
-                    backend_config::apply(fields, &policy, speaks_h2(app));
+                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), &b.id.namespace);
                 }
                 out.insert(name, value);
             }
