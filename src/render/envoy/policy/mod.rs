@@ -177,10 +177,12 @@ impl<'c> Policies<'c> {
             if !levels(f.winner.level) {
                 continue;
             }
-            let refs: Vec<String> = std::iter::once(&f.winner)
+            let mut refs: Vec<String> = std::iter::once(&f.winner)
                 .chain(&f.merged)
                 .map(|s| self.reference(s.source))
                 .collect();
+            // Combined (DeepMerge) settings: the reference lists their policies by name.
+            refs.sort();
             let keys = self.feature(&mut out, f)?;
             for key in keys {
                 out.metadata.entry(key).or_default().extend(refs.clone());
