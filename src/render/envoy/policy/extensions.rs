@@ -4,6 +4,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::clusters::GATEWAY_GROUP;
 use super::super::{duration, typed};
+use super::features::enabled;
 use super::{Applied, Policies, declare};
 use crate::merge::FieldOutcome;
 
@@ -430,11 +431,6 @@ fn descriptor_action(e: &Value) -> Result<Value, String> {
 }
 
 const EXT_AUTHZ: &str = "envoy.extensions.filters.http.ext_authz.v3.ExtAuthz";
-
-/// A filter enabled on a route or route configuration where the listener declares it disabled.
-fn enabled() -> Value {
-    typed("envoy.config.route.v3.FilterConfig", json!({"config": {}}))
-}
 
 /// The set_metadata filter that, enabled, switches every filter of a kind off.
 fn disable_switch(namespace: &str) -> Value {

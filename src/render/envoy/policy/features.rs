@@ -179,3 +179,8 @@ pub(super) fn retry(v: &Value) -> Value {
     }
     Value::Object(out)
 }
+
+/// A filter enabled on a route or route configuration where the listener declares it disabled.
+pub(super) fn enabled() -> Value {
+    typed("envoy.config.route.v3.FilterConfig", json!({"config": {}}))
+}

@@ -249,6 +249,35 @@ impl Policies<'_> {
                     typed(HEADER_MUTATION, json!({"mutations": mutations})),
                 );
             }
+            "compression" => {
+                let mut keys = Vec::new();
+                let parts = [
+                    (
+                        "responseCompression",
+                        "compression",
+                        "envoy.filters.http.compressor",
+                    ),
+                    (
+                        "requestDecompression",
+                        "decompression",
+                        "envoy.filters.http.decompressor",
+                    ),
+                ];
+                for (field, key, name) in parts {
+                    let Some(part) = value.get(field) else {
+                        continue;
+                    };
+                    declare(out, name, true, compression_filter(name));
+                    let config = if part.get("disable").is_some() {
+                        json!({"disabled": true})
+                    } else {
+                        features::enabled()
+                    };
+                    out.per_filter.insert(name.into(), config);
+                    keys.push(key.to_string());
+                }
+                return Ok(keys);
+            }
             "basicAuth" => {
                 let name = "envoy.filters.http.basic_auth";
                 // The listener's declaration needs some users; `#` is a comment line.
@@ -385,6 +414,33 @@ pub(super) fn declare(out: &mut Applied, name: &str, disabled: bool, config: Val
     out.declarations
         .entry(name.to_string())
         .or_insert(Value::Object(filter));
+}
+
+/// The gzip compressor or decompressor, declared for responses or requests only.
+fn compression_filter(name: &str) -> Value {
+    if name == "envoy.filters.http.compressor" {
+        typed(
+            "envoy.extensions.filters.http.compressor.v3.Compressor",
+            json!({
+                "compressorLibrary": {
+                    "name": "envoy.compression.gzip.compressor",
+                    "typedConfig": typed("envoy.extensions.compression.gzip.compressor.v3.Gzip", json!({})),
+                },
+                "requestDirectionConfig": {"commonConfig": {"enabled": {"defaultValue": false}}},
+            }),
+        )
+    } else {
+        typed(
+            "envoy.extensions.filters.http.decompressor.v3.Decompressor",
+            json!({
+                "decompressorLibrary": {
+                    "name": "envoy.compression.gzip.decompressor",
+                    "typedConfig": typed("envoy.extensions.compression.gzip.decompressor.v3.Gzip", json!({})),
+                },
+                "responseDirectionConfig": {"commonConfig": {"enabled": {"defaultValue": false}}},
+            }),
+        )
+    }
 }
 
 /// Header mutations (`add`, `set`, `remove`) in the HeaderMutation filters' shape.
