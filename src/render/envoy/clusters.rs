@@ -31,6 +31,8 @@ pub struct Target {
     pub app_protocol: Option<String>,
     /// Found and permitted.
     pub resolved: bool,
+    /// A dynamic forward proxy Backend: the listener needs the filter that resolves hosts.
+    pub dynamic_forward_proxy: bool,
 }
 
 impl Target {
@@ -39,6 +41,7 @@ impl Target {
             cluster: BLACKHOLE.to_string(),
             app_protocol: None,
             resolved: false,
+            dynamic_forward_proxy: false,
         }
     }
 }
@@ -90,6 +93,7 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 resolved: true,
+                dynamic_forward_proxy: false,
             }
         }
         (GATEWAY_GROUP, "Backend") => {
@@ -104,6 +108,8 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 resolved: true,
+                dynamic_forward_proxy: backend.value.pointer("/spec/type").and_then(Value::as_str)
+                    == Some("DynamicForwardProxy"),
             }
         }
         _ => Target::blackhole(),
@@ -166,6 +172,21 @@ fn service_cluster(name: &str, app_protocol: Option<&str>) -> Value {
     c
 }
 
+/// The HTTP filter a route to a dynamic forward proxy Backend needs on its listener.
+pub fn forward_proxy_filter() -> (String, Value) {
+    let name = "envoy.filters.http.dynamic_forward_proxy";
+    (
+        name.to_string(),
+        json!({
+            "name": name,
+            "typedConfig": typed(
+                "envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig",
+                json!({"subClusterConfig": {}}),
+            ),
+        }),
+    )
+}
+
 /// `h2c` and gRPC application protocols: HTTP/2 to the upstream.
 fn speaks_h2(app_protocol: Option<&str>) -> bool {
     matches!(
@@ -190,6 +211,38 @@ fn backend_cluster(b: &Object) -> Option<(String, Value)> {
     let ns = &b.id.namespace;
     let name = &b.id.name;
     match spec.get("type").and_then(Value::as_str)? {
+        "DynamicForwardProxy" => {
+            let cluster = format!("backend_{ns}_{name}_0");
+            let mut c = json!({
+                "clusterType": {
+                    "name": "envoy.clusters.dynamic_forward_proxy",
+                    "typedConfig": typed(
+                        "envoy.extensions.clusters.dynamic_forward_proxy.v3.ClusterConfig",
+                        json!({"subClustersConfig": {"lbPolicy": "LEAST_REQUEST"}}),
+                    ),
+                },
+                "connectTimeout": "5s",
+                "lbPolicy": "CLUSTER_PROVIDED",
+                "name": cluster,
+            });
+            if spec
+                .pointer("/dynamicForwardProxy/enableTls")
+                .and_then(Value::as_bool)
+                == Some(true)
+            {
+                c["transportSocket"] = json!({
+                    "name": "envoy.transport_sockets.tls",
+                    "typedConfig": typed(
+                        "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
+                        json!({"commonTlsContext": {"combinedValidationContext": {
+                            "defaultValidationContext": {},
+                            "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+                        }}}),
+                    ),
+                });
+            }
+            Some((cluster, c))
+        }
         "Static" => {
             let cluster = format!("backend_{ns}_{name}_0");
             let endpoints: Vec<Value> = array(spec, "/static/hosts")

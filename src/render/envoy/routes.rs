@@ -252,7 +252,7 @@ fn route(
     } else if let Some(r) = f.redirect {
         out.insert("redirect".into(), r);
     } else {
-        let mut action = action(ctx, e, &mut route_fields)?;
+        let mut action = action(ctx, e, &mut route_fields, declarations)?;
         action.extend(f.action);
         // The route's own timeouts and retries win over a TrafficPolicy's.
         let builtin_timeout = e.rule.get("timeouts").is_some();
@@ -278,6 +278,7 @@ fn action(
     ctx: &Context<'_>,
     e: &Entry<'_>,
     route_fields: &mut Map<String, Value>,
+    declarations: &mut BTreeMap<String, Value>,
 ) -> Result<Map<String, Value>, String> {
     let mut action = Map::new();
     let mut backends = Vec::new();
@@ -286,6 +287,10 @@ fn action(
         let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
         let t = clusters::target(ctx, e.route, b);
         upgrade |= t.app_protocol.as_deref() == Some("kubernetes.io/ws");
+        if t.dynamic_forward_proxy {
+            let (name, filter) = clusters::forward_proxy_filter();
+            declarations.entry(name).or_insert(filter);
+        }
         let mut per_backend = Map::new();
         let bf = b.get("filters").unwrap_or(&Value::Null);
         for f in bf.as_array().into_iter().flatten() {

@@ -42,6 +42,7 @@ const ORDER: &[&str] = &[
     "envoy.extensions.filters.http.header_mutation",
     "envoy.filters.http.compressor",
     "envoy.filters.http.decompressor",
+    "envoy.filters.http.dynamic_forward_proxy",
 ];
 
 /// The TrafficPolicy settings that apply at one place, ready to render.
