@@ -98,9 +98,37 @@ pub fn apply(
         }
         cluster.insert("outlierDetection".into(), Value::Object(od));
     }
+    if let Some(hc) = policy.get("healthCheck") {
+        cluster.insert("healthChecks".into(), json!([health_check(hc)]));
+    }
     if let Some(cb) = policy.get("circuitBreakers") {
         cluster.insert("circuitBreakers".into(), json!({"thresholds": [cb]}));
     }
+}
+
+/// An active health check: its timings and thresholds, and the HTTP or gRPC check.
+fn health_check(hc: &Value) -> Value {
+    let mut out = Map::new();
+    for (k, v) in hc.as_object().into_iter().flatten() {
+        match k.as_str() {
+            "timeout" | "interval" => {
+                if let Some(d) = v.as_str().and_then(duration) {
+                    out.insert(k.clone(), json!(d));
+                }
+            }
+            "unhealthyThreshold" | "healthyThreshold" => {
+                out.insert(k.clone(), v.clone());
+            }
+            "http" => {
+                out.insert("httpHealthCheck".into(), v.clone());
+            }
+            "grpc" => {
+                out.insert("grpcHealthCheck".into(), v.clone());
+            }
+            _ => {}
+        }
+    }
+    Value::Object(out)
 }
 
 /// `30s` as whole seconds.
