@@ -320,6 +320,23 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
     } else if !validation.is_empty() {
         common.insert("validationContext".into(), Value::Object(validation));
     }
+    if let Some(params) = tls.get("parameters") {
+        let mut out = Map::new();
+        for key in ["cipherSuites", "ecdhCurves"] {
+            if let Some(v) = params.get(key) {
+                out.insert(key.into(), v.clone());
+            }
+        }
+        for (key, field) in [
+            ("maxVersion", "tlsMaximumProtocolVersion"),
+            ("minVersion", "tlsMinimumProtocolVersion"),
+        ] {
+            if let Some(v) = params.get(key).and_then(Value::as_str) {
+                out.insert(field.into(), json!(format!("TLSv{}", v.replace('.', "_"))));
+            }
+        }
+        common.insert("tlsParams".into(), Value::Object(out));
+    }
     context.insert("commonTlsContext".into(), Value::Object(common));
     if let Some(sni) = tls.get("sni") {
         context.insert("sni".into(), sni.clone());
