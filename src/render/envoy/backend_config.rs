@@ -48,6 +48,18 @@ pub fn apply(
     namespace: &str,
 ) {
     if let Some(tls) = policy.get("tls") {
+        if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
+            && ctx.inputs.get("", "Secret", namespace, name).is_none()
+        {
+            // Without its client certificate the cluster has no endpoints, as the reference
+            // renders it: requests to it fail rather than go out without TLS.
+            let name = cluster.get("name").cloned().unwrap_or_default();
+            cluster.clear();
+            cluster.insert("loadAssignment".into(), json!({"clusterName": name}));
+            cluster.insert("name".into(), name);
+            cluster.insert("type".into(), json!("STATIC"));
+            return;
+        }
         cluster.insert("transportSocket".into(), upstream_tls(ctx, tls, namespace));
     }
     if let Some(t) = policy
