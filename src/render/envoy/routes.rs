@@ -161,6 +161,28 @@ pub fn render(
         }
         hosts.push(host);
     }
+    // An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves
+    // nothing valid to route: one catch-all virtual host answers 500, as the reference does.
+    let own_listener = rc
+        .listeners
+        .first()
+        .map(|&li| &plan.listeners[li])
+        .filter(|l| rc.https && l.set.is_none())
+        .map(|l| l.index);
+    if let Some(why) = policies.invalid_on_gateway(plan.gateway, own_listener) {
+        shared
+            .refused
+            .push(format!("route configuration {}: {why}", rc.name));
+        hosts = vec![json!({
+            "domains": ["*"],
+            "name": "default",
+            "routes": [{
+                "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
+                "match": {"prefix": "/"},
+            }],
+        })];
+        declarations.clear();
+    }
     let mut value = Map::new();
     value.insert("ignorePortInHostMatching".into(), json!(true));
     value.insert("name".into(), json!(rc.name));

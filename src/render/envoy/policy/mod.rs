@@ -161,12 +161,55 @@ impl<'c> Policies<'c> {
         })
     }
 
-    /// Route- and rule-level settings of one rule.
+    /// Route- and rule-level settings of one rule; `Err` when a TrafficPolicy on the route, the
+    /// rule or its ExtensionRef filters is invalid (the reference replaces the rule).
     pub fn rule(&self, route: &Object, rule: usize) -> Result<Applied, String> {
         let Some(r) = self.index(route) else {
             return Ok(Applied::default());
         };
+        for place in [Place::Route(r), Place::Rule(r, rule)] {
+            if let Some(why) = self.invalid_at(place) {
+                return Err(why);
+            }
+        }
         self.applied(Place::Rule(r, rule), |l| l >= Level::Route)
+    }
+
+    /// Why the Gateway, or one of its own listeners, has an invalid TrafficPolicy attached.
+    pub fn invalid_on_gateway(&self, gateway: &Object, listener: Option<usize>) -> Option<String> {
+        let g = self.index(gateway)?;
+        self.invalid_at(Place::Gateway(g))
+            .or_else(|| listener.and_then(|li| self.invalid_at(Place::Listener(g, li))))
+    }
+
+    /// An invalid TrafficPolicy attached at a place (or named by a rule's ExtensionRef): one
+    /// with an error-level finding of gwctl's.
+    fn invalid_at(&self, place: Place) -> Option<String> {
+        let merged = self.ctx.merged.as_ref()?;
+        let model = self.ctx.run.model.as_ref()?;
+        let attached = merged.hierarchy.attached.get(&place).into_iter().flatten();
+        let named = merged.hierarchy.extension.get(&place).into_iter().flatten();
+        for &p in attached.chain(named) {
+            let id = &model.facts[p].id;
+            if id.kind != "TrafficPolicy" {
+                continue;
+            }
+            let error = self.ctx.run.diagnostics.iter().find(|d| {
+                d.severity == crate::diag::Severity::Error
+                    && d.resource.as_ref().is_some_and(|r| {
+                        r.kind == id.kind
+                            && r.name == id.name
+                            && r.namespace.as_deref().unwrap_or("") == id.namespace
+                    })
+            });
+            if let Some(d) = error {
+                return Some(format!(
+                    "TrafficPolicy {}/{} is invalid: {}",
+                    id.namespace, id.name, d.message
+                ));
+            }
+        }
+        None
     }
 
     fn applied(&self, place: Place, levels: impl Fn(Level) -> bool) -> Result<Applied, String> {
