@@ -68,6 +68,65 @@ fn invalid_rule_standard() {
 }
 
 #[test]
+fn delegation_and_upstream_tls() {
+    insta::assert_snapshot!(xds("delegation.yaml"));
+}
+
+#[test]
+fn delegated_children_within_the_parent_match() {
+    let r = rendered("delegation.yaml", ValidationLevel::Standard);
+    let rc = resource(&r, "route", "listener~80");
+    let routes = rc["virtualHosts"][0]["routes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let summary: Vec<(String, String)> = routes
+        .iter()
+        .map(|r| {
+            let path = r["match"]["pathSeparatedPrefix"]
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            let to = match r["route"]["cluster"].as_str() {
+                Some(c) => c.to_string(),
+                None => format!("status {}", r["directResponse"]["status"]),
+            };
+            (path, to)
+        })
+        .collect();
+    // The child's /elsewhere rule is outside /shop: left out. /blog has no child: 500.
+    assert_eq!(
+        summary,
+        [
+            ("/shop/cart".to_string(), "kube_shop_cart_443".to_string()),
+            ("/blog".to_string(), "status 500".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn upstream_tls_material_is_digests() {
+    let r = rendered("delegation.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_shop_cart_443");
+    let tls = &cluster["transportSocket"]["typedConfig"];
+    assert_eq!(tls["sni"], "cart.shop.svc");
+    let common = &tls["commonTlsContext"];
+    // Digests of the decoded Secret data ("client-cert", "client-key", "ca-cert").
+    assert_eq!(
+        common["tlsCertificates"][0]["certificateChain"]["inlineString"],
+        render::envoy::secret_digest("client-cert")
+    );
+    assert_eq!(
+        common["tlsCertificates"][0]["privateKey"]["inlineString"],
+        render::envoy::secret_digest("client-key")
+    );
+    assert_eq!(
+        common["validationContext"]["trustedCa"]["inlineString"],
+        render::envoy::secret_digest("ca-cert")
+    );
+}
+
+#[test]
 fn certificate_and_key_are_digests() {
     let text = xds("http.yaml");
     // The Secret's data, base64 as in the manifest.
