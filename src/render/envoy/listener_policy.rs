@@ -28,6 +28,8 @@ pub struct ListenerPolicies<'c> {
     ctx: &'c Context<'c>,
     /// The Gateway's index in the facts.
     gateway: Option<usize>,
+    /// `<name>.<namespace>` of the Gateway: the service name its telemetry reports.
+    service_name: String,
     /// Metadata namespace -> key -> policy references (the same on every resource).
     pub metadata: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
@@ -37,6 +39,7 @@ impl<'c> ListenerPolicies<'c> {
         let mut out = ListenerPolicies {
             ctx,
             gateway: None,
+            service_name: format!("{}.{}", gateway.id.name, gateway.id.namespace),
             metadata: BTreeMap::new(),
         };
         let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
@@ -65,6 +68,10 @@ impl<'c> ListenerPolicies<'c> {
                 for f in &e.fields {
                     let owner = f.winner.source.object();
                     let (namespace, keys) = match e.family {
+                        Family::HTTPListenerPolicy if f.name == "accessLog" => (
+                            "HTTPListenerPolicy",
+                            vec!["accessLog".to_string(), "accessLogConfig".to_string()],
+                        ),
                         Family::HTTPListenerPolicy => ("HTTPListenerPolicy", vec![renamed(f.name)]),
                         Family::ListenerPolicy => {
                             ("ListenerPolicy", listener_policy_keys(ctx, owner))
@@ -97,6 +104,14 @@ impl<'c> ListenerPolicies<'c> {
         for e in merged.of(Place::Gateway(g)) {
             if e.family == Family::HTTPListenerPolicy {
                 for f in &e.fields {
+                    if f.name == "accessLog" {
+                        let ns = self.ctx.run.model.as_ref().map_or("", |m| {
+                            m.facts[f.winner.source.object()].id.namespace.as_str()
+                        });
+                        let logs = access_logs(&f.value(), ns, &self.service_name);
+                        out.hcm.insert("accessLog".into(), Value::Array(logs));
+                        continue;
+                    }
                     http_setting(&mut out, f.name, &f.value());
                 }
             }
@@ -209,6 +224,93 @@ fn listener_setting(out: &mut Settings, listener: &Value, owner: &str) {
             _ => {}
         }
     }
+}
+
+/// HTTPListenerPolicy `accessLog`: gRPC and OpenTelemetry access log services (their
+/// backendRef a Service port in `ns` unless it names a namespace) and file sinks.
+fn access_logs(list: &Value, ns: &str, service_name: &str) -> Vec<Value> {
+    let cluster = |grpc: &Value| {
+        let b = grpc.get("backendRef").unwrap_or(&Value::Null);
+        format!(
+            "kube_{}_{}_{}",
+            b.get("namespace").and_then(Value::as_str).unwrap_or(ns),
+            b.get("name").and_then(Value::as_str).unwrap_or(""),
+            b.get("port").and_then(Value::as_i64).unwrap_or(0)
+        )
+    };
+    let common = |grpc: &Value| {
+        let mut c = json!({
+            "grpcService": {"envoyGrpc": {"clusterName": cluster(grpc)}},
+            "transportApiVersion": "V3",
+        });
+        if let Some(name) = grpc.get("logName") {
+            c["logName"] = name.clone();
+        }
+        c
+    };
+    let mut out = Vec::new();
+    for entry in list.as_array().into_iter().flatten() {
+        let mut log = if let Some(grpc) = entry.get("grpcService") {
+            json!({
+                "name": "envoy.access_loggers.http_grpc",
+                "typedConfig": typed(
+                    "envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig",
+                    json!({"commonConfig": common(grpc)}),
+                ),
+            })
+        } else if let Some(otel) = entry.get("openTelemetry") {
+            let mut config = json!({
+                "commonConfig": common(otel.get("grpcService").unwrap_or(&Value::Null)),
+                "resourceAttributes": {"values": [
+                    {"key": "service.name", "value": {"stringValue": service_name}},
+                ]},
+            });
+            if let Some(body) = otel.get("body").and_then(Value::as_str) {
+                config["body"] = json!({"stringValue": body});
+            }
+            if let Some(attributes) = otel.get("attributes") {
+                config["attributes"] = attributes.clone();
+            }
+            json!({
+                "name": "envoy.access_loggers.open_telemetry",
+                "typedConfig": typed(
+                    "envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig",
+                    config,
+                ),
+            })
+        } else if let Some(file) = entry.get("fileSink") {
+            let mut config = json!({"path": file.get("path").cloned().unwrap_or_default()});
+            if let Some(format) = file.get("stringFormat").and_then(Value::as_str) {
+                config["logFormat"] = json!({"textFormatSource": {"inlineString": format}});
+            } else if let Some(format) = file.get("jsonFormat") {
+                config["logFormat"] = json!({"jsonFormat": format});
+            }
+            json!({
+                "name": "envoy.access_loggers.file",
+                "typedConfig": typed(
+                    "envoy.extensions.access_loggers.file.v3.FileAccessLog",
+                    config,
+                ),
+            })
+        } else {
+            continue;
+        };
+        if let Some(header) = entry.pointer("/filter/headerFilter/header") {
+            let value = header.get("value").cloned().unwrap_or_default();
+            let matcher = match header.get("type").and_then(Value::as_str) {
+                Some("RegularExpression") => {
+                    json!({"safeRegex": {"googleRe2": {}, "regex": value}})
+                }
+                _ => json!({"exact": value}),
+            };
+            log["filter"] = json!({"headerFilter": {"header": {
+                "name": header.get("name").cloned().unwrap_or_default(),
+                "stringMatch": matcher,
+            }}});
+        }
+        out.push(log);
+    }
+    out
 }
 
 /// One HTTP connection manager setting.

@@ -104,9 +104,11 @@ pub(super) fn cors(v: &Value) -> Value {
             .map(|n| n.to_string())
             .or_else(|| a.as_str().map(str::to_string))
     });
-    if let Some(age) = age {
-        out.insert("maxAge".into(), json!(age));
-    }
+    // The reference writes 5 seconds when the policy sets none.
+    out.insert(
+        "maxAge".into(),
+        json!(age.unwrap_or_else(|| "5".to_string())),
+    );
     typed(
         "envoy.extensions.filters.http.cors.v3.CorsPolicy",
         Value::Object(out),

@@ -358,7 +358,7 @@ impl Policies<'_> {
                 declare(
                     out,
                     name,
-                    false,
+                    true,
                     typed("envoy.extensions.filters.http.cors.v3.Cors", json!({})),
                 );
                 out.per_filter.insert(name.into(), cors(&value));
