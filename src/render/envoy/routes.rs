@@ -13,7 +13,7 @@ use super::listeners::RouteConfig;
 use super::matches;
 use super::plan::{Plan, array, domains};
 use super::policy::{Applied, METADATA, Policies};
-use super::{duration, underscored};
+use super::{duration, typed, underscored};
 use crate::model::Object;
 
 /// The body of the direct response that replaces an invalid route rule.
@@ -263,7 +263,10 @@ fn route(
 ) -> Result<Value, String> {
     let m = route_match(e)?;
     let f = filters::rule(ctx, e.route, e.rule, &e.m, e.port)?;
-    let policy = shared.policies.rule(e.route, e.rule_index)?;
+    let mut policy = shared.policies.rule(e.route, e.rule_index)?;
+    if let Some(persistence) = e.rule.get("sessionPersistence") {
+        session_persistence(&mut policy, persistence);
+    }
     policy.declare_into(declarations);
     let mut out = Map::new();
     out.insert("match".into(), m);
@@ -293,6 +296,57 @@ fn route(
     out.extend(route_fields);
     policy.write(&mut out);
     Ok(Value::Object(out))
+}
+
+/// A rule's sessionPersistence: the stateful session filter, configured on the route.
+fn session_persistence(policy: &mut Applied, p: &Value) {
+    let name = "envoy.filters.http.stateful_session";
+    policy
+        .declarations
+        .entry(name.to_string())
+        .or_insert_with(|| {
+            json!({
+                "disabled": true,
+                "name": name,
+                "typedConfig": typed(
+                    "envoy.extensions.filters.http.stateful_session.v3.StatefulSession",
+                    json!({}),
+                ),
+            })
+        });
+    let session = p.get("sessionName").cloned().unwrap_or(json!("session"));
+    let state = if p.get("type").and_then(Value::as_str) == Some("Header") {
+        json!({
+            "name": "envoy.http.stateful_session.header",
+            "typedConfig": typed(
+                "envoy.extensions.http.stateful_session.header.v3.HeaderBasedSessionState",
+                json!({"name": session}),
+            ),
+        })
+    } else {
+        let mut cookie = json!({"name": session, "path": "/"});
+        if let Some(ttl) = p
+            .get("absoluteTimeout")
+            .and_then(Value::as_str)
+            .and_then(duration)
+        {
+            cookie["ttl"] = json!(ttl);
+        }
+        json!({
+            "name": "envoy.http.stateful_session.cookie",
+            "typedConfig": typed(
+                "envoy.extensions.http.stateful_session.cookie.v3.CookieBasedSessionState",
+                json!({"cookie": cookie}),
+            ),
+        })
+    };
+    policy.per_filter.insert(
+        name.into(),
+        typed(
+            "envoy.extensions.filters.http.stateful_session.v3.StatefulSessionPerRoute",
+            json!({"statefulSession": {"sessionState": state}}),
+        ),
+    );
 }
 
 /// The RouteAction: the backends, timeouts and retries of the rule.

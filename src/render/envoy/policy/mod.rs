@@ -43,6 +43,7 @@ const ORDER: &[&str] = &[
     "envoy.filters.http.compressor",
     "envoy.filters.http.decompressor",
     "envoy.filters.http.dynamic_forward_proxy",
+    "envoy.filters.http.stateful_session",
 ];
 
 /// The TrafficPolicy settings that apply at one place, ready to render.
