@@ -126,6 +126,39 @@ fn upstream_tls_material_is_digests() {
     );
 }
 
+/// Routes that all delegate `*` to their own namespace: the expansion is bounded (depth and
+/// entries), the cycles answer 500, and nothing loops.
+#[test]
+fn mutual_delegation_is_bounded() {
+    let mut text = String::from(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: x}\n\
+         spec:\n  gatewayClassName: c\n  listeners:\n  - {name: http, protocol: HTTP, port: 80}\n\
+         ---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: root, namespace: x}\n\
+         spec:\n  parentRefs: [{name: gw}]\n  rules:\n  - backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: \"*\", namespace: y}]\n",
+    );
+    for i in 0..12 {
+        text.push_str(&format!(
+            "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: r{i}, namespace: y}}\n\
+             spec:\n  rules:\n  - backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: \"*\", namespace: y}}]\n"
+        ));
+    }
+    let options = render::render_options(LintOptions::default());
+    let run = gwctl::lint::lint_sources(
+        vec![gwctl::source::SourceFile::new(0, "loop.yaml", text)],
+        &options,
+    );
+    let r = render::render(&run, &RenderOptions::default());
+    let rc = resource(&r, "route", "listener~80");
+    let routes = rc["virtualHosts"][0]["routes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // Every path ends in a cycle or the depth limit: only direct responses 500 remain.
+    assert!(!routes.is_empty());
+    assert!(routes.iter().all(|r| r["directResponse"]["status"] == 500));
+    assert!(routes.len() <= 10_001, "{} routes", routes.len());
+}
+
 #[test]
 fn certificate_and_key_are_digests() {
     let text = xds("http.yaml");

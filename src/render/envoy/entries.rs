@@ -18,6 +18,9 @@ const ANY_NAMESPACE: &str = "all";
 const INHERIT: &str = "delegation.kgateway.dev/inherit-parent-matcher";
 /// Delegation deeper than this is treated as a cycle.
 const MAX_DEPTH: usize = 8;
+/// Entries of one virtual host past which delegation stops expanding: routes delegating to
+/// each other by `*` would otherwise multiply at every level.
+const MAX_ENTRIES: usize = 10_000;
 
 /// What an entry's rule does with its backends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +111,9 @@ fn delegate<'a>(
 ) -> Delegation {
     if path.len() > MAX_DEPTH {
         return Delegation::Invalid("route delegation is too deep");
+    }
+    if out.len() > MAX_ENTRIES {
+        return Delegation::Invalid("route delegation expands to too many routes");
     }
     let before = out.len();
     for child in children(ctx, route, rule) {
