@@ -363,7 +363,7 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
 }
 
 /// Standard base64 (with or without padding); `None` when it is not base64.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
+pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let mut buffer: u32 = 0;
     let mut bits = 0;

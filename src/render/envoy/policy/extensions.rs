@@ -4,7 +4,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::clusters::GATEWAY_GROUP;
 use super::super::{duration, typed};
-use super::features::enabled;
+use super::features::{disable_switch, enabled};
 use super::{Applied, Policies, declare};
 use crate::merge::FieldOutcome;
 
@@ -256,40 +256,14 @@ impl Policies<'_> {
         if let Some(p) = spec.get("statPrefix").and_then(Value::as_str) {
             processor.insert("statPrefix".into(), json!(p));
         }
-        let execute = typed(
-            "envoy.extensions.filters.http.composite.v3.ExecuteFilterAction",
-            json!({"typedConfig": {
-                "name": "envoy.filters.http.ext_proc",
-                "typedConfig": typed("envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor", Value::Object(processor)),
-            }}),
-        );
-        Ok(typed(
-            "envoy.extensions.common.matching.v3.ExtensionWithMatcher",
-            json!({
-                "extensionConfig": {
-                    "name": "composite_ext_proc",
-                    "typedConfig": typed("envoy.extensions.filters.http.composite.v3.Composite", json!({})),
-                },
-                "xdsMatcher": {"matcherList": {"matchers": [{
-                    "onMatch": {"action": {"name": "composite-action", "typedConfig": execute}},
-                    "predicate": {"singlePredicate": {
-                        "customMatch": {
-                            "name": "envoy.matching.matchers.metadata_matcher",
-                            "typedConfig": typed(
-                                "envoy.extensions.matching.input_matchers.metadata.v3.Metadata",
-                                json!({"invert": true, "value": {"boolMatch": true}}),
-                            ),
-                        },
-                        "input": {
-                            "name": "disable",
-                            "typedConfig": typed(
-                                "envoy.extensions.matching.common_inputs.network.v3.DynamicMetadataInput",
-                                json!({"filter": "dev.kgateway.disable_ext_proc", "path": [{"key": "disable"}]}),
-                            ),
-                        },
-                    }},
-                }]}},
-            }),
+        Ok(composite(
+            "composite_ext_proc",
+            "envoy.filters.http.ext_proc",
+            typed(
+                "envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor",
+                Value::Object(processor),
+            ),
+            "dev.kgateway.disable_ext_proc",
         ))
     }
 
@@ -432,11 +406,45 @@ fn descriptor_action(e: &Value) -> Result<Value, String> {
 
 const EXT_AUTHZ: &str = "envoy.extensions.filters.http.ext_authz.v3.ExtAuthz";
 
-/// The set_metadata filter that, enabled, switches every filter of a kind off.
-fn disable_switch(namespace: &str) -> Value {
+/// A composite filter that runs `filter` unless the metadata `disable_namespace` says
+/// `disable: true` (what the `global_disable/<kind>` switch sets).
+pub(super) fn composite(
+    extension: &str,
+    filter: &str,
+    config: Value,
+    disable_namespace: &str,
+) -> Value {
+    let execute = typed(
+        "envoy.extensions.filters.http.composite.v3.ExecuteFilterAction",
+        json!({"typedConfig": {"name": filter, "typedConfig": config}}),
+    );
     typed(
-        "envoy.extensions.filters.http.set_metadata.v3.Config",
-        json!({"metadata": [{"metadataNamespace": namespace, "value": {"disable": true}}]}),
+        "envoy.extensions.common.matching.v3.ExtensionWithMatcher",
+        json!({
+            "extensionConfig": {
+                "name": extension,
+                "typedConfig": typed("envoy.extensions.filters.http.composite.v3.Composite", json!({})),
+            },
+            "xdsMatcher": {"matcherList": {"matchers": [{
+                "onMatch": {"action": {"name": "composite-action", "typedConfig": execute}},
+                "predicate": {"singlePredicate": {
+                    "customMatch": {
+                        "name": "envoy.matching.matchers.metadata_matcher",
+                        "typedConfig": typed(
+                            "envoy.extensions.matching.input_matchers.metadata.v3.Metadata",
+                            json!({"invert": true, "value": {"boolMatch": true}}),
+                        ),
+                    },
+                    "input": {
+                        "name": "disable",
+                        "typedConfig": typed(
+                            "envoy.extensions.matching.common_inputs.network.v3.DynamicMetadataInput",
+                            json!({"filter": disable_namespace, "path": [{"key": "disable"}]}),
+                        ),
+                    },
+                }},
+            }]}},
+        }),
     )
 }
 

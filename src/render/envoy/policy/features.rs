@@ -186,3 +186,11 @@ pub(super) fn retry(v: &Value) -> Value {
 pub(super) fn enabled() -> Value {
     typed("envoy.config.route.v3.FilterConfig", json!({"config": {}}))
 }
+
+/// The set_metadata filter that, enabled, switches every filter of a kind off.
+pub(super) fn disable_switch(namespace: &str) -> Value {
+    typed(
+        "envoy.extensions.filters.http.set_metadata.v3.Config",
+        json!({"metadata": [{"metadataNamespace": namespace, "value": {"disable": true}}]}),
+    )
+}

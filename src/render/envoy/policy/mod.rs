@@ -7,6 +7,7 @@
 
 mod extensions;
 mod features;
+mod jwt;
 
 use std::collections::BTreeMap;
 
@@ -434,6 +435,7 @@ impl Policies<'_> {
             }
             "extAuth" => self.ext_auth(out, f, &value)?,
             "extProc" => self.ext_proc(out, f, &value)?,
+            "jwt" => self.jwt(out, f, &value)?,
             _ => return Ok(Vec::new()),
         }
         Ok(vec![key])
