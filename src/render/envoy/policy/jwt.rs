@@ -151,6 +151,27 @@ impl Policies<'_> {
             };
             out.insert("localJwks".into(), json!({"inlineString": jwks(&text)?}));
         }
+        if let Some(remote) = p.pointer("/jwks/remote") {
+            let b = remote.get("backendRef").unwrap_or(&Value::Null);
+            let cluster = format!(
+                "kube_{}_{}_{}",
+                b.get("namespace").and_then(Value::as_str).unwrap_or(ns),
+                b.get("name").and_then(Value::as_str).unwrap_or(""),
+                b.get("port").and_then(Value::as_i64).unwrap_or(0)
+            );
+            let cache = remote
+                .get("cacheDuration")
+                .and_then(Value::as_str)
+                .and_then(super::super::duration)
+                .unwrap_or_else(|| "300s".to_string());
+            out.insert(
+                "remoteJwks".into(),
+                json!({
+                    "cacheDuration": cache,
+                    "httpUri": {"cluster": cluster, "timeout": "5s", "uri": remote.get("url")},
+                }),
+            );
+        }
         out.insert("payloadInMetadata".into(), json!("payload"));
         Ok(Value::Object(out))
     }
