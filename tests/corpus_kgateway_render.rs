@@ -31,7 +31,6 @@ const REGEX_STANDARD: &str = "standard: the reference passes a regular expressio
 const REJECTED_POLICY: &str =
     "gwctl rejects the policy (validation error) and applies none of it; the reference applies it";
 const DELEGATION: &str = "route delegation: relative paths, inherited matchers and filters, policy inheritance between parent and child, route weights not rendered yet";
-    "TrafficPolicy jwt: remote JWKS providers (cluster of the JWKS server) not rendered yet";
 const NOT_IN_API: &str = "the input uses a field this API does not have (apiKeyAuth, oauth2/oidc, ListenerPolicy httpSettings, HTTPListenerPolicy preserveExternalRequestId/generateRequestId: kgateway-seed SOURCE.md, spec): gwctl reports it and renders nothing for it";
 const BASIC_AUTH: &str =
     "TrafficPolicy basicAuth with users from a Secret (secretRef) not rendered yet";
