@@ -239,6 +239,27 @@ impl<'c> Policies<'c> {
 }
 
 impl Policies<'_> {
+    /// The users of a basicAuth `secretRef`: the Secret's `.htpasswd`, without its final newline.
+    fn htpasswd(&self, f: &FieldOutcome<'_>, value: &Value) -> Result<String, String> {
+        let name = value
+            .pointer("/secretRef/name")
+            .and_then(Value::as_str)
+            .ok_or("basicAuth has neither users nor a secretRef")?;
+        let ns = self.namespace(f);
+        let encoded = self
+            .ctx
+            .inputs
+            .get("", "Secret", ns, name)
+            .and_then(|s| s.value.pointer("/data/.htpasswd"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("Secret {ns}/{name} has no .htpasswd"))?;
+        let bytes = super::backend_config::base64_decode(encoded)
+            .ok_or_else(|| format!("Secret {ns}/{name}: .htpasswd is not base64"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("Secret {ns}/{name}: .htpasswd is not text"))?;
+        Ok(text.trim_end_matches('\n').to_string())
+    }
+
     /// The namespace of the policy that supplied a field.
     pub(super) fn namespace(&self, f: &FieldOutcome<'_>) -> &str {
         self.ctx.run.model.as_ref().map_or("", |m| {
@@ -343,14 +364,15 @@ impl Policies<'_> {
                         .flatten()
                         .filter_map(Value::as_str)
                         .collect();
-                    if users.is_empty() {
-                        // Users from a Secret: not rendered (see the report).
-                        return Ok(Vec::new());
-                    }
+                    let text = if users.is_empty() {
+                        self.htpasswd(f, &value)?
+                    } else {
+                        users.join("\n")
+                    };
                     // Password hashes are secret material: printed as their digest.
                     typed(
                         BASIC_AUTH_PER_ROUTE,
-                        json!({"users": {"inlineString": super::secret_digest(&users.join("\n"))}}),
+                        json!({"users": {"inlineString": super::secret_digest(&text)}}),
                     )
                 };
                 out.per_filter.insert(name.into(), config);
