@@ -21,8 +21,8 @@ const SECTIONS: [&str; 3] = ["Listeners", "Routes", "Clusters"];
 
 /// Agreement reached, per section (Listeners, Routes, Clusters) and for whole cases; the test
 /// fails below. The strict cases count as differing by decision (see `STRICT`).
-const FLOOR: [usize; 3] = [155, 136, 183];
-const FLOOR_CASES: usize = 128;
+const FLOOR: [usize; 3] = [155, 136, 184];
+const FLOOR_CASES: usize = 129;
 
 // Why a case differs, one reason per cause. Features not rendered yet are named as such.
 const STRICT: &str = "validation level strict: gwctl refuses the whole Gateway (decisions.md section 7), the reference drops only the invalid route";
@@ -35,7 +35,6 @@ const NOT_IN_API: &str = "the input uses a field this API does not have (apiKeyA
 const RBAC: &str = "TrafficPolicy rbac filter not rendered yet";
 const BACKEND_TLS_POLICY: &str = "BackendTLSPolicy (Gateway API) on clusters not rendered yet";
 const TLS_FILES: &str = "BackendConfigPolicy tls.files: the reference rejects paths missing on its own filesystem; gwctl cannot check the proxy's files offline and does not render file-based TLS yet";
-const SLOW_START: &str = "BackendConfigPolicy loadBalancer slowStart not rendered yet";
 const FRONTEND_TLS: &str = "Gateway frontend TLS (client certificate validation) not rendered yet";
 const ACCESS_LOG: &str = "HTTPListenerPolicy tracing not rendered yet, and the access log policy uses openTelemetry attributes, not in this API (gwctl rejects it)";
 const DEEP_MERGE: &str = "policyMerge DeepMerge: the order of the combined providers' filters and of concatenated transformations differs from the reference's";
@@ -112,7 +111,6 @@ const KNOWN: &[(&str, &str)] = &[
         "ListenerPolicy with early header mutations (add/set/remove)",
         NOT_IN_API,
     ),
-    ("Backend Config Policy with LB Config", SLOW_START),
     ("RBAC Policy at route level", RBAC),
     ("RBAC Policy at httproute level", RBAC),
     ("RBAC Policy at gateway level", RBAC),

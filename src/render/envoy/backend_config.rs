@@ -32,11 +32,19 @@ pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map
         if e.family == Family::BackendConfigPolicy {
             for f in &e.fields {
                 out.insert(f.name.to_string(), f.value());
+                if f.name == "loadBalancer" {
+                    // Slow start's runtime key names the policy that set it.
+                    let id = &model.facts[f.winner.source.object()].id;
+                    out.insert(OWNER.into(), json!(format!("{}.{}", id.name, id.namespace)));
+                }
             }
         }
     }
     out
 }
+
+/// Where [`effective`] notes `<policy>.<namespace>` of the winning loadBalancer setting.
+const OWNER: &str = "$loadBalancerPolicy";
 
 /// Applies the policy fields to a cluster; `h2` says whether the upstream speaks HTTP/2;
 /// `namespace` is the target's (where a TLS `secretRef` is looked up).
@@ -93,7 +101,8 @@ pub fn apply(
     }
     protocol_options(cluster, policy, h2);
     if let Some(lb) = policy.get("loadBalancer") {
-        load_balancer(cluster, lb);
+        let owner = policy.get(OWNER).and_then(Value::as_str).unwrap_or("");
+        load_balancer(cluster, lb, owner);
     }
     if let Some(o) = policy.get("outlierDetection") {
         let mut od = Map::new();
@@ -139,6 +148,33 @@ fn health_check(hc: &Value) -> Value {
             }
             _ => {}
         }
+    }
+    Value::Object(out)
+}
+
+/// Round robin slow start: its window, aggression (a runtime value keyed by the policy) and
+/// minimum weight.
+fn slow_start(slow: &Value, owner: &str) -> Value {
+    let mut out = Map::new();
+    if let Some(a) = slow.get("aggression") {
+        let value = a
+            .as_f64()
+            .or_else(|| a.as_str().and_then(|t| t.parse().ok()))
+            .unwrap_or(1.0);
+        out.insert(
+            "aggression".into(),
+            json!({"defaultValue": value, "runtimeKey": format!("{owner}.slowStart.aggression")}),
+        );
+    }
+    if let Some(m) = slow.get("minWeightPercent") {
+        out.insert("minWeightPercent".into(), json!({"value": m}));
+    }
+    if let Some(w) = slow
+        .get("window")
+        .and_then(Value::as_str)
+        .and_then(duration)
+    {
+        out.insert("slowStartWindow".into(), json!(w));
     }
     Value::Object(out)
 }
@@ -209,7 +245,7 @@ fn protocol_options(cluster: &mut Map<String, Value>, policy: &Map<String, Value
     );
 }
 
-fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value) {
+fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
     let mut common = Map::new();
     if let Some(b) = lb.get("closeConnectionsOnHostSetChange") {
         common.insert("closeConnectionsOnHostSetChange".into(), b.clone());
@@ -265,6 +301,9 @@ fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value) {
     } else {
         let mut config = json!({});
         locality(&mut config);
+        if let Some(slow) = lb.pointer("/roundRobin/slowStart") {
+            config["slowStartConfig"] = slow_start(slow, owner);
+        }
         policy(
             "round_robin",
             "envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin",
