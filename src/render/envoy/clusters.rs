@@ -136,7 +136,7 @@ impl Clusters {
                 let mut cluster = service_cluster(&name, app);
                 let policy = backend_config::effective(ctx, svc, Some(pi));
                 if let Value::Object(fields) = &mut cluster {
-                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), &svc.id.namespace);
+                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), svc);
                 }
                 out.insert(name, cluster);
             }
@@ -149,7 +149,7 @@ impl Clusters {
                     .pointer("/spec/static/appProtocol")
                     .and_then(Value::as_str);
                 if let Value::Object(fields) = &mut value {
-                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), &b.id.namespace);
+                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), b);
                 }
                 out.insert(name, value);
             }
