@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
-use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
+use super::plan::{GwListener, Plan, Port, array, domains, granted, terminates_tls};
 use super::{ads_source, secret_digest, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
@@ -267,18 +267,117 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
             common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
         }
     }
+    let mut validation = serde_json::Map::new();
+    if let Some(names) = option("kgateway.dev/verify-subject-alt-names") {
+        let sans: Vec<Value> = split_list(names, ',')
+            .into_iter()
+            .map(|n| json!({"matcher": {"exact": n}, "sanType": "DNS"}))
+            .collect();
+        validation.insert("matchTypedSubjectAltNames".into(), Value::Array(sans));
+    }
+    // Client certificates (the Gateway's frontend TLS validation for the port).
+    let client = frontend_validation(ctx, plan, l);
+    if let Some((Some(ca), _)) = &client {
+        validation.insert(
+            "trustedCa".into(),
+            json!({"inlineBytes": secret_digest(ca)}),
+        );
+    }
     if let Some(hashes) = option("kgateway.dev/verify-certificate-hash") {
         // One hash, or a YAML-like list of them (`- HASH` lines).
         let list: Vec<&str> = hashes.split_whitespace().filter(|t| *t != "-").collect();
-        common["validationContext"] = json!({"verifyCertificateHash": list});
+        validation.insert("verifyCertificateHash".into(), json!(list));
+    }
+    if !validation.is_empty() {
+        common["validationContext"] = Value::Object(validation);
+    }
+    let mut context = json!({"commonTlsContext": common});
+    // Without a CA to check them with, client certificates are neither asked for nor required.
+    if let Some((Some(_), require)) = client {
+        context["requireClientCertificate"] = json!(require);
     }
     json!({
         "name": "envoy.transport_sockets.tls",
         "typedConfig": typed(
             "envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
-            json!({"commonTlsContext": common}),
+            context,
         ),
     })
+}
+
+/// The Gateway's `tls.frontend` validation for a listener's port (its `perPort` entry, else the
+/// default): the CA bundle (base64, as Envoy's inline bytes) and whether a client certificate
+/// is required (`AllowValidOnly`) or only checked when sent (`AllowInsecureFallback`).
+fn frontend_validation(
+    ctx: &Context<'_>,
+    plan: &Plan<'_>,
+    l: &GwListener<'_>,
+) -> Option<(Option<String>, bool)> {
+    let frontend = plan.gateway.value.pointer("/spec/tls/frontend")?;
+    let per_port = array(frontend, "/perPort")
+        .find(|p| p.get("port").and_then(Value::as_i64) == Some(l.port))
+        .and_then(|p| p.pointer("/tls/validation"));
+    let validation = per_port.or_else(|| frontend.pointer("/default/validation"))?;
+    let gw = &plan.gateway.id;
+    let mut bundle = String::new();
+    for r in array(validation, "/caCertificateRefs") {
+        let ns = r
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(&gw.namespace);
+        let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+        // A CA in another namespace needs a ReferenceGrant; without it, it is left out.
+        let from = (gw.group.as_str(), gw.kind.as_str(), gw.namespace.as_str());
+        if ns != gw.namespace && !granted(ctx, from, ("", "ConfigMap", ns, name)) {
+            continue;
+        }
+        if let Some(ca) = ctx
+            .inputs
+            .get("", "ConfigMap", ns, name)
+            .and_then(|c| c.value.pointer("/data/ca.crt"))
+            .and_then(Value::as_str)
+        {
+            bundle.push_str(ca);
+        }
+    }
+    let require = validation.get("mode").and_then(Value::as_str) != Some("AllowInsecureFallback");
+    let ca = (!bundle.is_empty()).then(|| base64(bundle.as_bytes()));
+    Some((ca, require))
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64;
+
+    #[test]
+    fn base64_with_padding() {
+        assert_eq!(base64(b"hello"), "aGVsbG8=");
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b"abc"), "YWJj");
+        assert_eq!(base64(b""), "");
+    }
 }
 
 fn split_list(text: &str, sep: char) -> Vec<&str> {

@@ -121,6 +121,9 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
     if !kinds.is_empty() && !kinds.iter().any(|k| default_kinds(l.protocol).contains(k)) {
         return false;
     }
+    if l.set.is_none() && l.protocol == "HTTPS" && !frontend_valid(ctx, owner, l) {
+        return false;
+    }
     if terminates_tls(l) {
         for r in array(l.value, "/tls/certificateRefs") {
             let ns = r
@@ -141,6 +144,52 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
         }
     }
     true
+}
+
+/// The Gateway's frontend TLS validation for an HTTPS listener's port resolves: every CA
+/// ConfigMap exists and, in another namespace, is granted; a listener that asks to verify
+/// client certificates' names has CAs to verify them with.
+fn frontend_valid(ctx: &Context<'_>, gateway: &Object, l: &GwListener<'_>) -> bool {
+    let frontend = gateway.value.pointer("/spec/tls/frontend");
+    let validation = frontend.and_then(|f| {
+        array(f, "/perPort")
+            .find(|p| p.get("port").and_then(Value::as_i64) == Some(l.port))
+            .and_then(|p| p.pointer("/tls/validation"))
+            .or_else(|| f.pointer("/default/validation"))
+    });
+    let refs: Vec<&Value> = validation
+        .map(|v| array(v, "/caCertificateRefs").collect())
+        .unwrap_or_default();
+    let gw = (
+        gateway.id.group.as_str(),
+        gateway.id.kind.as_str(),
+        gateway.id.namespace.as_str(),
+    );
+    for r in &refs {
+        let ns = r
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(&gateway.id.namespace);
+        let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+        let found = ctx.inputs.get("", "ConfigMap", ns, name).is_some();
+        let fallback = validation
+            .and_then(|v| v.get("mode"))
+            .and_then(Value::as_str)
+            == Some("AllowInsecureFallback");
+        // A listener that accepts clients without certificates still serves without the CAs.
+        if !fallback
+            && (!found
+                || (ns != gateway.id.namespace && !granted(ctx, gw, ("", "ConfigMap", ns, name))))
+        {
+            return false;
+        }
+    }
+    let verifies_names = l
+        .value
+        .pointer("/tls/options")
+        .and_then(|o| o.get("kgateway.dev/verify-subject-alt-names"))
+        .is_some();
+    !(verifies_names && refs.is_empty())
 }
 
 /// HTTPS, and TLS with mode Terminate.
