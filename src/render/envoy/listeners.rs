@@ -367,6 +367,13 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
+fn split_list(text: &str, sep: char) -> Vec<&str> {
+    text.split(sep)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::base64;
@@ -378,11 +385,4 @@ mod tests {
         assert_eq!(base64(b"abc"), "YWJj");
         assert_eq!(base64(b""), "");
     }
-}
-
-fn split_list(text: &str, sep: char) -> Vec<&str> {
-    text.split(sep)
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .collect()
 }
