@@ -131,6 +131,12 @@ pub fn headers(
             if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
                 return Err(format!("invalid header name {name:?}"));
             }
+            // Envoy reads `%COMMAND%` in header values; an unpaired `%` (not `%%`) is rejected.
+            if value.replace("%%", "").matches('%').count() % 2 == 1 {
+                return Err(format!(
+                    "header {name:?}: value {value:?} has an unterminated % command"
+                ));
+            }
             let mut entry = json!({"header": {"key": name, "value": value}});
             if overwrite {
                 entry["appendAction"] = json!("OVERWRITE_IF_EXISTS_OR_ADD");
