@@ -26,7 +26,7 @@ const FLOOR_CASES: usize = 133;
 
 // Why a case differs, one reason per cause. Features not rendered yet are named as such.
 const STRICT: &str = "validation level strict: gwctl refuses the whole Gateway (decisions.md section 7), the reference drops only the invalid route";
-const INVALID_POLICY: &str = "the reference finds the attached TrafficPolicy invalid (a transformation template; a policy on a ListenerSet listener) and replaces the routes it reaches with a direct response 500 (strict: drops them); gwctl has no finding on it and renders it"; gwctl has no finding on it, so it renders the policy";
+const INVALID_POLICY: &str = "the reference finds the attached TrafficPolicy invalid (a transformation template, a policy on a ListenerSet listener) and replaces the routes it reaches with a direct response 500, or drops them in strict; gwctl has no finding on it and renders it";
 const REGEX_STANDARD: &str = "standard: the reference passes a regular expression RE2 rejects through; gwctl leaves out the rule, which has no valid match";
 const REJECTED_POLICY: &str =
     "gwctl rejects the policy (validation error) and applies none of it; the reference applies it";
@@ -126,14 +126,8 @@ const KNOWN: &[(&str, &str)] = &[
         "strict/policy/Transformation Malformed Template Invalid",
         INVALID_POLICY,
     ),
-    (
-        "strict/builtin/Request Header Modifier Invalid",
-        STRICT,
-    ),
-    (
-        "strict/builtin/Response Header Modifier Invalid",
-        STRICT,
-    ),
+    ("strict/builtin/Request Header Modifier Invalid", STRICT),
+    ("strict/builtin/Response Header Modifier Invalid", STRICT),
     (
         "standard/backendconfigpolicy/BackendConfigPolicy Invalid TLS Files Non-existent",
         TLS_FILES,
