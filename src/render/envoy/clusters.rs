@@ -18,12 +18,6 @@ pub const BLACKHOLE: &str = "blackhole-cluster";
 
 pub const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
 
-/// Clusters named so far, by name (sorted output).
-#[derive(Default)]
-pub struct Clusters {
-    extra: BTreeMap<String, Value>,
-}
-
 /// What a backendRef reaches.
 pub struct Target {
     pub cluster: String,
@@ -116,46 +110,38 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
     }
 }
 
-impl Clusters {
-    /// A cluster only some feature needs (an auth server's, a JWKS provider's ...).
-    #[allow(dead_code)]
-    pub fn add(&mut self, name: String, value: Value) {
-        self.extra.entry(name).or_insert(value);
-    }
-
-    /// Every cluster, sorted by name.
-    pub fn render(self, ctx: &Context<'_>) -> Vec<(String, Value)> {
-        let mut out: BTreeMap<String, Value> = self.extra;
-        for svc in ctx.inputs.of_kind("", "Service") {
-            for (pi, p) in array(&svc.value, "/spec/ports").enumerate() {
-                let Some(port) = p.get("port").and_then(Value::as_i64) else {
-                    continue;
-                };
-                let name = format!("kube_{}_{}_{port}", svc.id.namespace, svc.id.name);
-                let app = p.get("appProtocol").and_then(Value::as_str);
-                let mut cluster = service_cluster(&name, app);
-                let policy = backend_config::effective(ctx, svc, Some(pi));
-                if let Value::Object(fields) = &mut cluster {
-                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), svc);
-                }
-                out.insert(name, cluster);
+/// Every cluster, sorted by name.
+pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
+    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    for svc in ctx.inputs.of_kind("", "Service") {
+        for (pi, p) in array(&svc.value, "/spec/ports").enumerate() {
+            let Some(port) = p.get("port").and_then(Value::as_i64) else {
+                continue;
+            };
+            let name = format!("kube_{}_{}_{port}", svc.id.namespace, svc.id.name);
+            let app = p.get("appProtocol").and_then(Value::as_str);
+            let mut cluster = service_cluster(&name, app);
+            let policy = backend_config::effective(ctx, svc, Some(pi));
+            if let Value::Object(fields) = &mut cluster {
+                backend_config::apply(ctx, fields, &policy, speaks_h2(app), svc);
             }
+            out.insert(name, cluster);
         }
-        for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
-            if let Some((name, mut value)) = backend_cluster(b) {
-                let policy = backend_config::effective(ctx, b, None);
-                let app = b
-                    .value
-                    .pointer("/spec/static/appProtocol")
-                    .and_then(Value::as_str);
-                if let Value::Object(fields) = &mut value {
-                    backend_config::apply(ctx, fields, &policy, speaks_h2(app), b);
-                }
-                out.insert(name, value);
-            }
-        }
-        out.into_iter().collect()
     }
+    for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
+        if let Some((name, mut value)) = backend_cluster(b) {
+            let policy = backend_config::effective(ctx, b, None);
+            let app = b
+                .value
+                .pointer("/spec/static/appProtocol")
+                .and_then(Value::as_str);
+            if let Value::Object(fields) = &mut value {
+                backend_config::apply(ctx, fields, &policy, speaks_h2(app), b);
+            }
+            out.insert(name, value);
+        }
+    }
+    out.into_iter().collect()
 }
 
 fn service_cluster(name: &str, app_protocol: Option<&str>) -> Value {

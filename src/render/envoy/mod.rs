@@ -25,7 +25,6 @@ use crate::model::Object;
 pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
     let mut out = RenderedGateway::new(gateway, DataPlane::Envoy);
     let plan = plan::Plan::new(ctx, gateway);
-    let backends = clusters::Clusters::default();
     let policies = policy::Policies::new(ctx);
     let mut refused = Vec::new();
     let gateway_policy = policies.gateway(gateway).unwrap_or_else(|why| {
@@ -86,7 +85,7 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
         out.refused = refused;
         return out;
     }
-    for (name, value) in backends.render(ctx) {
+    for (name, value) in clusters::render(ctx) {
         out.resources
             .push(resource("Clusters", "cluster", name, value));
     }
