@@ -1,9 +1,14 @@
 //! Proxy-based Gateways: Envoy v3 Listeners, RouteConfigurations and Clusters, named as the
 //! reference names them (decisions.md section 7).
 //!
-//! [`plan`] works out which routes reach which Gateway listener; [`listeners`] renders one
-//! Listener per port, [`routes`] the RouteConfigurations of its HTTP filter chains, and
-//! [`clusters`] one Cluster per backend the routes reach.
+//! [`plan`] works out which routes reach which Gateway (or ListenerSet) listener; [`listeners`]
+//! renders one Listener per port, [`routes`] the RouteConfigurations of its HTTP filter chains
+//! (their entries, with route delegation, from [`entries`]), and [`clusters`] one Cluster per
+//! Service port and Backend. Policies: TrafficPolicy as HTTP filters ([`policy`]),
+//! HTTPListenerPolicy and ListenerPolicy on the Listener ([`listener_policy`]),
+//! BackendConfigPolicy and BackendTLSPolicy on the Cluster ([`backend_config`]). Strict
+//! validation refuses the Gateway when any rule or policy is invalid; secret material is
+//! printed as [`secret_digest`]s.
 
 mod backend_config;
 mod clusters;
