@@ -389,6 +389,17 @@ impl Policies<'_> {
             }
             "transformation" => {
                 let name = "dynamic_modules/simple_mutations";
+                // Combined (DeepMerge) transformations: the reference applies the lower-ranked
+                // policies' first, so the winner's come last.
+                let value = if f.merged.is_empty() {
+                    value
+                } else {
+                    let mut all = Value::Null;
+                    for s in f.merged.iter().rev().chain(std::iter::once(&f.winner)) {
+                        crate::merge::rank::concat(&mut all, s.value);
+                    }
+                    all
+                };
                 declare(
                     out,
                     name,
