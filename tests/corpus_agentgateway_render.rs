@@ -405,7 +405,7 @@ fn value_difference(got: &Value, expected: &Value, at: &str) -> Option<String> {
         }
         // A credential is printed as its digest: it agrees with the digest of the golden's value.
         (Value::String(g), Value::String(e)) if g.starts_with("<secret ") => (*g
-            != render::ai::secret_digest(e))
+            != render::secret_digest(e))
         .then(|| format!("{at}: {got} is not the digest of the expected value")),
         _ => (got != expected).then(|| format!("{at}: {got} expected {expected}")),
     }

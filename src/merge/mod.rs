@@ -6,7 +6,7 @@
 mod chains;
 pub mod explain;
 mod findings;
-mod rank;
+pub(crate) mod rank;
 mod status;
 #[cfg(test)]
 mod tests;

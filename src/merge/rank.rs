@@ -125,7 +125,7 @@ pub(super) fn outcomes<'a>(
 }
 
 /// Appends `add` to `out`: objects key by key, arrays concatenated, other values kept first.
-pub(super) fn concat(out: &mut Value, add: &Value) {
+pub(crate) fn concat(out: &mut Value, add: &Value) {
     match (out, add) {
         (out @ Value::Null, add) => *out = add.clone(),
         (Value::Object(o), Value::Object(a)) => {

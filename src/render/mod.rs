@@ -99,6 +99,15 @@ pub struct Rendered {
     pub shared_statuses: Value,
 }
 
+/// What is printed in place of secret material (a certificate's key, a password): its digest,
+/// so that two renderings still compare equal when the secret is the same.
+pub fn secret_digest(data: &str) -> String {
+    use sha2::Digest;
+    let hash = sha2::Sha256::digest(data.as_bytes());
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    format!("<secret sha256:{}>", &hex[..16])
+}
+
 /// The lint options a render needs on top of the caller's. The inputs are all the controller
 /// would see, so a reference to a kind absent from them is a missing object (`--strict-refs`):
 /// the predicted statuses say so, as the controller would.
@@ -165,8 +174,6 @@ impl<'a> Inputs<'a> {
 
 /// Everything a data plane's renderer reads.
 pub struct Context<'a> {
-    /// What every AI Gateway's rendering looks up, made at the first one.
-    pub(crate) ai: std::cell::OnceCell<ai::Prepared<'a>>,
     pub run: &'a LintRun,
     pub inputs: Inputs<'a>,
     /// The effective policies; `None` when the run kept no model.
@@ -195,7 +202,6 @@ pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) ->
 /// Renders every selected Gateway of a run.
 pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
     let ctx = Context {
-        ai: Default::default(),
         run,
         inputs: Inputs::new(&run.objects),
         merged: run.model.as_ref().map(|m| m.merge()),
@@ -203,6 +209,8 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
     };
     let mut out = Rendered::default();
     let shared = status::Shared::new(&ctx);
+    // What every AI Gateway's rendering looks up, made at the first one.
+    let ai_prepared = std::cell::OnceCell::new();
     for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
         if let Some((ns, name)) = &options.gateway
             && (&gateway.id.namespace != ns || &gateway.id.name != name)
@@ -212,7 +220,10 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
         let plane = data_plane(&ctx.inputs, gateway, &options.ai_controller);
         let mut rendered = match plane {
             DataPlane::Envoy => envoy::render_gateway(&ctx, gateway),
-            DataPlane::Ai => ai::render_gateway(&ctx, gateway),
+            DataPlane::Ai => {
+                let prepared = ai_prepared.get_or_init(|| ai::Prepared::new(&ctx));
+                ai::render_gateway(&ctx, prepared, gateway)
+            }
         };
         rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
         out.gateways.push(rendered);
@@ -298,5 +309,19 @@ impl RenderedGateway {
             doc.insert("Statuses".into(), self.statuses.clone());
         }
         Value::Object(doc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::secret_digest;
+
+    #[test]
+    fn digests_hide_the_secret_and_follow_it() {
+        let d = secret_digest("c2VjcmV0");
+        assert!(!d.contains("c2VjcmV0"));
+        assert_eq!(d, secret_digest("c2VjcmV0"));
+        assert_ne!(d, secret_digest("b3RoZXI="));
+        assert!(d.starts_with("<secret sha256:"), "{d}");
     }
 }

@@ -19,12 +19,16 @@ use crate::model::facts::GATEWAY_API;
 /// The AI API group (the config file's `apiGroups.ai` is not threaded into the stages yet).
 pub(super) use crate::security::AI_GROUP;
 
+pub use super::secret_digest;
 pub use routes::Prepared;
-pub use secrets::secret_digest;
 
-/// One AI Gateway's binds, listeners and routes.
-pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
-    let prepared = ctx.ai.get_or_init(|| Prepared::new(ctx));
+/// One AI Gateway's binds, listeners and routes; `prepared` is made once per render, at the
+/// first AI Gateway.
+pub fn render_gateway<'a>(
+    ctx: &Context<'a>,
+    prepared: &Prepared<'a>,
+    gateway: &Object,
+) -> RenderedGateway {
     let mut out = RenderedGateway::new(gateway, DataPlane::Ai);
     let owner = json!({"Name": gateway.id.name, "Namespace": gateway.id.namespace});
     let mut items = gateway::binds_and_listeners(ctx, gateway);

@@ -22,7 +22,7 @@ pub struct Prepared<'a> {
 type Attached<'a> = (&'a Object, Vec<&'a str>);
 
 impl<'a> Prepared<'a> {
-    pub(super) fn new(ctx: &Context<'a>) -> Self {
+    pub fn new(ctx: &Context<'a>) -> Self {
         let run: &'a crate::lint::LintRun = ctx.run;
         let mut routes: FastMap<(&'a str, &'a str), Vec<Attached<'a>>> = FastMap::default();
         for status in &run.route_statuses {

@@ -1,0 +1,535 @@
+//! BackendConfigPolicy: the effective policy of a Service port or Backend (the merge stage) as
+//! fields of its Cluster.
+
+use serde_json::{Map, Value, json};
+
+use super::super::Context;
+use super::{duration, typed};
+use crate::merge::{Family, Place};
+use crate::model::Object;
+
+const HTTP_OPTIONS: &str = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+
+/// The effective BackendConfigPolicy fields of a Service port (`port` = index in its
+/// `spec.ports`) or of a Backend (`port` = `None`), by name.
+pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
+        return out;
+    };
+    let Some(i) = model.facts.iter().position(|f| {
+        f.id.kind == target.id.kind
+            && f.id.namespace == target.id.namespace
+            && f.id.name == target.id.name
+    }) else {
+        return out;
+    };
+    let place = match port {
+        Some(pi) => Place::Port(i, pi),
+        None => Place::Backend(i),
+    };
+    for e in merged.of(place) {
+        if e.family == Family::BackendConfigPolicy {
+            for f in &e.fields {
+                out.insert(f.name.to_string(), f.value());
+                if f.name == "loadBalancer" {
+                    // Slow start's runtime key names the policy that set it.
+                    let id = &model.facts[f.winner.source.object()].id;
+                    out.insert(OWNER.into(), json!(format!("{}.{}", id.name, id.namespace)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where [`effective`] notes `<policy>.<namespace>` of the winning loadBalancer setting.
+const OWNER: &str = "$loadBalancerPolicy";
+
+/// Applies the policy fields to a cluster; `h2` says whether the upstream speaks HTTP/2;
+/// `target` is the Service or Backend (a TLS `secretRef` is in its namespace; without a
+/// policy `tls`, a BackendTLSPolicy on it gives the upstream TLS).
+pub fn apply(
+    ctx: &Context<'_>,
+    cluster: &mut Map<String, Value>,
+    policy: &Map<String, Value>,
+    h2: bool,
+    target: &Object,
+) {
+    let namespace = target.id.namespace.as_str();
+    if policy.get("tls").is_none()
+        && let Some(socket) = backend_tls_policy(ctx, target)
+    {
+        cluster.insert("transportSocket".into(), socket);
+    }
+    if let Some(tls) = policy.get("tls") {
+        if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
+            && ctx.inputs.get("", "Secret", namespace, name).is_none()
+        {
+            // Without its client certificate the cluster has no endpoints, as the reference
+            // renders it: requests to it fail rather than go out without TLS.
+            let name = cluster.get("name").cloned().unwrap_or_default();
+            cluster.clear();
+            cluster.insert("loadAssignment".into(), json!({"clusterName": name}));
+            cluster.insert("name".into(), name);
+            cluster.insert("type".into(), json!("STATIC"));
+            return;
+        }
+        cluster.insert("transportSocket".into(), upstream_tls(ctx, tls, namespace));
+    }
+    if let Some(t) = policy
+        .get("connectTimeout")
+        .and_then(Value::as_str)
+        .and_then(duration)
+    {
+        cluster.insert("connectTimeout".into(), json!(t));
+    }
+    if let Some(b) = policy.get("perConnectionBufferLimitBytes") {
+        cluster.insert("perConnectionBufferLimitBytes".into(), b.clone());
+    }
+    if let Some(k) = policy.get("tcpKeepalive") {
+        let mut keepalive = Map::new();
+        for (from, to) in [
+            ("keepAliveProbes", "keepaliveProbes"),
+            ("keepAliveTime", "keepaliveTime"),
+            ("keepAliveInterval", "keepaliveInterval"),
+        ] {
+            if let Some(v) = k.get(from) {
+                let seconds = v.as_i64().or_else(|| v.as_str().and_then(seconds));
+                if let Some(s) = seconds {
+                    keepalive.insert(to.into(), json!(s));
+                }
+            }
+        }
+        cluster.insert(
+            "upstreamConnectionOptions".into(),
+            json!({"tcpKeepalive": keepalive}),
+        );
+    }
+    protocol_options(cluster, policy, h2);
+    if let Some(lb) = policy.get("loadBalancer") {
+        let owner = policy.get(OWNER).and_then(Value::as_str).unwrap_or("");
+        load_balancer(cluster, lb, owner);
+    }
+    if let Some(o) = policy.get("outlierDetection") {
+        let mut od = Map::new();
+        od.insert("baseEjectionTime".into(), json!("30s"));
+        od.insert("consecutive5xx".into(), json!(5));
+        od.insert("interval".into(), json!("10s"));
+        od.insert("maxEjectionPercent".into(), json!(10));
+        for (k, v) in o.as_object().into_iter().flatten() {
+            let v = match v.as_str().and_then(duration) {
+                Some(d) => json!(d),
+                None => v.clone(),
+            };
+            od.insert(k.clone(), v);
+        }
+        cluster.insert("outlierDetection".into(), Value::Object(od));
+    }
+    if let Some(hc) = policy.get("healthCheck") {
+        cluster.insert("healthChecks".into(), json!([health_check(hc)]));
+    }
+    if let Some(cb) = policy.get("circuitBreakers") {
+        cluster.insert("circuitBreakers".into(), json!({"thresholds": [cb]}));
+    }
+}
+
+/// The UpstreamTlsContext a Gateway API BackendTLSPolicy gives a Service or Backend: SNI and
+/// subject alternative name from `validation.hostname`, CAs from ConfigMaps or Secrets (as
+/// digests) or the system's.
+pub fn backend_tls_policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
+    let group = target.id.group.as_str();
+    let policy = ctx
+        .inputs
+        .objects
+        .iter()
+        .filter(|o| o.id.kind == "BackendTLSPolicy" && o.id.namespace == target.id.namespace)
+        .find(|o| {
+            array_of(&o.value, "/spec/targetRefs").any(|r| {
+                r.get("group").and_then(Value::as_str).unwrap_or("") == group
+                    && r.get("kind").and_then(Value::as_str) == Some(target.id.kind.as_str())
+                    && r.get("name").and_then(Value::as_str) == Some(target.id.name.as_str())
+            })
+        })?;
+    let validation = policy.value.pointer("/spec/validation")?;
+    let hostname = validation.get("hostname").and_then(Value::as_str);
+    let mut context = Map::new();
+    if let Some(h) = hostname {
+        context.insert(
+            "matchTypedSubjectAltNames".into(),
+            json!([{"matcher": {"exact": h}, "sanType": "DNS"}]),
+        );
+    }
+    let mut common = Map::new();
+    if validation
+        .get("wellKnownCACertificates")
+        .and_then(Value::as_str)
+        == Some("System")
+    {
+        common.insert(
+            "combinedValidationContext".into(),
+            json!({
+                "defaultValidationContext": context,
+                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+            }),
+        );
+    } else {
+        let mut cas = Vec::new();
+        for r in array_of(validation, "/caCertificateRefs") {
+            let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+            let ns = &target.id.namespace;
+            let text = match r.get("kind").and_then(Value::as_str) {
+                Some("Secret") => ctx
+                    .inputs
+                    .get("", "Secret", ns, name)
+                    .and_then(|s| s.value.pointer("/data/ca.crt"))
+                    .and_then(Value::as_str)
+                    .and_then(base64_decode)
+                    .and_then(|b| String::from_utf8(b).ok()),
+                _ => ctx
+                    .inputs
+                    .get("", "ConfigMap", ns, name)
+                    .and_then(|c| c.value.pointer("/data/ca.crt"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            };
+            cas.extend(text);
+        }
+        if !cas.is_empty() {
+            context.insert(
+                "trustedCa".into(),
+                json!({"inlineString": super::secret_digest(&cas.concat())}),
+            );
+        }
+        common.insert("tlsParams".into(), json!({}));
+        common.insert("validationContext".into(), Value::Object(context));
+    }
+    let mut tls = Map::new();
+    tls.insert("commonTlsContext".into(), Value::Object(common));
+    if let Some(h) = hostname {
+        tls.insert("sni".into(), json!(h));
+    }
+    Some(json!({
+        "name": "envoy.transport_sockets.tls",
+        "typedConfig": typed(
+            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
+            Value::Object(tls),
+        ),
+    }))
+}
+
+fn array_of<'v>(value: &'v Value, pointer: &str) -> impl Iterator<Item = &'v Value> {
+    super::plan::array(value, pointer)
+}
+
+/// An active health check: its timings and thresholds, and the HTTP or gRPC check.
+fn health_check(hc: &Value) -> Value {
+    let mut out = Map::new();
+    for (k, v) in hc.as_object().into_iter().flatten() {
+        match k.as_str() {
+            "timeout" | "interval" => {
+                if let Some(d) = v.as_str().and_then(duration) {
+                    out.insert(k.clone(), json!(d));
+                }
+            }
+            "unhealthyThreshold" | "healthyThreshold" => {
+                out.insert(k.clone(), v.clone());
+            }
+            "http" => {
+                out.insert("httpHealthCheck".into(), v.clone());
+            }
+            "grpc" => {
+                out.insert("grpcHealthCheck".into(), v.clone());
+            }
+            _ => {}
+        }
+    }
+    Value::Object(out)
+}
+
+/// Round robin slow start: its window, aggression (a runtime value keyed by the policy) and
+/// minimum weight.
+fn slow_start(slow: &Value, owner: &str) -> Value {
+    let mut out = Map::new();
+    if let Some(a) = slow.get("aggression") {
+        let value = a
+            .as_f64()
+            .or_else(|| a.as_str().and_then(|t| t.parse().ok()))
+            .unwrap_or(1.0);
+        out.insert(
+            "aggression".into(),
+            json!({"defaultValue": value, "runtimeKey": format!("{owner}.slowStart.aggression")}),
+        );
+    }
+    if let Some(m) = slow.get("minWeightPercent") {
+        out.insert("minWeightPercent".into(), json!({"value": m}));
+    }
+    if let Some(w) = slow
+        .get("window")
+        .and_then(Value::as_str)
+        .and_then(duration)
+    {
+        out.insert("slowStartWindow".into(), json!(w));
+    }
+    Value::Object(out)
+}
+
+/// `30s` as whole seconds.
+fn seconds(text: &str) -> Option<i64> {
+    let d = duration(text)?;
+    d.strip_suffix('s')?.split('.').next()?.parse().ok()
+}
+
+fn protocol_options(cluster: &mut Map<String, Value>, policy: &Map<String, Value>, h2: bool) {
+    let common = policy.get("commonHttpProtocolOptions");
+    let http1 = policy.get("http1ProtocolOptions");
+    let http2 = policy.get("http2ProtocolOptions");
+    if common.is_none() && http1.is_none() && !(h2 && http2.is_some()) {
+        return;
+    }
+    let mut options = Map::new();
+    if let Some(c) = common {
+        let mut out = Map::new();
+        for (k, v) in c.as_object().into_iter().flatten() {
+            let v = match v.as_str().and_then(duration) {
+                Some(d) => json!(d),
+                None => v.clone(),
+            };
+            out.insert(k.clone(), v);
+        }
+        options.insert("commonHttpProtocolOptions".into(), Value::Object(out));
+    }
+    let explicit = if h2 {
+        let mut out = Map::new();
+        for (k, v) in http2.and_then(Value::as_object).into_iter().flatten() {
+            let v = match (k.as_str(), v.as_str()) {
+                ("initialStreamWindowSize" | "initialConnectionWindowSize", Some(q)) => {
+                    super::policy::bytes(q).map_or(v.clone(), |b| json!(b))
+                }
+                _ => v.clone(),
+            };
+            out.insert(k.clone(), v);
+        }
+        json!({"http2ProtocolOptions": out})
+    } else {
+        let mut out = Map::new();
+        for (k, v) in http1.and_then(Value::as_object).into_iter().flatten() {
+            if k == "preserveHttp1HeaderCase" {
+                if v.as_bool() == Some(true) {
+                    out.insert(
+                        "headerKeyFormat".into(),
+                        json!({"statefulFormatter": {
+                            "name": "envoy.http.stateful_header_formatters.preserve_case",
+                            "typedConfig": typed(
+                                "envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig",
+                                json!({}),
+                            ),
+                        }}),
+                    );
+                }
+            } else {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        json!({"httpProtocolOptions": out})
+    };
+    options.insert("explicitHttpConfig".into(), explicit);
+    cluster.insert(
+        "typedExtensionProtocolOptions".into(),
+        json!({HTTP_OPTIONS: typed(HTTP_OPTIONS, Value::Object(options))}),
+    );
+}
+
+fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
+    let mut common = Map::new();
+    if let Some(b) = lb.get("closeConnectionsOnHostSetChange") {
+        common.insert("closeConnectionsOnHostSetChange".into(), b.clone());
+    }
+    cluster.insert("commonLbConfig".into(), Value::Object(common));
+    let policy = |name: &str, type_url: &str, config: Value| {
+        json!({"policies": [{"typedExtensionConfig": {
+            "name": format!("envoy.load_balancing_policies.{name}"),
+            "typedConfig": typed(type_url, config),
+        }}]})
+    };
+    let locality = |config: &mut Value| {
+        if lb.get("localityType").and_then(Value::as_str) == Some("WeightedLb") {
+            config["localityLbConfig"] = json!({"localityWeightedLbConfig": {}});
+        }
+    };
+    let value = if let Some(lr) = lb.get("leastRequest") {
+        let mut config = json!({});
+        if let Some(c) = lr.get("choiceCount") {
+            config["choiceCount"] = c.clone();
+        }
+        locality(&mut config);
+        policy(
+            "least_request",
+            "envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest",
+            config,
+        )
+    } else if let Some(rh) = lb.get("ringHash") {
+        let mut config = json!({});
+        for k in ["minimumRingSize", "maximumRingSize"] {
+            if let Some(v) = rh.get(k).and_then(Value::as_i64) {
+                // uint64 fields are strings in proto JSON.
+                config[k] = json!(v.to_string());
+            }
+        }
+        policy(
+            "ring_hash",
+            "envoy.extensions.load_balancing_policies.ring_hash.v3.RingHash",
+            config,
+        )
+    } else if lb.get("maglev").is_some() {
+        policy(
+            "maglev",
+            "envoy.extensions.load_balancing_policies.maglev.v3.Maglev",
+            json!({}),
+        )
+    } else if lb.get("random").is_some() {
+        policy(
+            "random",
+            "envoy.extensions.load_balancing_policies.random.v3.Random",
+            json!({}),
+        )
+    } else {
+        let mut config = json!({});
+        locality(&mut config);
+        if let Some(slow) = lb.pointer("/roundRobin/slowStart") {
+            config["slowStartConfig"] = slow_start(slow, owner);
+        }
+        policy(
+            "round_robin",
+            "envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin",
+            config,
+        )
+    };
+    cluster.insert("loadBalancingPolicy".into(), value);
+}
+
+/// The UpstreamTlsContext of a BackendConfigPolicy's `tls`: SNI, client certificate and CA from
+/// a Secret (their contents printed as digests), the system CAs, subject alternative names.
+fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
+    let mut context = Map::new();
+    if let Some(b) = tls.get("allowRenegotiation") {
+        context.insert("allowRenegotiation".into(), b.clone());
+    }
+    let mut common = Map::new();
+    let sans: Vec<Value> = tls
+        .get("verifySubjectAltNames")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|n| json!({"matcher": {"exact": n}, "sanType": "DNS"}))
+        .collect();
+    let mut validation = Map::new();
+    if !sans.is_empty() {
+        validation.insert("matchTypedSubjectAltNames".into(), Value::Array(sans));
+    }
+    if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
+        && let Some(secret) = ctx.inputs.get("", "Secret", namespace, name)
+    {
+        let data = |key: &str| {
+            secret
+                .value
+                .pointer("/data")
+                .and_then(|d| d.get(key))
+                .and_then(Value::as_str)
+                .map(|b64| {
+                    let text = base64_decode(b64)
+                        .and_then(|bytes| String::from_utf8(bytes).ok())
+                        .unwrap_or_else(|| b64.to_string());
+                    json!({"inlineString": super::secret_digest(&text)})
+                })
+        };
+        if let (Some(chain), Some(key)) = (data("tls.crt"), data("tls.key")) {
+            common.insert(
+                "tlsCertificates".into(),
+                json!([{"certificateChain": chain, "privateKey": key}]),
+            );
+        }
+        if let Some(ca) = data("ca.crt") {
+            validation.insert("trustedCa".into(), ca);
+        }
+    }
+    if tls.get("wellKnownCACertificates").and_then(Value::as_str) == Some("System") {
+        common.insert(
+            "combinedValidationContext".into(),
+            json!({
+                "defaultValidationContext": validation,
+                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+            }),
+        );
+    } else if tls.get("insecureSkipVerify").and_then(Value::as_bool) == Some(true) {
+        common.insert("validationContext".into(), json!({}));
+    } else if !validation.is_empty() {
+        common.insert("validationContext".into(), Value::Object(validation));
+    }
+    if let Some(params) = tls.get("parameters") {
+        let mut out = Map::new();
+        for key in ["cipherSuites", "ecdhCurves"] {
+            if let Some(v) = params.get(key) {
+                out.insert(key.into(), v.clone());
+            }
+        }
+        for (key, field) in [
+            ("maxVersion", "tlsMaximumProtocolVersion"),
+            ("minVersion", "tlsMinimumProtocolVersion"),
+        ] {
+            if let Some(v) = params.get(key).and_then(Value::as_str) {
+                out.insert(field.into(), json!(format!("TLSv{}", v.replace('.', "_"))));
+            }
+        }
+        common.insert("tlsParams".into(), Value::Object(out));
+    }
+    context.insert("commonTlsContext".into(), Value::Object(common));
+    if let Some(sni) = tls.get("sni") {
+        context.insert("sni".into(), sni.clone());
+    }
+    json!({
+        "name": "envoy.transport_sockets.tls",
+        "typedConfig": typed(
+            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
+            Value::Object(context),
+        ),
+    })
+}
+
+/// Standard base64 (with or without padding); `None` when it is not base64.
+pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut buffer: u32 = 0;
+    let mut bits = 0;
+    for c in text.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' | b'\n' | b'\r' | b' ' => continue,
+            _ => return None,
+        };
+        buffer = (buffer << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64_decode;
+
+    #[test]
+    fn base64() {
+        assert_eq!(base64_decode("aGVsbG8=").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("aGVsbG8").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(base64_decode("a?b"), None);
+    }
+}

@@ -1,0 +1,263 @@
+//! Clusters: as the reference does, every Service port of the inputs is an EDS cluster
+//! `kube_<ns>_<svc>_<port>` and every Backend a cluster `backend_<ns>_<name>_<port>`, whether
+//! a route reaches it or not; routes name them, or `blackhole-cluster` when a backendRef
+//! cannot be resolved.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::super::Context;
+use super::plan::{array, granted};
+use super::{ads_source, backend_config, typed};
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+
+/// Where a backendRef that cannot be resolved sends traffic (its requests fail with 500).
+pub const BLACKHOLE: &str = "blackhole-cluster";
+
+pub const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
+
+/// What a backendRef reaches.
+pub struct Target {
+    pub cluster: String,
+    /// `kubernetes.io/ws` and such: what the route must allow (upgrades).
+    pub app_protocol: Option<String>,
+    /// Found and permitted.
+    pub resolved: bool,
+    /// A dynamic forward proxy Backend: the listener needs the filter that resolves hosts.
+    pub dynamic_forward_proxy: bool,
+}
+
+impl Target {
+    fn blackhole() -> Self {
+        Target {
+            cluster: BLACKHOLE.to_string(),
+            app_protocol: None,
+            resolved: false,
+            dynamic_forward_proxy: false,
+        }
+    }
+}
+
+/// The cluster a route's backendRef reaches.
+pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target {
+    let group = backend_ref
+        .get("group")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let kind = backend_ref
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("Service");
+    let name = backend_ref
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let ns = backend_ref
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or(&route.id.namespace);
+    let from = (
+        GATEWAY_API,
+        route.id.kind.as_str(),
+        route.id.namespace.as_str(),
+    );
+    if ns != route.id.namespace && !granted(ctx, from, (group, kind, ns, name)) {
+        return Target::blackhole();
+    }
+    let port = backend_ref.get("port").and_then(Value::as_i64);
+    match (group, kind) {
+        ("", "Service") => {
+            let Some(svc) = ctx.inputs.get("", "Service", ns, name) else {
+                return Target::blackhole();
+            };
+            let Some(port) = port else {
+                return Target::blackhole();
+            };
+            let Some(p) = array(&svc.value, "/spec/ports")
+                .find(|p| p.get("port").and_then(Value::as_i64) == Some(port))
+            else {
+                return Target::blackhole();
+            };
+            Target {
+                cluster: format!("kube_{ns}_{name}_{port}"),
+                app_protocol: p
+                    .get("appProtocol")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                resolved: true,
+                dynamic_forward_proxy: false,
+            }
+        }
+        (GATEWAY_GROUP, "Backend") => {
+            let Some(backend) = ctx.inputs.get(GATEWAY_GROUP, "Backend", ns, name) else {
+                return Target::blackhole();
+            };
+            Target {
+                cluster: format!("backend_{ns}_{name}_{}", port.unwrap_or(0)),
+                app_protocol: backend
+                    .value
+                    .pointer("/spec/static/appProtocol")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                resolved: true,
+                dynamic_forward_proxy: backend.value.pointer("/spec/type").and_then(Value::as_str)
+                    == Some("DynamicForwardProxy"),
+            }
+        }
+        _ => Target::blackhole(),
+    }
+}
+
+/// Every cluster, sorted by name.
+pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
+    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    for svc in ctx.inputs.of_kind("", "Service") {
+        for (pi, p) in array(&svc.value, "/spec/ports").enumerate() {
+            let Some(port) = p.get("port").and_then(Value::as_i64) else {
+                continue;
+            };
+            let name = format!("kube_{}_{}_{port}", svc.id.namespace, svc.id.name);
+            let app = p.get("appProtocol").and_then(Value::as_str);
+            let mut cluster = service_cluster(&name, app);
+            let policy = backend_config::effective(ctx, svc, Some(pi));
+            if let Value::Object(fields) = &mut cluster {
+                backend_config::apply(ctx, fields, &policy, speaks_h2(app), svc);
+            }
+            out.insert(name, cluster);
+        }
+    }
+    for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
+        if let Some((name, mut value)) = backend_cluster(b) {
+            let policy = backend_config::effective(ctx, b, None);
+            let app = b
+                .value
+                .pointer("/spec/static/appProtocol")
+                .and_then(Value::as_str);
+            if let Value::Object(fields) = &mut value {
+                backend_config::apply(ctx, fields, &policy, speaks_h2(app), b);
+            }
+            out.insert(name, value);
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn service_cluster(name: &str, app_protocol: Option<&str>) -> Value {
+    let mut c = json!({
+        "connectTimeout": "5s",
+        "edsClusterConfig": {"edsConfig": ads_source()},
+        "ignoreHealthOnHostRemoval": true,
+        "name": name,
+        "type": "EDS",
+    });
+    if let Some(options) = protocol_options(app_protocol) {
+        c["typedExtensionProtocolOptions"] = options;
+    }
+    c
+}
+
+/// The HTTP filter a route to a dynamic forward proxy Backend needs on its listener.
+pub fn forward_proxy_filter() -> (String, Value) {
+    let name = "envoy.filters.http.dynamic_forward_proxy";
+    (
+        name.to_string(),
+        json!({
+            "name": name,
+            "typedConfig": typed(
+                "envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig",
+                json!({"subClusterConfig": {}}),
+            ),
+        }),
+    )
+}
+
+/// `h2c` and gRPC application protocols: HTTP/2 to the upstream.
+fn speaks_h2(app_protocol: Option<&str>) -> bool {
+    matches!(
+        app_protocol,
+        Some("kubernetes.io/h2c" | "h2c" | "grpc" | "http2")
+    )
+}
+
+fn protocol_options(app_protocol: Option<&str>) -> Option<Value> {
+    speaks_h2(app_protocol).then(|| {
+        json!({
+            "envoy.extensions.upstreams.http.v3.HttpProtocolOptions": typed(
+                "envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
+                json!({"explicitHttpConfig": {"http2ProtocolOptions": {}}}),
+            )
+        })
+    })
+}
+
+fn backend_cluster(b: &Object) -> Option<(String, Value)> {
+    let spec = b.value.get("spec")?;
+    let ns = &b.id.namespace;
+    let name = &b.id.name;
+    match spec.get("type").and_then(Value::as_str)? {
+        "DynamicForwardProxy" => {
+            let cluster = format!("backend_{ns}_{name}_0");
+            let mut c = json!({
+                "clusterType": {
+                    "name": "envoy.clusters.dynamic_forward_proxy",
+                    "typedConfig": typed(
+                        "envoy.extensions.clusters.dynamic_forward_proxy.v3.ClusterConfig",
+                        json!({"subClustersConfig": {"lbPolicy": "LEAST_REQUEST"}}),
+                    ),
+                },
+                "connectTimeout": "5s",
+                "lbPolicy": "CLUSTER_PROVIDED",
+                "name": cluster,
+            });
+            if spec
+                .pointer("/dynamicForwardProxy/enableTls")
+                .and_then(Value::as_bool)
+                == Some(true)
+            {
+                c["transportSocket"] = json!({
+                    "name": "envoy.transport_sockets.tls",
+                    "typedConfig": typed(
+                        "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
+                        json!({"commonTlsContext": {"combinedValidationContext": {
+                            "defaultValidationContext": {},
+                            "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+                        }}}),
+                    ),
+                });
+            }
+            Some((cluster, c))
+        }
+        "Static" => {
+            let cluster = format!("backend_{ns}_{name}_0");
+            let endpoints: Vec<Value> = array(spec, "/static/hosts")
+                .map(|h| {
+                    let host = h.get("host").and_then(Value::as_str).unwrap_or("");
+                    let port = h.get("port").and_then(Value::as_i64).unwrap_or(0);
+                    json!({"endpoint": {
+                        "address": {"socketAddress": {"address": host, "portValue": port}},
+                        "healthCheckConfig": {"hostname": host},
+                        "hostname": host,
+                    }})
+                })
+                .collect();
+            let app = spec.pointer("/static/appProtocol").and_then(Value::as_str);
+            let mut c = json!({
+                "connectTimeout": "5s",
+                "dnsLookupFamily": "V4_PREFERRED",
+                "loadAssignment": {
+                    "clusterName": cluster,
+                    "endpoints": [{"lbEndpoints": endpoints}],
+                },
+                "name": cluster,
+                "type": "STRICT_DNS",
+            });
+            if let Some(options) = protocol_options(app) {
+                c["typedExtensionProtocolOptions"] = options;
+            }
+            Some((cluster, c))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,272 @@
+//! The Envoy Routes a route contributes to a virtual host: one per match of each rule, and for
+//! a rule that delegates (a backendRef to HTTPRoutes, by name, `*` or a delegation label) the
+//! matching rules of its child routes, recursively.
+
+use serde_json::Value;
+
+use super::super::Context;
+use super::plan::array;
+use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
+
+/// The group and kind of a backendRef that selects child routes by label.
+const LABEL_GROUP: &str = "delegation.kgateway.dev";
+const LABEL_KEY: &str = "delegation.kgateway.dev/label";
+/// The namespace of a label backendRef that selects children in every namespace.
+const ANY_NAMESPACE: &str = "all";
+/// A child route's annotation: its matches are relative to its parent's.
+const INHERIT: &str = "delegation.kgateway.dev/inherit-parent-matcher";
+/// Delegation deeper than this is treated as a cycle.
+const MAX_DEPTH: usize = 8;
+/// Entries of one virtual host past which delegation stops expanding: routes delegating to
+/// each other by `*` would otherwise multiply at every level.
+const MAX_ENTRIES: usize = 10_000;
+
+/// What an entry's rule does with its backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delegation {
+    /// Routes to its backends.
+    None,
+    /// Delegates; its children are entries of their own.
+    Children,
+    /// Delegates to no valid child (or in a cycle): a direct response 500.
+    Invalid(&'static str),
+}
+
+/// One Envoy Route to be: a match of a rule of a route.
+pub struct Entry<'a> {
+    pub route: &'a Object,
+    pub rule_index: usize,
+    pub rule: &'a Value,
+    pub match_index: usize,
+    /// The match, with a parent's when the child inherits it.
+    pub m: Value,
+    /// The port of the listener it came in by (a redirect's default port).
+    pub port: i64,
+    pub delegation: Delegation,
+}
+
+/// Adds the entries of a route attached to a listener.
+pub fn of_route<'a>(ctx: &Context<'a>, route: &'a Object, port: i64, out: &mut Vec<Entry<'a>>) {
+    let mut path = vec![route];
+    expand(ctx, route, port, None, &mut path, out);
+}
+
+fn expand<'a>(
+    ctx: &Context<'a>,
+    route: &'a Object,
+    port: i64,
+    parent_match: Option<&Value>,
+    path: &mut Vec<&'a Object>,
+    out: &mut Vec<Entry<'a>>,
+) {
+    for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
+        let ms: Vec<&'a Value> = array(rule, "/matches").collect();
+        let ms: Vec<(usize, &'a Value)> = if ms.is_empty() {
+            vec![(0, &Value::Null)]
+        } else {
+            ms.into_iter().enumerate().collect()
+        };
+        let delegates = array(rule, "/backendRefs").any(is_delegation);
+        let inherits = route
+            .value
+            .pointer("/metadata/annotations")
+            .and_then(|a| a.get(INHERIT))
+            .and_then(Value::as_str)
+            == Some("true");
+        for (mi, m) in ms {
+            let m = match parent_match {
+                // A child that inherits its parent's matcher is relative to it.
+                Some(pm) if inherits => inherited(m, pm),
+                // Otherwise its rule must stay within its parent's match.
+                Some(pm) if !within(m, pm) => continue,
+                _ => m.clone(),
+            };
+            let mut delegation = Delegation::None;
+            if delegates {
+                delegation = delegate(ctx, route, rule, port, &m, path, out);
+            }
+            out.push(Entry {
+                route,
+                rule_index: ri,
+                rule,
+                match_index: mi,
+                m,
+                port,
+                delegation,
+            });
+        }
+    }
+}
+
+/// Expands a delegating rule's children under one of its matches.
+fn delegate<'a>(
+    ctx: &Context<'a>,
+    route: &'a Object,
+    rule: &'a Value,
+    port: i64,
+    m: &Value,
+    path: &mut Vec<&'a Object>,
+    out: &mut Vec<Entry<'a>>,
+) -> Delegation {
+    if path.len() > MAX_DEPTH {
+        return Delegation::Invalid("route delegation is too deep");
+    }
+    if out.len() > MAX_ENTRIES {
+        return Delegation::Invalid("route delegation expands to too many routes");
+    }
+    let before = out.len();
+    for child in children(ctx, route, rule) {
+        if path.iter().any(|p| std::ptr::eq(*p, child)) {
+            out.truncate(before);
+            return Delegation::Invalid("route delegation forms a cycle");
+        }
+        path.push(child);
+        expand(ctx, child, port, Some(m), path, out);
+        path.pop();
+    }
+    if out.len() > before {
+        Delegation::Children
+    } else {
+        Delegation::Invalid("delegates to no valid child route")
+    }
+}
+
+/// A child's match under its parent's: the paths joined, the parent's headers and query
+/// parameters first, the child's method if it has one.
+fn inherited(child: &Value, parent: &Value) -> Value {
+    // A malformed match (not a map) counts as an empty one.
+    let mut out = if child.is_object() {
+        child.clone()
+    } else {
+        Value::Object(serde_json::Map::new())
+    };
+    let parent_path = parent
+        .pointer("/path/value")
+        .and_then(Value::as_str)
+        .unwrap_or("/")
+        .trim_end_matches('/');
+    let child_path = child
+        .pointer("/path/value")
+        .and_then(Value::as_str)
+        .unwrap_or("/");
+    let joined = if child_path == "/" {
+        if parent_path.is_empty() {
+            "/".to_string()
+        } else {
+            parent_path.to_string()
+        }
+    } else {
+        format!("{parent_path}{child_path}")
+    };
+    let path_type = child
+        .pointer("/path/type")
+        .cloned()
+        .unwrap_or(Value::String("PathPrefix".into()));
+    out["path"] = serde_json::json!({"type": path_type, "value": joined});
+    for key in ["headers", "queryParams"] {
+        let mut list: Vec<Value> = array(parent, &format!("/{key}")).cloned().collect();
+        list.extend(array(child, &format!("/{key}")).cloned());
+        if !list.is_empty() {
+            out[key] = Value::Array(list);
+        }
+    }
+    if child.get("method").is_none()
+        && let Some(m) = parent.get("method")
+    {
+        out["method"] = m.clone();
+    }
+    out
+}
+
+fn is_delegation(b: &Value) -> bool {
+    let group = b.get("group").and_then(Value::as_str).unwrap_or("");
+    let kind = b.get("kind").and_then(Value::as_str).unwrap_or("Service");
+    (group == GATEWAY_API && kind == "HTTPRoute") || (group == LABEL_GROUP && kind == "label")
+}
+
+/// The child routes a delegating rule selects: in the backendRef's namespace, by name, `*` or
+/// label; without hostnames; and, when they name parents, naming this route.
+fn children<'a>(ctx: &Context<'a>, parent: &Object, rule: &Value) -> Vec<&'a Object> {
+    let mut out: Vec<&'a Object> = Vec::new();
+    for b in array(rule, "/backendRefs").filter(|b| is_delegation(b)) {
+        let ns = b
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(&parent.id.namespace);
+        let name = b.get("name").and_then(Value::as_str).unwrap_or("");
+        let by_label = b.get("group").and_then(Value::as_str) == Some(LABEL_GROUP);
+        for child in ctx.inputs.of_kind(GATEWAY_API, "HTTPRoute") {
+            let any_ns = by_label && ns == ANY_NAMESPACE;
+            if (!any_ns && child.id.namespace != ns) || std::ptr::eq(child, parent) {
+                continue;
+            }
+            let selected = if by_label {
+                child
+                    .value
+                    .pointer("/metadata/labels")
+                    .and_then(|l| l.get(LABEL_KEY))
+                    .and_then(Value::as_str)
+                    == Some(name)
+            } else {
+                name == "*" || child.id.name == name
+            };
+            if selected
+                && array(&child.value, "/spec/hostnames").next().is_none()
+                && names_parent(child, parent)
+                && !out.iter().any(|o| std::ptr::eq(*o, child))
+            {
+                out.push(child);
+            }
+        }
+    }
+    out.sort_by(|a, b| a.id.name.cmp(&b.id.name));
+    out
+}
+
+/// A child without parentRefs accepts any parent; one with parentRefs to routes must name this
+/// one. (Its parentRefs to Gateways attach it standalone, which the plan handles.)
+fn names_parent(child: &Object, parent: &Object) -> bool {
+    let refs: Vec<&Value> = array(&child.value, "/spec/parentRefs")
+        .filter(|p| p.get("kind").and_then(Value::as_str) == Some("HTTPRoute"))
+        .collect();
+    let gateway_refs = array(&child.value, "/spec/parentRefs").count() - refs.len();
+    if refs.is_empty() {
+        return gateway_refs == 0;
+    }
+    refs.iter().any(|p| {
+        p.get("name").and_then(Value::as_str) == Some(parent.id.name.as_str())
+            && p.get("namespace")
+                .and_then(Value::as_str)
+                .unwrap_or(&child.id.namespace)
+                == parent.id.namespace
+    })
+}
+
+/// A child's match lies within its parent's: its path starts with the parent's path prefix,
+/// and it requires every header, query parameter and method the parent requires.
+fn within(child: &Value, parent: &Value) -> bool {
+    let includes = |key: &str| {
+        array(parent, &format!("/{key}")).all(|p| array(child, &format!("/{key}")).any(|c| c == p))
+    };
+    let method = parent
+        .get("method")
+        .is_none_or(|m| child.get("method") == Some(m));
+    path_within(child, parent) && includes("headers") && includes("queryParams") && method
+}
+
+fn path_within(child: &Value, parent: &Value) -> bool {
+    let path = |m: &Value| {
+        m.pointer("/path/value")
+            .and_then(Value::as_str)
+            .unwrap_or("/")
+            .to_string()
+    };
+    let prefix = path(parent);
+    let prefix = prefix.trim_end_matches('/');
+    let own = path(child);
+    own == prefix
+        || own
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('/') || prefix.is_empty())
+}

@@ -1,0 +1,315 @@
+//! The Gateway API's built-in route filters (header modifiers, redirects, rewrites, mirrors)
+//! and the DirectResponse an ExtensionRef filter names, as fields of an Envoy Route.
+
+use serde_json::{Map, Value, json};
+
+use super::super::Context;
+use super::clusters::{self, GATEWAY_GROUP};
+use super::plan::array;
+use crate::model::Object;
+
+/// What a rule's filters add to its Envoy Route.
+#[derive(Default)]
+pub struct RuleFilters {
+    /// Fields of the Route (`requestHeadersToAdd` ...).
+    pub route: Map<String, Value>,
+    /// Fields of its RouteAction (`regexRewrite`, `hostRewriteLiteral` ...).
+    pub action: Map<String, Value>,
+    /// A RequestRedirect: the Route redirects instead of routing.
+    pub redirect: Option<Value>,
+    /// A DirectResponse named by an ExtensionRef.
+    pub direct: Option<Value>,
+}
+
+/// The filters of a rule, given the path match they apply to and the listener port.
+pub fn rule(
+    ctx: &Context<'_>,
+    route: &Object,
+    rule: &Value,
+    m: &Value,
+    port: i64,
+) -> Result<RuleFilters, String> {
+    let mut out = RuleFilters::default();
+    for f in array(rule, "/filters") {
+        match f.get("type").and_then(Value::as_str).unwrap_or("") {
+            "RequestHeaderModifier" => {
+                headers(&mut out.route, f.get("requestHeaderModifier"), "request")?
+            }
+            "ResponseHeaderModifier" => {
+                headers(&mut out.route, f.get("responseHeaderModifier"), "response")?
+            }
+            "RequestRedirect" => {
+                let code = redirect_code(route, rule)?;
+                let r = f.get("requestRedirect").unwrap_or(&Value::Null);
+                out.redirect = Some(redirect(r, code, port)?)
+            }
+            "URLRewrite" => rewrite(
+                &mut out.action,
+                f.get("urlRewrite").unwrap_or(&Value::Null),
+                m,
+            )?,
+            "RequestMirror" => {
+                let Some(b) = f.pointer("/requestMirror/backendRef") else {
+                    continue;
+                };
+                let t = clusters::target(ctx, route, b);
+                if !t.resolved {
+                    continue;
+                }
+                let mut policy = json!({"cluster": t.cluster, "runtimeFraction": {"defaultValue": {"numerator": 100}}});
+                if let Some(p) = f.pointer("/requestMirror/percent").and_then(Value::as_i64) {
+                    policy["runtimeFraction"]["defaultValue"]["numerator"] = json!(p);
+                }
+                if let Value::Array(list) = out
+                    .action
+                    .entry("requestMirrorPolicies")
+                    .or_insert_with(|| Value::Array(Vec::new()))
+                {
+                    list.push(policy);
+                }
+            }
+            "ExtensionRef" => {
+                let group = f
+                    .pointer("/extensionRef/group")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let kind = f
+                    .pointer("/extensionRef/kind")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let name = f
+                    .pointer("/extensionRef/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                match (group, kind) {
+                    (GATEWAY_GROUP, "DirectResponse") => {
+                        let Some(d) = ctx.inputs.get(
+                            GATEWAY_GROUP,
+                            "DirectResponse",
+                            &route.id.namespace,
+                            name,
+                        ) else {
+                            return Err(format!("DirectResponse {name} not found"));
+                        };
+                        out.direct = Some(direct_response(&d.value));
+                    }
+                    (GATEWAY_GROUP, "TrafficPolicy") => {
+                        // The merge stage applies it; one that does not exist invalidates the rule.
+                        if ctx
+                            .inputs
+                            .get(GATEWAY_GROUP, "TrafficPolicy", &route.id.namespace, name)
+                            .is_none()
+                        {
+                            return Err(format!("TrafficPolicy {name} not found"));
+                        }
+                    }
+                    _ => return Err(format!("unsupported ExtensionRef {group}/{kind} {name}")),
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Header modifiers: `add` appends, `set` overwrites, `remove` removes.
+pub fn headers(
+    into: &mut Map<String, Value>,
+    modifier: Option<&Value>,
+    side: &str,
+) -> Result<(), String> {
+    let Some(modifier) = modifier else {
+        return Ok(());
+    };
+    let add_key = format!("{side}HeadersToAdd");
+    let remove_key = format!("{side}HeadersToRemove");
+    let mut added = Vec::new();
+    for (list, overwrite) in [("add", false), ("set", true)] {
+        for h in array(modifier, &format!("/{list}")) {
+            let name = h.get("name").and_then(Value::as_str).unwrap_or("");
+            let value = h.get("value").and_then(Value::as_str).unwrap_or("");
+            if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
+                return Err(format!("invalid header name {name:?}"));
+            }
+            // Envoy reads `%COMMAND%` in header values; an unpaired `%` (not `%%`) is rejected.
+            if value.replace("%%", "").matches('%').count() % 2 == 1 {
+                return Err(format!(
+                    "header {name:?}: value {value:?} has an unterminated % command"
+                ));
+            }
+            let mut entry = json!({"header": {"key": name, "value": value}});
+            if overwrite {
+                entry["appendAction"] = json!("OVERWRITE_IF_EXISTS_OR_ADD");
+            }
+            added.push(entry);
+        }
+    }
+    if !added.is_empty()
+        && let Value::Array(list) = into
+            .entry(add_key)
+            .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        list.extend(added);
+    }
+    let removed: Vec<Value> = array(modifier, "/remove").cloned().collect();
+    if !removed.is_empty()
+        && let Value::Array(list) = into
+            .entry(remove_key)
+            .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        list.extend(removed);
+    }
+    Ok(())
+}
+
+/// The annotation that overrides a RequestRedirect's status code: one code for the route, or
+/// `rule=code` pairs by rule name.
+const REDIRECT_CODE: &str = "kgateway.dev/http-redirect-status-code";
+
+fn redirect_code(route: &Object, rule: &Value) -> Result<Option<i64>, String> {
+    let Some(text) = route
+        .value
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(REDIRECT_CODE))
+        .and_then(Value::as_str)
+    else {
+        return Ok(None);
+    };
+    let parse = |c: &str| {
+        c.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("{REDIRECT_CODE}: {c:?} is not a status code"))
+    };
+    if !text.contains('=') {
+        return parse(text).map(Some);
+    }
+    let name = rule.get("name").and_then(Value::as_str);
+    for pair in text.split(',') {
+        if let Some((rule_name, code)) = pair.split_once('=')
+            && Some(rule_name.trim()) == name
+        {
+            return parse(code).map(Some);
+        }
+    }
+    Ok(None)
+}
+
+fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result<Value, String> {
+    let mut out = Map::new();
+    if let Some(s) = r.get("scheme").and_then(Value::as_str) {
+        out.insert("schemeRedirect".into(), json!(s));
+    }
+    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+        out.insert("hostRedirect".into(), json!(h));
+    }
+    // Without a port or a scheme, the redirect keeps the listener's port (Gateway API).
+    match r.get("port").and_then(Value::as_i64) {
+        Some(p) => {
+            out.insert("portRedirect".into(), json!(p));
+        }
+        None if r.get("scheme").is_none() => {
+            out.insert("portRedirect".into(), json!(listener_port));
+        }
+        None => {}
+    }
+    match r.pointer("/path/type").and_then(Value::as_str) {
+        Some("ReplaceFullPath") => {
+            let v = r
+                .pointer("/path/replaceFullPath")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            out.insert("pathRedirect".into(), json!(v));
+        }
+        Some("ReplacePrefixMatch") => {
+            let v = r
+                .pointer("/path/replacePrefixMatch")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            out.insert("prefixRewrite".into(), json!(v));
+        }
+        _ => {}
+    }
+    let written = code_override.or_else(|| r.get("statusCode").and_then(Value::as_i64));
+    let code = match written {
+        None => "MOVED_PERMANENTLY",
+        Some(c) => match Some(c) {
+            Some(301) => "MOVED_PERMANENTLY",
+            Some(302) => "FOUND",
+            Some(303) => "SEE_OTHER",
+            Some(307) => "TEMPORARY_REDIRECT",
+            Some(308) => "PERMANENT_REDIRECT",
+            _ => return Err(format!("unsupported redirect status code {c}")),
+        },
+    };
+    out.insert("responseCode".into(), json!(code));
+    Ok(Value::Object(out))
+}
+
+/// A rewritten path Envoy would normalise differently from what was written (`//`, `.`, `..`
+/// segments) is rejected, as the reference rejects it.
+fn check_path(path: &str) -> Result<(), String> {
+    let bad = path.contains("//")
+        || path.split('/').any(|seg| seg == "." || seg == "..")
+        || !path.starts_with('/');
+    if bad {
+        Err(format!(
+            "rewritten path {path:?} is not a normalised absolute path"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), String> {
+    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+        action.insert("hostRewriteLiteral".into(), json!(h));
+    }
+    match r.pointer("/path/type").and_then(Value::as_str) {
+        Some("ReplaceFullPath") => {
+            let v = r
+                .pointer("/path/replaceFullPath")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            check_path(v)?;
+            action.insert(
+                "regexRewrite".into(),
+                json!({"pattern": {"regex": ".*"}, "substitution": v}),
+            );
+        }
+        Some("ReplacePrefixMatch") => {
+            let v = r
+                .pointer("/path/replacePrefixMatch")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            check_path(v)?;
+            let prefix = m
+                .pointer("/path/value")
+                .and_then(Value::as_str)
+                .unwrap_or("/");
+            let prefix = prefix.trim_end_matches('/');
+            if v == "/" {
+                action.insert(
+                    "regexRewrite".into(),
+                    json!({"pattern": {"regex": format!("^{}\\/*", regex::escape(prefix))}, "substitution": "/"}),
+                );
+            } else {
+                action.insert("prefixRewrite".into(), json!(v));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A DirectResponse's status and body.
+pub fn direct_response(spec: &Value) -> Value {
+    let status = spec
+        .pointer("/spec/status")
+        .and_then(Value::as_i64)
+        .unwrap_or(200);
+    let mut out = json!({"status": status});
+    if let Some(body) = spec.pointer("/spec/body").and_then(Value::as_str) {
+        out["body"] = json!({"inlineString": body});
+    }
+    out
+}

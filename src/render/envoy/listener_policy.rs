@@ -1,0 +1,419 @@
+//! HTTPListenerPolicy and ListenerPolicy: settings of the HTTP connection manager and of the
+//! Listener, from the effective policy of the Gateway (the merge stage), with the reference's
+//! merge metadata (`merge.<Kind>.gateway.kgateway.dev`) on every Listener and RouteConfiguration.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::super::Context;
+use super::{duration, typed};
+use crate::merge::{Family, Place};
+use crate::model::Object;
+
+/// What the listener policies set, for one port.
+#[derive(Default)]
+pub struct Settings {
+    /// Fields of the HttpConnectionManager.
+    pub hcm: Map<String, Value>,
+    /// HTTP filters that run before the policy filters (the health check).
+    pub first_filters: Vec<Value>,
+    /// Fields of the Listener.
+    pub listener: Map<String, Value>,
+    pub listener_filters: Vec<Value>,
+}
+
+/// The listener policies of a Gateway.
+pub struct ListenerPolicies<'c> {
+    ctx: &'c Context<'c>,
+    /// The Gateway's index in the facts.
+    gateway: Option<usize>,
+    /// `<name>.<namespace>` of the Gateway: the service name its telemetry reports.
+    service_name: String,
+    /// Metadata namespace -> key -> policy references (the same on every resource).
+    pub metadata: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+}
+
+impl<'c> ListenerPolicies<'c> {
+    pub fn new(ctx: &'c Context<'c>, gateway: &Object) -> Self {
+        let mut out = ListenerPolicies {
+            ctx,
+            gateway: None,
+            service_name: format!("{}.{}", gateway.id.name, gateway.id.namespace),
+            metadata: BTreeMap::new(),
+        };
+        let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
+            return out;
+        };
+        let Some(g) = model.facts.iter().position(|f| {
+            f.id.kind == "Gateway"
+                && f.id.namespace == gateway.id.namespace
+                && f.id.name == gateway.id.name
+        }) else {
+            return out;
+        };
+        out.gateway = Some(g);
+        let reference = |i: usize| {
+            let id = &model.facts[i].id;
+            format!("{}/{}/{}/{}", id.group, id.kind, id.namespace, id.name)
+        };
+        let mut places = vec![Place::Gateway(g)];
+        let listeners = match &model.facts[g].spec {
+            crate::model::facts::Spec::Gateway { listeners, .. } => listeners.len(),
+            _ => 0,
+        };
+        places.extend((0..listeners).map(|li| Place::Listener(g, li)));
+        for place in places {
+            for e in merged.of(place) {
+                for f in &e.fields {
+                    let owner = f.winner.source.object();
+                    let (namespace, keys) = match e.family {
+                        Family::HTTPListenerPolicy if f.name == "accessLog" => (
+                            "HTTPListenerPolicy",
+                            vec!["accessLog".to_string(), "accessLogConfig".to_string()],
+                        ),
+                        Family::HTTPListenerPolicy => ("HTTPListenerPolicy", vec![renamed(f.name)]),
+                        Family::ListenerPolicy => {
+                            ("ListenerPolicy", listener_policy_keys(ctx, owner))
+                        }
+                        _ => continue,
+                    };
+                    let entry = out
+                        .metadata
+                        .entry(format!("merge.{namespace}.gateway.kgateway.dev"))
+                        .or_default();
+                    for k in keys {
+                        let refs = entry.entry(k).or_default();
+                        let r = reference(owner);
+                        if !refs.contains(&r) {
+                            refs.push(r);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The settings on one port, reached through one of the Gateway's own listeners on it.
+    pub fn settings(&self, listener: Option<usize>) -> Settings {
+        let mut out = Settings::default();
+        let (Some(g), Some(merged)) = (self.gateway, &self.ctx.merged) else {
+            return out;
+        };
+        for e in merged.of(Place::Gateway(g)) {
+            if e.family == Family::HTTPListenerPolicy {
+                for f in &e.fields {
+                    if f.name == "accessLog" {
+                        let ns = self.ctx.run.model.as_ref().map_or("", |m| {
+                            m.facts[f.winner.source.object()].id.namespace.as_str()
+                        });
+                        let logs = access_logs(&f.value(), ns, &self.service_name);
+                        out.hcm.insert("accessLog".into(), Value::Array(logs));
+                        continue;
+                    }
+                    http_setting(&mut out, f.name, &f.value());
+                }
+            }
+        }
+        let Some(li) = listener else { return out };
+        for e in merged.of(Place::Listener(g, li)) {
+            if e.family != Family::ListenerPolicy {
+                continue;
+            }
+            let owner = self.ctx.run.model.as_ref().map(|m| {
+                let id = &m.facts[e.fields.first().map_or(0, |f| f.winner.source.object())].id;
+                format!("{}_{}", id.namespace, id.name)
+            });
+            let mut config = Map::new();
+            for f in &e.fields {
+                config.insert(f.name.to_string(), f.value());
+            }
+            listener_setting(&mut out, &Value::Object(config), &owner.unwrap_or_default());
+        }
+        out
+    }
+
+    /// Adds the metadata to a resource's object.
+    pub fn write_metadata(&self, into: &mut Map<String, Value>) {
+        if self.metadata.is_empty() {
+            return;
+        }
+        let metadata = into
+            .entry("metadata")
+            .or_insert_with(|| json!({"filterMetadata": {}}));
+        if let Some(Value::Object(fm)) = metadata.get_mut("filterMetadata") {
+            for (ns, keys) in &self.metadata {
+                fm.insert(ns.clone(), json!(keys));
+            }
+        }
+    }
+}
+
+fn renamed(k: &str) -> String {
+    match k {
+        "healthCheck" => "healthCheckPolicy".to_string(),
+        "streamIdleTimeout" => "mergeStreamIdleTimeout".to_string(),
+        "idleTimeout" => "mergeIdleTimeout".to_string(),
+        "earlyRequestHeaderModifier" => "earlyHeaderMutationExtensions".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The metadata keys the reference writes for a ListenerPolicy: its `default` fields and one
+/// per `perPort` entry.
+fn listener_policy_keys(ctx: &Context<'_>, owner: usize) -> Vec<String> {
+    let Some(model) = &ctx.run.model else {
+        return Vec::new();
+    };
+    let id = &model.facts[owner].id;
+    let Some(policy) = ctx.inputs.get(&id.group, &id.kind, &id.namespace, &id.name) else {
+        return Vec::new();
+    };
+    let mut keys = Vec::new();
+    for (k, sub) in policy
+        .value
+        .pointer("/spec/default")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if k == "httpSettings" {
+            for hk in sub.as_object().into_iter().flatten().map(|(k, _)| k) {
+                keys.push(format!("default.httpSettings.{}", renamed(hk)));
+            }
+        } else {
+            keys.push(format!("default.{k}"));
+        }
+    }
+    for p in policy
+        .value
+        .pointer("/spec/perPort")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(port) = p.get("port").and_then(Value::as_i64) {
+            keys.push(format!("perPortPolicy[{port}]"));
+        }
+    }
+    keys
+}
+
+/// A ListenerPolicy's listener settings (`default`, or a port's).
+fn listener_setting(out: &mut Settings, listener: &Value, owner: &str) {
+    for (k, v) in listener.as_object().into_iter().flatten() {
+        match k.as_str() {
+            "httpSettings" => {
+                for (hk, hv) in v.as_object().into_iter().flatten() {
+                    http_setting(out, hk, hv);
+                }
+            }
+            "proxyProtocol" => {
+                out.listener_filters.push(json!({
+                    "name": "envoy.filters.listener.proxy_protocol",
+                    "typedConfig": typed(
+                        "envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol",
+                        json!({"statPrefix": owner}),
+                    ),
+                }));
+            }
+            "perConnectionBufferLimitBytes" => {
+                out.listener.insert(k.clone(), v.clone());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// HTTPListenerPolicy `accessLog`: gRPC and OpenTelemetry access log services (their
+/// backendRef a Service port in `ns` unless it names a namespace) and file sinks.
+fn access_logs(list: &Value, ns: &str, service_name: &str) -> Vec<Value> {
+    let cluster = |grpc: &Value| {
+        let b = grpc.get("backendRef").unwrap_or(&Value::Null);
+        format!(
+            "kube_{}_{}_{}",
+            b.get("namespace").and_then(Value::as_str).unwrap_or(ns),
+            b.get("name").and_then(Value::as_str).unwrap_or(""),
+            b.get("port").and_then(Value::as_i64).unwrap_or(0)
+        )
+    };
+    let common = |grpc: &Value| {
+        let mut c = json!({
+            "grpcService": {"envoyGrpc": {"clusterName": cluster(grpc)}},
+            "transportApiVersion": "V3",
+        });
+        if let Some(name) = grpc.get("logName") {
+            c["logName"] = name.clone();
+        }
+        c
+    };
+    let mut out = Vec::new();
+    for entry in list.as_array().into_iter().flatten() {
+        let mut log = if let Some(grpc) = entry.get("grpcService") {
+            json!({
+                "name": "envoy.access_loggers.http_grpc",
+                "typedConfig": typed(
+                    "envoy.extensions.access_loggers.grpc.v3.HttpGrpcAccessLogConfig",
+                    json!({"commonConfig": common(grpc)}),
+                ),
+            })
+        } else if let Some(otel) = entry.get("openTelemetry") {
+            let mut config = json!({
+                "commonConfig": common(otel.get("grpcService").unwrap_or(&Value::Null)),
+                "resourceAttributes": {"values": [
+                    {"key": "service.name", "value": {"stringValue": service_name}},
+                ]},
+            });
+            if let Some(body) = otel.get("body").and_then(Value::as_str) {
+                config["body"] = json!({"stringValue": body});
+            }
+            if let Some(attributes) = otel.get("attributes") {
+                config["attributes"] = attributes.clone();
+            }
+            json!({
+                "name": "envoy.access_loggers.open_telemetry",
+                "typedConfig": typed(
+                    "envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig",
+                    config,
+                ),
+            })
+        } else if let Some(file) = entry.get("fileSink") {
+            let mut config = json!({"path": file.get("path").cloned().unwrap_or_default()});
+            if let Some(format) = file.get("stringFormat").and_then(Value::as_str) {
+                config["logFormat"] = json!({"textFormatSource": {"inlineString": format}});
+            } else if let Some(format) = file.get("jsonFormat") {
+                config["logFormat"] = json!({"jsonFormat": format});
+            }
+            json!({
+                "name": "envoy.access_loggers.file",
+                "typedConfig": typed(
+                    "envoy.extensions.access_loggers.file.v3.FileAccessLog",
+                    config,
+                ),
+            })
+        } else {
+            continue;
+        };
+        if let Some(header) = entry.pointer("/filter/headerFilter/header") {
+            let value = header.get("value").cloned().unwrap_or_default();
+            let matcher = match header.get("type").and_then(Value::as_str) {
+                Some("RegularExpression") => {
+                    json!({"safeRegex": {"googleRe2": {}, "regex": value}})
+                }
+                _ => json!({"exact": value}),
+            };
+            log["filter"] = json!({"headerFilter": {"header": {
+                "name": header.get("name").cloned().unwrap_or_default(),
+                "stringMatch": matcher,
+            }}});
+        }
+        out.push(log);
+    }
+    out
+}
+
+/// One HTTP connection manager setting.
+fn http_setting(out: &mut Settings, name: &str, v: &Value) {
+    let hcm = &mut out.hcm;
+    match name {
+        "useRemoteAddress"
+        | "xffNumTrustedHops"
+        | "preserveExternalRequestId"
+        | "generateRequestId" => {
+            hcm.insert(name.into(), v.clone());
+        }
+        "serverHeaderTransformation" => {
+            if let Some(s) = v.as_str() {
+                hcm.insert(name.into(), json!(screaming_snake(s)));
+            }
+        }
+        "streamIdleTimeout" => {
+            if let Some(d) = v.as_str().and_then(duration) {
+                hcm.insert(name.into(), json!(d));
+            }
+        }
+        "idleTimeout" => {
+            if let Some(d) = v.as_str().and_then(duration) {
+                hcm.insert(
+                    "commonHttpProtocolOptions".into(),
+                    json!({"idleTimeout": d}),
+                );
+            }
+        }
+        "acceptHttp10" | "defaultHostForHttp10" => {
+            protocol_option(hcm, name, v.clone());
+        }
+        "preserveHttp1HeaderCase" if v.as_bool() == Some(true) => {
+            protocol_option(
+                hcm,
+                "headerKeyFormat",
+                json!({"statefulFormatter": {
+                    "name": "envoy.http.stateful_header_formatters.preserve_case",
+                    "typedConfig": typed(
+                        "envoy.extensions.http.header_formatters.preserve_case.v3.PreserveCaseFormatterConfig",
+                        json!({}),
+                    ),
+                }}),
+            );
+        }
+        "upgradeConfig" => {
+            let list: Vec<Value> = v
+                .get("enabledUpgrades")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|u| json!({"upgradeType": u}))
+                .collect();
+            hcm.insert("upgradeConfigs".into(), Value::Array(list));
+        }
+        "earlyRequestHeaderModifier" => {
+            hcm.insert(
+                "earlyHeaderMutationExtensions".into(),
+                json!([{
+                    "name": "envoy.http.early_header_mutation.header_mutation",
+                    "typedConfig": typed(
+                        "envoy.extensions.http.early_header_mutation.header_mutation.v3.HeaderMutation",
+                        json!({"mutations": super::policy::mutations(v)}),
+                    ),
+                }]),
+            );
+        }
+        "healthCheck" => {
+            let path = v.get("path").and_then(Value::as_str).unwrap_or("/");
+            out.first_filters.push(json!({
+                "name": "envoy.filters.http.health_check",
+                "typedConfig": typed(
+                    "envoy.extensions.filters.http.health_check.v3.HealthCheck",
+                    json!({
+                        "headers": [{"name": ":path", "stringMatch": {"exact": path}}],
+                        "passThroughMode": false,
+                    }),
+                ),
+            }));
+        }
+        _ => {}
+    }
+}
+
+/// Sets one field of the HTTP/1 protocol options.
+fn protocol_option(hcm: &mut Map<String, Value>, key: &str, value: Value) {
+    let mut options = match hcm.remove("httpProtocolOptions") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    options.insert(key.into(), value);
+    hcm.insert("httpProtocolOptions".into(), Value::Object(options));
+}
+
+/// `AppendIfAbsent` -> `APPEND_IF_ABSENT`.
+fn screaming_snake(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}

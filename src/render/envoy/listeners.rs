@@ -1,0 +1,388 @@
+//! One Envoy Listener per port: the HTTP listeners of the port share one filter chain
+//! `listener~<port>`; each HTTPS listener has its own, named after it and matched by SNI; TCP
+//! and TLS listeners have one chain per route rule, a TCP proxy to its backends.
+
+use serde_json::{Value, json};
+
+use super::super::Context;
+use super::clusters::{self, Target};
+use super::listener_policy::Settings;
+use super::plan::{GwListener, Plan, Port, array, domains, granted, terminates_tls};
+use super::{ads_source, secret_digest, typed};
+
+/// A RouteConfiguration to render: its name and the listeners whose routes it holds.
+pub struct RouteConfig {
+    pub name: String,
+    pub listeners: Vec<usize>,
+    /// An HTTPS listener's own configuration (not the port's shared HTTP one).
+    pub https: bool,
+    /// Every virtual host requires TLS.
+    pub tls: bool,
+}
+
+/// The route configurations of a port's HTTP filter chains.
+pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
+    let mut out = Vec::new();
+    let http: Vec<usize> = port
+        .listeners
+        .iter()
+        .copied()
+        .filter(|&i| plan.listeners[i].protocol == "HTTP")
+        .collect();
+    if !http.is_empty() {
+        out.push(RouteConfig {
+            name: format!("listener~{}", port.port),
+            listeners: http,
+            https: false,
+            tls: false,
+        });
+    }
+    for &i in &port.listeners {
+        let l = &plan.listeners[i];
+        if l.protocol == "HTTPS" {
+            out.push(RouteConfig {
+                name: match l.set {
+                    None => l.name.to_string(),
+                    Some(set) => format!("{}/{}/{}", set.id.namespace, set.id.name, l.name),
+                },
+                listeners: vec![i],
+                https: true,
+                // Virtual hosts require TLS where the listener terminates it.
+                tls: l.value.pointer("/tls/certificateRefs").is_some(),
+            });
+        }
+    }
+    out
+}
+
+/// The Listener of a port, with the Gateway's HTTP filters on its HTTP chains and the metadata
+/// of its Gateway-level policies.
+/// `None` when it would have no filter chain (only TCP or TLS listeners without routes).
+pub fn render_port(
+    ctx: &Context<'_>,
+    plan: &Plan<'_>,
+    port: &Port,
+    http_filters: &dyn Fn(&str) -> Vec<Value>,
+    metadata: Option<&Value>,
+    settings: &Settings,
+) -> Option<Value> {
+    let mut chains: Vec<Value> = Vec::new();
+    for rc in route_configs(plan, port) {
+        let mut filters = settings.first_filters.clone();
+        filters.extend(http_filters(&rc.name));
+        let mut chain = json!({
+            "filters": [hcm(&rc.name, filters, settings)],
+            "name": rc.name,
+        });
+        if rc.https {
+            let l = &plan.listeners[rc.listeners[0]];
+            if let Some(host) = l.hostname {
+                chain["filterChainMatch"] = json!({"serverNames": [host]});
+            }
+            if l.value.pointer("/tls/certificateRefs").is_some() {
+                chain["transportSocket"] = downstream_tls(ctx, plan, l, true);
+            }
+        }
+        chains.push(chain);
+    }
+    for &i in &port.listeners {
+        let l = &plan.listeners[i];
+        if matches!(l.protocol, "TCP" | "TLS") {
+            tcp_chains(ctx, port.port, l, &mut chains, plan);
+        }
+    }
+    if chains.is_empty() {
+        return None;
+    }
+    chains.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    let mut listener = json!({
+        "address": {"socketAddress": {"address": "::", "ipv4Compat": true, "portValue": port.port}},
+        "filterChains": chains,
+        "name": format!("listener~{}", port.port),
+    });
+    let http = listener["filterChains"].as_array().is_some_and(|cs| {
+        cs.iter()
+            .any(|c| c.pointer("/filters/0/typedConfig/rds").is_some())
+    });
+    if let (true, Some(m)) = (http, metadata) {
+        listener["metadata"] = m.clone();
+    }
+    let sni = listener["filterChains"].as_array().is_some_and(|cs| {
+        cs.iter()
+            .any(|c| c.pointer("/filterChainMatch/serverNames").is_some())
+    });
+    let mut listener_filters = settings.listener_filters.clone();
+    if sni {
+        listener_filters.push(json!({
+            "name": "envoy.filters.listener.tls_inspector",
+            "typedConfig": typed("envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector", json!({})),
+        }));
+    }
+    if !listener_filters.is_empty() {
+        listener["listenerFilters"] = Value::Array(listener_filters);
+    }
+    if let Value::Object(fields) = &mut listener {
+        fields.extend(settings.listener.clone());
+    }
+    Some(listener)
+}
+
+fn hcm(route_config: &str, mut http_filters: Vec<Value>, settings: &Settings) -> Value {
+    http_filters.push(json!({
+        "name": "envoy.filters.http.router",
+        "typedConfig": typed("envoy.extensions.filters.http.router.v3.Router", json!({})),
+    }));
+    let mut config = json!({
+        "httpFilters": http_filters,
+        "mergeSlashes": true,
+        "normalizePath": true,
+        "rds": {"configSource": ads_source(), "routeConfigName": route_config},
+        "statPrefix": "http",
+        "useRemoteAddress": true,
+    });
+    if let Value::Object(fields) = &mut config {
+        fields.extend(settings.hcm.clone());
+    }
+    json!({
+        "name": "envoy.filters.network.http_connection_manager",
+        "typedConfig": typed(
+            "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+            config,
+        ),
+    })
+}
+
+/// TCP and TLS listeners: a chain per rule of each attached TCPRoute or TLSRoute.
+fn tcp_chains(
+    ctx: &Context<'_>,
+    port: i64,
+    l: &GwListener<'_>,
+    chains: &mut Vec<Value>,
+    plan: &Plan<'_>,
+) {
+    let terminate = terminates_tls(l);
+    for route in &l.routes {
+        if !matches!(route.id.kind.as_str(), "TCPRoute" | "TLSRoute") {
+            continue;
+        }
+        let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
+            .filter_map(Value::as_str)
+            .collect();
+        for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
+            let name = format!(
+                "listener~{port}-{}.{}-rule-{ri}",
+                route.id.namespace, route.id.name
+            );
+            let mut proxy = json!({"statPrefix": name});
+            let targets: Vec<(Target, i64)> = array(rule, "/backendRefs")
+                .map(|b| {
+                    let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
+                    (clusters::target(ctx, route, b), weight)
+                })
+                .collect();
+            match targets.as_slice() {
+                [] => proxy["cluster"] = json!(clusters::BLACKHOLE),
+                [(t, _)] => proxy["cluster"] = json!(t.cluster),
+                many => {
+                    let list: Vec<Value> = many
+                        .iter()
+                        .filter(|(_, w)| *w > 0)
+                        .map(|(t, w)| json!({"name": t.cluster, "weight": w}))
+                        .collect();
+                    proxy["weightedClusters"] = json!({"clusters": list});
+                }
+            }
+            let mut chain = json!({
+                "filters": [{
+                    "name": "envoy.filters.network.tcp_proxy",
+                    "typedConfig": typed("envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy", proxy),
+                }],
+                "name": name,
+            });
+            if l.protocol == "TLS" {
+                let names = if route.id.kind == "TLSRoute" {
+                    domains(l.hostname, &hostnames)
+                } else {
+                    l.hostname.map(|h| vec![h.to_string()]).unwrap_or_default()
+                };
+                let names: Vec<String> = names.into_iter().filter(|n| n != "*").collect();
+                if !names.is_empty() {
+                    chain["filterChainMatch"] = json!({"serverNames": names});
+                }
+            }
+            // A TLSRoute passes TLS through whatever the listener's mode.
+            if terminate && route.id.kind == "TCPRoute" {
+                chain["transportSocket"] = downstream_tls(ctx, plan, l, false);
+            }
+            chains.push(chain);
+        }
+    }
+}
+
+/// The TLS context of a terminating listener: its certificates, the secret material replaced by
+/// digests.
+fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: bool) -> Value {
+    let gw_ns = l.set.unwrap_or(plan.gateway).id.namespace.as_str();
+    let mut certs = Vec::new();
+    for r in array(l.value, "/tls/certificateRefs") {
+        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(gw_ns);
+        let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+        let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
+            continue;
+        };
+        let data = |key: &str| {
+            secret
+                .value
+                .pointer("/data")
+                .and_then(|d| d.get(key))
+                .and_then(Value::as_str)
+                .map(secret_digest)
+                .unwrap_or_default()
+        };
+        certs.push(json!({
+            "certificateChain": {"inlineBytes": data("tls.crt")},
+            "privateKey": {"inlineBytes": data("tls.key")},
+        }));
+    }
+    let mut common = json!({"tlsCertificates": certs, "tlsParams": {}});
+    let options = l.value.pointer("/tls/options");
+    let option = |key: &str| options.and_then(|o| o.get(key)).and_then(Value::as_str);
+    match option("kgateway.dev/alpn-protocols") {
+        Some("allow-empty") => {}
+        Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
+        None if http => common["alpnProtocols"] = json!(["h2", "http/1.1"]),
+        None => {}
+    }
+    if let Some(list) = option("kgateway.dev/cipher-suites") {
+        common["tlsParams"]["cipherSuites"] = json!(split_list(list, ','));
+    }
+    if let Some(list) = option("kgateway.dev/ecdh-curves") {
+        common["tlsParams"]["ecdhCurves"] = json!(split_list(list, ','));
+    }
+    for (key, field) in [
+        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
+        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
+    ] {
+        if let Some(v) = option(key) {
+            common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
+        }
+    }
+    let mut validation = serde_json::Map::new();
+    if let Some(names) = option("kgateway.dev/verify-subject-alt-names") {
+        let sans: Vec<Value> = split_list(names, ',')
+            .into_iter()
+            .map(|n| json!({"matcher": {"exact": n}, "sanType": "DNS"}))
+            .collect();
+        validation.insert("matchTypedSubjectAltNames".into(), Value::Array(sans));
+    }
+    // Client certificates (the Gateway's frontend TLS validation for the port).
+    let client = frontend_validation(ctx, plan, l);
+    if let Some((Some(ca), _)) = &client {
+        validation.insert(
+            "trustedCa".into(),
+            json!({"inlineBytes": secret_digest(ca)}),
+        );
+    }
+    if let Some(hashes) = option("kgateway.dev/verify-certificate-hash") {
+        // One hash, or a YAML-like list of them (`- HASH` lines).
+        let list: Vec<&str> = hashes.split_whitespace().filter(|t| *t != "-").collect();
+        validation.insert("verifyCertificateHash".into(), json!(list));
+    }
+    if !validation.is_empty() {
+        common["validationContext"] = Value::Object(validation);
+    }
+    let mut context = json!({"commonTlsContext": common});
+    // Without a CA to check them with, client certificates are neither asked for nor required.
+    if let Some((Some(_), require)) = client {
+        context["requireClientCertificate"] = json!(require);
+    }
+    json!({
+        "name": "envoy.transport_sockets.tls",
+        "typedConfig": typed(
+            "envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
+            context,
+        ),
+    })
+}
+
+/// The Gateway's `tls.frontend` validation for a listener's port (its `perPort` entry, else the
+/// default): the CA bundle (base64, as Envoy's inline bytes) and whether a client certificate
+/// is required (`AllowValidOnly`) or only checked when sent (`AllowInsecureFallback`).
+fn frontend_validation(
+    ctx: &Context<'_>,
+    plan: &Plan<'_>,
+    l: &GwListener<'_>,
+) -> Option<(Option<String>, bool)> {
+    let frontend = plan.gateway.value.pointer("/spec/tls/frontend")?;
+    let per_port = array(frontend, "/perPort")
+        .find(|p| p.get("port").and_then(Value::as_i64) == Some(l.port))
+        .and_then(|p| p.pointer("/tls/validation"));
+    let validation = per_port.or_else(|| frontend.pointer("/default/validation"))?;
+    let gw = &plan.gateway.id;
+    let mut bundle = String::new();
+    for r in array(validation, "/caCertificateRefs") {
+        let ns = r
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(&gw.namespace);
+        let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+        // A CA in another namespace needs a ReferenceGrant; without it, it is left out.
+        let from = (gw.group.as_str(), gw.kind.as_str(), gw.namespace.as_str());
+        if ns != gw.namespace && !granted(ctx, from, ("", "ConfigMap", ns, name)) {
+            continue;
+        }
+        if let Some(ca) = ctx
+            .inputs
+            .get("", "ConfigMap", ns, name)
+            .and_then(|c| c.value.pointer("/data/ca.crt"))
+            .and_then(Value::as_str)
+        {
+            bundle.push_str(ca);
+        }
+    }
+    let require = validation.get("mode").and_then(Value::as_str) != Some("AllowInsecureFallback");
+    let ca = (!bundle.is_empty()).then(|| base64(bundle.as_bytes()));
+    Some((ca, require))
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn split_list(text: &str, sep: char) -> Vec<&str> {
+    text.split(sep)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64;
+
+    #[test]
+    fn base64_with_padding() {
+        assert_eq!(base64(b"hello"), "aGVsbG8=");
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b"abc"), "YWJj");
+        assert_eq!(base64(b""), "");
+    }
+}

@@ -1,0 +1,174 @@
+//! Route matches: an HTTPRoute or GRPCRoute match as an Envoy RouteMatch, and the Gateway API
+//! precedence between matches.
+
+use serde_json::{Value, json};
+
+use super::plan::array;
+
+/// The RouteMatch of one HTTPRoute match (`m` may be `Null`: match everything); `Err` says
+/// why the match is invalid (a regular expression Envoy's RE2 would reject ...).
+pub fn http(m: &Value) -> Result<Value, String> {
+    let mut out = serde_json::Map::new();
+    let path_type = m
+        .pointer("/path/type")
+        .and_then(Value::as_str)
+        .unwrap_or("PathPrefix");
+    let value = m
+        .pointer("/path/value")
+        .and_then(Value::as_str)
+        .unwrap_or("/");
+    match path_type {
+        "Exact" => {
+            out.insert("path".into(), json!(value));
+        }
+        "RegularExpression" => {
+            check_regex(value)?;
+            out.insert("safeRegex".into(), re2(value));
+        }
+        _ => {
+            if !value.starts_with('/') {
+                return Err(format!("path prefix {value:?} does not start with /"));
+            }
+            let trimmed = value.trim_end_matches('/');
+            if trimmed.is_empty() {
+                out.insert("prefix".into(), json!("/"));
+            } else {
+                out.insert("pathSeparatedPrefix".into(), json!(trimmed));
+            }
+        }
+    }
+    let mut headers: Vec<Value> = Vec::new();
+    for h in array(m, "/headers") {
+        headers.push(string_match(h)?);
+    }
+    if let Some(method) = m.get("method").and_then(Value::as_str) {
+        headers.push(json!({"name": ":method", "stringMatch": {"exact": method}}));
+    }
+    if !headers.is_empty() {
+        out.insert("headers".into(), Value::Array(headers));
+    }
+    let mut params = Vec::new();
+    for q in array(m, "/queryParams") {
+        params.push(string_match(q)?);
+    }
+    if !params.is_empty() {
+        out.insert("queryParameters".into(), Value::Array(params));
+    }
+    Ok(Value::Object(out))
+}
+
+/// The RouteMatch of one GRPCRoute match: the method as the path `/<service>/<method>`.
+pub fn grpc(m: &Value) -> Result<Value, String> {
+    let mut out = serde_json::Map::new();
+    let service = m.pointer("/method/service").and_then(Value::as_str);
+    let method = m.pointer("/method/method").and_then(Value::as_str);
+    match (service, method) {
+        (Some(s), Some(me)) => out.insert("path".into(), json!(format!("/{s}/{me}"))),
+        (Some(s), None) => out.insert("prefix".into(), json!(format!("/{s}/"))),
+        (None, Some(me)) => out.insert(
+            "safeRegex".into(),
+            re2(&format!("/.+/{}", regex::escape(me))),
+        ),
+        (None, None) => out.insert("prefix".into(), json!("/")),
+    };
+    let mut headers = Vec::new();
+    for h in array(m, "/headers") {
+        headers.push(string_match(h)?);
+    }
+    if !headers.is_empty() {
+        out.insert("headers".into(), Value::Array(headers));
+    }
+    Ok(Value::Object(out))
+}
+
+/// A RegexMatcher with the RE2 engine, as the reference writes it.
+fn re2(regex: &str) -> Value {
+    json!({"googleRe2": {}, "regex": regex})
+}
+
+/// A header or query parameter match.
+fn string_match(h: &Value) -> Result<Value, String> {
+    let name = h.get("name").and_then(Value::as_str).unwrap_or("");
+    let value = h.get("value").and_then(Value::as_str).unwrap_or("");
+    let matcher = match h.get("type").and_then(Value::as_str).unwrap_or("Exact") {
+        "RegularExpression" => {
+            check_regex(value)?;
+            json!({"safeRegex": re2(value)})
+        }
+        _ => json!({"exact": value}),
+    };
+    Ok(json!({"name": name, "stringMatch": matcher}))
+}
+
+/// Envoy's RE2 rejects what Rust's regex rejects, and look-around and back-references too
+/// (which Rust's regex also lacks).
+fn check_regex(re: &str) -> Result<(), String> {
+    regex::Regex::new(re).map(|_| ()).map_err(|e| {
+        // The parser's message draws the pattern over several lines; its last says why.
+        let text = e.to_string();
+        let why = text
+            .lines()
+            .last()
+            .unwrap_or("")
+            .trim_start_matches("error: ")
+            .to_string();
+        format!("invalid regular expression {re:?}: {why}")
+    })
+}
+
+/// Precedence of a match (Gateway API): sorts before when smaller. Exact paths first, then
+/// regular expressions, then longer prefixes; then a method; then more headers, then more
+/// query parameters.
+pub fn precedence(
+    m: &Value,
+) -> (
+    u8,
+    std::cmp::Reverse<usize>,
+    u8,
+    std::cmp::Reverse<usize>,
+    std::cmp::Reverse<usize>,
+) {
+    let path_type = m
+        .pointer("/path/type")
+        .and_then(Value::as_str)
+        .unwrap_or("PathPrefix");
+    let value = m
+        .pointer("/path/value")
+        .and_then(Value::as_str)
+        .unwrap_or("/");
+    // Regular expressions do not order by length: input order decides between them.
+    let (rank, length) = match path_type {
+        "Exact" => (0, value.len()),
+        "RegularExpression" => (1, 0),
+        _ => (2, value.len()),
+    };
+    let method = u8::from(m.get("method").is_none());
+    let headers = array(m, "/headers").count();
+    let params = array(m, "/queryParams").count();
+    (
+        rank,
+        std::cmp::Reverse(length),
+        method,
+        std::cmp::Reverse(headers),
+        std::cmp::Reverse(params),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths() {
+        assert_eq!(http(&Value::Null).unwrap(), json!({"prefix": "/"}));
+        let m = json!({"path": {"type": "PathPrefix", "value": "/login/"}});
+        assert_eq!(http(&m).unwrap(), json!({"pathSeparatedPrefix": "/login"}));
+        let m = json!({"path": {"type": "Exact", "value": "/a"}, "method": "GET"});
+        assert_eq!(
+            http(&m).unwrap(),
+            json!({"path": "/a", "headers": [{"name": ":method", "stringMatch": {"exact": "GET"}}]})
+        );
+        let m = json!({"path": {"type": "RegularExpression", "value": "(a"}});
+        assert!(http(&m).is_err());
+    }
+}

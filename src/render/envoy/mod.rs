@@ -1,0 +1,193 @@
+//! Proxy-based Gateways: Envoy v3 Listeners, RouteConfigurations and Clusters, named as the
+//! reference names them (decisions.md section 7).
+//!
+//! [`plan`] works out which routes reach which Gateway (or ListenerSet) listener; [`listeners`]
+//! renders one Listener per port, [`routes`] the RouteConfigurations of its HTTP filter chains
+//! (their entries, with route delegation, from [`entries`]), and [`clusters`] one Cluster per
+//! Service port and Backend. Policies: TrafficPolicy as HTTP filters ([`policy`]),
+//! HTTPListenerPolicy and ListenerPolicy on the Listener ([`listener_policy`]),
+//! BackendConfigPolicy and BackendTLSPolicy on the Cluster ([`backend_config`]). Strict
+//! validation refuses the Gateway when any rule or policy is invalid; secret material is
+//! printed as [`secret_digest`]s.
+
+mod backend_config;
+mod clusters;
+mod entries;
+mod filters;
+mod listener_policy;
+mod listeners;
+mod matches;
+mod plan;
+mod policy;
+mod routes;
+
+use serde_json::{Value, json};
+
+pub(crate) use super::secret_digest;
+use super::{Context, DataPlane, RenderedGateway, RenderedResource};
+use crate::model::Object;
+
+pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
+    let mut out = RenderedGateway::new(gateway, DataPlane::Envoy);
+    let plan = plan::Plan::new(ctx, gateway);
+    let policies = policy::Policies::new(ctx);
+    let mut refused = Vec::new();
+    let gateway_policy = policies.gateway(gateway).unwrap_or_else(|why| {
+        refused.push(format!("Gateway policy: {why}"));
+        policy::Applied::default()
+    });
+    let mut route_configs = Vec::new();
+    let mut filters_of: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut shared = routes::Shared {
+        policies: &policies,
+        gateway: &gateway_policy,
+        refused: &mut refused,
+    };
+    for port in &plan.ports {
+        for rc in listeners::route_configs(&plan, port) {
+            let rendered = routes::render(ctx, &plan, &rc, &mut shared);
+            filters_of.push((rc.name.clone(), policy::ordered(&rendered.declarations)));
+            route_configs.push(rendered.value);
+        }
+    }
+    let http_filters = |name: &str| {
+        filters_of
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| f.clone())
+            .unwrap_or_default()
+    };
+    let listener_policies = listener_policy::ListenerPolicies::new(ctx, gateway);
+    let metadata = gateway_policy.metadata_value();
+    let mut listeners: Vec<Value> = plan
+        .ports
+        .iter()
+        .filter_map(|port| {
+            // A ListenerPolicy reaches a port through the Gateway's own listeners on it.
+            let own = port
+                .listeners
+                .iter()
+                .map(|&i| &plan.listeners[i])
+                .find(|l| l.set.is_none())
+                .map(|l| l.index);
+            let settings = listener_policies.settings(own);
+            listeners::render_port(
+                ctx,
+                &plan,
+                port,
+                &http_filters,
+                metadata.as_ref(),
+                &settings,
+            )
+        })
+        .collect();
+    for resource in listeners.iter_mut().chain(route_configs.iter_mut()) {
+        if let Value::Object(fields) = resource {
+            listener_policies.write_metadata(fields);
+        }
+    }
+    if !refused.is_empty() && ctx.options.validation_level == super::ValidationLevel::Strict {
+        out.refused = refused;
+        return out;
+    }
+    for (name, value) in clusters::render(ctx) {
+        out.resources
+            .push(resource("Clusters", "cluster", name, value));
+    }
+    for l in listeners {
+        let name = l["name"].as_str().unwrap_or_default().to_string();
+        out.resources
+            .push(resource("Listeners", "listener", name, l));
+    }
+    for rc in route_configs {
+        let name = rc["name"].as_str().unwrap_or_default().to_string();
+        out.resources.push(resource("Routes", "route", name, rc));
+    }
+    out
+}
+
+fn resource(
+    section: &'static str,
+    kind: &'static str,
+    name: String,
+    value: Value,
+) -> RenderedResource {
+    RenderedResource {
+        section,
+        kind,
+        name,
+        value,
+    }
+}
+
+/// An `ads` config source, as every dynamic resource of the reference names its origin.
+fn ads_source() -> Value {
+    json!({"ads": {}, "resourceApiVersion": "V3"})
+}
+
+/// A typed config with its `@type`.
+fn typed(type_url: &str, mut config: Value) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "@type".into(),
+        Value::String(format!("type.googleapis.com/{type_url}")),
+    );
+    if let Value::Object(fields) = config.take() {
+        out.extend(fields);
+    }
+    Value::Object(out)
+}
+
+/// `ns_name` style pieces of resource names: dots become underscores.
+fn underscored(host: &str) -> String {
+    host.replace('.', "_")
+}
+
+/// A Kubernetes duration (`10s`, `1m30s`, `500ms`) as a protobuf Duration string (`10s`,
+/// `90s`, `0.500s`); `None` when it does not parse.
+fn duration(text: &str) -> Option<String> {
+    let mut total_ms: u64 = 0;
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let factor = match &rest[..unit_len] {
+            "h" => 3_600_000.0,
+            "m" => 60_000.0,
+            "s" => 1000.0,
+            "ms" => 1.0,
+            _ => return None,
+        };
+        rest = &rest[unit_len..];
+        total_ms += (number * factor).round() as u64;
+    }
+    Some(if total_ms.is_multiple_of(1000) {
+        format!("{}s", total_ms / 1000)
+    } else {
+        format!("{}.{:03}s", total_ms / 1000, total_ms % 1000)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration("10s").as_deref(), Some("10s"));
+        assert_eq!(duration("1m30s").as_deref(), Some("90s"));
+        assert_eq!(duration("500ms").as_deref(), Some("0.500s"));
+        assert_eq!(duration("1h").as_deref(), Some("3600s"));
+        assert_eq!(duration("ten"), None);
+        assert_eq!(duration(""), None);
+    }
+}

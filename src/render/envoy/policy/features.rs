@@ -1,0 +1,196 @@
+//! The TrafficPolicy features configured inline: their Envoy per-route configurations.
+
+use serde_json::{Map, Value, json};
+
+use super::super::{duration, typed};
+use super::LOCAL_RATE_LIMIT;
+
+/// A Kubernetes quantity (`65536`, `64Ki`, `1Mi`, `1k`) in bytes.
+pub(super) fn quantity(v: &Value) -> Option<u64> {
+    if let Some(n) = v.as_u64() {
+        return Some(n);
+    }
+    let text = v.as_str()?.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let number: u64 = text[..split].parse().ok()?;
+    let factor: u64 = match &text[split..] {
+        "" => 1,
+        "k" => 1000,
+        "M" => 1000 * 1000,
+        "G" => 1000 * 1000 * 1000,
+        "Ki" => 1 << 10,
+        "Mi" => 1 << 20,
+        "Gi" => 1 << 30,
+        _ => return None,
+    };
+    number.checked_mul(factor)
+}
+
+pub(super) fn header_mutations(side: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    for (list, overwrite) in [("add", false), ("set", true)] {
+        for h in side
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let mut append = json!({"header": {
+                "key": h.get("name").cloned().unwrap_or_default(),
+                "value": h.get("value").cloned().unwrap_or_default(),
+            }});
+            if overwrite {
+                append["appendAction"] = json!("OVERWRITE_IF_EXISTS_OR_ADD");
+            }
+            out.push(json!({"append": append}));
+        }
+    }
+    for r in side
+        .get("remove")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        out.push(json!({"remove": r}));
+    }
+    out
+}
+
+pub(super) fn cors(v: &Value) -> Value {
+    let mut out = Map::new();
+    let list = |key: &str| -> Vec<Value> {
+        v.get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let origins: Vec<Value> = list("allowOrigins")
+        .iter()
+        .filter_map(Value::as_str)
+        .map(|o| {
+            if o == "*" {
+                json!({"prefix": ""})
+            } else if o.contains('*') {
+                json!({"safeRegex": {"googleRe2": {}, "regex": regex::escape(o).replace("\\*", "[^.]+")}})
+            } else {
+                json!({"exact": o})
+            }
+        })
+        .collect();
+    if !origins.is_empty() {
+        out.insert("allowOriginStringMatch".into(), Value::Array(origins));
+    }
+    for (key, field) in [
+        ("allowMethods", "allowMethods"),
+        ("allowHeaders", "allowHeaders"),
+        ("exposeHeaders", "exposeHeaders"),
+    ] {
+        let items: Vec<String> = list(key)
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+        if !items.is_empty() {
+            out.insert(field.into(), json!(items.join(",")));
+        }
+    }
+    if let Some(b) = v.get("allowCredentials").and_then(Value::as_bool) {
+        out.insert("allowCredentials".into(), json!(b));
+    }
+    let age = v.get("maxAge").and_then(|a| {
+        a.as_i64()
+            .map(|n| n.to_string())
+            .or_else(|| a.as_str().map(str::to_string))
+    });
+    // The reference writes 5 seconds when the policy sets none.
+    out.insert(
+        "maxAge".into(),
+        json!(age.unwrap_or_else(|| "5".to_string())),
+    );
+    typed(
+        "envoy.extensions.filters.http.cors.v3.CorsPolicy",
+        Value::Object(out),
+    )
+}
+
+pub(super) fn local_rate_limit(local: &Value) -> Result<Value, String> {
+    let bucket = local.get("tokenBucket").unwrap_or(&Value::Null);
+    let fill = bucket
+        .get("fillInterval")
+        .and_then(Value::as_str)
+        .and_then(duration)
+        .ok_or("rateLimit.local.tokenBucket.fillInterval is not a duration")?;
+    let max = bucket.get("maxTokens").and_then(Value::as_i64).unwrap_or(1);
+    let per_fill = bucket
+        .get("tokensPerFill")
+        .and_then(Value::as_i64)
+        .unwrap_or(1);
+    let percent = |key: &str| json!({"defaultValue": {"numerator": 100}, "runtimeKey": key});
+    Ok(typed(
+        LOCAL_RATE_LIMIT,
+        json!({
+            "filterEnabled": percent("local_rate_limit_enabled"),
+            "filterEnforced": percent("local_rate_limit_enforced"),
+            "statPrefix": "http_local_rate_limiter",
+            "tokenBucket": {"fillInterval": fill, "maxTokens": max, "tokensPerFill": per_fill},
+        }),
+    ))
+}
+
+pub(super) fn retry(v: &Value) -> Value {
+    let mut out = Map::new();
+    out.insert(
+        "numRetries".into(),
+        json!(v.get("attempts").and_then(Value::as_i64).unwrap_or(1)),
+    );
+    if let Some(t) = v
+        .get("perTryTimeout")
+        .and_then(Value::as_str)
+        .and_then(duration)
+    {
+        out.insert("perTryTimeout".into(), json!(t));
+    }
+    let codes: Vec<Value> = v
+        .get("statusCodes")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    // Envoy's default base interval, written out as the reference does.
+    let backoff = v
+        .get("backoffBaseInterval")
+        .and_then(Value::as_str)
+        .and_then(duration)
+        .unwrap_or_else(|| "0.025s".to_string());
+    out.insert("retryBackOff".into(), json!({"baseInterval": backoff}));
+    let mut on: Vec<String> = v
+        .get("retryOn")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect();
+    if !codes.is_empty() {
+        on.push("retriable-status-codes".into());
+        out.insert("retriableStatusCodes".into(), Value::Array(codes));
+    }
+    if !on.is_empty() {
+        out.insert("retryOn".into(), json!(on.join(",")));
+    }
+    Value::Object(out)
+}
+
+/// A filter enabled on a route or route configuration where the listener declares it disabled.
+pub(super) fn enabled() -> Value {
+    typed("envoy.config.route.v3.FilterConfig", json!({"config": {}}))
+}
+
+/// The set_metadata filter that, enabled, switches every filter of a kind off.
+pub(super) fn disable_switch(namespace: &str) -> Value {
+    typed(
+        "envoy.extensions.filters.http.set_metadata.v3.Config",
+        json!({"metadata": [{"metadataNamespace": namespace, "value": {"disable": true}}]}),
+    )
+}

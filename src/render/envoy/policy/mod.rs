@@ -1,0 +1,553 @@
+//! TrafficPolicy: the effective policy of the merge stage (`ctx.merged`) as Envoy HTTP filters.
+//! Each feature's filter is declared on the HTTP filter chains whose routes use it (disabled
+//! unless it must always run) and configured through `typedPerFilterConfig`: Gateway- and
+//! listener-level settings on the RouteConfiguration (or virtual host), route- and rule-level
+//! ones on the Route.
+//! Who supplied each feature is written as metadata under [`METADATA`], as the reference does.
+
+mod extensions;
+mod features;
+mod jwt;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::super::Context;
+use super::{duration, typed};
+use crate::fasthash::FastMap;
+use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
+use crate::model::Object;
+use features::{cors, header_mutations, local_rate_limit, quantity, retry};
+
+pub const METADATA: &str = "merge.TrafficPolicy.gateway.kgateway.dev";
+
+/// The listener's HTTP filters in the order the reference declares them (by name prefix).
+const ORDER: &[&str] = &[
+    "envoy.filters.http.cors",
+    "envoy.filters.http.oauth2",
+    "global_disable/jwt",
+    "jwt",
+    "envoy.filters.http.basic_auth",
+    "envoy.filters.http.api_key_auth",
+    "global_disable/ext_auth",
+    "ext_auth",
+    "envoy.filters.http.rbac",
+    "global_disable/ext_proc",
+    "ext_proc",
+    "ratelimit",
+    "ratelimit/local",
+    "envoy.filters.http.csrf",
+    "dynamic_modules/simple_mutations",
+    "envoy.filters.http.buffer",
+    "envoy.extensions.filters.http.header_mutation",
+    "envoy.filters.http.compressor",
+    "envoy.filters.http.decompressor",
+    "envoy.filters.http.dynamic_forward_proxy",
+    "envoy.filters.http.stateful_session",
+];
+
+/// The TrafficPolicy settings that apply at one place, ready to render.
+#[derive(Default, Clone)]
+pub struct Applied {
+    /// `typedPerFilterConfig` entries.
+    pub per_filter: Map<String, Value>,
+    /// Fields of the RouteAction (timeouts, retries).
+    pub action: Map<String, Value>,
+    /// Who supplied what: metadata key -> policy references.
+    pub metadata: BTreeMap<String, Vec<String>>,
+    /// Listener declarations of the filters used: name -> filter.
+    pub declarations: BTreeMap<String, Value>,
+}
+
+impl Applied {
+    /// Adds the filter declarations of another place.
+    pub fn declare_into(&self, into: &mut BTreeMap<String, Value>) {
+        for (k, v) in &self.declarations {
+            into.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+
+    pub fn metadata_value(&self) -> Option<Value> {
+        (!self.metadata.is_empty()).then(|| json!({"filterMetadata": {METADATA: self.metadata}}))
+    }
+
+    /// Adds the settings to a resource's object (`typedPerFilterConfig`, `metadata`).
+    pub fn write(&self, into: &mut Map<String, Value>) {
+        if let Some(m) = self.metadata_value() {
+            into.insert("metadata".into(), m);
+        }
+        if !self.per_filter.is_empty() {
+            into.insert(
+                "typedPerFilterConfig".into(),
+                Value::Object(self.per_filter.clone()),
+            );
+        }
+    }
+}
+
+/// The facts of the run, looked up by object, and the merge stage's results.
+pub struct Policies<'c> {
+    ctx: &'c Context<'c>,
+    by_id: FastMap<(&'c str, &'c str, &'c str), usize>,
+}
+
+impl<'c> Policies<'c> {
+    pub fn new(ctx: &'c Context<'c>) -> Self {
+        let mut by_id = FastMap::default();
+        if let Some(model) = &ctx.run.model {
+            for (i, f) in model.facts.iter().enumerate() {
+                by_id
+                    .entry((
+                        f.id.kind.as_str(),
+                        f.id.namespace.as_str(),
+                        f.id.name.as_str(),
+                    ))
+                    .or_insert(i);
+            }
+        }
+        Policies { ctx, by_id }
+    }
+
+    fn index(&self, o: &Object) -> Option<usize> {
+        self.by_id
+            .get(&(
+                o.id.kind.as_str(),
+                o.id.namespace.as_str(),
+                o.id.name.as_str(),
+            ))
+            .copied()
+    }
+
+    fn effective(&self, place: Place) -> Option<&Effective<'c>> {
+        self.ctx
+            .merged
+            .as_ref()?
+            .of(place)
+            .find(|e| e.family == Family::TrafficPolicy)
+    }
+
+    fn reference(&self, source: Source) -> String {
+        let Some(model) = &self.ctx.run.model else {
+            return String::new();
+        };
+        let id = &model.facts[source.object()].id;
+        format!("{}/{}/{}/{}", id.group, id.kind, id.namespace, id.name)
+    }
+
+    /// Gateway-level settings (for the RouteConfigurations and the Listener's metadata).
+    pub fn gateway(&self, gateway: &Object) -> Result<Applied, String> {
+        let Some(g) = self.index(gateway) else {
+            return Ok(Applied::default());
+        };
+        self.applied(Place::Gateway(g), |l| l <= Level::Listener)
+    }
+
+    /// The settings of one of the Gateway's own listeners: with `only_listener`, those set at
+    /// the listener level; else every Gateway- and listener-level one that wins there.
+    pub fn listener(
+        &self,
+        gateway: &Object,
+        listener: usize,
+        only_listener: bool,
+    ) -> Result<Applied, String> {
+        let Some(g) = self.index(gateway) else {
+            return Ok(Applied::default());
+        };
+        self.applied(Place::Listener(g, listener), |l| {
+            if only_listener {
+                l == Level::Listener
+            } else {
+                l <= Level::Listener
+            }
+        })
+    }
+
+    /// Route- and rule-level settings of one rule; `Err` when a TrafficPolicy on the route, the
+    /// rule or its ExtensionRef filters is invalid (the reference replaces the rule).
+    pub fn rule(&self, route: &Object, rule: usize) -> Result<Applied, String> {
+        let Some(r) = self.index(route) else {
+            return Ok(Applied::default());
+        };
+        for place in [Place::Route(r), Place::Rule(r, rule)] {
+            if let Some(why) = self.invalid_at(place) {
+                return Err(why);
+            }
+        }
+        self.applied(Place::Rule(r, rule), |l| l >= Level::Route)
+    }
+
+    /// Why the Gateway, or one of its own listeners, has an invalid TrafficPolicy attached.
+    pub fn invalid_on_gateway(&self, gateway: &Object, listener: Option<usize>) -> Option<String> {
+        let g = self.index(gateway)?;
+        self.invalid_at(Place::Gateway(g))
+            .or_else(|| listener.and_then(|li| self.invalid_at(Place::Listener(g, li))))
+    }
+
+    /// An invalid TrafficPolicy attached at a place (or named by a rule's ExtensionRef): one
+    /// with an error-level finding of gwctl's.
+    fn invalid_at(&self, place: Place) -> Option<String> {
+        let merged = self.ctx.merged.as_ref()?;
+        let model = self.ctx.run.model.as_ref()?;
+        let attached = merged.hierarchy.attached.get(&place).into_iter().flatten();
+        let named = merged.hierarchy.extension.get(&place).into_iter().flatten();
+        for &p in attached.chain(named) {
+            let id = &model.facts[p].id;
+            if id.kind != "TrafficPolicy" {
+                continue;
+            }
+            let error = self.ctx.run.diagnostics.iter().find(|d| {
+                d.severity == crate::diag::Severity::Error
+                    && d.resource.as_ref().is_some_and(|r| {
+                        r.kind == id.kind
+                            && r.name == id.name
+                            && r.namespace.as_deref().unwrap_or("") == id.namespace
+                    })
+            });
+            if let Some(d) = error {
+                return Some(format!(
+                    "TrafficPolicy {}/{} is invalid: {}",
+                    id.namespace, id.name, d.message
+                ));
+            }
+        }
+        None
+    }
+
+    fn applied(&self, place: Place, levels: impl Fn(Level) -> bool) -> Result<Applied, String> {
+        let mut out = Applied::default();
+        let Some(e) = self.effective(place) else {
+            return Ok(out);
+        };
+        for f in &e.fields {
+            if !levels(f.winner.level) {
+                continue;
+            }
+            let mut refs: Vec<String> = std::iter::once(&f.winner)
+                .chain(&f.merged)
+                .map(|s| self.reference(s.source))
+                .collect();
+            // Combined (DeepMerge) settings: the reference lists their policies by name.
+            refs.sort();
+            let keys = self.feature(&mut out, f)?;
+            for key in keys {
+                out.metadata.entry(key).or_default().extend(refs.clone());
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Policies<'_> {
+    /// The users of a basicAuth `secretRef`: the Secret's `.htpasswd`, without its final newline.
+    fn htpasswd(&self, f: &FieldOutcome<'_>, value: &Value) -> Result<String, String> {
+        let name = value
+            .pointer("/secretRef/name")
+            .and_then(Value::as_str)
+            .ok_or("basicAuth has neither users nor a secretRef")?;
+        let ns = self.namespace(f);
+        let encoded = self
+            .ctx
+            .inputs
+            .get("", "Secret", ns, name)
+            .and_then(|s| s.value.pointer("/data/.htpasswd"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("Secret {ns}/{name} has no .htpasswd"))?;
+        let bytes = super::backend_config::base64_decode(encoded)
+            .ok_or_else(|| format!("Secret {ns}/{name}: .htpasswd is not base64"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("Secret {ns}/{name}: .htpasswd is not text"))?;
+        Ok(text.trim_end_matches('\n').to_string())
+    }
+
+    /// The namespace of the policy that supplied a field.
+    pub(super) fn namespace(&self, f: &FieldOutcome<'_>) -> &str {
+        self.ctx.run.model.as_ref().map_or("", |m| {
+            m.facts[f.winner.source.object()].id.namespace.as_str()
+        })
+    }
+
+    /// Renders one effective field; returns its metadata keys (none when gwctl does not render the
+    /// feature).
+    fn feature(&self, out: &mut Applied, f: &FieldOutcome<'_>) -> Result<Vec<String>, String> {
+        let value = f.value();
+        let disabled = f.disabled();
+        let key = f.name.to_string();
+        match f.name {
+            "buffer" => {
+                let name = "envoy.filters.http.buffer";
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(BUFFER, json!({"maxRequestBytes": 4294967295u64})),
+                );
+                let config = if disabled {
+                    typed(BUFFER_PER_ROUTE, json!({"disabled": true}))
+                } else {
+                    let size = quantity(&value["maxRequestSize"]).ok_or_else(|| {
+                        format!(
+                            "buffer.maxRequestSize {} is not a size",
+                            value["maxRequestSize"]
+                        )
+                    })?;
+                    typed(
+                        BUFFER_PER_ROUTE,
+                        json!({"buffer": {"maxRequestBytes": size}}),
+                    )
+                };
+                out.per_filter.insert(name.into(), config);
+            }
+            "headerModifiers" => {
+                let name = "envoy.extensions.filters.http.header_mutation";
+                declare(out, name, true, typed(HEADER_MUTATION, json!({})));
+                let mut mutations = Map::new();
+                for (side, field) in [
+                    ("request", "requestMutations"),
+                    ("response", "responseMutations"),
+                ] {
+                    let list = header_mutations(&value[side]);
+                    if !list.is_empty() {
+                        mutations.insert(field.into(), Value::Array(list));
+                    }
+                }
+                out.per_filter.insert(
+                    name.into(),
+                    typed(HEADER_MUTATION, json!({"mutations": mutations})),
+                );
+            }
+            "compression" => {
+                let mut keys = Vec::new();
+                let parts = [
+                    (
+                        "responseCompression",
+                        "compression",
+                        "envoy.filters.http.compressor",
+                    ),
+                    (
+                        "requestDecompression",
+                        "decompression",
+                        "envoy.filters.http.decompressor",
+                    ),
+                ];
+                for (field, key, name) in parts {
+                    let Some(part) = value.get(field) else {
+                        continue;
+                    };
+                    declare(out, name, true, compression_filter(name));
+                    let config = if part.get("disable").is_some() {
+                        json!({"disabled": true})
+                    } else {
+                        features::enabled()
+                    };
+                    out.per_filter.insert(name.into(), config);
+                    keys.push(key.to_string());
+                }
+                return Ok(keys);
+            }
+            "basicAuth" => {
+                let name = "envoy.filters.http.basic_auth";
+                // The listener's declaration needs some users; `#` is a comment line.
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(BASIC_AUTH, json!({"users": {"inlineString": "#"}})),
+                );
+                let config = if disabled {
+                    json!({"disabled": true})
+                } else {
+                    let users: Vec<&str> = value
+                        .get("users")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    let text = if users.is_empty() {
+                        self.htpasswd(f, &value)?
+                    } else {
+                        users.join("\n")
+                    };
+                    // Password hashes are secret material: printed as their digest.
+                    typed(
+                        BASIC_AUTH_PER_ROUTE,
+                        json!({"users": {"inlineString": super::secret_digest(&text)}}),
+                    )
+                };
+                out.per_filter.insert(name.into(), config);
+            }
+            "cors" => {
+                let name = "envoy.filters.http.cors";
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed("envoy.extensions.filters.http.cors.v3.Cors", json!({})),
+                );
+                out.per_filter.insert(name.into(), cors(&value));
+            }
+            "transformation" => {
+                let name = "dynamic_modules/simple_mutations";
+                // Combined (DeepMerge) transformations: the reference applies the lower-ranked
+                // policies' first, so the winner's come last.
+                let value = if f.merged.is_empty() {
+                    value
+                } else {
+                    let mut all = Value::Null;
+                    for s in f.merged.iter().rev().chain(std::iter::once(&f.winner)) {
+                        crate::merge::rank::concat(&mut all, s.value);
+                    }
+                    all
+                };
+                declare(
+                    out,
+                    name,
+                    true,
+                    typed(
+                        "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
+                        json!({
+                            "dynamicModuleConfig": {"name": "rust_module"},
+                            "filterConfig": typed("google.protobuf.StringValue", json!({"value": "{}"})),
+                            "filterName": "http_simple_mutations",
+                        }),
+                    ),
+                );
+                out.per_filter.insert(
+                name.into(),
+                typed(
+                    "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilterPerRoute",
+                    json!({
+                        "dynamicModuleConfig": {"name": "rust_module"},
+                        "filterConfig": typed("google.protobuf.StringValue", json!({"value": value.to_string()})),
+                        "perRouteConfigName": "http_simple_mutations",
+                    }),
+                ),
+            );
+            }
+            "rateLimit" => {
+                let mut keys = Vec::new();
+                if let Some(local) = value.get("local") {
+                    let name = "ratelimit/local";
+                    declare(
+                        out,
+                        name,
+                        true,
+                        typed(
+                            LOCAL_RATE_LIMIT,
+                            json!({"statPrefix": "http_local_rate_limiter"}),
+                        ),
+                    );
+                    out.per_filter.insert(name.into(), local_rate_limit(local)?);
+                    keys.push("rateLimit.local".to_string());
+                }
+                if let Some(global) = value.get("global") {
+                    self.global_rate_limit(out, f, global)?;
+                    keys.push("rateLimit.global".to_string());
+                }
+                return Ok(keys);
+            }
+            "timeouts" => {
+                if let Some(t) = value
+                    .get("request")
+                    .and_then(Value::as_str)
+                    .and_then(duration)
+                {
+                    out.action.insert("timeout".into(), json!(t));
+                }
+                if let Some(t) = value
+                    .get("streamIdle")
+                    .and_then(Value::as_str)
+                    .and_then(duration)
+                {
+                    out.action.insert("idleTimeout".into(), json!(t));
+                }
+            }
+            "retry" => {
+                out.action.insert("retryPolicy".into(), retry(&value));
+            }
+            "extAuth" => self.ext_auth(out, f, &value)?,
+            "extProc" => self.ext_proc(out, f, &value)?,
+            "jwt" => self.jwt(out, f, &value)?,
+            _ => return Ok(Vec::new()),
+        }
+        Ok(vec![key])
+    }
+}
+
+const BASIC_AUTH: &str = "envoy.extensions.filters.http.basic_auth.v3.BasicAuth";
+const BASIC_AUTH_PER_ROUTE: &str = "envoy.extensions.filters.http.basic_auth.v3.BasicAuthPerRoute";
+const BUFFER: &str = "envoy.extensions.filters.http.buffer.v3.Buffer";
+const BUFFER_PER_ROUTE: &str = "envoy.extensions.filters.http.buffer.v3.BufferPerRoute";
+const HEADER_MUTATION: &str =
+    "envoy.extensions.filters.http.header_mutation.v3.HeaderMutationPerRoute";
+pub(super) const LOCAL_RATE_LIMIT: &str =
+    "envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit";
+
+pub(super) fn declare(out: &mut Applied, name: &str, disabled: bool, config: Value) {
+    let mut filter = Map::new();
+    if disabled {
+        filter.insert("disabled".into(), json!(true));
+    }
+    filter.insert("name".into(), json!(name));
+    filter.insert("typedConfig".into(), config);
+    out.declarations
+        .entry(name.to_string())
+        .or_insert(Value::Object(filter));
+}
+
+/// The gzip compressor or decompressor, declared for responses or requests only.
+fn compression_filter(name: &str) -> Value {
+    if name == "envoy.filters.http.compressor" {
+        typed(
+            "envoy.extensions.filters.http.compressor.v3.Compressor",
+            json!({
+                "compressorLibrary": {
+                    "name": "envoy.compression.gzip.compressor",
+                    "typedConfig": typed("envoy.extensions.compression.gzip.compressor.v3.Gzip", json!({})),
+                },
+                "requestDirectionConfig": {"commonConfig": {"enabled": {"defaultValue": false}}},
+            }),
+        )
+    } else {
+        typed(
+            "envoy.extensions.filters.http.decompressor.v3.Decompressor",
+            json!({
+                "decompressorLibrary": {
+                    "name": "envoy.compression.gzip.decompressor",
+                    "typedConfig": typed("envoy.extensions.compression.gzip.decompressor.v3.Gzip", json!({})),
+                },
+                "responseDirectionConfig": {"commonConfig": {"enabled": {"defaultValue": false}}},
+            }),
+        )
+    }
+}
+
+/// Header mutations (`add`, `set`, `remove`) in the HeaderMutation filters' shape.
+pub fn mutations(modifier: &Value) -> Vec<Value> {
+    header_mutations(modifier)
+}
+
+/// A Kubernetes quantity string (`64Ki`) in bytes.
+pub fn bytes(text: &str) -> Option<u64> {
+    quantity(&Value::String(text.to_string()))
+}
+
+/// The listener's HTTP filters, in the reference's order, from every place's declarations.
+pub fn ordered(declarations: &BTreeMap<String, Value>) -> Vec<Value> {
+    // An exact name first (`ratelimit/local`), else the prefix (`ratelimit/<ns>/<name>`).
+    let rank = |name: &str| {
+        ORDER
+            .iter()
+            .position(|p| name == *p)
+            .or_else(|| {
+                ORDER
+                    .iter()
+                    .position(|p| name.starts_with(&format!("{p}/")))
+            })
+            .unwrap_or(ORDER.len())
+    };
+    let mut list: Vec<(&String, &Value)> = declarations.iter().collect();
+    list.sort_by_key(|(n, _)| rank(n));
+    list.into_iter().map(|(_, v)| v.clone()).collect()
+}

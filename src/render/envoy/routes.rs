@@ -1,0 +1,472 @@
+//! RouteConfigurations: one virtual host per hostname the attached routes serve, and in it one
+//! Envoy Route per (route, rule, match), in Gateway API precedence.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::super::{Context, ValidationLevel};
+use super::clusters;
+use super::entries::{self, Delegation, Entry};
+use super::filters;
+use super::listeners::RouteConfig;
+use super::matches;
+use super::plan::{Plan, array, domains};
+use super::policy::{Applied, METADATA, Policies};
+use super::{duration, typed, underscored};
+use crate::model::Object;
+
+/// The body of the direct response that replaces an invalid route rule.
+const INVALID_BODY: &str =
+    "invalid route configuration detected and replaced with a direct response.";
+
+/// What the routes of a Gateway share: its TrafficPolicies, the Gateway-level settings, and
+/// the HTTP filters the routes need declared on the listeners.
+pub struct Shared<'s, 'c> {
+    pub policies: &'s Policies<'c>,
+    pub gateway: &'s Applied,
+    pub refused: &'s mut Vec<String>,
+}
+
+/// A rendered RouteConfiguration and the HTTP filters its chain declares.
+pub struct Rendered {
+    pub value: Value,
+    pub declarations: BTreeMap<String, Value>,
+}
+
+/// The RouteConfiguration of an HTTP filter chain.
+pub fn render(
+    ctx: &Context<'_>,
+    plan: &Plan<'_>,
+    rc: &RouteConfig,
+    shared: &mut Shared<'_, '_>,
+) -> Rendered {
+    let mut declarations = BTreeMap::new();
+    // Listener-level settings: on the route configuration when it serves one listener, else on
+    // the virtual hosts of each listener.
+    let policies = shared.policies;
+    let gateway_policy = shared.gateway;
+    let listener_policy = |li: usize, only: bool| {
+        let l = &plan.listeners[li];
+        match l.set {
+            None => policies.listener(plan.gateway, l.index, only),
+            Some(_) if only => Ok(Applied::default()),
+            Some(_) => Ok(gateway_policy.clone()),
+        }
+    };
+    let mut problems = Vec::new();
+    let mut rc_policy = if rc.https {
+        listener_policy(rc.listeners[0], false).unwrap_or_else(|why| {
+            problems.push(why);
+            Applied::default()
+        })
+    } else {
+        shared.gateway.clone()
+    };
+    let mut host_policy: BTreeMap<String, Applied> = BTreeMap::new();
+    let mut by_domain: BTreeMap<String, Vec<Entry<'_>>> = BTreeMap::new();
+    for &li in &rc.listeners {
+        let l = &plan.listeners[li];
+        for route in &l.routes {
+            if !matches!(route.id.kind.as_str(), "HTTPRoute" | "GRPCRoute") {
+                continue;
+            }
+            let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
+                .filter_map(Value::as_str)
+                .collect();
+            for domain in domains(l.hostname, &hostnames) {
+                if !rc.https && !host_policy.contains_key(&domain) {
+                    let applied = listener_policy(li, true).unwrap_or_else(|why| {
+                        problems.push(why);
+                        Applied::default()
+                    });
+                    host_policy.insert(domain.clone(), applied);
+                }
+                let entries = by_domain.entry(domain).or_default();
+                if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
+                    continue;
+                }
+                entries::of_route(ctx, route, l.port, entries);
+            }
+        }
+    }
+    let mut hosts = Vec::new();
+    for (domain, mut entries) in by_domain {
+        entries.sort_by(|a, b| {
+            matches::precedence(&a.m)
+                .cmp(&matches::precedence(&b.m))
+                .then_with(|| created(a.route).cmp(&created(b.route)))
+                .then_with(|| a.route.id.namespace.cmp(&b.route.id.namespace))
+                .then_with(|| a.route.id.name.cmp(&b.route.id.name))
+                .then_with(|| a.rule_index.cmp(&b.rule_index))
+                .then_with(|| a.match_index.cmp(&b.match_index))
+        });
+        let vhost = if domain == "*" {
+            format!("{}~*", rc.name)
+        } else {
+            format!("{}~{}", rc.name, underscored(&domain))
+        };
+        let mut routes = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            // Numbered in precedence order among every entry, as the reference numbers them (a
+            // delegating rule takes a number, its children are routes).
+            let name = route_name(&vhost, i, e);
+            match e.delegation {
+                Delegation::None => {}
+                Delegation::Children => continue,
+                Delegation::Invalid(why) => {
+                    shared.refused.push(format!(
+                        "{} {}/{} rule {}: {why}",
+                        e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
+                    ));
+                    if ctx.options.validation_level == ValidationLevel::Standard {
+                        routes.extend(invalid(e, name));
+                    }
+                    continue;
+                }
+            }
+            match route(ctx, e, name.clone(), shared, &mut declarations) {
+                Ok(r) => routes.push(r),
+                Err(why) => {
+                    shared.refused.push(format!(
+                        "{} {}/{} rule {}: {why}",
+                        e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
+                    ));
+                    if ctx.options.validation_level == ValidationLevel::Standard {
+                        routes.extend(invalid(e, name));
+                    }
+                }
+            }
+        }
+        let mut host = json!({"domains": [domain], "name": vhost, "routes": routes});
+        if rc.tls {
+            host["requireTls"] = json!("ALL");
+        }
+        // Gateway- and listener-level retries apply per virtual host.
+        let listener_level = host_policy.get(&domain_of(&host));
+        let retry_from = listener_level
+            .filter(|a| a.action.contains_key("retryPolicy"))
+            .unwrap_or(&rc_policy);
+        if let Some(retry) = retry_from.action.get("retryPolicy") {
+            host["retryPolicy"] = retry.clone();
+            if let Some(refs) = retry_from.metadata.get("retry") {
+                host["metadata"] = json!({"filterMetadata": {METADATA: {"retry": refs}}});
+            }
+        }
+        if let Some(applied) = listener_level
+            && let Value::Object(fields) = &mut host
+        {
+            applied.declare_into(&mut declarations);
+            applied.write(fields);
+        }
+        hosts.push(host);
+    }
+    // An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves
+    // nothing valid to route: one catch-all virtual host answers 500, as the reference does.
+    let own_listener = rc
+        .listeners
+        .first()
+        .map(|&li| &plan.listeners[li])
+        .filter(|l| rc.https && l.set.is_none())
+        .map(|l| l.index);
+    if let Some(why) = policies.invalid_on_gateway(plan.gateway, own_listener) {
+        shared
+            .refused
+            .push(format!("route configuration {}: {why}", rc.name));
+        hosts = vec![json!({
+            "domains": ["*"],
+            "name": "default",
+            "routes": [{
+                "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
+                "match": {"prefix": "/"},
+            }],
+        })];
+        declarations.clear();
+    }
+    let mut value = Map::new();
+    value.insert("ignorePortInHostMatching".into(), json!(true));
+    value.insert("name".into(), json!(rc.name));
+    rc_policy.declare_into(&mut declarations);
+    rc_policy
+        .metadata
+        .retain(|k, _| !matches!(k.as_str(), "retry" | "timeouts"));
+    rc_policy.write(&mut value);
+    if !hosts.is_empty() {
+        value.insert("virtualHosts".into(), Value::Array(hosts));
+    }
+    shared.refused.extend(problems);
+    Rendered {
+        value: Value::Object(value),
+        declarations,
+    }
+}
+
+fn domain_of(host: &Value) -> String {
+    host.pointer("/domains/0")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// `metadata.creationTimestamp`; one without sorts last.
+fn created(route: &Object) -> (bool, &str) {
+    match route
+        .value
+        .pointer("/metadata/creationTimestamp")
+        .and_then(Value::as_str)
+    {
+        Some(t) => (false, t),
+        None => (true, ""),
+    }
+}
+
+fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
+    let kind = e.route.id.kind.to_ascii_lowercase();
+    let rule_name = e
+        .rule
+        .get("name")
+        .and_then(Value::as_str)
+        .map(|n| format!("-{n}"))
+        .unwrap_or_default();
+    format!(
+        "{vhost}-route-{i}-{kind}-{}-{}-{}-{}{rule_name}-matcher-0",
+        e.route.id.name, e.route.id.namespace, e.rule_index, e.match_index
+    )
+}
+
+fn route_match(e: &Entry<'_>) -> Result<Value, String> {
+    if e.route.id.kind == "GRPCRoute" {
+        matches::grpc(&e.m)
+    } else {
+        matches::http(&e.m)
+    }
+}
+
+/// The direct response 500 that replaces an invalid rule (validation level `standard`), on the
+/// rule's own match. A match that cannot be rendered (a regular expression Envoy rejects) has
+/// nothing to answer on: the route is left out rather than answer on another path.
+fn invalid(e: &Entry<'_>, name: String) -> Option<Value> {
+    let m = route_match(e).ok()?;
+    Some(json!({
+        "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
+        "match": m,
+        "name": name,
+    }))
+}
+
+fn route(
+    ctx: &Context<'_>,
+    e: &Entry<'_>,
+    name: String,
+    shared: &Shared<'_, '_>,
+    declarations: &mut BTreeMap<String, Value>,
+) -> Result<Value, String> {
+    let m = route_match(e)?;
+    let f = filters::rule(ctx, e.route, e.rule, &e.m, e.port)?;
+    let mut policy = shared.policies.rule(e.route, e.rule_index)?;
+    if let Some(persistence) = e.rule.get("sessionPersistence") {
+        session_persistence(&mut policy, persistence);
+    }
+    policy.declare_into(declarations);
+    let mut out = Map::new();
+    out.insert("match".into(), m);
+    out.insert("name".into(), json!(name));
+    let mut route_fields = f.route;
+    if let Some(d) = f.direct {
+        out.insert("directResponse".into(), d);
+    } else if let Some(r) = f.redirect {
+        out.insert("redirect".into(), r);
+    } else {
+        let mut action = action(ctx, e, &mut route_fields, declarations)?;
+        action.extend(f.action);
+        // The route's own timeouts and retries win over a TrafficPolicy's.
+        let builtin_timeout = e.rule.get("timeouts").is_some();
+        let builtin_retry = e.rule.get("retry").is_some();
+        for (k, v) in &policy.action {
+            let builtin = match k.as_str() {
+                "retryPolicy" => builtin_retry,
+                _ => builtin_timeout || builtin_retry,
+            };
+            if !builtin {
+                action.insert(k.clone(), v.clone());
+            }
+        }
+        out.insert("route".into(), Value::Object(action));
+    }
+    out.extend(route_fields);
+    policy.write(&mut out);
+    Ok(Value::Object(out))
+}
+
+/// A rule's sessionPersistence: the stateful session filter, configured on the route.
+fn session_persistence(policy: &mut Applied, p: &Value) {
+    let name = "envoy.filters.http.stateful_session";
+    policy
+        .declarations
+        .entry(name.to_string())
+        .or_insert_with(|| {
+            json!({
+                "disabled": true,
+                "name": name,
+                "typedConfig": typed(
+                    "envoy.extensions.filters.http.stateful_session.v3.StatefulSession",
+                    json!({}),
+                ),
+            })
+        });
+    let session = p.get("sessionName").cloned().unwrap_or(json!("session"));
+    let state = if p.get("type").and_then(Value::as_str) == Some("Header") {
+        json!({
+            "name": "envoy.http.stateful_session.header",
+            "typedConfig": typed(
+                "envoy.extensions.http.stateful_session.header.v3.HeaderBasedSessionState",
+                json!({"name": session}),
+            ),
+        })
+    } else {
+        let mut cookie = json!({"name": session, "path": "/"});
+        if let Some(ttl) = p
+            .get("absoluteTimeout")
+            .and_then(Value::as_str)
+            .and_then(duration)
+        {
+            cookie["ttl"] = json!(ttl);
+        }
+        json!({
+            "name": "envoy.http.stateful_session.cookie",
+            "typedConfig": typed(
+                "envoy.extensions.http.stateful_session.cookie.v3.CookieBasedSessionState",
+                json!({"cookie": cookie}),
+            ),
+        })
+    };
+    policy.per_filter.insert(
+        name.into(),
+        typed(
+            "envoy.extensions.filters.http.stateful_session.v3.StatefulSessionPerRoute",
+            json!({"statefulSession": {"sessionState": state}}),
+        ),
+    );
+}
+
+/// The RouteAction: the backends, timeouts and retries of the rule.
+fn action(
+    ctx: &Context<'_>,
+    e: &Entry<'_>,
+    route_fields: &mut Map<String, Value>,
+    declarations: &mut BTreeMap<String, Value>,
+) -> Result<Map<String, Value>, String> {
+    let mut action = Map::new();
+    let mut backends = Vec::new();
+    let mut upgrade = false;
+    for b in array(e.rule, "/backendRefs") {
+        let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
+        let t = clusters::target(ctx, e.route, b);
+        upgrade |= t.app_protocol.as_deref() == Some("kubernetes.io/ws");
+        if t.dynamic_forward_proxy {
+            let (name, filter) = clusters::forward_proxy_filter();
+            declarations.entry(name).or_insert(filter);
+        }
+        let mut per_backend = Map::new();
+        let bf = b.get("filters").unwrap_or(&Value::Null);
+        for f in bf.as_array().into_iter().flatten() {
+            match f.get("type").and_then(Value::as_str) {
+                Some("RequestHeaderModifier") => {
+                    filters::headers(&mut per_backend, f.get("requestHeaderModifier"), "request")?
+                }
+                Some("ResponseHeaderModifier") => filters::headers(
+                    &mut per_backend,
+                    f.get("responseHeaderModifier"),
+                    "response",
+                )?,
+                _ => {}
+            }
+        }
+        backends.push((t.cluster, weight, per_backend));
+    }
+    match backends.len() {
+        0 => {
+            action.insert("cluster".into(), json!(clusters::BLACKHOLE));
+        }
+        1 => {
+            let (cluster, _, per_backend) = backends.remove(0);
+            action.insert("cluster".into(), json!(cluster));
+            // One backend: its filters are the route's.
+            for (k, v) in per_backend {
+                if let (Some(Value::Array(list)), Value::Array(more)) =
+                    (route_fields.get_mut(&k), &v)
+                {
+                    list.extend(more.iter().cloned());
+                } else {
+                    route_fields.insert(k, v);
+                }
+            }
+        }
+        _ => {
+            let list: Vec<Value> = backends
+                .into_iter()
+                .filter(|(_, w, _)| *w > 0)
+                .map(|(c, w, per_backend)| {
+                    let mut entry = Map::new();
+                    entry.insert("name".into(), json!(c));
+                    entry.extend(per_backend);
+                    entry.insert("weight".into(), json!(w));
+                    Value::Object(entry)
+                })
+                .collect();
+            action.insert("weightedClusters".into(), json!({"clusters": list}));
+        }
+    }
+    action.insert(
+        "clusterNotFoundResponseCode".into(),
+        json!("INTERNAL_SERVER_ERROR"),
+    );
+    let request = e
+        .rule
+        .pointer("/timeouts/request")
+        .and_then(Value::as_str)
+        .and_then(duration);
+    let backend = e
+        .rule
+        .pointer("/timeouts/backendRequest")
+        .and_then(Value::as_str)
+        .and_then(duration);
+    if let Some(retry) = e.rule.get("retry") {
+        let mut policy = Map::new();
+        policy.insert(
+            "numRetries".into(),
+            json!(retry.get("attempts").and_then(Value::as_i64).unwrap_or(1)),
+        );
+        if let Some(b) = &backend {
+            policy.insert("perTryTimeout".into(), json!(b));
+        }
+        let codes: Vec<Value> = array(retry, "/codes").cloned().collect();
+        if !codes.is_empty() {
+            policy.insert("retriableStatusCodes".into(), Value::Array(codes));
+        }
+        if let Some(b) = retry
+            .get("backoff")
+            .and_then(Value::as_str)
+            .and_then(duration)
+        {
+            policy.insert("retryBackOff".into(), json!({"baseInterval": b}));
+        }
+        policy.insert(
+            "retryOn".into(),
+            json!("cancelled,connect-failure,refused-stream,retriable-headers,retriable-status-codes,unavailable"),
+        );
+        action.insert("retryPolicy".into(), Value::Object(policy));
+        if let Some(t) = request.or(backend) {
+            action.insert("timeout".into(), json!(t));
+        }
+    } else if let Some(t) = backend.or(request) {
+        action.insert("timeout".into(), json!(t));
+    }
+    if upgrade {
+        action.insert(
+            "upgradeConfigs".into(),
+            json!([{"upgradeType": "websocket"}]),
+        );
+    }
+    Ok(action)
+}

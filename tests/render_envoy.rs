@@ -1,0 +1,274 @@
+//! Envoy rendering of the small examples in `testdata/render/`: snapshots of the Listeners,
+//! Routes and Clusters, and the behaviours a snapshot would not make plain (secrets hidden,
+//! invalid rules in `standard` and `strict`, listeners without chains omitted).
+
+use std::path::Path;
+
+use gwctl::lint::{LintOptions, lint_paths};
+use gwctl::render::{self, RenderOptions, Rendered, ValidationLevel};
+use serde_json::Value;
+
+fn rendered(file: &str, level: ValidationLevel) -> Rendered {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/render")
+        .join(file);
+    let options = render::render_options(LintOptions::default());
+    let ai_controller = options.config.controllers.ai.clone();
+    let run = match lint_paths(&[path], &options) {
+        Ok(run) => run,
+        Err(e) => panic!("{file}: {e}"),
+    };
+    render::render(
+        &run,
+        &RenderOptions {
+            gateway: None,
+            validation_level: level,
+            ai_controller,
+            ..RenderOptions::default()
+        },
+    )
+}
+
+/// The xDS of the file's only Gateway, as YAML.
+fn xds(file: &str) -> String {
+    let r = rendered(file, ValidationLevel::Standard);
+    assert_eq!(r.gateways.len(), 1, "{file}: one Gateway");
+    let doc = r.gateways[0].document(&["listener", "route", "cluster"], false);
+    gwctl::report::yaml::to_yaml(&doc)
+}
+
+fn resource<'r>(r: &'r Rendered, kind: &str, name: &str) -> &'r Value {
+    let found = r.gateways[0]
+        .resources
+        .iter()
+        .find(|x| x.kind == kind && x.name == name);
+    match found {
+        Some(x) => &x.value,
+        None => panic!("no {kind} {name}"),
+    }
+}
+
+#[test]
+fn http_routing() {
+    insta::assert_snapshot!(xds("http.yaml"));
+}
+
+#[test]
+fn tcp_and_tls_passthrough() {
+    insta::assert_snapshot!(xds("tcp.yaml"));
+}
+
+#[test]
+fn policies() {
+    insta::assert_snapshot!(xds("policies.yaml"));
+}
+
+#[test]
+fn invalid_rule_standard() {
+    insta::assert_snapshot!(xds("invalid.yaml"));
+}
+
+#[test]
+fn delegation_and_upstream_tls() {
+    insta::assert_snapshot!(xds("delegation.yaml"));
+}
+
+#[test]
+fn delegated_children_within_the_parent_match() {
+    let r = rendered("delegation.yaml", ValidationLevel::Standard);
+    let rc = resource(&r, "route", "listener~80");
+    let routes = rc["virtualHosts"][0]["routes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let summary: Vec<(String, String)> = routes
+        .iter()
+        .map(|r| {
+            let path = r["match"]["pathSeparatedPrefix"]
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            let to = match r["route"]["cluster"].as_str() {
+                Some(c) => c.to_string(),
+                None => format!("status {}", r["directResponse"]["status"]),
+            };
+            (path, to)
+        })
+        .collect();
+    // The child's /elsewhere rule is outside /shop: left out. /blog has no child: 500.
+    assert_eq!(
+        summary,
+        [
+            ("/shop/cart".to_string(), "kube_shop_cart_443".to_string()),
+            ("/blog".to_string(), "status 500".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn upstream_tls_material_is_digests() {
+    let r = rendered("delegation.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_shop_cart_443");
+    let tls = &cluster["transportSocket"]["typedConfig"];
+    assert_eq!(tls["sni"], "cart.shop.svc");
+    let common = &tls["commonTlsContext"];
+    // Digests of the decoded Secret data ("client-cert", "client-key", "ca-cert").
+    assert_eq!(
+        common["tlsCertificates"][0]["certificateChain"]["inlineString"],
+        render::secret_digest("client-cert")
+    );
+    assert_eq!(
+        common["tlsCertificates"][0]["privateKey"]["inlineString"],
+        render::secret_digest("client-key")
+    );
+    assert_eq!(
+        common["validationContext"]["trustedCa"]["inlineString"],
+        render::secret_digest("ca-cert")
+    );
+}
+
+/// Routes that all delegate `*` to their own namespace: the expansion is bounded (depth and
+/// entries), the cycles answer 500, and nothing loops.
+#[test]
+fn mutual_delegation_is_bounded() {
+    let mut text = String::from(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: x}\n\
+         spec:\n  gatewayClassName: c\n  listeners:\n  - {name: http, protocol: HTTP, port: 80}\n\
+         ---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: root, namespace: x}\n\
+         spec:\n  parentRefs: [{name: gw}]\n  rules:\n  - backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: \"*\", namespace: y}]\n",
+    );
+    for i in 0..12 {
+        text.push_str(&format!(
+            "---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: r{i}, namespace: y}}\n\
+             spec:\n  rules:\n  - backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: \"*\", namespace: y}}]\n"
+        ));
+    }
+    let options = render::render_options(LintOptions::default());
+    let run = gwctl::lint::lint_sources(
+        vec![gwctl::source::SourceFile::new(0, "loop.yaml", text)],
+        &options,
+    );
+    let r = render::render(&run, &RenderOptions::default());
+    let rc = resource(&r, "route", "listener~80");
+    let routes = rc["virtualHosts"][0]["routes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // Every path ends in a cycle or the depth limit: only direct responses 500 remain.
+    assert!(!routes.is_empty());
+    assert!(routes.iter().all(|r| r["directResponse"]["status"] == 500));
+    assert!(routes.len() <= 10_001, "{} routes", routes.len());
+}
+
+#[test]
+fn certificate_and_key_are_digests() {
+    let text = xds("http.yaml");
+    // The Secret's data, base64 as in the manifest.
+    assert!(!text.contains("Y2VydGlmaWNhdGUtYnl0ZXM="), "{text}");
+    assert!(!text.contains("a2V5LWJ5dGVz"), "{text}");
+    let r = rendered("http.yaml", ValidationLevel::Standard);
+    let listener = resource(&r, "listener", "listener~443");
+    let cert = &listener["filterChains"][0]["transportSocket"]["typedConfig"]["commonTlsContext"]["tlsCertificates"]
+        [0];
+    assert_eq!(
+        cert["certificateChain"]["inlineBytes"],
+        render::secret_digest("Y2VydGlmaWNhdGUtYnl0ZXM=")
+    );
+    assert_eq!(
+        cert["privateKey"]["inlineBytes"],
+        render::secret_digest("a2V5LWJ5dGVz")
+    );
+}
+
+#[test]
+fn missing_backend_goes_to_the_blackhole() {
+    let r = rendered("http.yaml", ValidationLevel::Standard);
+    let rc = resource(&r, "route", "listener~80");
+    let host = &rc["virtualHosts"][1];
+    assert_eq!(host["name"], "listener~80~store_example_com");
+    let gone = host["routes"]
+        .as_array()
+        .and_then(|rs| {
+            rs.iter()
+                .find(|r| r["match"]["pathSeparatedPrefix"] == "/gone")
+        })
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(gone["route"]["cluster"], "blackhole-cluster");
+    assert_eq!(
+        gone["route"]["clusterNotFoundResponseCode"],
+        "INTERNAL_SERVER_ERROR"
+    );
+}
+
+#[test]
+fn invalid_rule_is_a_direct_response_in_standard() {
+    let r = rendered("invalid.yaml", ValidationLevel::Standard);
+    assert!(r.gateways[0].refused.is_empty());
+    let rc = resource(&r, "route", "listener~80");
+    let routes = rc["virtualHosts"][0]["routes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // The rule with the bad regular expression is left out.
+    assert_eq!(routes.len(), 2, "{routes:?}");
+    assert_eq!(routes[0]["match"]["pathSeparatedPrefix"], "/legacy");
+    assert_eq!(routes[0]["directResponse"]["status"], 500);
+    assert!(routes[0].get("route").is_none());
+    assert_eq!(routes[1]["match"]["prefix"], "/");
+    assert_eq!(routes[1]["route"]["cluster"], "kube_web_items_80");
+}
+
+#[test]
+fn invalid_rule_refuses_the_gateway_in_strict() {
+    let r = rendered("invalid.yaml", ValidationLevel::Strict);
+    let g = &r.gateways[0];
+    assert!(g.resources.is_empty());
+    assert_eq!(g.refused.len(), 2, "{:?}", g.refused);
+    assert_eq!(
+        g.refused,
+        [
+            "HTTPRoute web/mixed rule 0: invalid regular expression \"/items/[0-9+\": unclosed character class",
+            "HTTPRoute web/mixed rule 1: rewritten path \"/v2/../admin\" is not a normalised absolute path",
+        ]
+    );
+}
+
+#[test]
+fn tcp_listener_without_routes_has_no_listener() {
+    let r = rendered("tcp.yaml", ValidationLevel::Standard);
+    let names: Vec<&str> = r.gateways[0]
+        .resources
+        .iter()
+        .filter(|x| x.kind == "listener")
+        .map(|x| x.name.as_str())
+        .collect();
+    assert_eq!(names, ["listener~5432", "listener~8443"]);
+}
+
+#[test]
+fn route_policy_overrides_gateway_policy() {
+    let r = rendered("policies.yaml", ValidationLevel::Standard);
+    let rc = resource(&r, "route", "listener~8080");
+    // The Gateway's ExtAuth on the route configuration, switched off on the upload rule.
+    assert!(rc["typedPerFilterConfig"]["ext_auth/apps/authz"].is_object());
+    let upload = rc["virtualHosts"][0]["routes"]
+        .as_array()
+        .and_then(|rs| {
+            rs.iter()
+                .find(|r| r["match"]["pathSeparatedPrefix"] == "/upload")
+        })
+        .cloned()
+        .unwrap_or_default();
+    let per_filter = &upload["typedPerFilterConfig"];
+    assert!(per_filter["global_disable/ext_auth"].is_object());
+    assert_eq!(
+        per_filter["envoy.filters.http.buffer"]["buffer"]["maxRequestBytes"],
+        1048576
+    );
+    assert_eq!(
+        upload["metadata"]["filterMetadata"]["merge.TrafficPolicy.gateway.kgateway.dev"]["buffer"]
+            [0],
+        "gateway.kgateway.dev/TrafficPolicy/apps/uploads"
+    );
+}
