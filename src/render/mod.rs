@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod envoy;
+pub mod proto;
 pub mod status;
 
 use serde_json::Value;
