@@ -286,7 +286,10 @@ fn what_gwctl_renders_for_testdata_passes() {
         .collect();
     paths.sort();
     for path in paths {
-        let Ok(run) = lint_paths(&[path.clone()], &render_options(LintOptions::default())) else {
+        let Ok(run) = lint_paths(
+            std::slice::from_ref(&path),
+            &render_options(LintOptions::default()),
+        ) else {
             continue;
         };
         for gateway in render(&run, &RenderOptions::default()).gateways {
@@ -306,8 +309,32 @@ fn what_gwctl_renders_for_testdata_passes() {
         }
     }
     println!(
-        "testdata: {checked} rendered resources checked, {} failed",
+        "testdata: {gateways} Gateways rendered, {checked} resources checked, {} failed",
         failures.len()
     );
+    assert!(gateways > 0, "no Gateway rendered from {}", dir.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn render_check_of_testdata_exits_0_without_findings() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/valid");
+    let out = assert_cmd::Command::cargo_bin("gwctl")
+        .map(|mut c| {
+            c.args(["render", "--check", "--output", "json"])
+                .arg(&dir)
+                .output()
+        })
+        .ok()
+        .and_then(Result::ok);
+    let Some(out) = out else {
+        panic!("gwctl did not run");
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), stderr.as_ref()), (Some(0), ""));
+    let docs: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert!(
+        docs.as_array().is_some_and(|d| !d.is_empty()),
+        "no Gateway rendered"
+    );
 }

@@ -13,7 +13,7 @@ use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
 use serde_json::Value;
 use serde_path_to_error::{Deserializer, Path, Segment, Track};
 
-use super::{DataPlane, RenderedGateway};
+use super::{DataPlane, Rendered, RenderedGateway};
 
 static DESCRIPTORS: &[u8] = include_bytes!("../../assets/envoy.descriptor.bin");
 
@@ -135,9 +135,21 @@ fn at_mut<'v>(mut value: &'v mut Value, path: &Path) -> Option<&'v mut Value> {
 /// A rendered resource that failed the check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
+    /// The Gateway, as `namespace/name`.
+    pub gateway: String,
     pub section: &'static str,
     pub resource: String,
     pub reason: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Gateway {}: {} {}: {}",
+            self.gateway, self.section, self.resource, self.reason
+        )
+    }
 }
 
 /// Checks every Envoy resource of a rendered Gateway (the AI data plane's resources are not
@@ -152,12 +164,18 @@ pub fn check_gateway(gateway: &RenderedGateway) -> Vec<Failure> {
         .filter(|r| message_type(r.section).is_some())
         .filter_map(|r| {
             check(r.section, &r.value).err().map(|reason| Failure {
+                gateway: format!("{}/{}", gateway.namespace, gateway.name),
                 section: r.section,
                 resource: r.name.clone(),
                 reason,
             })
         })
         .collect()
+}
+
+/// [`check_gateway`] of every rendered Gateway.
+pub fn check_rendered(rendered: &Rendered) -> Vec<Failure> {
+    rendered.gateways.iter().flat_map(check_gateway).collect()
 }
 
 #[cfg(test)]
@@ -189,6 +207,40 @@ mod tests {
             check("Clusters", &json!({"name": "c", "lbPolicy": "ROUND_ROBIN"})),
             Ok(())
         );
+    }
+
+    #[test]
+    fn failures_name_the_gateway_and_resource_and_skip_the_ai_data_plane() {
+        let mut gateway = RenderedGateway {
+            namespace: "infra".into(),
+            name: "public".into(),
+            data_plane: DataPlane::Envoy,
+            resources: vec![
+                super::super::RenderedResource {
+                    section: "Clusters",
+                    kind: "cluster",
+                    name: "kube_default_web_80".into(),
+                    value: json!({"name": "kube_default_web_80", "type": "EDSS"}),
+                },
+                super::super::RenderedResource {
+                    section: "Clusters",
+                    kind: "cluster",
+                    name: "fine".into(),
+                    value: json!({"name": "fine", "type": "EDS"}),
+                },
+            ],
+            statuses: Value::Null,
+            refused: Vec::new(),
+        };
+        let failures = check_gateway(&gateway);
+        assert_eq!(
+            failures.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            [
+                "Gateway infra/public: Clusters kube_default_web_80: type: unrecognized enum value 'EDSS'"
+            ]
+        );
+        gateway.data_plane = DataPlane::Ai;
+        assert_eq!(check_gateway(&gateway), []);
     }
 
     #[test]
