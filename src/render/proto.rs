@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
+use rayon::prelude::*;
 use serde_json::Value;
 use serde_path_to_error::{Deserializer, Path, Segment, Track};
 
@@ -173,9 +174,13 @@ pub fn check_gateway(gateway: &RenderedGateway) -> Vec<Failure> {
         .collect()
 }
 
-/// [`check_gateway`] of every rendered Gateway.
+/// [`check_gateway`] of every rendered Gateway, in parallel, in the Gateways' order.
 pub fn check_rendered(rendered: &Rendered) -> Vec<Failure> {
-    rendered.gateways.iter().flat_map(check_gateway).collect()
+    rendered
+        .gateways
+        .par_iter()
+        .flat_map_iter(check_gateway)
+        .collect()
 }
 
 #[cfg(test)]
