@@ -3,7 +3,7 @@
 //!   configuration looks like), except those pinned in `KNOWN` with the reason;
 //! - it rejects a misspelled field, an unknown enum value and a malformed duration, at the top and
 //!   inside a `typedConfig` (`google.protobuf.Any`), naming the path;
-//! - everything `gwctl render` produces for `testdata/` passes.
+//! - everything `gwctl render` produces for `testdata/` and for the reference's cases passes.
 
 mod common;
 
@@ -337,4 +337,34 @@ fn render_check_of_testdata_exits_0_without_findings() {
         docs.as_array().is_some_and(|d| !d.is_empty()),
         "no Gateway rendered"
     );
+}
+
+#[test]
+fn what_gwctl_renders_for_the_kgateway_cases_passes() {
+    let Some(corpus) = corpus("what_gwctl_renders_for_the_kgateway_cases_passes") else {
+        return;
+    };
+    let (mut gateways, mut checked) = (0, 0);
+    let mut failures = Vec::new();
+    for case in common::kgateway::cases(&corpus, &render_options(LintOptions::default())) {
+        let options = RenderOptions {
+            gateway: case.gateway.clone(),
+            ..RenderOptions::default()
+        };
+        for gateway in render(&case.run, &options).gateways {
+            gateways += 1;
+            checked += gateway.resources.len();
+            failures.extend(
+                check_gateway(&gateway)
+                    .into_iter()
+                    .map(|f| format!("{}: {f}", case.name)),
+            );
+        }
+    }
+    println!(
+        "kgateway cases: {gateways} Gateways rendered, {checked} resources checked, {} failed",
+        failures.len()
+    );
+    assert!(gateways > 0, "no Gateway rendered from the kgateway cases");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
