@@ -368,3 +368,30 @@ fn what_gwctl_renders_for_the_kgateway_cases_passes() {
     assert!(gateways > 0, "no Gateway rendered from the kgateway cases");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn the_secret_placeholder_stands_for_bytes_and_other_text_is_not_base64() {
+    let listener = |chain: &str| {
+        let mut l = listener_with_hcm(json!({}));
+        l["filterChains"][0]["transportSocket"] = json!({
+            "name": "envoy.transport_sockets.tls",
+            "typedConfig": {
+                "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
+                "commonTlsContext": {"tlsCertificates": [{
+                    "certificateChain": {"inlineBytes": chain},
+                    "privateKey": {"inlineBytes": "<secret sha256:0123456789abcdef>"}
+                }]}
+            }
+        });
+        l
+    };
+    assert_eq!(
+        check("Listeners", &listener("<secret sha256:fedcba9876543210>")),
+        Ok(())
+    );
+    assert_eq!(check("Listeners", &listener("LS0tLS1CRUdJTg==")), Ok(()));
+    assert_eq!(
+        check("Listeners", &listener("<secret>")),
+        Err("filterChains[0].transportSocket.typedConfig.commonTlsContext.tlsCertificates[0].certificateChain.inlineBytes: invalid base64: Invalid symbol 60, offset 0.".into())
+    );
+}

@@ -74,6 +74,15 @@ pub const UNCHECKED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Whether a string is what the renderer prints in place of secret material (`<secret
+/// sha256:HEX>`, the `render` help: secrets are never printed): it stands for bytes it does not
+/// show, so in a `bytes` field it is checked as empty bytes rather than as base64.
+fn is_secret_placeholder(text: &str) -> bool {
+    text.strip_prefix("<secret sha256:")
+        .and_then(|t| t.strip_suffix('>'))
+        .is_some_and(|hex| !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// Checks `value` as the message of `section_or_type`: an output section (`Listeners`, `Routes`,
 /// `Clusters`, `Secrets`) or a full message name (`envoy.config.listener.v3.Listener`). The error
 /// names the field path (`filterChains[0].filters[0].typedConfig.statPrefx`) and the reason.
@@ -88,7 +97,7 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
     }
     let mut value = Cow::Borrowed(value);
     // Each round replaces one Any (empty, or of an `UNCHECKED` type) by an empty Any with a type
-    // URL, so the loop ends.
+    // URL, or one secret placeholder by empty bytes, so the loop ends.
     loop {
         let (path, reason) = match tracked(&desc, &value) {
             Ok(()) => return Ok(()),
@@ -104,6 +113,13 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
             && any.as_object().is_some_and(|o| unchecked || o.is_empty())
         {
             *any = serde_json::json!({ "@type": EMPTY_ANY, "value": {} });
+            continue;
+        }
+        if reason.starts_with("invalid base64")
+            && let Some(bytes) = at_mut(value.to_mut(), &path)
+            && bytes.as_str().is_some_and(is_secret_placeholder)
+        {
+            *bytes = Value::String(String::new());
             continue;
         }
         let at = path.to_string();
