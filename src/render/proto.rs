@@ -76,11 +76,29 @@ pub const UNCHECKED: &[(&str, &str)] = &[
 
 /// Whether a string is what the renderer prints in place of secret material (`<secret
 /// sha256:HEX>`, the `render` help: secrets are never printed): it stands for bytes it does not
-/// show, so in a `bytes` field it is checked as empty bytes rather than as base64.
+/// show, so it is checked as empty bytes (valid base64, and a valid string) rather than as itself.
 fn is_secret_placeholder(text: &str) -> bool {
     text.strip_prefix("<secret sha256:")
         .and_then(|t| t.strip_suffix('>'))
         .is_some_and(|hex| !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn blank_secret_placeholders(value: &mut Value) {
+    match value {
+        Value::String(text) if is_secret_placeholder(text) => text.clear(),
+        Value::Array(items) => items.iter_mut().for_each(blank_secret_placeholders),
+        Value::Object(map) => map.values_mut().for_each(blank_secret_placeholders),
+        _ => {}
+    }
+}
+
+fn has_secret_placeholder(value: &Value) -> bool {
+    match value {
+        Value::String(text) => is_secret_placeholder(text),
+        Value::Array(items) => items.iter().any(has_secret_placeholder),
+        Value::Object(map) => map.values().any(has_secret_placeholder),
+        _ => false,
+    }
 }
 
 /// Checks `value` as the message of `section_or_type`: an output section (`Listeners`, `Routes`,
@@ -91,13 +109,16 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
     let desc = pool()?
         .get_message_by_name(name)
         .ok_or_else(|| format!("no message type {name} in the Envoy descriptor set"))?;
+    let mut value = Cow::Borrowed(value);
+    if has_secret_placeholder(&value) {
+        blank_secret_placeholders(value.to_mut());
+    }
     // Path tracking costs; most resources pass, so it is paid only after a failure.
-    if DynamicMessage::deserialize(desc.clone(), value).is_ok() {
+    if DynamicMessage::deserialize(desc.clone(), value.as_ref()).is_ok() {
         return Ok(());
     }
-    let mut value = Cow::Borrowed(value);
     // Each round replaces one Any (empty, or of an `UNCHECKED` type) by an empty Any with a type
-    // URL, or one secret placeholder by empty bytes, so the loop ends.
+    // URL, so the loop ends.
     loop {
         let (path, reason) = match tracked(&desc, &value) {
             Ok(()) => return Ok(()),
@@ -113,13 +134,6 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
             && any.as_object().is_some_and(|o| unchecked || o.is_empty())
         {
             *any = serde_json::json!({ "@type": EMPTY_ANY, "value": {} });
-            continue;
-        }
-        if reason.starts_with("invalid base64")
-            && let Some(bytes) = at_mut(value.to_mut(), &path)
-            && bytes.as_str().is_some_and(is_secret_placeholder)
-        {
-            *bytes = Value::String(String::new());
             continue;
         }
         let at = path.to_string();
