@@ -189,9 +189,10 @@ pub fn check_gateway(gateway: &RenderedGateway) -> Vec<Failure> {
     if gateway.data_plane != DataPlane::Envoy {
         return Vec::new();
     }
+    // In parallel also within a Gateway: one Gateway may hold most of the resources.
     gateway
         .resources
-        .iter()
+        .par_iter()
         .filter(|r| message_type(r.section).is_some())
         .filter_map(|r| {
             check(r.section, &r.value).err().map(|reason| Failure {
