@@ -47,7 +47,14 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         return usage_error(&format!("no Gateway {ns}/{name} in the inputs"));
     }
     print_stdout(&format_rendered(&rendered, args.kind, args.output));
-    u8::from(rendered.gateways.iter().any(|g| !g.refused.is_empty()))
+    let mut failed = false;
+    if args.check {
+        for failure in render::proto::check_rendered(&rendered) {
+            eprintln!("error: {failure}");
+            failed = true;
+        }
+    }
+    u8::from(failed || rendered.gateways.iter().any(|g| !g.refused.is_empty()))
 }
 
 /// `NS/NAME`, or `NAME` in namespace `default`.

@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod envoy;
+pub mod proto;
 pub mod status;
 
 use serde_json::Value;
@@ -99,13 +100,16 @@ pub struct Rendered {
     pub shared_statuses: Value,
 }
 
+/// How a [`secret_digest`] starts (the proto check recognises it).
+pub const SECRET_PREFIX: &str = "<secret sha256:";
+
 /// What is printed in place of secret material (a certificate's key, a password): its digest,
 /// so that two renderings still compare equal when the secret is the same.
 pub fn secret_digest(data: &str) -> String {
     use sha2::Digest;
     let hash = sha2::Sha256::digest(data.as_bytes());
     let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
-    format!("<secret sha256:{}>", &hex[..16])
+    format!("{SECRET_PREFIX}{}>", &hex[..16])
 }
 
 /// The lint options a render needs on top of the caller's. The inputs are all the controller

@@ -1,0 +1,292 @@
+//! The proto check of rendered Envoy resources (`gwctl render --check`): each one must read as its
+//! proto type in the proto3 JSON mapping, with no unknown field, no unknown enum value and no
+//! malformed well-known value (durations ...), also inside `google.protobuf.Any` (`typedConfig`),
+//! whose `@type` is resolved from the same descriptor set.
+//!
+//! The descriptor set is `assets/envoy.descriptor.bin`, compiled from the `.proto` files of the
+//! `envoy-types` crate by `cargo run -p xtask -- descriptors`.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
+use rayon::prelude::*;
+use serde_json::Value;
+use serde_path_to_error::{Deserializer, Path, Segment, Track};
+
+use super::{DataPlane, Rendered, RenderedGateway};
+
+static DESCRIPTORS: &[u8] = include_bytes!("../../assets/envoy.descriptor.bin");
+
+/// The message type of each Envoy section of the output (and of the reference's golden files).
+const SECTIONS: &[(&str, &str)] = &[
+    ("Listeners", "envoy.config.listener.v3.Listener"),
+    ("Routes", "envoy.config.route.v3.RouteConfiguration"),
+    ("Clusters", "envoy.config.cluster.v3.Cluster"),
+    (
+        "Secrets",
+        "envoy.extensions.transport_sockets.tls.v3.Secret",
+    ),
+];
+
+/// The pool decoded once, on first use: decoding takes a few milliseconds that a render without
+/// `--check` should not pay.
+fn pool() -> Result<&'static DescriptorPool, String> {
+    static POOL: OnceLock<Result<DescriptorPool, String>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        DescriptorPool::decode(DESCRIPTORS).map_err(|e| format!("Envoy descriptor set: {e}"))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// The proto message type of an output section (`Listeners` ...), if it has one.
+pub fn message_type(section: &str) -> Option<&'static str> {
+    SECTIONS
+        .iter()
+        .find(|(s, _)| *s == section)
+        .map(|(_, t)| *t)
+}
+
+/// What an empty `google.protobuf.Any` (`{}`, as Go's protojson writes and reads one) is checked
+/// as: prost-reflect requires `@type` in every Any.
+const EMPTY_ANY: &str = "type.googleapis.com/google.protobuf.Empty";
+
+/// `@type`s of real configuration whose protos are not in the descriptor set: an Any of one of
+/// them is accepted without checking its content. Any other unknown `@type` is an error (a
+/// misspelled type URL).
+pub const UNCHECKED: &[(&str, &str)] = &[
+    (
+        "xds.type.matcher.v3.CelMatcher",
+        "cncf/xds matcher (RBAC CEL matching); envoy-types ships no xds/type/matcher/v3/cel.proto",
+    ),
+    (
+        "xds.type.matcher.v3.HttpAttributesCelMatchInput",
+        "cncf/xds matcher input; envoy-types ships no xds/type/matcher/v3/http_inputs.proto",
+    ),
+    (
+        "envoy.api.v2.filter.http.FilterTransformations",
+        "envoy-gloo's transformation filter (the reference's Envoy build), not upstream Envoy",
+    ),
+    (
+        "envoy.api.v2.filter.http.RouteTransformations",
+        "envoy-gloo's transformation filter (the reference's Envoy build), not upstream Envoy",
+    ),
+];
+
+/// Whether a string is what the renderer prints in place of secret material (`<secret
+/// sha256:HEX>`, the `render` help: secrets are never printed): it stands for bytes it does not
+/// show, so it is checked as empty bytes (valid base64, and a valid string) rather than as itself.
+fn is_secret_placeholder(text: &str) -> bool {
+    text.strip_prefix(super::SECRET_PREFIX)
+        .and_then(|t| t.strip_suffix('>'))
+        .is_some_and(|hex| !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn blank_secret_placeholders(value: &mut Value) {
+    match value {
+        Value::String(text) if is_secret_placeholder(text) => text.clear(),
+        Value::Array(items) => items.iter_mut().for_each(blank_secret_placeholders),
+        Value::Object(map) => map.values_mut().for_each(blank_secret_placeholders),
+        _ => {}
+    }
+}
+
+fn has_secret_placeholder(value: &Value) -> bool {
+    match value {
+        Value::String(text) => is_secret_placeholder(text),
+        Value::Array(items) => items.iter().any(has_secret_placeholder),
+        Value::Object(map) => map.values().any(has_secret_placeholder),
+        _ => false,
+    }
+}
+
+/// Checks `value` as the message of `section_or_type`: an output section (`Listeners`, `Routes`,
+/// `Clusters`, `Secrets`) or a full message name (`envoy.config.listener.v3.Listener`). The error
+/// names the field path (`filterChains[0].filters[0].typedConfig.statPrefx`) and the reason.
+pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
+    let name = message_type(section_or_type).unwrap_or(section_or_type);
+    let desc = pool()?
+        .get_message_by_name(name)
+        .ok_or_else(|| format!("no message type {name} in the Envoy descriptor set"))?;
+    let mut value = Cow::Borrowed(value);
+    if has_secret_placeholder(&value) {
+        blank_secret_placeholders(value.to_mut());
+    }
+    // Path tracking costs; most resources pass, so it is paid only after a failure.
+    if DynamicMessage::deserialize(desc.clone(), value.as_ref()).is_ok() {
+        return Ok(());
+    }
+    // Each round replaces one Any (empty, or of an `UNCHECKED` type) by an empty Any with a type
+    // URL, so the loop ends.
+    loop {
+        let (path, reason) = match tracked(&desc, &value) {
+            Ok(()) => return Ok(()),
+            Err(failure) => failure,
+        };
+        let unchecked = reason
+            .strip_prefix("message '")
+            .and_then(|r| r.strip_suffix("' not found"))
+            .is_some_and(|name| UNCHECKED.iter().any(|(t, _)| *t == name));
+        let empty_any = reason == "expected '@type' field";
+        if (unchecked || empty_any)
+            && let Some(any) = at_mut(value.to_mut(), &path)
+            && any.as_object().is_some_and(|o| unchecked || o.is_empty())
+        {
+            *any = serde_json::json!({ "@type": EMPTY_ANY, "value": {} });
+            continue;
+        }
+        let at = path.to_string();
+        return Err(if at.is_empty() || at == "." {
+            reason
+        } else {
+            format!("{at}: {reason}")
+        });
+    }
+}
+
+fn tracked(desc: &MessageDescriptor, value: &Value) -> Result<(), (Path, String)> {
+    let mut track = Track::new();
+    DynamicMessage::deserialize(desc.clone(), Deserializer::new(value, &mut track))
+        .map(drop)
+        .map_err(|e| (track.path(), e.to_string()))
+}
+
+fn at_mut<'v>(mut value: &'v mut Value, path: &Path) -> Option<&'v mut Value> {
+    for segment in path {
+        value = match segment {
+            Segment::Seq { index } => value.get_mut(*index)?,
+            Segment::Map { key } => value.get_mut(key.as_str())?,
+            Segment::Enum { .. } | Segment::Unknown => return None,
+        };
+    }
+    Some(value)
+}
+
+/// A rendered resource that failed the check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The Gateway, as `namespace/name`.
+    pub gateway: String,
+    pub section: &'static str,
+    pub resource: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Gateway {}: {} {}: {}",
+            self.gateway, self.section, self.resource, self.reason
+        )
+    }
+}
+
+/// Checks every Envoy resource of a rendered Gateway (the AI data plane's resources are not
+/// Envoy's and are not checked).
+pub fn check_gateway(gateway: &RenderedGateway) -> Vec<Failure> {
+    if gateway.data_plane != DataPlane::Envoy {
+        return Vec::new();
+    }
+    // In parallel also within a Gateway: one Gateway may hold most of the resources.
+    gateway
+        .resources
+        .par_iter()
+        .filter(|r| message_type(r.section).is_some())
+        .filter_map(|r| {
+            check(r.section, &r.value).err().map(|reason| Failure {
+                gateway: format!("{}/{}", gateway.namespace, gateway.name),
+                section: r.section,
+                resource: r.name.clone(),
+                reason,
+            })
+        })
+        .collect()
+}
+
+/// [`check_gateway`] of every rendered Gateway, in parallel, in the Gateways' order.
+pub fn check_rendered(rendered: &Rendered) -> Vec<Failure> {
+    rendered
+        .gateways
+        .par_iter()
+        .flat_map_iter(check_gateway)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_descriptor_set_decodes_and_has_the_section_types() {
+        for (_, name) in SECTIONS {
+            assert!(
+                pool()
+                    .ok()
+                    .and_then(|p| p.get_message_by_name(name))
+                    .is_some(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_field_is_named_with_its_path() {
+        let cluster = json!({"name": "c", "connectTimeout": "5s", "lbPolicyy": "ROUND_ROBIN"});
+        assert_eq!(
+            check("Clusters", &cluster),
+            Err("unrecognized field name 'lbPolicyy'".to_string())
+        );
+        assert_eq!(
+            check("Clusters", &json!({"name": "c", "lbPolicy": "ROUND_ROBIN"})),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn failures_name_the_gateway_and_resource_and_skip_the_ai_data_plane() {
+        let mut gateway = RenderedGateway {
+            namespace: "infra".into(),
+            name: "public".into(),
+            data_plane: DataPlane::Envoy,
+            resources: vec![
+                super::super::RenderedResource {
+                    section: "Clusters",
+                    kind: "cluster",
+                    name: "kube_default_web_80".into(),
+                    value: json!({"name": "kube_default_web_80", "type": "EDSS"}),
+                },
+                super::super::RenderedResource {
+                    section: "Clusters",
+                    kind: "cluster",
+                    name: "fine".into(),
+                    value: json!({"name": "fine", "type": "EDS"}),
+                },
+            ],
+            statuses: Value::Null,
+            refused: Vec::new(),
+        };
+        let failures = check_gateway(&gateway);
+        assert_eq!(
+            failures.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            [
+                "Gateway infra/public: Clusters kube_default_web_80: type: unrecognized enum value 'EDSS'"
+            ]
+        );
+        gateway.data_plane = DataPlane::Ai;
+        assert_eq!(check_gateway(&gateway), []);
+    }
+
+    #[test]
+    fn an_unknown_section_or_type_is_an_error() {
+        assert_eq!(
+            check("envoy.config.nothing.v3.Nothing", &json!({})),
+            Err(
+                "no message type envoy.config.nothing.v3.Nothing in the Envoy descriptor set"
+                    .into()
+            )
+        );
+    }
+}
