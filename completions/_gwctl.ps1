@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema gwctl checks a kind against')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -111,6 +112,34 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'gwctl;diff' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'A path of BASE (repeatable), with --head, for sets of paths')
+            [CompletionResult]::new('--head', '--head', [CompletionResultType]::ParameterName, 'A path of HEAD (repeatable)')
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Take BASE from this git revision of HEAD''s paths (a commit, branch or tag)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit with 1 when a finding at or above this severity is introduced')
+            [CompletionResult]::new('--max-chars', '--max-chars', [CompletionResultType]::ParameterName, 'Markdown: the longest comment to print; what does not fit is counted instead')
+            [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only this Gateway''s rendered configuration, as NAMESPACE/NAME (or NAME in namespace `default`)')
+            [CompletionResult]::new('--validation-level', '--validation-level', [CompletionResultType]::ParameterName, 'What an invalid route rule renders as on both sides (see `gwctl render`)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'The control-plane chart''s values file, for both sides')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory')
+            [CompletionResult]::new('--max-alias-nodes', '--max-alias-nodes', [CompletionResultType]::ParameterName, 'Nodes that YAML alias expansion may add to one document')
+            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Nesting depth of mappings and sequences')
+            [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'Bytes in one document')
+            [CompletionResult]::new('--max-documents', '--max-documents', [CompletionResultType]::ParameterName, 'Documents in one file')
+            [CompletionResult]::new('--max-total-bytes', '--max-total-bytes', [CompletionResultType]::ParameterName, 'Bytes of all input files together; files beyond it are skipped with a finding')
+            [CompletionResult]::new('--max-regex-size', '--max-regex-size', [CompletionResultType]::ParameterName, 'Compiled size of a regular expression checked in a value (bytes of the regex program)')
+            [CompletionResult]::new('--max-cel-length', '--max-cel-length', [CompletionResultType]::ParameterName, 'Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)')
+            [CompletionResult]::new('--max-cel-depth', '--max-cel-depth', [CompletionResultType]::ParameterName, 'Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit with 1 when something changes in effect, like `git diff --exit-code`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'gwctl;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write the scripts of every supported shell into this directory')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -133,6 +162,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema gwctl checks a kind against')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -151,6 +181,9 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             break
         }
         'gwctl;help;render' {
+            break
+        }
+        'gwctl;help;diff' {
             break
         }
         'gwctl;help;completions' {

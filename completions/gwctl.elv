@@ -27,6 +27,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand schema 'Print the JSON Schema gwctl checks a kind against'
             cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand render 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway'
+            cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -102,6 +103,33 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'gwctl;diff'= {
+            cand --base 'A path of BASE (repeatable), with --head, for sets of paths'
+            cand --head 'A path of HEAD (repeatable)'
+            cand --git 'Take BASE from this git revision of HEAD''s paths (a commit, branch or tag)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --color 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)'
+            cand --fail-on 'Exit with 1 when a finding at or above this severity is introduced'
+            cand --max-chars 'Markdown: the longest comment to print; what does not fit is counted instead'
+            cand --gateway 'Only this Gateway''s rendered configuration, as NAMESPACE/NAME (or NAME in namespace `default`)'
+            cand --validation-level 'What an invalid route rule renders as on both sides (see `gwctl render`)'
+            cand --values 'The control-plane chart''s values file, for both sides'
+            cand --config 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory'
+            cand --max-alias-nodes 'Nodes that YAML alias expansion may add to one document'
+            cand --max-depth 'Nesting depth of mappings and sequences'
+            cand --max-document-bytes 'Bytes in one document'
+            cand --max-documents 'Documents in one file'
+            cand --max-total-bytes 'Bytes of all input files together; files beyond it are skipped with a finding'
+            cand --max-regex-size 'Compiled size of a regular expression checked in a value (bytes of the regex program)'
+            cand --max-cel-length 'Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)'
+            cand --max-cel-depth 'Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each'
+            cand --exit-code 'Exit with 1 when something changes in effect, like `git diff --exit-code`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'gwctl;completions'= {
             cand --dir 'Write the scripts of every supported shell into this directory'
             cand -h 'Print help'
@@ -122,6 +150,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand schema 'Print the JSON Schema gwctl checks a kind against'
             cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand render 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway'
+            cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -135,6 +164,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help;explain'= {
         }
         &'gwctl;help;render'= {
+        }
+        &'gwctl;help;diff'= {
         }
         &'gwctl;help;completions'= {
         }

@@ -31,6 +31,7 @@ complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "rules" -d 'List the rul
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "render" -d 'Print what the controller would program: Envoy xDS or the AI data plane\'s resources, and the status conditions, per Gateway'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "diff" -d 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -98,17 +99,46 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand render" -l config -d 'Config
 complete -c gwctl -n "__fish_gwctl_using_subcommand render" -l check -d 'Check every rendered Envoy resource against Envoy\'s proto definitions'
 complete -c gwctl -n "__fish_gwctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gwctl -n "__fish_gwctl_using_subcommand render" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l base -d 'A path of BASE (repeatable), with --head, for sets of paths' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l head -d 'A path of HEAD (repeatable)' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l git -d 'Take BASE from this git revision of HEAD\'s paths (a commit, branch or tag)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "human\t'The three sections, with a unified diff of each changed rendered resource'
+json\t'The same facts as JSON data'
+markdown\t'A pull-request comment: collapsible sections, capped with --max-chars'"
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l color -d 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l fail-on -d 'Exit with 1 when a finding at or above this severity is introduced' -r -f -a "error\t''
+warning\t''"
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-chars -d 'Markdown: the longest comment to print; what does not fit is counted instead' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l gateway -d 'Only this Gateway\'s rendered configuration, as NAMESPACE/NAME (or NAME in namespace `default`)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l validation-level -d 'What an invalid route rule renders as on both sides (see `gwctl render`)' -r -f -a "standard\t'An invalid route rule becomes a direct response 500; the rest is rendered'
+strict\t'An invalid route rule refuses the whole Gateway, with the reasons'"
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l values -d 'The control-plane chart\'s values file, for both sides' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-depth -d 'Nesting depth of mappings and sequences' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-document-bytes -d 'Bytes in one document' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-documents -d 'Documents in one file' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-total-bytes -d 'Bytes of all input files together; files beyond it are skipped with a finding' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-regex-size -d 'Compiled size of a regular expression checked in a value (bytes of the regex program)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-cel-length -d 'Bytes of one CEL expression (data-plane expression fields and rules of --crds CRDs)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-cel-depth -d 'Nesting of one CEL expression: brackets, plus operators, selections and ternaries chained inside each' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l exit-code -d 'Exit with 1 when something changes in effect, like `git diff --exit-code`'
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -l dir -d 'Write the scripts of every supported shell into this directory' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -l dir -d 'Directory to write the pages into' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "render" -d 'Print what the controller would program: Envoy xDS or the AI data plane\'s resources, and the status conditions, per Gateway'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "render" -d 'Print what the controller would program: Envoy xDS or the AI data plane\'s resources, and the status conditions, per Gateway'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "diff" -d 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

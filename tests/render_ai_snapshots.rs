@@ -180,7 +180,7 @@ fn render_command_prints_the_shared_resources_with_digests() {
     assert_eq!(docs.len(), 2, "{text}");
     assert!(docs[1].starts_with("Shared: ai\noutput:\n"), "{text}");
     assert!(docs[1].contains("key: apps/openai\n"), "{text}");
-    assert!(docs[1].contains("secret: <secret fnv1a64:"), "{text}");
+    assert!(docs[1].contains("secret: <secret sha256:"), "{text}");
     assert!(!text.contains("sk-test"), "{text}");
     // Statuses only with --type status or all.
     assert!(!docs[1].contains("Statuses:"), "{text}");

@@ -395,3 +395,19 @@ fn the_secret_placeholder_stands_for_bytes_and_other_text_is_not_base64() {
         Err("filterChains[0].transportSocket.typedConfig.commonTlsContext.tlsCertificates[0].certificateChain.inlineBytes: invalid base64: Invalid symbol 60, offset 0.".into())
     );
 }
+
+/// The committed descriptor set is what the xtask generates from the pinned Envoy protos, so that
+/// the proto check checks against the protos it says it does.
+#[test]
+fn committed_descriptor_set_is_what_the_xtask_generates() {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["run", "-q", "-p", "xtask", "--", "descriptors", "--check"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("cargo run -p xtask: {e}"));
+    assert!(
+        out.status.success(),
+        "assets/envoy.descriptor.bin differs from what `cargo run -p xtask -- descriptors` generates:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -94,7 +94,11 @@ pub(super) fn run(args: &LintArgs) -> u8 {
     if args.statistics && !matches!(terminal_format, Format::Human | Format::Json) {
         eprint!("{}", report::statistics_table(&run));
     }
-    exit_code(&run, args.fail_on)
+    let code = exit_code(&run, args.fail_on);
+    // The process ends here: freeing a large run object by object takes a tenth of a second
+    // that the operating system does at once when the process exits.
+    std::mem::forget(run);
+    code
 }
 
 /// The config file named by `--config`, else the nearest one above the current directory, else
