@@ -6,6 +6,7 @@
 //! [`render_options`]); returns data, printed by the CLI.
 
 pub mod ai;
+pub mod base64;
 pub mod envoy;
 pub mod proto;
 pub mod status;

@@ -2,10 +2,11 @@
 //! and the backend-side policies that come with them (A2A ports, InferencePools,
 //! BackendTLSPolicy).
 
+use crate::render::base64;
 use serde_json::{Map, Value, json};
 
 use super::ai_backend;
-use super::secrets::{base64_encode, config_map_text};
+use super::secrets::config_map_text;
 use super::{AI_GROUP, Context, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -200,7 +201,7 @@ fn backend_tls_policies(ctx: &Context<'_>, o: &Object) -> Vec<Value> {
     if !roots.is_empty() {
         tls.insert(
             "root".into(),
-            base64_encode(roots.join("\n").as_bytes()).into(),
+            base64::encode(roots.join("\n").as_bytes()).into(),
         );
     }
     let prefix = format!("{ns}/{}:backend-tls", o.id.name);

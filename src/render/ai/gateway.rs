@@ -1,8 +1,9 @@
 //! A Gateway's binds (one per port) and listeners.
 
+use crate::render::base64;
 use serde_json::{Map, Value, json};
 
-use super::secrets::{base64_encode, secret_bytes, shown};
+use super::secrets::{secret_bytes, shown};
 use super::{Context, str_at};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -74,8 +75,8 @@ pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'stat
             listener.insert(
                 "tls".into(),
                 json!({
-                    "cert": base64_encode(&cert),
-                    "privateKey": shown(base64_encode(&key)),
+                    "cert": base64::encode(&cert),
+                    "privateKey": shown(base64::encode(&key)),
                 }),
             );
         }

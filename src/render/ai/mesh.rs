@@ -2,11 +2,11 @@
 //! it by `Hostname` backendRefs), one workload per endpoint, and the mesh's network gateways
 //! (Gateways labelled with a network) that endpoints on another network are reached through.
 
+use crate::render::base64;
 use std::net::IpAddr;
 
 use serde_json::{Map, Value, json};
 
-use super::secrets::base64_encode;
 use super::{Context, str_at};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -31,8 +31,8 @@ pub(super) fn mesh(ctx: &Context<'_>) -> Vec<Value> {
 /// An IP address as the data plane holds it: its bytes, base64.
 fn address_bytes(ip: &str) -> Option<String> {
     Some(match ip.parse::<IpAddr>().ok()? {
-        IpAddr::V4(v4) => base64_encode(&v4.octets()),
-        IpAddr::V6(v6) => base64_encode(&v6.octets()),
+        IpAddr::V4(v4) => base64::encode(&v4.octets()),
+        IpAddr::V6(v6) => base64::encode(&v6.octets()),
     })
 }
 

@@ -1,6 +1,7 @@
 //! BackendConfigPolicy: the effective policy of a Service port or Backend (the merge stage) as
 //! fields of its Cluster.
 
+use crate::render::base64;
 use serde_json::{Map, Value, json};
 
 use super::super::Context;
@@ -184,7 +185,7 @@ pub fn backend_tls_policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
                     .get("", "Secret", ns, name)
                     .and_then(|s| s.value.pointer("/data/ca.crt"))
                     .and_then(Value::as_str)
-                    .and_then(base64_decode)
+                    .and_then(base64::decode)
                     .and_then(|b| String::from_utf8(b).ok()),
                 _ => ctx
                     .inputs
@@ -437,7 +438,7 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
                 .and_then(|d| d.get(key))
                 .and_then(Value::as_str)
                 .map(|b64| {
-                    let text = base64_decode(b64)
+                    let text = base64::decode(b64)
                         .and_then(|bytes| String::from_utf8(bytes).ok())
                         .unwrap_or_else(|| b64.to_string());
                     json!({"inlineString": super::secret_digest(&text)})
@@ -494,42 +495,4 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
             Value::Object(context),
         ),
     })
-}
-
-/// Standard base64 (with or without padding); `None` when it is not base64.
-pub(super) fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let mut buffer: u32 = 0;
-    let mut bits = 0;
-    for c in text.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' | b'\n' | b'\r' | b' ' => continue,
-            _ => return None,
-        };
-        buffer = (buffer << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((buffer >> bits) as u8);
-            buffer &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::base64_decode;
-
-    #[test]
-    fn base64() {
-        assert_eq!(base64_decode("aGVsbG8=").as_deref(), Some(&b"hello"[..]));
-        assert_eq!(base64_decode("aGVsbG8").as_deref(), Some(&b"hello"[..]));
-        assert_eq!(base64_decode("a?b"), None);
-    }
 }

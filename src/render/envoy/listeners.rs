@@ -2,6 +2,7 @@
 //! `listener~<port>`; each HTTPS listener has its own, named after it and matched by SNI; TCP
 //! and TLS listeners have one chain per route rule, a TCP proxy to its backends.
 
+use crate::render::base64;
 use serde_json::{Value, json};
 
 use super::super::Context;
@@ -341,30 +342,8 @@ fn frontend_validation(
         }
     }
     let require = validation.get("mode").and_then(Value::as_str) != Some("AllowInsecureFallback");
-    let ca = (!bundle.is_empty()).then(|| base64(bundle.as_bytes()));
+    let ca = (!bundle.is_empty()).then(|| base64::encode(bundle.as_bytes()));
     Some((ca, require))
-}
-
-/// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 fn split_list(text: &str, sep: char) -> Vec<&str> {
@@ -372,17 +351,4 @@ fn split_list(text: &str, sep: char) -> Vec<&str> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::base64;
-
-    #[test]
-    fn base64_with_padding() {
-        assert_eq!(base64(b"hello"), "aGVsbG8=");
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"abc"), "YWJj");
-        assert_eq!(base64(b""), "");
-    }
 }

@@ -1,11 +1,12 @@
 //! The `backend` features of an AiGatewayPolicy: TLS, HTTP, auth, AI and MCP.
 
+use crate::render::base64;
 use serde_json::{Map, Value, json};
 
 use super::traffic::{authorization, existing_backend};
 use super::{Feature, Policy};
 use crate::model::Object;
-use crate::render::ai::secrets::{base64_encode, config_map_text, secret_bytes, shown};
+use crate::render::ai::secrets::{config_map_text, secret_bytes, shown};
 use crate::render::ai::{Context, pick, service_host, str_at};
 
 pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Vec<Feature> {
@@ -113,7 +114,7 @@ fn backend_tls(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Value {
         }
         for (key, field) in [("tls.crt", "cert"), ("tls.key", "key"), ("ca.crt", "root")] {
             if let Some(bytes) = secret_bytes(ctx, ns, name, key) {
-                let encoded = base64_encode(&bytes);
+                let encoded = base64::encode(&bytes);
                 let value = if field == "key" {
                     shown(encoded)
                 } else {
@@ -144,7 +145,7 @@ fn backend_tls(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Value {
         if !roots.is_empty() {
             out.insert(
                 "root".into(),
-                base64_encode(roots.join("\n").as_bytes()).into(),
+                base64::encode(roots.join("\n").as_bytes()).into(),
             );
         }
     }
@@ -272,7 +273,7 @@ fn prompt_guard(ctx: &Context<'_>, policy: &Policy<'_>, g: &Value) -> Value {
     if let Some(message) = str_at(g, "/response/message") {
         out.insert(
             "rejection".into(),
-            json!({"body": base64_encode(message.as_bytes())}),
+            json!({"body": base64::encode(message.as_bytes())}),
         );
     }
     Value::Object(out)

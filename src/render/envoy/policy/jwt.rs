@@ -2,6 +2,7 @@
 //! extension (`jwt/<ns>/<name>`), behind the `global_disable/jwt` switch; a PEM public key is
 //! written as the JWKS the reference writes.
 
+use crate::render::base64;
 use serde_json::{Map, Value, json};
 
 use super::super::clusters::GATEWAY_GROUP;
@@ -187,13 +188,12 @@ fn jwks(text: &str) -> Result<String, String> {
         .lines()
         .filter(|l| !l.starts_with("-----"))
         .collect();
-    let der =
-        super::super::backend_config::base64_decode(&body).ok_or("the PEM key is not base64")?;
+    let der = crate::render::base64::decode(&body).ok_or("the PEM key is not base64")?;
     let (n, e) = rsa_public_key(&der).ok_or("the PEM key is not an RSA public key")?;
     Ok(format!(
         r#"{{"keys":[{{"use":"sig","kty":"RSA","alg":"RS256","n":"{}","e":"{}"}}]}}"#,
-        base64url(n),
-        base64url(e)
+        base64::encode_url(n),
+        base64::encode_url(e)
     ))
 }
 
@@ -241,35 +241,9 @@ fn element(data: &[u8], tag: u8) -> Option<(&[u8], &[u8])> {
     Some(rest.split_at(len))
 }
 
-/// Base64url without padding.
-fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(bytes.len() * 4 / 3 + 2);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{base64url, element};
-
-    #[test]
-    fn base64url_without_padding() {
-        assert_eq!(base64url(&[1, 0, 1]), "AQAB");
-        assert_eq!(base64url(b"ab"), "YWI");
-        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
-    }
+    use super::element;
 
     #[test]
     fn der_elements_are_bounded() {

@@ -253,7 +253,7 @@ impl Policies<'_> {
             .and_then(|s| s.value.pointer("/data/.htpasswd"))
             .and_then(Value::as_str)
             .ok_or_else(|| format!("Secret {ns}/{name} has no .htpasswd"))?;
-        let bytes = super::backend_config::base64_decode(encoded)
+        let bytes = crate::render::base64::decode(encoded)
             .ok_or_else(|| format!("Secret {ns}/{name}: .htpasswd is not base64"))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| format!("Secret {ns}/{name}: .htpasswd is not text"))?;
