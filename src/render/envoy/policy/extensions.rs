@@ -8,7 +8,62 @@ use super::features::{disable_switch, enabled};
 use super::{Applied, Policies, declare};
 use crate::merge::FieldOutcome;
 
-impl Policies<'_> {
+/// The GatewayExtension a provider field's `extensionRef` names.
+pub(super) struct Extension<'c> {
+    pub ns: String,
+    pub name: String,
+    /// Its `spec.<field>` (null when unset).
+    pub spec: &'c Value,
+}
+
+impl<'c> Policies<'c> {
+    /// Declares the `global_disable/<feature>` switch a provider feature sits behind; `true` when
+    /// the field is a `disable`, which turns the switch on for the route and sets nothing else.
+    pub(super) fn switch(&self, out: &mut Applied, f: &FieldOutcome<'_>, feature: &str) -> bool {
+        let switch = format!("global_disable/{feature}");
+        declare(
+            out,
+            &switch,
+            true,
+            disable_switch(&format!("dev.kgateway.disable_{feature}")),
+        );
+        if f.disabled() {
+            out.per_filter.insert(switch, enabled());
+        }
+        f.disabled()
+    }
+
+    /// The GatewayExtension `ext_ref` names (in the policy's namespace unless it says), with its
+    /// `spec.<field>`.
+    pub(super) fn extension(
+        &self,
+        f: &FieldOutcome<'_>,
+        ext_ref: &Value,
+        field: &str,
+    ) -> Result<Extension<'c>, String> {
+        let name = ext_ref.get("name").and_then(Value::as_str).unwrap_or("");
+        let ns = ext_ref
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(self.namespace(f));
+        let Some(extension) = self
+            .ctx
+            .inputs
+            .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
+        else {
+            return Err(format!("GatewayExtension {ns}/{name} not found"));
+        };
+        Ok(Extension {
+            ns: ns.to_string(),
+            name: name.to_string(),
+            spec: extension
+                .value
+                .get("spec")
+                .and_then(|s| s.get(field))
+                .unwrap_or(&Value::Null),
+        })
+    }
+
     /// ExtAuth: one filter per GatewayExtension, `ext_auth/<ns>/<name>`, behind the
     /// `global_disable/ext_auth` switch that `disable` turns on.
     pub(super) fn ext_auth(
@@ -17,15 +72,7 @@ impl Policies<'_> {
         f: &FieldOutcome<'_>,
         value: &Value,
     ) -> Result<(), String> {
-        let switch = "global_disable/ext_auth";
-        declare(
-            out,
-            switch,
-            true,
-            disable_switch("dev.kgateway.disable_ext_auth"),
-        );
-        if f.disabled() {
-            out.per_filter.insert(switch.into(), enabled());
+        if self.switch(out, f, "ext_auth") {
             return Ok(());
         }
         // With DeepMerge the value is a list of providers.
@@ -37,22 +84,8 @@ impl Policies<'_> {
             let Some(ext) = p.get("extensionRef") else {
                 continue;
             };
-            let name = ext.get("name").and_then(Value::as_str).unwrap_or("");
-            let ns = ext
-                .get("namespace")
-                .and_then(Value::as_str)
-                .unwrap_or(self.namespace(f));
-            let Some(extension) = self
-                .ctx
-                .inputs
-                .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
-            else {
-                return Err(format!("GatewayExtension {ns}/{name} not found"));
-            };
-            let spec = extension
-                .value
-                .pointer("/spec/extAuth")
-                .unwrap_or(&Value::Null);
+            let Extension { ns, name, spec } = self.extension(f, ext, "extAuth")?;
+            let ns = ns.as_str();
             let filter = format!("ext_auth/{ns}/{name}");
             declare(
                 out,
@@ -88,15 +121,7 @@ impl Policies<'_> {
         f: &FieldOutcome<'_>,
         value: &Value,
     ) -> Result<(), String> {
-        let switch = "global_disable/ext_proc";
-        declare(
-            out,
-            switch,
-            true,
-            disable_switch("dev.kgateway.disable_ext_proc"),
-        );
-        if f.disabled() {
-            out.per_filter.insert(switch.into(), enabled());
+        if self.switch(out, f, "ext_proc") {
             return Ok(());
         }
         let providers: Vec<&Value> = match value {
@@ -107,22 +132,8 @@ impl Policies<'_> {
             let Some(ext) = p.get("extensionRef") else {
                 continue;
             };
-            let name = ext.get("name").and_then(Value::as_str).unwrap_or("");
-            let ns = ext
-                .get("namespace")
-                .and_then(Value::as_str)
-                .unwrap_or(self.namespace(f));
-            let Some(extension) = self
-                .ctx
-                .inputs
-                .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
-            else {
-                return Err(format!("GatewayExtension {ns}/{name} not found"));
-            };
-            let spec = extension
-                .value
-                .pointer("/spec/extProc")
-                .unwrap_or(&Value::Null);
+            let Extension { ns, name, spec } = self.extension(f, ext, "extProc")?;
+            let ns = ns.as_str();
             let filter = format!("ext_proc/{ns}/{name}");
             declare(out, &filter, true, self.ext_processor(spec, ns)?);
             out.per_filter.insert(

@@ -5,10 +5,8 @@
 use crate::render::base64;
 use serde_json::{Map, Value, json};
 
-use super::super::clusters::GATEWAY_GROUP;
 use super::super::typed;
-use super::extensions::composite;
-use super::features::{disable_switch, enabled};
+use super::extensions::{Extension, composite};
 use super::{Applied, Policies, declare};
 use crate::merge::FieldOutcome;
 
@@ -19,31 +17,12 @@ impl Policies<'_> {
         f: &FieldOutcome<'_>,
         value: &Value,
     ) -> Result<(), String> {
-        let switch = "global_disable/jwt";
-        declare(
-            out,
-            switch,
-            true,
-            disable_switch("dev.kgateway.disable_jwt"),
-        );
-        if f.disabled() {
-            out.per_filter.insert(switch.into(), enabled());
+        if self.switch(out, f, "jwt") {
             return Ok(());
         }
         let ext = value.get("extensionRef").ok_or("jwt has no extensionRef")?;
-        let name = ext.get("name").and_then(Value::as_str).unwrap_or("");
-        let ns = ext
-            .get("namespace")
-            .and_then(Value::as_str)
-            .unwrap_or(self.namespace(f));
-        let Some(extension) = self
-            .ctx
-            .inputs
-            .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
-        else {
-            return Err(format!("GatewayExtension {ns}/{name} not found"));
-        };
-        let spec = extension.value.pointer("/spec/jwt").unwrap_or(&Value::Null);
+        let Extension { ns, name, spec } = self.extension(f, ext, "jwt")?;
+        let (ns, name) = (ns.as_str(), name.as_str());
         let prefix = format!("{name}_{ns}");
         let mut providers = Map::new();
         let mut names = Vec::new();
