@@ -125,14 +125,8 @@ fn side(
         Input::Paths(paths) => lint_paths(paths, options)?,
         Input::Git(rev, paths) => revision(rev, paths, options)?,
     };
-    if run.input_error {
-        let unread: Vec<&str> = run
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == "GW001")
-            .map(|d| d.message.as_str())
-            .collect();
-        return Err(unread.join("; "));
+    if let Some(unread) = super::unreadable(&run) {
+        return Err(unread);
     }
     let mut side = Side::of_run(&run, render_options);
     if let Input::Git(rev, _) = input {

@@ -69,14 +69,8 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
-    if run.input_error {
-        let unread: Vec<&str> = run
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == "GW001")
-            .map(|d| d.message.as_str())
-            .collect();
-        return usage_error(&unread.join("; "));
+    if let Some(unread) = super::unreadable(&run) {
+        return usage_error(&unread);
     }
     let Some(model) = &run.model else {
         return usage_error("no manifests were read");

@@ -49,6 +49,19 @@ pub(crate) fn print_stdout(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
+/// What could not be read, when a path of the run was unreadable (a usage error for the commands
+/// that need every input).
+pub(crate) fn unreadable(run: &crate::lint::LintRun) -> Option<String> {
+    run.input_error.then(|| {
+        run.diagnostics
+            .iter()
+            .filter(|d| d.code == "GW001")
+            .map(|d| d.message.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
 /// `gwctl: error: ...` on stderr, returning the usage exit status.
 pub(crate) fn usage_error(message: &str) -> u8 {
     eprintln!("gwctl: error: {message}");
