@@ -216,6 +216,7 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
     let shared = status::Shared::new(&ctx);
     // What every AI Gateway's rendering looks up, made at the first one.
     let ai_prepared = std::cell::OnceCell::new();
+    let envoy_prepared = std::cell::OnceCell::new();
     for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
         if let Some((ns, name)) = &options.gateway
             && (&gateway.id.namespace != ns || &gateway.id.name != name)
@@ -224,7 +225,10 @@ pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
         }
         let plane = data_plane(&ctx.inputs, gateway, &options.ai_controller);
         let mut rendered = match plane {
-            DataPlane::Envoy => envoy::render_gateway(&ctx, gateway),
+            DataPlane::Envoy => {
+                let prepared = envoy_prepared.get_or_init(|| envoy::Prepared::new(&ctx));
+                envoy::render_gateway(&ctx, prepared, gateway)
+            }
             DataPlane::Ai => {
                 let prepared = ai_prepared.get_or_init(|| ai::Prepared::new(&ctx));
                 ai::render_gateway(&ctx, prepared, gateway)

@@ -27,10 +27,31 @@ pub(crate) use super::secret_digest;
 use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 
-pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
+/// What every proxy-based Gateway's rendering shares, made once per render: the policy index
+/// and the clusters (every Service port and Backend, the same for each Gateway). Made per
+/// Gateway, they cost more than the rest of its rendering in a repository of many Gateways.
+pub struct Prepared<'c> {
+    policies: policy::Policies<'c>,
+    clusters: Vec<(String, Value)>,
+}
+
+impl<'c> Prepared<'c> {
+    pub fn new(ctx: &'c Context<'c>) -> Self {
+        Prepared {
+            policies: policy::Policies::new(ctx),
+            clusters: clusters::render(ctx),
+        }
+    }
+}
+
+pub fn render_gateway<'c>(
+    ctx: &'c Context<'c>,
+    prepared: &Prepared<'c>,
+    gateway: &Object,
+) -> RenderedGateway {
     let mut out = RenderedGateway::new(gateway, DataPlane::Envoy);
     let plan = plan::Plan::new(ctx, gateway);
-    let policies = policy::Policies::new(ctx);
+    let policies = &prepared.policies;
     let mut refused = Vec::new();
     let gateway_policy = policies.gateway(gateway).unwrap_or_else(|why| {
         refused.push(format!("Gateway policy: {why}"));
@@ -39,7 +60,7 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
     let mut route_configs = Vec::new();
     let mut filters_of: Vec<(String, Vec<Value>)> = Vec::new();
     let mut shared = routes::Shared {
-        policies: &policies,
+        policies,
         gateway: &gateway_policy,
         refused: &mut refused,
     };
@@ -90,9 +111,9 @@ pub fn render_gateway(ctx: &Context<'_>, gateway: &Object) -> RenderedGateway {
         out.refused = refused;
         return out;
     }
-    for (name, value) in clusters::render(ctx) {
+    for (name, value) in &prepared.clusters {
         out.resources
-            .push(resource("Clusters", "cluster", name, value));
+            .push(resource("Clusters", "cluster", name.clone(), value.clone()));
     }
     for l in listeners {
         let name = l["name"].as_str().unwrap_or_default().to_string();
