@@ -27,12 +27,13 @@ pub(crate) use super::secret_digest;
 use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 
-/// What every proxy-based Gateway's rendering shares, made once per render: the policy index
-/// and the clusters (every Service port and Backend, the same for each Gateway). Made per
+/// What every proxy-based Gateway's rendering shares, made once per render: the policy index,
+/// the routes by parent, and the clusters (every Service port and Backend, the same for each Gateway). Made per
 /// Gateway, they cost more than the rest of its rendering in a repository of many Gateways.
 pub struct Prepared<'c> {
     policies: policy::Policies<'c>,
     clusters: Vec<(String, Value)>,
+    routes: plan::Routes<'c>,
 }
 
 impl<'c> Prepared<'c> {
@@ -40,6 +41,7 @@ impl<'c> Prepared<'c> {
         Prepared {
             policies: policy::Policies::new(ctx),
             clusters: clusters::render(ctx),
+            routes: plan::Routes::new(ctx),
         }
     }
 }
@@ -50,7 +52,7 @@ pub fn render_gateway<'c>(
     gateway: &Object,
 ) -> RenderedGateway {
     let mut out = RenderedGateway::new(gateway, DataPlane::Envoy);
-    let plan = plan::Plan::new(ctx, gateway);
+    let plan = plan::Plan::new(ctx, &prepared.routes, gateway);
     let policies = &prepared.policies;
     let mut refused = Vec::new();
     let gateway_policy = policies.gateway(gateway).unwrap_or_else(|why| {

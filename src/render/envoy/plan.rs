@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::super::Context;
+use crate::fasthash::{FastMap, FastSet};
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
 
@@ -38,8 +39,64 @@ pub struct Plan<'a> {
 
 const ROUTE_KINDS: [&str; 4] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute"];
 
+/// The routes by the parent (namespace, name) their parentRefs name, and the parentRefs the
+/// resolve stage did not accept: made once per render, so that each Gateway looks at its own
+/// routes rather than every route of the inputs.
+pub struct Routes<'a> {
+    by_parent: FastMap<(&'a str, &'a str), Vec<&'a Object>>,
+    rejected: FastSet<(&'a str, &'a str, &'a str, usize)>,
+}
+
+impl<'a> Routes<'a> {
+    pub fn new(ctx: &Context<'a>) -> Self {
+        let mut by_parent: FastMap<(&'a str, &'a str), Vec<&'a Object>> = FastMap::default();
+        for kind in ROUTE_KINDS {
+            for route in ctx.inputs.of_kind(GATEWAY_API, kind) {
+                for parent in array(&route.value, "/spec/parentRefs") {
+                    let ns = parent
+                        .get("namespace")
+                        .and_then(Value::as_str)
+                        .unwrap_or(&route.id.namespace);
+                    let name = parent.get("name").and_then(Value::as_str).unwrap_or("");
+                    let routes = by_parent.entry((ns, name)).or_default();
+                    if !routes.last().is_some_and(|r| std::ptr::eq(*r, route)) {
+                        routes.push(route);
+                    }
+                }
+            }
+        }
+        let rejected = ctx
+            .run
+            .route_statuses
+            .iter()
+            .filter(|s| !s.accepted.status)
+            .map(|s| {
+                (
+                    s.route.kind.as_str(),
+                    s.route.namespace.as_deref().unwrap_or(""),
+                    s.route.name.as_str(),
+                    s.parent,
+                )
+            })
+            .collect();
+        Routes {
+            by_parent,
+            rejected,
+        }
+    }
+
+    fn accepted(&self, route: &Object, parent: usize) -> bool {
+        !self.rejected.contains(&(
+            route.id.kind.as_str(),
+            route.id.namespace.as_str(),
+            route.id.name.as_str(),
+            parent,
+        ))
+    }
+}
+
 impl<'a> Plan<'a> {
-    pub fn new(ctx: &Context<'a>, gateway: &'a Object) -> Self {
+    pub fn new(ctx: &Context<'a>, routes: &Routes<'a>, gateway: &'a Object) -> Self {
         let mut listeners: Vec<GwListener<'a>> = Vec::new();
         add_listeners(ctx, gateway, None, &mut listeners);
         for kind in ["ListenerSet", "XListenerSet"] {
@@ -51,10 +108,28 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        for kind in ROUTE_KINDS {
-            for route in ctx.inputs.of_kind(GATEWAY_API, kind) {
-                attach(ctx, gateway, route, &mut listeners);
-            }
+        // The routes naming the Gateway or one of its ListenerSets, in the order of the kinds
+        // and then of the inputs (all objects are in one slice: address order is input order).
+        let mut candidates: Vec<&'a Object> = std::iter::once(gateway)
+            .chain(listeners.iter().filter_map(|l| l.set))
+            .flat_map(|owner| {
+                routes
+                    .by_parent
+                    .get(&(owner.id.namespace.as_str(), owner.id.name.as_str()))
+                    .into_iter()
+                    .flatten()
+                    .copied()
+            })
+            .collect();
+        candidates.sort_by_key(|r| {
+            (
+                ROUTE_KINDS.iter().position(|k| *k == r.id.kind),
+                std::ptr::from_ref::<Object>(r) as usize,
+            )
+        });
+        candidates.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        for route in candidates {
+            attach(ctx, routes, gateway, route, &mut listeners);
         }
         let mut ports: Vec<Port> = Vec::new();
         for (i, l) in listeners.iter().enumerate() {
@@ -264,6 +339,7 @@ fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
 
 fn attach<'a>(
     ctx: &Context<'a>,
+    routes: &Routes<'a>,
     gateway: &Object,
     route: &'a Object,
     listeners: &mut [GwListener<'a>],
@@ -289,7 +365,7 @@ fn attach<'a>(
         let set_kind = matches!(kind, "ListenerSet" | "XListenerSet")
             && matches!(group, GATEWAY_API | GATEWAY_API_X);
         let gateway_kind = group == GATEWAY_API && kind == "Gateway";
-        if !(set_kind || gateway_kind) || !accepted(ctx, route, i) {
+        if !(set_kind || gateway_kind) || !routes.accepted(route, i) {
             continue;
         }
         let names = |o: &Object| o.id.namespace == ns && o.id.name == name;
@@ -316,19 +392,6 @@ fn attach<'a>(
 
 /// The resolve stage's prediction for one parentRef; a parent it could not check counts as
 /// accepted.
-fn accepted(ctx: &Context<'_>, route: &Object, parent: usize) -> bool {
-    ctx.run
-        .route_statuses
-        .iter()
-        .find(|s| {
-            s.parent == parent
-                && s.route.kind == route.id.kind
-                && s.route.name == route.id.name
-                && s.route.namespace.as_deref().unwrap_or("") == route.id.namespace
-        })
-        .is_none_or(|s| s.accepted.status)
-}
-
 fn kind_allowed(l: &GwListener<'_>, route_kind: &str) -> bool {
     let kinds: Vec<&str> = array(l.value, "/allowedRoutes/kinds")
         .filter_map(|k| k.get("kind").and_then(Value::as_str))
