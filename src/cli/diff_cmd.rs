@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::args::{DiffArgs, DiffFormat};
 use super::lint_cmd::{load_config, threshold};
-use super::render_cmd::gateway_name;
+use super::render_cmd::gateway_arg;
 use super::{print_stdout, usage_error, use_color};
 use crate::diff::{self, Side};
 use crate::input;
@@ -24,10 +24,9 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Ok(config) => config,
         Err(code) => return code,
     };
-    let gateway = match args.gateway.as_deref().map(gateway_name) {
-        Some(Ok(g)) => Some(g),
-        Some(Err(message)) => return usage_error(&message),
-        None => None,
+    let gateway = match gateway_arg(args.gateway.as_deref()) {
+        Ok(gateway) => gateway,
+        Err(code) => return code,
     };
     let (base, head) = match sides(args) {
         Ok(sides) => sides,

@@ -12,10 +12,9 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         Ok(config) => config,
         Err(code) => return code,
     };
-    let gateway = match args.gateway.as_deref().map(gateway_name) {
-        Some(Ok(g)) => Some(g),
-        Some(Err(message)) => return usage_error(&message),
-        None => None,
+    let gateway = match gateway_arg(args.gateway.as_deref()) {
+        Ok(gateway) => gateway,
+        Err(code) => return code,
     };
     let render_options = RenderOptions::new(
         &config,
@@ -51,8 +50,15 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     u8::from(failed || rendered.gateways.iter().any(|g| !g.refused.is_empty()))
 }
 
-/// `NS/NAME`, or `NAME` in namespace `default`.
-pub(super) fn gateway_name(written: &str) -> Result<(String, String), String> {
+/// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.
+pub(super) fn gateway_arg(written: Option<&str>) -> Result<Option<(String, String)>, u8> {
+    written
+        .map(gateway_name)
+        .transpose()
+        .map_err(|message| usage_error(&message))
+}
+
+fn gateway_name(written: &str) -> Result<(String, String), String> {
     match written.split_once('/') {
         Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
             Ok((ns.to_string(), name.to_string()))

@@ -34,20 +34,7 @@ impl<'a> Lookup<'a> {
             if o.value.pointer("/spec/targetRefs").is_some() {
                 targeting.push(o);
             }
-            let rules = o.value.pointer("/spec/rules").and_then(Value::as_array);
-            let refs = rules
-                .into_iter()
-                .flatten()
-                .filter_map(|r| r.get("backendRefs").and_then(Value::as_array))
-                .flatten();
-            for r in refs {
-                let text = |key: &str| r.get(key).and_then(Value::as_str);
-                used_backends.insert((
-                    text("kind").unwrap_or("Service"),
-                    text("namespace").unwrap_or(&id.namespace),
-                    text("name").unwrap_or(""),
-                ));
-            }
+            used_backends.extend(backend_refs(o));
         }
         let mut first_errors = FastMap::default();
         for d in &ctx.run.diagnostics {
@@ -90,4 +77,23 @@ fn key(r: &ResourceRef) -> Key<'_> {
         r.namespace.as_deref().unwrap_or("default"),
         &r.name,
     )
+}
+
+/// (kind, namespace, name) of every backendRef of an object's `spec.rules` (a route's).
+pub(super) fn backend_refs(o: &Object) -> impl Iterator<Item = (&str, &str, &str)> {
+    o.value
+        .pointer("/spec/rules")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.get("backendRefs").and_then(Value::as_array))
+        .flatten()
+        .map(|r| {
+            let text = |key: &str| r.get(key).and_then(Value::as_str);
+            (
+                text("kind").unwrap_or("Service"),
+                text("namespace").unwrap_or(&o.id.namespace),
+                text("name").unwrap_or(""),
+            )
+        })
 }

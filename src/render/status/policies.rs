@@ -106,28 +106,10 @@ pub(super) fn policy_statuses(
 
 /// (kind, namespace, name) of every backendRef of the attached routes' rules.
 fn backends<'a>(attached: &[Attachment<'a>]) -> FastSet<(&'a str, &'a str, &'a str)> {
-    let mut out = FastSet::default();
-    for a in attached {
-        let rules = a
-            .route
-            .value
-            .pointer("/spec/rules")
-            .and_then(Value::as_array);
-        let refs = rules
-            .into_iter()
-            .flatten()
-            .filter_map(|r| r.get("backendRefs").and_then(Value::as_array))
-            .flatten();
-        for r in refs {
-            let text = |key: &str| r.get(key).and_then(Value::as_str);
-            out.insert((
-                text("kind").unwrap_or("Service"),
-                text("namespace").unwrap_or(&a.route.id.namespace),
-                text("name").unwrap_or(""),
-            ));
-        }
-    }
-    out
+    attached
+        .iter()
+        .flat_map(|a| super::lookup::backend_refs(a.route))
+        .collect()
 }
 
 /// `generation`: the policy's `metadata.generation`, which the conditions echo when set.
