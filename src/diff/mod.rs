@@ -35,13 +35,16 @@ pub struct Side {
 impl Side {
     /// Reduces a run made with `render::render_options` (the model and objects kept).
     pub fn of_run(run: &LintRun, options: &RenderOptions) -> Side {
-        let rendered = render::render(run, options);
+        // One merge serves the effective-policy section and the rendering.
+        let merged = run.model.as_ref().map(|m| m.merge());
+        let rendered = render::render_merged(run, merged.as_ref(), options);
         Side {
             findings: findings::of_run(run),
             effective: run
                 .model
                 .as_ref()
-                .map(|m| effective::of_merged(&m.facts, &m.merge()))
+                .zip(merged.as_ref())
+                .map(|(m, merged)| effective::of_merged(&m.facts, merged))
                 .unwrap_or_default(),
             rendered: rendered::of_rendered(rendered),
         }

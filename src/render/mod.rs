@@ -182,7 +182,7 @@ pub struct Context<'a> {
     pub run: &'a LintRun,
     pub inputs: Inputs<'a>,
     /// The effective policies; `None` when the run kept no model.
-    pub merged: Option<Merged<'a>>,
+    pub merged: Option<&'a Merged<'a>>,
     pub options: &'a RenderOptions,
 }
 
@@ -206,10 +206,20 @@ pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) ->
 
 /// Renders every selected Gateway of a run.
 pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
+    let merged = run.model.as_ref().map(|m| m.merge());
+    render_merged(run, merged.as_ref(), options)
+}
+
+/// [`render`] with the run's merge already made (`diff` needs it too; merging is not repeated).
+pub fn render_merged<'a>(
+    run: &'a LintRun,
+    merged: Option<&'a Merged<'a>>,
+    options: &'a RenderOptions,
+) -> Rendered {
     let ctx = Context {
         run,
         inputs: Inputs::new(&run.objects),
-        merged: run.model.as_ref().map(|m| m.merge()),
+        merged,
         options,
     };
     let mut out = Rendered::default();
