@@ -8,6 +8,17 @@ use super::features::{disable_switch, enabled};
 use super::{Applied, Policies, declare};
 use crate::merge::FieldOutcome;
 
+/// The providers of an extAuth or extProc value (a list of them with DeepMerge) that name a
+/// GatewayExtension, each with its `extensionRef`.
+fn providers(value: &Value) -> impl Iterator<Item = (&Value, &Value)> {
+    let list = match value {
+        Value::Array(items) => items.as_slice(),
+        one => std::slice::from_ref(one),
+    };
+    list.iter()
+        .filter_map(|p| p.get("extensionRef").map(|ext| (p, ext)))
+}
+
 /// The GatewayExtension a provider field's `extensionRef` names.
 pub(super) struct Extension<'c> {
     pub ns: String,
@@ -75,15 +86,7 @@ impl<'c> Policies<'c> {
         if self.switch(out, f, "ext_auth") {
             return Ok(());
         }
-        // With DeepMerge the value is a list of providers.
-        let providers: Vec<&Value> = match value {
-            Value::Array(items) => items.iter().collect(),
-            one => vec![one],
-        };
-        for p in providers {
-            let Some(ext) = p.get("extensionRef") else {
-                continue;
-            };
+        for (p, ext) in providers(value) {
             let Extension { ns, name, spec } = self.extension(f, ext, "extAuth")?;
             let ns = ns.as_str();
             let filter = format!("ext_auth/{ns}/{name}");
@@ -124,14 +127,7 @@ impl<'c> Policies<'c> {
         if self.switch(out, f, "ext_proc") {
             return Ok(());
         }
-        let providers: Vec<&Value> = match value {
-            Value::Array(items) => items.iter().collect(),
-            one => vec![one],
-        };
-        for p in providers {
-            let Some(ext) = p.get("extensionRef") else {
-                continue;
-            };
+        for (_, ext) in providers(value) {
             let Extension { ns, name, spec } = self.extension(f, ext, "extProc")?;
             let ns = ns.as_str();
             let filter = format!("ext_proc/{ns}/{name}");
