@@ -83,10 +83,7 @@ impl SourceFile {
     /// Line and column of a byte offset (clamped to the text).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = offset.min(self.text.len());
-        let line = match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
+        let line = self.line_index(offset);
         // A byte order mark is not a character an editor shows: columns of line 1 start after it.
         let start = match self.line_starts[line] {
             0 if self.text.starts_with('\u{feff}') => 3.min(offset),
@@ -103,6 +100,14 @@ impl SourceFile {
         }
     }
 
+    /// The 0-based line of a byte offset (within the text).
+    fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+
     /// The byte range of whole lines around `start..end`, with `before` lines before and `after`
     /// after it, and the 0-based index of its first line: a report shows a finding's snippet from
     /// this window instead of counting lines from the top of a large file.
@@ -113,12 +118,12 @@ impl SourceFile {
         before: usize,
         after: usize,
     ) -> (usize, std::ops::Range<usize>) {
-        let line_of = |offset: usize| match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
-        let first = line_of(start.min(self.text.len())).saturating_sub(before);
-        let last = line_of(end.min(self.text.len())).saturating_add(after);
+        let first = self
+            .line_index(start.min(self.text.len()))
+            .saturating_sub(before);
+        let last = self
+            .line_index(end.min(self.text.len()))
+            .saturating_add(after);
         let from = self.line_starts[first];
         let to = self
             .line_starts
