@@ -44,12 +44,24 @@ pub struct Entry<'a> {
     /// The port of the listener it came in by (a redirect's default port).
     pub port: i64,
     pub delegation: Delegation,
+    /// The route attached to the listener: `route` itself, or the top of its delegation chain.
+    pub root: &'a Object,
+    /// Its position among the root's entries, children before the rule that delegates to them
+    /// (the reference's last tie-break).
+    pub order: usize,
+    /// The delegating rules above it, nearest first: (parent route, its rule index).
+    pub parents: Vec<(&'a Object, usize)>,
 }
 
 /// Adds the entries of a route attached to a listener.
 pub fn of_route<'a>(ctx: &Context<'a>, route: &'a Object, port: i64, out: &mut Vec<Entry<'a>>) {
-    let mut path = vec![route];
+    let start = out.len();
+    let mut path = vec![(route, 0)];
     expand(ctx, route, port, None, &mut path, out);
+    for (order, e) in out[start..].iter_mut().enumerate() {
+        e.root = route;
+        e.order = order;
+    }
 }
 
 fn expand<'a>(
@@ -57,9 +69,17 @@ fn expand<'a>(
     route: &'a Object,
     port: i64,
     parent_match: Option<&Value>,
-    path: &mut Vec<&'a Object>,
+    path: &mut Vec<(&'a Object, usize)>,
     out: &mut Vec<Entry<'a>>,
 ) {
+    let inherits = route
+        .value
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(INHERIT))
+        .and_then(Value::as_str)
+        == Some("true");
+    // The delegating rules above this route, nearest first.
+    let parents: Vec<(&'a Object, usize)> = path.iter().rev().skip(1).copied().collect();
     for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
         let ms: Vec<&'a Value> = array(rule, "/matches").collect();
         let ms: Vec<(usize, &'a Value)> = if ms.is_empty() {
@@ -68,12 +88,9 @@ fn expand<'a>(
             ms.into_iter().enumerate().collect()
         };
         let delegates = array(rule, "/backendRefs").any(is_delegation);
-        let inherits = route
-            .value
-            .pointer("/metadata/annotations")
-            .and_then(|a| a.get(INHERIT))
-            .and_then(Value::as_str)
-            == Some("true");
+        // A rule's own entries follow the children of all its matches, as the reference
+        // flattens them.
+        let mut own = Vec::new();
         for (mi, m) in ms {
             let m = match parent_match {
                 // A child that inherits its parent's matcher is relative to it.
@@ -84,9 +101,12 @@ fn expand<'a>(
             };
             let mut delegation = Delegation::None;
             if delegates {
+                if let Some(last) = path.last_mut() {
+                    last.1 = ri;
+                }
                 delegation = delegate(ctx, route, rule, port, &m, path, out);
             }
-            out.push(Entry {
+            own.push(Entry {
                 route,
                 rule_index: ri,
                 rule,
@@ -94,8 +114,12 @@ fn expand<'a>(
                 m,
                 port,
                 delegation,
+                root: route,
+                order: 0,
+                parents: parents.clone(),
             });
         }
+        out.extend(own);
     }
 }
 
@@ -106,7 +130,7 @@ fn delegate<'a>(
     rule: &'a Value,
     port: i64,
     m: &Value,
-    path: &mut Vec<&'a Object>,
+    path: &mut Vec<(&'a Object, usize)>,
     out: &mut Vec<Entry<'a>>,
 ) -> Delegation {
     if path.len() > MAX_DEPTH {
@@ -117,11 +141,11 @@ fn delegate<'a>(
     }
     let before = out.len();
     for child in children(ctx, route, rule) {
-        if path.iter().any(|p| std::ptr::eq(*p, child)) {
+        if path.iter().any(|(p, _)| std::ptr::eq(*p, child)) {
             out.truncate(before);
             return Delegation::Invalid("route delegation forms a cycle");
         }
-        path.push(child);
+        path.push((child, 0));
         expand(ctx, child, port, Some(m), path, out);
         path.pop();
     }
@@ -133,7 +157,7 @@ fn delegate<'a>(
 }
 
 /// A child's match under its parent's: the paths joined, the parent's headers and query
-/// parameters first, the child's method if it has one.
+/// parameters first, the parent's method if it has one, else the child's.
 fn inherited(child: &Value, parent: &Value) -> Value {
     // A malformed match (not a map) counts as an empty one.
     let mut out = if child.is_object() {
@@ -171,9 +195,8 @@ fn inherited(child: &Value, parent: &Value) -> Value {
             out[key] = Value::Array(list);
         }
     }
-    if child.get("method").is_none()
-        && let Some(m) = parent.get("method")
-    {
+    // The parent's method wins over the child's.
+    if let Some(m) = parent.get("method") {
         out["method"] = m.clone();
     }
     out

@@ -140,7 +140,8 @@ pub fn precedence(
     let (rank, length) = match path_type {
         "Exact" => (0, value.len()),
         "RegularExpression" => (1, 0),
-        _ => (2, value.len()),
+        // A PathPrefix's trailing slash is ignored (Gateway API), so it does not count.
+        _ => (2, value.trim_end_matches('/').len().max(1)),
     };
     let method = u8::from(m.get("method").is_none());
     let headers = array(m, "/headers").count();

@@ -92,14 +92,19 @@ pub fn render(
     }
     let mut hosts = Vec::new();
     for (domain, mut entries) in by_domain {
+        // Ties between equal matches: the attached (root) route's age and name; then the less
+        // deeply delegated first (the reference's goldens: a delegating rule's number comes
+        // before its children's), a delegated entry's own route's age and name, and the order
+        // the root's delegation tree flattens in.
         entries.sort_by(|a, b| {
             matches::precedence(&a.m)
                 .cmp(&matches::precedence(&b.m))
+                .then_with(|| created(a.root).cmp(&created(b.root)))
+                .then_with(|| ns_name(a.root).cmp(ns_name(b.root)))
+                .then_with(|| a.parents.len().cmp(&b.parents.len()))
                 .then_with(|| created(a.route).cmp(&created(b.route)))
-                .then_with(|| a.route.id.namespace.cmp(&b.route.id.namespace))
-                .then_with(|| a.route.id.name.cmp(&b.route.id.name))
-                .then_with(|| a.rule_index.cmp(&b.rule_index))
-                .then_with(|| a.match_index.cmp(&b.match_index))
+                .then_with(|| ns_name(a.route).cmp(ns_name(b.route)))
+                .then_with(|| a.order.cmp(&b.order))
         });
         let vhost = if domain == "*" {
             format!("{}~*", rc.name)
@@ -218,6 +223,17 @@ fn created(route: &Object) -> (bool, &str) {
         Some(t) => (false, t),
         None => (true, ""),
     }
+}
+
+/// `namespace/name` as one string compares (a namespace that prefixes another's sorts by the
+/// separator), without allocating it.
+fn ns_name(route: &Object) -> impl Iterator<Item = u8> + '_ {
+    route
+        .id
+        .namespace
+        .bytes()
+        .chain(std::iter::once(b'/'))
+        .chain(route.id.name.bytes())
 }
 
 fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
