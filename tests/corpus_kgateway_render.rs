@@ -21,8 +21,8 @@ const SECTIONS: [&str; 3] = ["Listeners", "Routes", "Clusters"];
 
 /// Agreement reached, per section (Listeners, Routes, Clusters) and for whole cases; the test
 /// fails below. The strict cases count as differing by decision (see `STRICT`).
-const FLOOR: [usize; 3] = [156, 141, 181];
-const FLOOR_CASES: usize = 134;
+const FLOOR: [usize; 3] = [156, 149, 181];
+const FLOOR_CASES: usize = 140;
 
 // Why a case differs, one reason per cause. Features not rendered yet are named as such.
 const STRICT: &str = "validation level strict: gwctl refuses the whole Gateway (decisions.md section 7), the reference drops only the invalid route";
@@ -152,25 +152,7 @@ const KNOWN: &[(&str, &str)] = &[
         REJECTED_POLICY,
     ),
     ("Multi-level multiple parents delegation", DELEGATION),
-    (
-        "TrafficPolicy with policy applied to output route",
-        DELEGATION,
-    ),
-    (
-        "TrafficPolicy ignore child override on conflict",
-        DELEGATION,
-    ),
-    (
-        "TrafficPolicy merge child override on no conflict",
-        DELEGATION,
-    ),
-    (
-        "TrafficPolicy multi level inheritance with child override disabled",
-        DELEGATION,
-    ),
-    ("TrafficPolicy filter override merge", DELEGATION),
     ("Built-in rule inheritance", DELEGATION),
-    ("Policy deep merge", DELEGATION),
     ("Select all resources", DISCOVERY_NAMESPACES),
     (
         "Select all resources; AND matchExpressions and matchLabels",

@@ -10,7 +10,9 @@ use crate::model::facts::{Facts, GATEWAY_API, Spec};
 use crate::resolve::Attachment;
 
 use super::rank::outcomes;
-use super::{Effective, Family, Level, MergeOptions, Place, Setting, Source};
+use super::{
+    Effective, Family, Inherited, InheritedPriority, Level, MergeOptions, Place, Setting, Source,
+};
 
 pub struct Hierarchy {
     /// Policies attached to each place, in facts order.
@@ -23,6 +25,8 @@ pub struct Hierarchy {
     pub children: FastMap<Place, Vec<usize>>,
     /// Rule places of each route, per rule: the (kind, namespace, name) of its backendRefs.
     pub backends: FastMap<Place, Vec<usize>>,
+    /// Route delegation: per child route, the rules that delegate to it.
+    pub delegators: FastMap<usize, Vec<Place>>,
 }
 
 impl Hierarchy {
@@ -40,6 +44,7 @@ impl Hierarchy {
             parents: FastMap::default(),
             children: FastMap::default(),
             backends: FastMap::default(),
+            delegators: super::delegation::delegators(facts),
         };
         for a in attachments {
             if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {
@@ -150,7 +155,7 @@ fn place_of(t: &Facts, target: usize, section: Option<&str>) -> Option<Place> {
 }
 
 /// `spec.rules[3].filters[0].extensionRef` -> 3.
-fn rule_of(path: &str) -> Option<usize> {
+pub(super) fn rule_of(path: &str) -> Option<usize> {
     let rest = path.strip_prefix("spec.rules[")?;
     rest[..rest.find(']')?].parse().ok()
 }
@@ -183,7 +188,7 @@ type Gathered<'a> = FastMap<Family, Vec<(&'a str, Setting<'a>)>>;
 fn gather_policy<'a>(
     facts: &'a [Facts],
     p: usize,
-    level: Level,
+    (level, inherited): (Level, Inherited),
     port: Option<i64>,
     out: &mut Gathered<'a>,
 ) {
@@ -207,6 +212,7 @@ fn gather_policy<'a>(
                     level,
                     value: &field.value,
                     span: field.key_span,
+                    inherited,
                 },
             ));
         }
@@ -242,6 +248,7 @@ fn listener_policy<'a>(
                 level,
                 value,
                 span: key.key_span,
+                inherited: Inherited::default(),
             },
         ));
     }
@@ -271,6 +278,7 @@ fn gather_inline<'a>(facts: &'a [Facts], source: Source, out: &mut Gathered<'a>)
                 level,
                 value,
                 span: facts[b].id.name_span,
+                inherited: Inherited::default(),
             },
         ));
     }
@@ -282,6 +290,37 @@ enum Step {
     Attached(Place, Level),
     Extension(Place),
     Inline(Source),
+    /// The steps that follow belong to this depth of a delegation chain.
+    Inherit(Inherited),
+}
+
+/// Delegation chain steps above a child route reached through `parent` (a rule of the route
+/// that delegates to it): that rule, its ExtensionRefs and its route at depth 1, then the rule
+/// delegating to that route (its first) at depth 2, and so on; a cycle or a chain deeper than
+/// the render follows ends it.
+fn delegation_steps(facts: &[Facts], h: &Hierarchy, child: usize, parent: Place) -> Vec<Step> {
+    const MAX_DEPTH: u8 = 8;
+    let mut steps = Vec::new();
+    let mut seen = vec![child];
+    let mut at = Some(parent);
+    let mut depth = 1;
+    while let Some(rule @ Place::Rule(r, _)) = at {
+        if depth > MAX_DEPTH || seen.contains(&r) {
+            break;
+        }
+        seen.push(r);
+        let priority = match &facts[r].spec {
+            Spec::Route(route) => InheritedPriority::parse(route.inherited_priority.as_deref()),
+            _ => InheritedPriority::default(),
+        };
+        steps.push(Step::Inherit(Inherited { depth, priority }));
+        steps.push(Step::Attached(Place::Route(r), Level::Route));
+        steps.push(Step::Attached(rule, Level::Rule));
+        steps.push(Step::Extension(rule));
+        at = h.delegators.get(&r).and_then(|p| p.first()).copied();
+        depth += 1;
+    }
+    steps
 }
 
 /// Every place's effective policies.
@@ -331,21 +370,24 @@ pub(super) fn effective_all<'a>(
                         port: Option<i64>,
                         only: Option<Family>| {
             let mut gathered: Gathered<'a> = FastMap::default();
+            let mut inherited = Inherited::default();
             for step in steps {
                 match *step {
                     Step::Attached(at, level) => {
                         let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
                         for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            gather_policy(facts, p, level, port, &mut gathered);
+                            gather_policy(facts, p, (level, inherited), port, &mut gathered);
                         }
                     }
                     Step::Extension(at) => {
                         let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
                         for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            gather_policy(facts, p, Level::ExtensionRef, port, &mut gathered);
+                            let level = (Level::ExtensionRef, inherited);
+                            gather_policy(facts, p, level, port, &mut gathered);
                         }
                     }
                     Step::Inline(source) => gather_inline(facts, source, &mut gathered),
+                    Step::Inherit(i) => inherited = i,
                 }
             }
             let mut families: Vec<_> = gathered
@@ -409,6 +451,21 @@ pub(super) fn effective_all<'a>(
                         steps.push(Step::Attached(rule, Level::Rule));
                         steps.push(Step::Extension(rule));
                         emit(rule, via, true, &steps, None, None);
+                    }
+                }
+                // A delegated child's rules, once per rule that delegates to the route: its own
+                // levels, then each delegating rule and its route above, nearest first.
+                for &parent in h.delegators.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
+                    let above = delegation_steps(facts, h, i, parent);
+                    for ri in 0..route.rules.len() {
+                        let rule = Place::Rule(i, ri);
+                        let mut steps = vec![
+                            Step::Attached(rp, Level::Route),
+                            Step::Attached(rule, Level::Rule),
+                            Step::Extension(rule),
+                        ];
+                        steps.extend(above.iter().copied());
+                        emit(rule, Some(parent), true, &steps, None, None);
                     }
                 }
             }

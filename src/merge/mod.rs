@@ -4,6 +4,7 @@
 //! every policy. Works on the facts and the resolve stage's attachments; returns data.
 
 mod chains;
+mod delegation;
 pub mod explain;
 mod findings;
 pub(crate) mod rank;
@@ -204,6 +205,56 @@ pub struct Setting<'a> {
     pub value: &'a Value,
     /// The field's key in the source's file.
     pub span: Span,
+    /// Where in a delegation chain it comes from (the route itself unless delegated).
+    pub inherited: Inherited,
+}
+
+/// How a delegating route's policies combine with those of its child routes: the annotation
+/// `kgateway.dev/inherited-policy-priority` of the parent route. Deep merges combine only
+/// transformations; other fields go to the preferred side whole.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub enum InheritedPriority {
+    #[default]
+    ShallowMergePreferChild,
+    ShallowMergePreferParent,
+    DeepMergePreferChild,
+    DeepMergePreferParent,
+}
+
+impl InheritedPriority {
+    /// The annotation's value; an unknown one (or none) is the default, as the controller reads it.
+    pub fn parse(value: Option<&str>) -> Self {
+        match value {
+            Some("ShallowMergePreferParent") => Self::ShallowMergePreferParent,
+            Some("DeepMergePreferChild") => Self::DeepMergePreferChild,
+            Some("DeepMergePreferParent") => Self::DeepMergePreferParent,
+            _ => Self::ShallowMergePreferChild,
+        }
+    }
+
+    pub fn prefers_parent(self) -> bool {
+        matches!(
+            self,
+            Self::ShallowMergePreferParent | Self::DeepMergePreferParent
+        )
+    }
+
+    pub fn deep(self) -> bool {
+        matches!(
+            self,
+            Self::DeepMergePreferChild | Self::DeepMergePreferParent
+        )
+    }
+}
+
+/// A setting's place in a route delegation chain.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Inherited {
+    /// 0: the route the rule belongs to; 1: the rule that delegates to it (and its route); 2:
+    /// the rule that delegates to that one...
+    pub depth: u8,
+    /// The annotation of the route at that depth (how its policies meet the ones below).
+    pub priority: InheritedPriority,
 }
 
 impl Setting<'_> {
@@ -227,6 +278,12 @@ pub enum Loss {
     HeavierWeight,
     Older,
     NameOrder,
+    /// Delegation: the child route's setting wins over its parent route's (the parent's
+    /// `inherited-policy-priority` is ShallowMergePreferChild, the default).
+    ChildRoutePreferred,
+    /// Delegation: the parent route's setting wins (its `inherited-policy-priority` prefers
+    /// the parent).
+    ParentRoutePreferred,
 }
 
 impl Loss {
@@ -236,6 +293,8 @@ impl Loss {
             Loss::HeavierWeight => "heavier weight",
             Loss::Older => "older",
             Loss::NameOrder => "name order",
+            Loss::ChildRoutePreferred => "child route preferred (inherited-policy-priority)",
+            Loss::ParentRoutePreferred => "parent route preferred (inherited-policy-priority)",
         }
     }
 }
@@ -276,7 +335,8 @@ impl FieldOutcome<'_> {
 }
 
 /// The effective policy of one family at one place, reached through `via` (the listener a
-/// route is attached to; a route on two listeners has one of these per listener).
+/// route is attached to; a route on two listeners has one of these per listener; for a rule
+/// of a delegated child route, the parent rule that delegates to it).
 #[derive(Debug, Clone)]
 pub struct Effective<'a> {
     pub place: Place,

@@ -92,7 +92,7 @@ pub(super) fn outcomes<'a>(
         // A policy attached twice at one level (two targetRefs) counts once.
         if !list
             .iter()
-            .any(|x| x.source == s.source && x.level == s.level)
+            .any(|x| x.source == s.source && x.level == s.level && x.inherited == s.inherited)
         {
             list.push(s);
         }
@@ -101,27 +101,81 @@ pub(super) fn outcomes<'a>(
         .into_iter()
         .filter_map(|name| {
             let mut list = by_field.remove(name)?;
-            list.sort_by(|a, b| compare(facts, a, b).0);
-            let mut it = list.into_iter();
-            let winner = it.next()?;
-            let deep = options.deep(family, name) && !winner.disables();
-            let mut merged = Vec::new();
-            let mut losers = Vec::new();
-            for s in it {
-                if deep && s.level == winner.level && !s.disables() {
-                    merged.push(s);
-                } else {
-                    losers.push((s, compare(facts, &winner, &s).1));
-                }
+            // Delegation: each depth of the chain is ranked on its own, nearest first, then the
+            // depths are combined (see `inherit`).
+            list.sort_by(|a, b| {
+                a.inherited
+                    .depth
+                    .cmp(&b.inherited.depth)
+                    .then_with(|| compare(facts, a, b).0)
+            });
+            let mut groups = Vec::new();
+            let mut rest = list.as_slice();
+            while let Some(first) = rest.first() {
+                let n = rest
+                    .iter()
+                    .take_while(|s| s.inherited.depth == first.inherited.depth)
+                    .count();
+                groups.push(one_depth(facts, family, name, &rest[..n], options)?);
+                rest = &rest[n..];
             }
-            Some(FieldOutcome {
-                name,
-                winner,
-                merged,
-                losers,
-            })
+            let mut groups = groups.into_iter();
+            let nearest = groups.next()?;
+            Some(groups.fold(nearest, inherit))
         })
         .collect()
+}
+
+/// The outcome of a field among the settings of one depth of a delegation chain (all of them
+/// when there is no delegation), ranked.
+fn one_depth<'a>(
+    facts: &[Facts],
+    family: Family,
+    name: &'a str,
+    ranked: &[Setting<'a>],
+    options: &MergeOptions,
+) -> Option<FieldOutcome<'a>> {
+    let (&winner, others) = ranked.split_first()?;
+    let deep = options.deep(family, name) && !winner.disables();
+    let mut merged = Vec::new();
+    let mut losers = Vec::new();
+    for &s in others {
+        if deep && s.level == winner.level && !s.disables() {
+            merged.push(s);
+        } else {
+            losers.push((s, compare(facts, &winner, &s).1));
+        }
+    }
+    Some(FieldOutcome {
+        name,
+        winner,
+        merged,
+        losers,
+    })
+}
+
+/// Combines a field's outcome so far (the nearer depths of a delegation chain) with the
+/// outcome of the next depth up, as the parent route's `inherited-policy-priority` says: the
+/// preferred side's winner supplies the field; with a deep merge, transformations are
+/// combined (the preferred side's winner first, then the rest in rank order) instead.
+fn inherit<'a>(near: FieldOutcome<'a>, far: FieldOutcome<'a>) -> FieldOutcome<'a> {
+    let priority = far.winner.inherited.priority;
+    let deep = priority.deep() && near.name == "transformation";
+    let (mut kept, other, loss) = if priority.prefers_parent() {
+        (far, near, Loss::ParentRoutePreferred)
+    } else {
+        (near, far, Loss::ChildRoutePreferred)
+    };
+    if deep {
+        kept.merged.push(other.winner);
+        kept.merged.extend(other.merged);
+    } else {
+        kept.losers.push((other.winner, loss));
+        kept.losers
+            .extend(other.merged.into_iter().map(|s| (s, loss)));
+    }
+    kept.losers.extend(other.losers);
+    kept
 }
 
 /// Appends `add` to `out`: objects key by key, arrays concatenated, other values kept first.

@@ -11,6 +11,8 @@ use super::facts_refs::field_refs;
 
 pub const GATEWAY_API: &str = "gateway.networking.k8s.io";
 pub const GATEWAY_API_X: &str = "gateway.networking.x-k8s.io";
+/// A delegating route's annotation (see [`RouteFacts::inherited_priority`]).
+pub const INHERITED_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
 
 /// Who a resource is and where it is.
 #[derive(Debug, Clone)]
@@ -133,6 +135,9 @@ pub struct RouteFacts {
     pub backend_refs: Vec<ObjRef>,
     /// `filters[].extensionRef` of rules and backendRefs.
     pub extension_refs: Vec<ObjRef>,
+    /// The `kgateway.dev/inherited-policy-priority` annotation: how the policies of a route
+    /// that delegates combine with its child routes' (the merge stage reads it).
+    pub inherited_priority: Option<Box<str>>,
 }
 
 /// What a secretRef / configMapRef / extensionRef / backendRef / parametersRef of a policy needs.
@@ -309,7 +314,13 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
             controller: s(spec_node.and_then(|n| n.get("controllerName"))).unwrap_or_default(),
         },
         (GATEWAY_API, "HTTPRoute" | "GRPCRoute" | "TLSRoute" | "TCPRoute" | "UDPRoute") => {
-            Spec::Route(Box::new(route(spec_node)))
+            let mut facts = route(spec_node);
+            facts.inherited_priority = metadata
+                .and_then(|m| m.get("annotations"))
+                .and_then(|a| a.get(INHERITED_PRIORITY))
+                .and_then(Node::as_str)
+                .map(Box::from);
+            Spec::Route(Box::new(facts))
         }
         ("", "Service") => Spec::Service {
             ports: seq(spec_node.and_then(|n| n.get("ports")))

@@ -279,7 +279,8 @@ fn route(
 ) -> Result<Value, String> {
     let m = route_match(e)?;
     let f = filters::rule(ctx, e.route, e.rule, &e.m, e.port)?;
-    let mut policy = shared.policies.rule(e.route, e.rule_index)?;
+    let parent = e.parents.first().copied();
+    let mut policy = shared.policies.rule(e.route, e.rule_index, parent)?;
     if let Some(persistence) = e.rule.get("sessionPersistence") {
         session_persistence(&mut policy, persistence);
     }
@@ -301,7 +302,8 @@ fn route(
         for (k, v) in &policy.action {
             let builtin = match k.as_str() {
                 "retryPolicy" => builtin_retry,
-                _ => builtin_timeout || builtin_retry,
+                "timeout" | "idleTimeout" => builtin_timeout || builtin_retry,
+                _ => false,
             };
             if !builtin {
                 action.insert(k.clone(), v.clone());

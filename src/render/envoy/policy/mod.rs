@@ -119,12 +119,16 @@ impl<'c> Policies<'c> {
             .copied()
     }
 
-    fn effective(&self, place: Place) -> Option<&Effective<'c>> {
-        self.ctx
-            .merged
-            .as_ref()?
-            .of(place)
-            .find(|e| e.family == Family::TrafficPolicy)
+    /// The TrafficPolicy of a place; of a delegated child's rule, as reached through the
+    /// delegating rule `via` (`None`: the place on its own or through a listener).
+    fn effective(&self, place: Place, via: Option<Place>) -> Option<&Effective<'c>> {
+        self.ctx.merged.as_ref()?.of(place).find(|e| {
+            e.family == Family::TrafficPolicy
+                && match via {
+                    Some(_) => e.via == via,
+                    None => !matches!(e.via, Some(Place::Rule(..))),
+                }
+        })
     }
 
     fn reference(&self, source: Source) -> String {
@@ -140,7 +144,7 @@ impl<'c> Policies<'c> {
         let Some(g) = self.index(gateway) else {
             return Ok(Applied::default());
         };
-        self.applied(Place::Gateway(g), |l| l <= Level::Listener)
+        self.applied(Place::Gateway(g), None, |l| l <= Level::Listener)
     }
 
     /// The settings of one of the Gateway's own listeners: with `only_listener`, those set at
@@ -154,7 +158,7 @@ impl<'c> Policies<'c> {
         let Some(g) = self.index(gateway) else {
             return Ok(Applied::default());
         };
-        self.applied(Place::Listener(g, listener), |l| {
+        self.applied(Place::Listener(g, listener), None, |l| {
             if only_listener {
                 l == Level::Listener
             } else {
@@ -163,9 +167,15 @@ impl<'c> Policies<'c> {
         })
     }
 
-    /// Route- and rule-level settings of one rule; `Err` when a TrafficPolicy on the route, the
-    /// rule or its ExtensionRef filters is invalid (the reference replaces the rule).
-    pub fn rule(&self, route: &Object, rule: usize) -> Result<Applied, String> {
+    /// Route- and rule-level settings of one rule, with what a delegated child's rule inherits
+    /// through `parent` (the rule delegating to its route); `Err` when a TrafficPolicy on the
+    /// route, the rule or its ExtensionRef filters is invalid (the reference replaces the rule).
+    pub fn rule(
+        &self,
+        route: &Object,
+        rule: usize,
+        parent: Option<(&Object, usize)>,
+    ) -> Result<Applied, String> {
         let Some(r) = self.index(route) else {
             return Ok(Applied::default());
         };
@@ -174,7 +184,8 @@ impl<'c> Policies<'c> {
                 return Err(why);
             }
         }
-        self.applied(Place::Rule(r, rule), |l| l >= Level::Route)
+        let via = parent.and_then(|(p, pr)| Some(Place::Rule(self.index(p)?, pr)));
+        self.applied(Place::Rule(r, rule), via, |l| l >= Level::Route)
     }
 
     /// Why the Gateway, or one of its own listeners, has an invalid TrafficPolicy attached.
@@ -214,9 +225,14 @@ impl<'c> Policies<'c> {
         None
     }
 
-    fn applied(&self, place: Place, levels: impl Fn(Level) -> bool) -> Result<Applied, String> {
+    fn applied(
+        &self,
+        place: Place,
+        via: Option<Place>,
+        levels: impl Fn(Level) -> bool,
+    ) -> Result<Applied, String> {
         let mut out = Applied::default();
-        let Some(e) = self.effective(place) else {
+        let Some(e) = self.effective(place, via) else {
             return Ok(out);
         };
         for f in &e.fields {
@@ -465,6 +481,12 @@ impl Policies<'_> {
             }
             "retry" => {
                 out.action.insert("retryPolicy".into(), retry(&value));
+            }
+            "autoHostRewrite" => {
+                let Some(on) = value.as_bool() else {
+                    return Ok(Vec::new());
+                };
+                out.action.insert("autoHostRewrite".into(), json!(on));
             }
             "extAuth" => self.ext_auth(out, f, &value)?,
             "extProc" => self.ext_proc(out, f, &value)?,
