@@ -293,3 +293,57 @@ fn path_within(child: &Value, parent: &Value) -> bool {
             .strip_prefix(prefix)
             .is_some_and(|rest| rest.starts_with('/') || prefix.is_empty())
 }
+
+/// A delegating route's annotation: whether its settings win over its children's
+/// (`...PreferParent`) or give way to them (the default, `...PreferChild`).
+const INHERITED_PRIORITY: &str = crate::model::facts::INHERITED_PRIORITY;
+
+/// The rule of an entry with the built-in settings it inherits from the rules delegating to it
+/// (nearest first): `timeouts`, `retry` and each type of filter (but ExtensionRefs, which the
+/// merge stage follows) the rule does not set itself, or that a parent preferring its own
+/// settings sets. A rule that is not delegated is returned as it is.
+pub fn inherited_rule<'a>(e: &Entry<'a>) -> std::borrow::Cow<'a, Value> {
+    use std::borrow::Cow;
+    let mut rule = Cow::Borrowed(e.rule);
+    for &(parent, ri) in &e.parents {
+        let Some(parent_rule) = parent.value.pointer(&format!("/spec/rules/{ri}")) else {
+            continue;
+        };
+        let prefers_parent = crate::merge::InheritedPriority::parse(
+            parent
+                .value
+                .pointer("/metadata/annotations")
+                .and_then(|a| a.get(INHERITED_PRIORITY))
+                .and_then(Value::as_str),
+        )
+        .prefers_parent();
+        for key in ["timeouts", "retry"] {
+            if let Some(v) = parent_rule.get(key)
+                && (prefers_parent || rule.get(key).is_none())
+                && let Value::Object(fields) = rule.to_mut()
+            {
+                fields.insert(key.into(), v.clone());
+            }
+        }
+        let kind = |f: &Value| f.get("type").and_then(Value::as_str).map(str::to_string);
+        let mut types: Vec<String> = array(parent_rule, "/filters").filter_map(kind).collect();
+        types.retain(|t| t != "ExtensionRef");
+        types.dedup();
+        for t in types {
+            let own = array(&rule, "/filters").any(|f| kind(f).as_deref() == Some(&t));
+            if own && !prefers_parent {
+                continue;
+            }
+            let theirs = array(parent_rule, "/filters").filter(|f| kind(f).as_deref() == Some(&t));
+            let mut filters: Vec<Value> = array(&rule, "/filters")
+                .filter(|f| kind(f).as_deref() != Some(&t))
+                .cloned()
+                .collect();
+            filters.extend(theirs.cloned());
+            if let Value::Object(fields) = rule.to_mut() {
+                fields.insert("filters".into(), Value::Array(filters));
+            }
+        }
+    }
+    rule
+}

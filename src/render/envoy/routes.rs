@@ -278,10 +278,12 @@ fn route(
     declarations: &mut BTreeMap<String, Value>,
 ) -> Result<Value, String> {
     let m = route_match(e)?;
-    let f = filters::rule(ctx, e.route, e.rule, &e.m, e.port)?;
+    // A delegated child's rule with what it inherits of its parents' built-in settings.
+    let rule = entries::inherited_rule(e);
+    let f = filters::rule(ctx, e.route, &rule, &e.m, e.port)?;
     let parent = e.parents.first().copied();
     let mut policy = shared.policies.rule(e.route, e.rule_index, parent)?;
-    if let Some(persistence) = e.rule.get("sessionPersistence") {
+    if let Some(persistence) = rule.get("sessionPersistence") {
         session_persistence(&mut policy, persistence);
     }
     policy.declare_into(declarations);
@@ -294,11 +296,11 @@ fn route(
     } else if let Some(r) = f.redirect {
         out.insert("redirect".into(), r);
     } else {
-        let mut action = action(ctx, e, &mut route_fields, declarations)?;
+        let mut action = action(ctx, e, &rule, &mut route_fields, declarations)?;
         action.extend(f.action);
         // The route's own timeouts and retries win over a TrafficPolicy's.
-        let builtin_timeout = e.rule.get("timeouts").is_some();
-        let builtin_retry = e.rule.get("retry").is_some();
+        let builtin_timeout = rule.get("timeouts").is_some();
+        let builtin_retry = rule.get("retry").is_some();
         for (k, v) in &policy.action {
             let builtin = match k.as_str() {
                 "retryPolicy" => builtin_retry,
@@ -371,13 +373,14 @@ fn session_persistence(policy: &mut Applied, p: &Value) {
 fn action(
     ctx: &Context<'_>,
     e: &Entry<'_>,
+    rule: &Value,
     route_fields: &mut Map<String, Value>,
     declarations: &mut BTreeMap<String, Value>,
 ) -> Result<Map<String, Value>, String> {
     let mut action = Map::new();
     let mut backends = Vec::new();
     let mut upgrade = false;
-    for b in array(e.rule, "/backendRefs") {
+    for b in array(rule, "/backendRefs") {
         let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
         let t = clusters::target(ctx, e.route, b);
         upgrade |= t.app_protocol.as_deref() == Some("kubernetes.io/ws");
@@ -439,17 +442,15 @@ fn action(
         "clusterNotFoundResponseCode".into(),
         json!("INTERNAL_SERVER_ERROR"),
     );
-    let request = e
-        .rule
+    let request = rule
         .pointer("/timeouts/request")
         .and_then(Value::as_str)
         .and_then(duration);
-    let backend = e
-        .rule
+    let backend = rule
         .pointer("/timeouts/backendRequest")
         .and_then(Value::as_str)
         .and_then(duration);
-    if let Some(retry) = e.rule.get("retry") {
+    if let Some(retry) = rule.get("retry") {
         let mut policy = Map::new();
         policy.insert(
             "numRetries".into(),
