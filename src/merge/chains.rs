@@ -106,7 +106,8 @@ impl Hierarchy {
         h
     }
 
-    /// The Gateway above a listener, route or rule place (the status ancestors).
+    /// The Gateway above a listener, route or rule place (the status ancestors); above a
+    /// delegated child route, those of the routes delegating to it.
     pub fn gateways(&self, place: Place) -> Vec<usize> {
         let route = match place {
             Place::Gateway(g) | Place::Listener(g, _) => return vec![g],
@@ -114,6 +115,16 @@ impl Hierarchy {
             _ => return Vec::new(),
         };
         let mut out: Vec<usize> = Vec::new();
+        let mut seen = Vec::new();
+        self.route_gateways(route, &mut seen, &mut out);
+        out
+    }
+
+    fn route_gateways(&self, route: usize, seen: &mut Vec<usize>, out: &mut Vec<usize>) {
+        if seen.contains(&route) {
+            return;
+        }
+        seen.push(route);
         for p in self.parents.get(&route).map(Vec::as_slice).unwrap_or(&[]) {
             if let Place::Listener(g, _) = p
                 && !out.contains(g)
@@ -121,7 +132,16 @@ impl Hierarchy {
                 out.push(*g);
             }
         }
-        out
+        for p in self
+            .delegators
+            .get(&route)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            if let Place::Rule(parent, _) = p {
+                self.route_gateways(*parent, seen, out);
+            }
+        }
     }
 }
 
@@ -445,6 +465,11 @@ pub(super) fn effective_all<'a>(
                     }
                     steps.push(Step::Attached(rp, Level::Route));
                     emit(rp, via, route.rules.is_empty(), &steps, None, None);
+                    // A route reached only by delegation has its rules' policies through the
+                    // rules delegating to it (below), not on their own.
+                    if parents.is_empty() && h.delegators.contains_key(&i) {
+                        continue;
+                    }
                     for ri in 0..route.rules.len() {
                         let rule = Place::Rule(i, ri);
                         steps.truncate(if via.is_some() { 3 } else { 1 });

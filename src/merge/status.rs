@@ -47,6 +47,55 @@ struct Tally {
     conflicts: bool,
 }
 
+/// The effective policy of a delegated child's rule, reached through a delegating rule.
+fn delegated(e: &Effective<'_>) -> bool {
+    matches!(e.via, Some(Place::Rule(..)))
+}
+
+/// How each policy of a delegated rule's effective policy fares there, as the controller
+/// judges a route's merged policy: it supplies every field (Attached), some (Merged, other
+/// policies supply the rest), or none (Overridden). Combined (deep-merged) settings supply the
+/// field for each of their policies.
+fn delegated_tallies(e: &Effective<'_>) -> Vec<(usize, Tally)> {
+    let mut policies: Vec<usize> = Vec::new();
+    for f in &e.fields {
+        let all = std::iter::once(&f.winner)
+            .chain(&f.merged)
+            .chain(f.losers.iter().map(|(s, _)| s));
+        for p in all.filter_map(|s| s.policy()) {
+            if !policies.contains(&p) {
+                policies.push(p);
+            }
+        }
+    }
+    policies
+        .into_iter()
+        .map(|p| {
+            let supplies = e
+                .fields
+                .iter()
+                .filter(|f| {
+                    std::iter::once(&f.winner)
+                        .chain(&f.merged)
+                        .any(|s| s.policy() == Some(p))
+                })
+                .count();
+            let tally = match supplies {
+                0 => Tally {
+                    lost: 1,
+                    ..Tally::default()
+                },
+                n => Tally {
+                    supplied: 1,
+                    lost: 0,
+                    conflicts: n < e.fields.len(),
+                },
+            };
+            (p, tally)
+        })
+        .collect()
+}
+
 /// The places a policy attached at `place` is judged on.
 fn judged_at(facts: &[Facts], place: Place) -> Vec<Place> {
     match place {
@@ -90,7 +139,9 @@ pub(super) fn statuses(
     for (place, p, tier) in attached {
         let mut tally = Tally::default();
         for at in judged_at(facts, place) {
-            for e in by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]) {
+            // Delegated rules are judged below, per delegation chain.
+            let own = by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+            for e in own.iter().filter(|e| !delegated(e)) {
                 for field in &e.fields {
                     let in_tier = |s: &super::Setting<'_>| s.level.tier() == tier;
                     let supplied = std::iter::once(&field.winner).chain(&field.merged);
@@ -138,6 +189,20 @@ pub(super) fn statuses(
             t.supplied += tally.supplied;
             t.lost += tally.lost;
             t.conflicts |= tally.conflicts;
+        }
+    }
+    for e in effective.iter().filter(|e| delegated(e)) {
+        for (p, t) in delegated_tallies(e) {
+            for a in h.gateways(e.place) {
+                let i = *slot.entry((p, a)).or_insert_with(|| {
+                    tallies.push(((p, a), Tally::default()));
+                    tallies.len() - 1
+                });
+                let into = &mut tallies[i].1;
+                into.supplied += t.supplied;
+                into.lost += t.lost;
+                into.conflicts |= t.conflicts;
+            }
         }
     }
     tallies.sort_by_key(|((p, a), _)| (*p, *a));

@@ -119,7 +119,6 @@ pub fn statuses_with<'a>(ctx: &Context<'a>, shared: &Shared<'a>, gateway: &'a Ob
         gateway,
         sets: &admitted,
         attached: &attached,
-        delegated: &delegated,
     };
     if let Some(policies) = policies::policy_statuses(ctx, lookup, &shared.policy_statuses, &reach)
     {

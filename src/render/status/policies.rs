@@ -1,11 +1,10 @@
 //! The policies' conditions for the ancestors this Gateway programs: the Gateway, its listener
 //! sets, the backends its routes send to and those no route sends to (the merge stage's
-//! predicted policy statuses, with what it does not model: listener sets, delegated child
-//! routes, DirectResponses named by filters).
+//! predicted policy statuses, with what it does not model: listener sets, DirectResponses
+//! named by filters).
 
 use serde_json::{Map, Value};
 
-use super::delegation::Delegation;
 use super::lookup::Lookup;
 use super::messages::controller_message;
 use super::{Attachment, Context, condition, is, named, status_word};
@@ -22,7 +21,6 @@ pub(super) struct Reach<'r, 'a> {
     /// The listener sets it admits.
     pub sets: &'r [&'a Object],
     pub attached: &'r [Attachment<'a>],
-    pub delegated: &'r Delegation<'a>,
 }
 
 /// The `policies` section: `Kind/ns/name` -> ancestors; `None` when no policy reaches the Gateway.
@@ -36,7 +34,6 @@ pub(super) fn policy_statuses(
     let (gateway, sets, attached) = (reach.gateway, reach.sets, reach.attached);
     let mut extra = through_listener_sets(lookup, gateway, sets, attached, merged);
     extra.extend(direct_responses(ctx, attached));
-    extra.extend(on_child_routes(lookup, gateway, reach.delegated, merged));
     if !extra.is_empty() {
         mark_invalid(&mut extra, &ctx.run.diagnostics);
     }
@@ -243,39 +240,6 @@ fn through_listener_sets(
             {
                 out.push(status);
             }
-        }
-    }
-    out
-}
-
-/// Policies on delegated child routes, which the merge stage does not reach: the Gateway is
-/// their ancestor. Attached (how they combine with the parent routes' policies is not
-/// predicted).
-fn on_child_routes(
-    lookup: &Lookup<'_>,
-    gateway: &Object,
-    delegated: &Delegation<'_>,
-    merged: &[PolicyStatus],
-) -> Vec<PolicyStatus> {
-    let mut out: Vec<PolicyStatus> = Vec::new();
-    if delegated.children.is_empty() {
-        return out;
-    }
-    for &policy in &lookup.targeting {
-        let Some(targets) = policy
-            .value
-            .pointer("/spec/targetRefs")
-            .and_then(Value::as_array)
-        else {
-            continue;
-        };
-        let reaches_child = targets.iter().any(|t| {
-            let target = named(t, &policy.id.namespace, "");
-            delegated.children.iter().any(|c| is(c.route, &target))
-        });
-        let known = |s: &PolicyStatus| same(&s.policy, policy) && same(&s.ancestor, gateway);
-        if reaches_child && !merged.iter().any(known) && !out.iter().any(known) {
-            out.push(status_for(policy, gateway, true));
         }
     }
     out
