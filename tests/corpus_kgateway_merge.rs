@@ -1,12 +1,17 @@
-//! Agreement of the merge stage with the reference's merge cases (`CASES.yaml` cases whose name or
-//! input says merge, delegation left out: gwctl does not model route delegation). For each case
-//! gwctl lints the renamed inputs (`kgateway-seed`) with the case's `PolicyMerge` setting and
-//! compares with the expected output:
+//! Agreement of the merge stage with the reference's merge cases: the `CASES.yaml` cases whose name
+//! or input says merge (policyMerge DeepMerge included), and the route delegation cases with
+//! policies (policy inheritance between parent and child routes). For each case gwctl lints the
+//! renamed inputs (`kgateway-seed`) with the case's `PolicyMerge` setting and compares with the
+//! expected output:
 //! - the provenance metadata `merge.<Kind>.gateway.kgateway.dev` (field -> policies) of every
 //!   listener (gateway level), virtual host (listener level) and route (route, rule and
-//!   ExtensionRef levels) with the effective policy of the same place, at the same levels;
-//! - `Statuses.policies` (Accepted and Attached reasons per ancestor) with the predicted statuses.
+//!   ExtensionRef levels, and for a delegated child route those of the rules and routes that
+//!   delegate to it) with the effective policy of the same place, at the same levels;
+//! - `Statuses.policies` (Accepted and Attached reasons per ancestor) with the predicted statuses;
+//! - per route, the rendered `typedPerFilterConfig` (gwctl's render stage on the same run) with
+//!   the expected route's (the reference's fake `test-backend-plugin` routes left out).
 //!
+//! Prints the agreement (cases; routes whose filter configuration agrees) with `--nocapture`.
 //! Disagreements are pinned in `KNOWN` with the reason; the test fails when agreement drops.
 
 mod common;
@@ -18,15 +23,18 @@ use common::{corpus, files_under};
 use gwctl::config::{Config, PolicyMerge};
 use gwctl::lint::{LintOptions, LintRun, Model, lint_sources};
 use gwctl::merge::view::places_of;
-use gwctl::merge::{Level, Merged, Place};
+use gwctl::merge::{Effective, Level, Merged, Place};
 use gwctl::model::facts::{Facts, Spec};
 use gwctl::parse::{Limits, parse_file};
+use gwctl::render::{self, RenderOptions};
 use gwctl::source::SourceFile;
 use serde_json::Value;
 
 /// Cases agreeing, of the cases compared; the test fails below it.
-const FLOOR: usize = 5;
-const CASES: usize = 7;
+const FLOOR: usize = 15;
+const CASES: usize = 17;
+/// Routes whose rendered `typedPerFilterConfig` agrees, of the routes compared.
+const FLOOR_ROUTES: usize = 42;
 
 /// (case name, why gwctl disagrees with the reference).
 const KNOWN: &[(&str, &str)] = &[
@@ -74,10 +82,19 @@ fn provenance(metadata: &Value) -> Provenance {
 
 /// gwctl's provenance of one place, counting only settings of `levels`.
 fn ours(facts: &[Facts], merged: &Merged<'_>, place: Place, levels: &[Level]) -> Provenance {
+    provenance_of(facts, merged.of(place), levels)
+}
+
+/// The provenance of effective policies (one per family: a route on several listeners has the
+/// same at each, the cases have one), counting only settings of `levels`.
+fn provenance_of<'e, 'a: 'e>(
+    facts: &[Facts],
+    effective: impl Iterator<Item = &'e Effective<'a>>,
+    levels: &[Level],
+) -> Provenance {
     let mut out = Provenance::new();
-    // A route on several listeners: the first is enough (the cases have one).
     let mut seen = BTreeSet::new();
-    for e in merged.of(place) {
+    for e in effective {
         if !seen.insert(format!("{:?}", e.family)) {
             continue;
         }
@@ -129,6 +146,44 @@ fn listener_of(facts: &[Facts], name: &str, domains: &Value) -> Option<Place> {
         }
     }
     first
+}
+
+/// The effective policies of a route rule as the virtual host `domain` reaches it: for a
+/// delegated child's rule, those through the delegating rule whose chain of routes goes up to a
+/// route serving the domain.
+fn rule_effective<'m, 'a>(
+    facts: &[Facts],
+    merged: &'m Merged<'a>,
+    place: Place,
+    domain: &str,
+) -> Vec<&'m Effective<'a>> {
+    let delegated: Vec<&Effective<'a>> = merged
+        .of(place)
+        .filter(|e| matches!(e.via, Some(Place::Rule(..))))
+        .collect();
+    if delegated.is_empty() {
+        return merged.of(place).collect();
+    }
+    let h = &merged.hierarchy;
+    let serves = |mut r: usize| {
+        // Up the first delegating rules to the route attached to the Gateway.
+        for _ in 0..8 {
+            match h.delegators.get(&r).and_then(|p| p.first()) {
+                Some(Place::Rule(p, _)) if !h.parents.contains_key(&r) => r = *p,
+                _ => break,
+            }
+        }
+        matches!(&facts[r].spec, Spec::Route(route)
+            if route.hostnames.is_empty() || route.hostnames.iter().any(|n| n == domain))
+    };
+    let via = delegated
+        .iter()
+        .find(|e| matches!(e.via, Some(Place::Rule(p, _)) if serves(p)))
+        .map(|e| e.via);
+    delegated
+        .into_iter()
+        .filter(|e| Some(e.via) == via)
+        .collect()
 }
 
 /// The rule place of an Envoy route name (`...-httproute-NAME-NS-RULE-MATCH-...`).
@@ -187,16 +242,18 @@ fn compare(run: &LintRun, output: &Value) -> Vec<String> {
                     .collect();
                 check(format!("virtual host {name}"), want, got);
             }
+            let domain = vh["domains"][0].as_str().unwrap_or("");
             for r in vh["routes"].as_array().into_iter().flatten() {
                 let name = r["name"].as_str().unwrap_or("");
                 let Some(place) = rule_of(facts, name) else {
                     continue;
                 };
                 let levels = [Level::Route, Level::Rule, Level::ExtensionRef];
+                let effective = rule_effective(facts, &merged, place, domain);
                 check(
                     format!("route {name}"),
                     provenance(&r["metadata"]),
-                    ours(facts, &merged, place, &levels),
+                    provenance_of(facts, effective.into_iter(), &levels),
                 );
             }
         }
@@ -248,6 +305,62 @@ fn compare(run: &LintRun, output: &Value) -> Vec<String> {
     problems
 }
 
+/// Every route of a document's RouteConfigurations by (configuration, virtual host, route) name.
+fn routes_of(doc: &Value) -> BTreeMap<(String, String, String), Value> {
+    let mut out = BTreeMap::new();
+    for rc in doc["Routes"].as_array().into_iter().flatten() {
+        for vh in rc["virtualHosts"].as_array().into_iter().flatten() {
+            for r in vh["routes"].as_array().into_iter().flatten() {
+                let key = |v: &Value| v["name"].as_str().unwrap_or("").to_string();
+                out.insert((key(rc), key(vh), key(r)), r.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Per expected route, whether gwctl's rendering of it has the same `typedPerFilterConfig`:
+/// (routes compared, routes agreeing, the first disagreement). Routes to the reference's fake
+/// `test-backend-plugin` backend are left out (gwctl does not know the fake kind).
+fn compare_filters(
+    run: &LintRun,
+    output: &Value,
+    gateway: Option<(String, String)>,
+) -> (usize, usize, Option<String>) {
+    let rendered = render::render(
+        run,
+        &RenderOptions {
+            gateway,
+            ai_controller: Config::default().controllers.ai,
+            ..RenderOptions::default()
+        },
+    );
+    let got = rendered
+        .gateways
+        .first()
+        .map(|g| routes_of(&g.document(&["route"], false)))
+        .unwrap_or_default();
+    let (mut compared, mut agree, mut first) = (0, 0, None);
+    for (key, want) in routes_of(output) {
+        if want["route"].to_string().contains("test-backend-plugin") {
+            continue;
+        }
+        compared += 1;
+        let theirs = &want["typedPerFilterConfig"];
+        let ours = got.get(&key).map(|r| &r["typedPerFilterConfig"]);
+        if ours == Some(theirs) {
+            agree += 1;
+        } else if first.is_none() {
+            let ours = ours.map_or("no such route".to_string(), Value::to_string);
+            first = Some(format!(
+                "route {}: typedPerFilterConfig: reference {theirs}, gwctl {ours}",
+                key.2
+            ));
+        }
+    }
+    (compared, agree, first)
+}
+
 #[test]
 fn merge_agrees_with_the_reference() {
     let Some(corpus) = corpus("corpus_kgateway_merge") else {
@@ -263,6 +376,7 @@ fn merge_agrees_with_the_reference() {
         .expect("CASES.yaml has cases");
     let mut compared = 0;
     let mut agree = 0;
+    let (mut routes_compared, mut routes_agree) = (0, 0);
     let mut disagreements = Vec::new();
     for case in &cases {
         let name = case["name"].as_str().unwrap_or("");
@@ -272,9 +386,13 @@ fn merge_agrees_with_the_reference() {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let merge_case = name.to_lowercase().contains("merge")
-            || inputs.iter().any(|i| i.to_lowercase().contains("merge"));
-        if !merge_case || inputs.iter().any(|i| i.contains("/delegation/")) {
+        let lower = name.to_lowercase();
+        let merge_case =
+            lower.contains("merge") || inputs.iter().any(|i| i.to_lowercase().contains("merge"));
+        // Delegation cases with policies: inheritance between parent and child routes.
+        let inheritance = inputs.iter().any(|i| i.contains("/delegation/"))
+            && (lower.contains("policy") || lower.contains("inherit"));
+        if !merge_case && !inheritance {
             continue;
         }
         let Some(output) = case["output"]
@@ -306,21 +424,37 @@ fn merge_agrees_with_the_reference() {
             },
             ..Config::default()
         };
-        let options = LintOptions {
+        let options = render::render_options(LintOptions {
             config,
-            keep_model: true,
             ..LintOptions::default()
-        };
+        });
         let run = lint_sources(files, &options);
         compared += 1;
-        let problems = compare(&run, &output);
+        let mut problems = compare(&run, &output);
+        let gateway = case["gateway"]
+            .as_str()
+            .and_then(|g| g.split_once('/'))
+            .map(|(ns, n)| (ns.to_string(), n.to_string()));
+        let (n, same, first) = compare_filters(&run, &output, gateway);
+        routes_compared += n;
+        routes_agree += same;
+        problems.extend(first);
+        let verdict = if problems.is_empty() {
+            "agrees"
+        } else {
+            "differs"
+        };
+        println!("{name}: {verdict} (routes' typedPerFilterConfig: {same} of {n} agree)");
         if problems.is_empty() {
             agree += 1;
         } else {
             disagreements.push((name.to_string(), problems));
         }
     }
-    eprintln!("merge: {agree}/{compared} cases agree with the reference");
+    println!("merge: {agree}/{compared} cases agree with the reference");
+    println!(
+        "merge: {routes_agree}/{routes_compared} routes' typedPerFilterConfig agree with the reference"
+    );
     let mut unexplained = Vec::new();
     for (name, problems) in &disagreements {
         match KNOWN.iter().find(|(n, _)| n == name) {
@@ -338,5 +472,9 @@ fn merge_agrees_with_the_reference() {
         unexplained.is_empty() && agree >= FLOOR,
         "{agree}/{compared} agree (floor {FLOOR}); unexplained:\n{}",
         unexplained.join("\n")
+    );
+    assert!(
+        routes_agree >= FLOOR_ROUTES,
+        "{routes_agree}/{routes_compared} routes' typedPerFilterConfig agree, below the floor {FLOOR_ROUTES}"
     );
 }
