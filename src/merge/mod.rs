@@ -12,6 +12,8 @@ mod status;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_delegation;
+#[cfg(test)]
 mod tests_fixture;
 #[cfg(test)]
 mod tests_status;
