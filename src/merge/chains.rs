@@ -27,6 +27,8 @@ pub struct Hierarchy {
     pub backends: FastMap<Place, Vec<usize>>,
     /// Route delegation: per child route, the rules that delegate to it.
     pub delegators: FastMap<usize, Vec<Place>>,
+    /// Route delegation: per delegating rule, the routes it delegates to.
+    pub delegates: FastMap<Place, Vec<usize>>,
 }
 
 impl Hierarchy {
@@ -38,13 +40,15 @@ impl Hierarchy {
                 .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
                 .or_insert(i);
         }
+        let (delegators, delegates) = super::delegation::links(facts);
         let mut h = Hierarchy {
             attached: FastMap::default(),
             extension: FastMap::default(),
             parents: FastMap::default(),
             children: FastMap::default(),
             backends: FastMap::default(),
-            delegators: super::delegation::delegators(facts),
+            delegators,
+            delegates,
         };
         for a in attachments {
             if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {

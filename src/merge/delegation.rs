@@ -13,8 +13,11 @@ const LABEL_KEY: &str = "delegation.kgateway.dev/label";
 /// The namespace of a label backendRef that selects children in every namespace.
 const ANY_NAMESPACE: &str = "all";
 
-/// Per child route (facts index), the rules that delegate to it, in facts order.
-pub(super) fn delegators(facts: &[Facts]) -> FastMap<usize, Vec<Place>> {
+/// Delegation both ways: per child route (facts index), the rules that delegate to it; per
+/// delegating rule, the routes it delegates to; in facts order.
+pub(super) type Links = (FastMap<usize, Vec<Place>>, FastMap<Place, Vec<usize>>);
+
+pub(super) fn links(facts: &[Facts]) -> Links {
     let mut by_namespace: FastMap<&str, Vec<usize>> = FastMap::default();
     let mut all = Vec::new();
     for (i, f) in facts.iter().enumerate() {
@@ -27,6 +30,7 @@ pub(super) fn delegators(facts: &[Facts]) -> FastMap<usize, Vec<Place>> {
         }
     }
     let mut out: FastMap<usize, Vec<Place>> = FastMap::default();
+    let mut children: FastMap<Place, Vec<usize>> = FastMap::default();
     for (p, f) in facts.iter().enumerate() {
         let Spec::Route(route) = &f.spec else {
             continue;
@@ -67,12 +71,13 @@ pub(super) fn delegators(facts: &[Facts]) -> FastMap<usize, Vec<Place>> {
                     let parents = out.entry(c).or_default();
                     if !parents.contains(&place) {
                         parents.push(place);
+                        children.entry(place).or_default().push(c);
                     }
                 }
             }
         }
     }
-    out
+    (out, children)
 }
 
 fn is_http_route(f: &Facts) -> bool {

@@ -1,19 +1,18 @@
 //! The Envoy Routes a route contributes to a virtual host: one per match of each rule, and for
 //! a rule that delegates (a backendRef to HTTPRoutes, by name, `*` or a delegation label) the
-//! matching rules of its child routes, recursively.
+//! matching rules of its child routes (which the merge stage links), recursively.
 
 use serde_json::Value;
 
 use super::super::Context;
 use super::plan::array;
+use super::policy::Policies;
+use crate::merge::Place;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
 /// The group and kind of a backendRef that selects child routes by label.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";
-const LABEL_KEY: &str = "delegation.kgateway.dev/label";
-/// The namespace of a label backendRef that selects children in every namespace.
-const ANY_NAMESPACE: &str = "all";
 /// A child route's annotation: its matches are relative to its parent's.
 const INHERIT: &str = "delegation.kgateway.dev/inherit-parent-matcher";
 /// Delegation deeper than this is treated as a cycle.
@@ -54,20 +53,38 @@ pub struct Entry<'a> {
 }
 
 /// Adds the entries of a route attached to a listener.
-pub fn of_route<'a>(ctx: &Context<'a>, route: &'a Object, port: i64, out: &mut Vec<Entry<'a>>) {
+pub fn of_route<'a>(
+    ctx: &Context<'a>,
+    policies: &Policies<'_>,
+    route: &'a Object,
+    port: i64,
+    out: &mut Vec<Entry<'a>>,
+) {
     let start = out.len();
     let mut path = vec![(route, 0)];
-    expand(ctx, route, port, None, &mut path, out);
+    let walk = Walk {
+        ctx,
+        policies,
+        port,
+    };
+    expand(&walk, route, None, &mut path, out);
     for (order, e) in out[start..].iter_mut().enumerate() {
         e.root = route;
         e.order = order;
     }
 }
 
-fn expand<'a>(
-    ctx: &Context<'a>,
-    route: &'a Object,
+/// What expanding a route's entries reads: the inputs, the facts index of an object, and the
+/// port of the listener the route came in by.
+struct Walk<'w, 'a> {
+    ctx: &'w Context<'a>,
+    policies: &'w Policies<'w>,
     port: i64,
+}
+
+fn expand<'a>(
+    walk: &Walk<'_, 'a>,
+    route: &'a Object,
     parent_match: Option<&Value>,
     path: &mut Vec<(&'a Object, usize)>,
     out: &mut Vec<Entry<'a>>,
@@ -104,7 +121,7 @@ fn expand<'a>(
                 if let Some(last) = path.last_mut() {
                     last.1 = ri;
                 }
-                delegation = delegate(ctx, route, rule, port, &m, path, out);
+                delegation = delegate(walk, route, ri, &m, path, out);
             }
             own.push(Entry {
                 route,
@@ -112,7 +129,7 @@ fn expand<'a>(
                 rule,
                 match_index: mi,
                 m,
-                port,
+                port: walk.port,
                 delegation,
                 root: route,
                 order: 0,
@@ -125,10 +142,9 @@ fn expand<'a>(
 
 /// Expands a delegating rule's children under one of its matches.
 fn delegate<'a>(
-    ctx: &Context<'a>,
+    walk: &Walk<'_, 'a>,
     route: &'a Object,
-    rule: &'a Value,
-    port: i64,
+    rule: usize,
     m: &Value,
     path: &mut Vec<(&'a Object, usize)>,
     out: &mut Vec<Entry<'a>>,
@@ -140,13 +156,13 @@ fn delegate<'a>(
         return Delegation::Invalid("route delegation expands to too many routes");
     }
     let before = out.len();
-    for child in children(ctx, route, rule) {
+    for child in children(walk, route, rule) {
         if path.iter().any(|(p, _)| std::ptr::eq(*p, child)) {
             out.truncate(before);
             return Delegation::Invalid("route delegation forms a cycle");
         }
         path.push((child, 0));
-        expand(ctx, child, port, Some(m), path, out);
+        expand(walk, child, Some(m), path, out);
         path.pop();
     }
     if out.len() > before {
@@ -208,62 +224,27 @@ fn is_delegation(b: &Value) -> bool {
     (group == GATEWAY_API && kind == "HTTPRoute") || (group == LABEL_GROUP && kind == "label")
 }
 
-/// The child routes a delegating rule selects: in the backendRef's namespace, by name, `*` or
-/// label; without hostnames; and, when they name parents, naming this route.
-fn children<'a>(ctx: &Context<'a>, parent: &Object, rule: &Value) -> Vec<&'a Object> {
-    let mut out: Vec<&'a Object> = Vec::new();
-    for b in array(rule, "/backendRefs").filter(|b| is_delegation(b)) {
-        let ns = b
-            .get("namespace")
-            .and_then(Value::as_str)
-            .unwrap_or(&parent.id.namespace);
-        let name = b.get("name").and_then(Value::as_str).unwrap_or("");
-        let by_label = b.get("group").and_then(Value::as_str) == Some(LABEL_GROUP);
-        for child in ctx.inputs.of_kind(GATEWAY_API, "HTTPRoute") {
-            let any_ns = by_label && ns == ANY_NAMESPACE;
-            if (!any_ns && child.id.namespace != ns) || std::ptr::eq(child, parent) {
-                continue;
-            }
-            let selected = if by_label {
-                child
-                    .value
-                    .pointer("/metadata/labels")
-                    .and_then(|l| l.get(LABEL_KEY))
-                    .and_then(Value::as_str)
-                    == Some(name)
-            } else {
-                name == "*" || child.id.name == name
-            };
-            if selected
-                && array(&child.value, "/spec/hostnames").next().is_none()
-                && names_parent(child, parent)
-                && !out.iter().any(|o| std::ptr::eq(*o, child))
-            {
-                out.push(child);
-            }
-        }
-    }
+/// The child routes a delegating rule selects (the merge stage's delegation links: by name,
+/// `*` or label, without hostnames, naming this route when they name parent routes), by name.
+fn children<'a>(walk: &Walk<'_, 'a>, parent: &Object, rule: usize) -> Vec<&'a Object> {
+    let ctx = walk.ctx;
+    let (Some(model), Some(merged)) = (ctx.run.model.as_ref(), ctx.merged) else {
+        return Vec::new();
+    };
+    let Some(p) = walk.policies.index(parent) else {
+        return Vec::new();
+    };
+    let linked = merged.hierarchy.delegates.get(&Place::Rule(p, rule));
+    let mut out: Vec<&'a Object> = linked
+        .into_iter()
+        .flatten()
+        .filter_map(|&c| {
+            let id = &model.facts[c].id;
+            ctx.inputs.get(&id.group, &id.kind, &id.namespace, &id.name)
+        })
+        .collect();
     out.sort_by(|a, b| a.id.name.cmp(&b.id.name));
     out
-}
-
-/// A child without parentRefs accepts any parent; one with parentRefs to routes must name this
-/// one. (Its parentRefs to Gateways attach it standalone, which the plan handles.)
-fn names_parent(child: &Object, parent: &Object) -> bool {
-    let refs: Vec<&Value> = array(&child.value, "/spec/parentRefs")
-        .filter(|p| p.get("kind").and_then(Value::as_str) == Some("HTTPRoute"))
-        .collect();
-    let gateway_refs = array(&child.value, "/spec/parentRefs").count() - refs.len();
-    if refs.is_empty() {
-        return gateway_refs == 0;
-    }
-    refs.iter().any(|p| {
-        p.get("name").and_then(Value::as_str) == Some(parent.id.name.as_str())
-            && p.get("namespace")
-                .and_then(Value::as_str)
-                .unwrap_or(&child.id.namespace)
-                == parent.id.namespace
-    })
 }
 
 /// A child's match lies within its parent's: its path starts with the parent's path prefix,

@@ -86,7 +86,7 @@ pub fn render(
                 if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
                     continue;
                 }
-                entries::of_route(ctx, route, l.port, entries);
+                entries::of_route(ctx, policies, route, l.port, entries);
             }
         }
     }

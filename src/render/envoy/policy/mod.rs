@@ -109,7 +109,8 @@ impl<'c> Policies<'c> {
         Policies { ctx, by_id }
     }
 
-    fn index(&self, o: &Object) -> Option<usize> {
+    /// The object's index in the run's facts.
+    pub(super) fn index(&self, o: &Object) -> Option<usize> {
         self.by_id
             .get(&(
                 o.id.kind.as_str(),
