@@ -328,3 +328,133 @@ pub fn inherited_rule<'a>(e: &Entry<'a>) -> std::borrow::Cow<'a, Value> {
     }
     rule
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use crate::lint::{LintOptions, lint_sources};
+    use crate::render::{RenderOptions, render, render_options};
+    use crate::source::SourceFile;
+
+    /// A parent route whose rule on GET /a (timeout 5s, header x: p) delegates to `c1` (PUT
+    /// /one relative to its parent's match, nothing of its own) and `c2` (GET /a/two, timeout
+    /// 10s, header x: c), `parent_annotation` on the parent.
+    fn docs(parent_annotation: &str) -> String {
+        format!(
+            r#"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw}}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{{name: http, protocol: HTTP, port: 80}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: svc}}
+spec:
+  ports: [{{port: 80}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: p, annotations: {{{parent_annotation}}}}}
+spec:
+  parentRefs: [{{name: gw}}]
+  rules:
+  - matches: [{{path: {{type: PathPrefix, value: /a}}, method: GET}}]
+    timeouts: {{request: 5s}}
+    filters:
+    - type: RequestHeaderModifier
+      requestHeaderModifier: {{add: [{{name: x, value: p}}]}}
+    backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: "*"}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: c1
+  annotations: {{delegation.kgateway.dev/inherit-parent-matcher: "true"}}
+spec:
+  rules:
+  - matches: [{{path: {{type: PathPrefix, value: /one}}, method: PUT}}]
+    backendRefs: [{{name: svc, port: 80}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: c2}}
+spec:
+  rules:
+  - matches: [{{path: {{type: PathPrefix, value: /a/two}}, method: GET}}]
+    timeouts: {{request: 10s}}
+    filters:
+    - type: RequestHeaderModifier
+      requestHeaderModifier: {{add: [{{name: x, value: c}}]}}
+    backendRefs: [{{name: svc, port: 80}}]
+"#
+        )
+    }
+
+    /// Per rendered route: (name, match, timeout, the value of the header it adds).
+    fn routes(text: String) -> Vec<(String, String, String, String)> {
+        let files = vec![SourceFile::new(0, "t.yaml", text)];
+        let run = lint_sources(files, &render_options(LintOptions::default()));
+        let rendered = render(&run, &RenderOptions::default());
+        let doc = rendered
+            .gateways
+            .first()
+            .map(|g| g.document(&["route"], false))
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for r in doc
+            .pointer("/Routes/0/virtualHosts/0/routes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+            out.push((
+                text(r.get("name")),
+                r["match"].to_string(),
+                text(r.pointer("/route/timeout")),
+                text(r.pointer("/requestHeadersToAdd/0/header/value")),
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn children_inherit_what_they_do_not_set_and_their_parents_matcher() {
+        let got = routes(docs(""));
+        // Equal matches: by the child's name; the parent's method wins over c1's PUT.
+        let want = [
+            (
+                "listener~80~*-route-0-httproute-c1-default-0-0-matcher-0",
+                r#"{"pathSeparatedPrefix":"/a/one","headers":[{"name":":method","stringMatch":{"exact":"GET"}}]}"#,
+                "5s",
+                "p",
+            ),
+            (
+                "listener~80~*-route-1-httproute-c2-default-0-0-matcher-0",
+                r#"{"pathSeparatedPrefix":"/a/two","headers":[{"name":":method","stringMatch":{"exact":"GET"}}]}"#,
+                "10s",
+                "c",
+            ),
+        ];
+        let want: Vec<_> = want
+            .iter()
+            .map(|(a, b, c, d)| (a.to_string(), b.to_string(), c.to_string(), d.to_string()))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_parent_preferring_its_own_settings_overrides_its_children() {
+        let got = routes(docs(
+            "kgateway.dev/inherited-policy-priority: ShallowMergePreferParent",
+        ));
+        let settings: Vec<(&str, &str)> = got
+            .iter()
+            .map(|(_, _, timeout, header)| (timeout.as_str(), header.as_str()))
+            .collect();
+        assert_eq!(settings, [("5s", "p"), ("5s", "p")]);
+    }
+}
