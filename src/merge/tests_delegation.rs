@@ -78,8 +78,8 @@ fn the_child_wins_by_default_and_inherits_what_it_does_not_set() {
     assert_eq!(
         got,
         [
-            r#"transformation = {"response":{"add":[{"name":"x","value":"c"}]}} <- TrafficPolicy default/on-c @route | lost: TrafficPolicy default/on-p @route (child route preferred (inherited-policy-priority))"#,
-            r#"timeouts = {"request":"5s"} <- TrafficPolicy default/on-p @route"#,
+            r#"transformation = {"response":{"add":[{"name":"x","value":"c"}]}} <- TrafficPolicy default/on-c @route | lost: TrafficPolicy default/on-p @route (inherited, 1 up) (child route preferred (inherited-policy-priority))"#,
+            r#"timeouts = {"request":"5s"} <- TrafficPolicy default/on-p @route (inherited, 1 up)"#,
         ]
     );
 }
@@ -103,7 +103,7 @@ fn a_parent_preferring_its_own_settings_wins() {
     assert_eq!(
         got,
         [
-            r#"transformation = {"response":{"add":[{"name":"x","value":"p"}]}} <- TrafficPolicy default/on-p @route | lost: TrafficPolicy default/on-c @route (parent route preferred (inherited-policy-priority))"#,
+            r#"transformation = {"response":{"add":[{"name":"x","value":"p"}]}} <- TrafficPolicy default/on-p @route (inherited, 1 up) | lost: TrafficPolicy default/on-c @route (parent route preferred (inherited-policy-priority))"#,
             r#"timeouts = {"request":"5s"} <- TrafficPolicy default/on-c @route"#,
         ]
     );
@@ -125,7 +125,7 @@ fn a_deep_merge_combines_transformations_preferred_side_first() {
     assert_eq!(
         got,
         [
-            r#"transformation = {"response":{"add":[{"name":"x","value":"p"},{"name":"x","value":"c"}]}} <- TrafficPolicy default/on-p @route + TrafficPolicy default/on-c @route"#,
+            r#"transformation = {"response":{"add":[{"name":"x","value":"p"},{"name":"x","value":"c"}]}} <- TrafficPolicy default/on-p @route (inherited, 1 up) + TrafficPolicy default/on-c @route"#,
         ]
     );
 }
@@ -151,8 +151,8 @@ fn each_level_of_a_chain_applies_its_own_priority() {
     assert_eq!(
         got,
         [
-            r#"timeouts = {"request":"9s"} <- TrafficPolicy default/on-g @route | lost: TrafficPolicy default/on-c @route (child route preferred (inherited-policy-priority))"#,
-            r#"transformation = {"response":{"add":[{"name":"x","value":"p"}]}} <- TrafficPolicy default/on-p @route | lost: TrafficPolicy default/on-c @route (parent route preferred (inherited-policy-priority))"#,
+            r#"timeouts = {"request":"9s"} <- TrafficPolicy default/on-g @route | lost: TrafficPolicy default/on-c @route (inherited, 1 up) (child route preferred (inherited-policy-priority))"#,
+            r#"transformation = {"response":{"add":[{"name":"x","value":"p"}]}} <- TrafficPolicy default/on-p @route (inherited, 2 up) | lost: TrafficPolicy default/on-c @route (inherited, 1 up) (parent route preferred (inherited-policy-priority))"#,
         ]
     );
 }

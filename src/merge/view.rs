@@ -16,6 +16,14 @@ pub struct SourceView {
     /// `spec.policies` or the provider's `policies` of an AiGatewayBackend.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inline: Option<String>,
+    /// Route delegation: how many delegating routes up the setting comes from (0: the route's
+    /// own).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub inherited: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl SourceView {
@@ -26,9 +34,14 @@ impl SourceView {
         } else {
             format!("{}/{}", self.namespace, self.name)
         };
-        match &self.inline {
-            Some(what) => format!("{} {who} {what}", self.kind),
-            None => format!("{} {who} @{}", self.kind, self.level.label()),
+        match (&self.inline, self.inherited) {
+            (Some(what), _) => format!("{} {who} {what}", self.kind),
+            (None, 0) => format!("{} {who} @{}", self.kind, self.level.label()),
+            (None, n) => format!(
+                "{} {who} @{} (inherited, {n} up)",
+                self.kind,
+                self.level.label()
+            ),
         }
     }
 }
@@ -84,6 +97,7 @@ pub fn source_view(facts: &[Facts], s: &Setting<'_>) -> SourceView {
         name: id.name.clone(),
         level: s.level,
         inline,
+        inherited: s.inherited.depth,
     }
 }
 
