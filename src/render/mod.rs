@@ -95,6 +95,9 @@ pub struct RenderedGateway {
 #[derive(Debug, Clone, Default)]
 pub struct Rendered {
     pub gateways: Vec<RenderedGateway>,
+    /// The Envoy clusters: every Service port and Backend, the same for each proxy-based
+    /// Gateway, so listed once (a copy per Gateway grows as Gateways times Services).
+    pub clusters: Vec<RenderedResource>,
     /// AI data plane resources that belong to no single Gateway (backends and policies are
     /// global in that data plane), with their statuses.
     pub shared: Vec<RenderedResource>,
@@ -247,6 +250,9 @@ pub fn render_merged<'a>(
         rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
         out.gateways.push(rendered);
     }
+    if let Some(prepared) = envoy_prepared.into_inner() {
+        out.clusters = prepared.into_clusters();
+    }
     let (shared, shared_statuses) = ai::render_shared(&ctx);
     out.shared = shared;
     out.shared_statuses = shared_statuses;
@@ -254,9 +260,31 @@ pub fn render_merged<'a>(
 }
 
 impl Rendered {
+    /// The output documents of what belongs to no single Gateway: the Envoy clusters, then the
+    /// AI data plane's shared resources.
+    pub fn shared_documents(&self, kinds: &[&str], with_statuses: bool) -> Vec<Value> {
+        let clusters = kinds
+            .contains(&"cluster")
+            .then_some(&self.clusters)
+            .filter(|c| !c.is_empty())
+            .map(|clusters| {
+                let mut doc = serde_json::Map::new();
+                doc.insert("Shared".into(), Value::String("envoy".into()));
+                doc.insert(
+                    "Clusters".into(),
+                    clusters.iter().map(|r| r.value.clone()).collect(),
+                );
+                Value::Object(doc)
+            });
+        clusters
+            .into_iter()
+            .chain(self.ai_document(kinds, with_statuses))
+            .collect()
+    }
+
     /// The output document of the AI data plane's resources that belong to no single Gateway
     /// (backends, services, policies) and their statuses; `None` when there are none.
-    pub fn shared_document(&self, kinds: &[&str], with_statuses: bool) -> Option<Value> {
+    fn ai_document(&self, kinds: &[&str], with_statuses: bool) -> Option<Value> {
         let statuses = self
             .shared_statuses
             .as_array()
