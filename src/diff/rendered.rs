@@ -55,6 +55,12 @@ pub fn of_rendered(rendered: Rendered) -> RenderedMap {
             .entry((r.section.to_string(), r.name))
             .or_insert(r.value);
     }
+    if !rendered.unrouted_statuses.is_null() {
+        shared.insert(
+            (STATUSES.to_string(), "unrouted backends".to_string()),
+            rendered.unrouted_statuses,
+        );
+    }
     if !rendered.shared_statuses.is_null() {
         shared.insert(
             (STATUSES.to_string(), String::new()),
