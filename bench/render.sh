@@ -32,8 +32,8 @@ check=$(measure_cpu render-check "$gwctl" render --check -o json "$corpus")
 read -r gateways resources < <("$gwctl" render -o json "$corpus" 2>/dev/null | python3 -c '
 import json, sys
 docs = json.load(sys.stdin)
-print(len(docs), sum(len(d.get(s, [])) for d in docs for s in ("Listeners", "Routes", "Clusters")))')
-failed=$("$gwctl" render --check -o json "$corpus" 2>&1 >/dev/null | grep -c '^error: Gateway' || true)
+print(sum(1 for d in docs if "Gateway" in d), sum(len(d.get(s, [])) for d in docs for s in ("Listeners", "Routes", "Clusters")))')
+failed=$("$gwctl" render --check -o json "$corpus" 2>&1 >/dev/null | grep -c '^error: .*: \(Listeners\|Routes\|Clusters\) ' || true)
 
 echo "corpus: $corpus ($(du -sm "$corpus" | cut -f1) MB), best of 3, $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "rendered: $gateways Gateways, $resources Envoy resources; --check: $failed failed"

@@ -33,14 +33,19 @@ fn rendered(file: &str, level: ValidationLevel) -> Rendered {
 fn xds(file: &str) -> String {
     let r = rendered(file, ValidationLevel::Standard);
     assert_eq!(r.gateways.len(), 1, "{file}: one Gateway");
-    let doc = r.gateways[0].document(&["listener", "route", "cluster"], false);
-    gwctl::report::yaml::to_yaml(&doc)
+    let kinds = ["listener", "route", "cluster"];
+    std::iter::once(r.gateways[0].document(&kinds, false))
+        .chain(r.shared_documents(&kinds, false))
+        .map(|doc| gwctl::report::yaml::to_yaml(&doc))
+        .collect::<Vec<_>>()
+        .join("---\n")
 }
 
 fn resource<'r>(r: &'r Rendered, kind: &str, name: &str) -> &'r Value {
     let found = r.gateways[0]
         .resources
         .iter()
+        .chain(&r.clusters)
         .find(|x| x.kind == kind && x.name == name);
     match found {
         Some(x) => &x.value,

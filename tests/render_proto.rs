@@ -12,7 +12,7 @@ use std::path::Path;
 use common::kgateway::yaml;
 use common::{corpus, files_under};
 use gwctl::lint::{LintOptions, lint_paths};
-use gwctl::render::proto::{UNCHECKED, check, check_gateway};
+use gwctl::render::proto::{UNCHECKED, check, check_rendered};
 use gwctl::render::{RenderOptions, render, render_options};
 use serde_json::{Value, json};
 
@@ -292,21 +292,14 @@ fn what_gwctl_renders_for_testdata_passes() {
         ) else {
             continue;
         };
-        for gateway in render(&run, &RenderOptions::default()).gateways {
-            gateways += 1;
-            checked += gateway.resources.len();
-            failures.extend(check_gateway(&gateway).into_iter().map(|f| {
-                format!(
-                    "{}: {}/{} {} {}: {}",
-                    path.display(),
-                    gateway.namespace,
-                    gateway.name,
-                    f.section,
-                    f.resource,
-                    f.reason
-                )
-            }));
-        }
+        let rendered = render(&run, &RenderOptions::default());
+        gateways += rendered.gateways.len();
+        checked += resources(&rendered);
+        failures.extend(
+            check_rendered(&rendered)
+                .into_iter()
+                .map(|f| format!("{}: {f}", path.display())),
+        );
     }
     println!(
         "testdata: {gateways} Gateways rendered, {checked} resources checked, {} failed",
@@ -351,15 +344,14 @@ fn what_gwctl_renders_for_the_kgateway_cases_passes() {
             gateway: case.gateway.clone(),
             ..RenderOptions::default()
         };
-        for gateway in render(&case.run, &options).gateways {
-            gateways += 1;
-            checked += gateway.resources.len();
-            failures.extend(
-                check_gateway(&gateway)
-                    .into_iter()
-                    .map(|f| format!("{}: {f}", case.name)),
-            );
-        }
+        let rendered = render(&case.run, &options);
+        gateways += rendered.gateways.len();
+        checked += resources(&rendered);
+        failures.extend(
+            check_rendered(&rendered)
+                .into_iter()
+                .map(|f| format!("{}: {f}", case.name)),
+        );
     }
     println!(
         "kgateway cases: {gateways} Gateways rendered, {checked} resources checked, {} failed",
@@ -410,4 +402,14 @@ fn committed_descriptor_set_is_what_the_xtask_generates() {
         "assets/envoy.descriptor.bin differs from what `cargo run -p xtask -- descriptors` generates:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// How many resources a rendering has, the shared clusters counted once.
+fn resources(rendered: &gwctl::render::Rendered) -> usize {
+    rendered.clusters.len()
+        + rendered
+            .gateways
+            .iter()
+            .map(|g| g.resources.len())
+            .sum::<usize>()
 }

@@ -68,7 +68,8 @@ fn gateway_name(written: &str) -> Result<(String, String), String> {
     }
 }
 
-/// One document per Gateway: YAML documents separated by `---`, or one JSON array.
+/// One document per Gateway, then the shared ones (Envoy clusters, AI backends and policies):
+/// YAML documents separated by `---`, or one JSON array.
 pub fn format_rendered(rendered: &Rendered, kind: RenderType, format: RenderFormat) -> String {
     let kinds: &[&str] = match kind {
         RenderType::Listener => &["listener"],
@@ -82,7 +83,7 @@ pub fn format_rendered(rendered: &Rendered, kind: RenderType, format: RenderForm
         .gateways
         .iter()
         .map(|g| g.document(kinds, with_statuses))
-        .chain(rendered.shared_document(kinds, with_statuses))
+        .chain(rendered.shared_documents(kinds, with_statuses))
         .collect();
     match format {
         RenderFormat::Json => {

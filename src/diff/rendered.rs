@@ -13,7 +13,8 @@ use crate::report::yaml::to_yaml;
 /// The pseudo-sections a Gateway's status conditions and refusal are compared under.
 const STATUSES: &str = "Statuses";
 const REFUSED: &str = "Refused";
-/// What the AI data plane renders for no single Gateway is listed under this name.
+/// What is rendered for no single Gateway (the Envoy clusters, the AI data plane's backends and
+/// policies) is listed under this name.
 pub const SHARED: &str = "shared";
 
 /// One side's rendered resources: Gateway (`Gateway/ns/name`, or [`SHARED`]) to (section, name).
@@ -49,10 +50,16 @@ pub fn of_rendered(rendered: Rendered) -> RenderedMap {
         out.insert(format!("Gateway/{}/{}", g.namespace, g.name), resources(g));
     }
     let mut shared: BTreeMap<(String, String), Value> = BTreeMap::new();
-    for r in rendered.shared {
+    for r in rendered.clusters.into_iter().chain(rendered.shared) {
         shared
             .entry((r.section.to_string(), r.name))
             .or_insert(r.value);
+    }
+    if !rendered.unrouted_statuses.is_null() {
+        shared.insert(
+            (STATUSES.to_string(), "unrouted backends".to_string()),
+            rendered.unrouted_statuses,
+        );
     }
     if !rendered.shared_statuses.is_null() {
         shared.insert(

@@ -270,6 +270,11 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
         "backend/shop/llm",
         json!({"timeout": "20s"}),
     )];
+    base.clusters = vec![resource(
+        "Clusters",
+        "kube_shop_web_80",
+        json!({"connectTimeout": "5s"}),
+    )];
     let mut head = gateway(vec![]);
     head.gateways[0].statuses = json!({"gateways": [{"accepted": false}]});
     head.gateways[0].refused = vec!["rule 0 of HTTPRoute shop/a is invalid".to_string()];
@@ -277,6 +282,11 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
         "output",
         "backend/shop/llm",
         json!({"timeout": "25s"}),
+    )];
+    head.clusters = vec![resource(
+        "Clusters",
+        "kube_shop_web_80",
+        json!({"connectTimeout": "6s"}),
     )];
     let changes = rendered::compare(&rendered::of_rendered(base), &rendered::of_rendered(head));
     let what: Vec<(&str, &str, &str, Change)> = changes
@@ -297,6 +307,7 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
         vec![
             ("Gateway/shop/public", "Refused", "", Change::Added),
             ("Gateway/shop/public", "Statuses", "", Change::Changed),
+            ("shared", "Clusters", "kube_shop_web_80", Change::Changed),
             ("shared", "output", "backend/shop/llm", Change::Changed),
         ]
     );

@@ -95,6 +95,12 @@ pub struct RenderedGateway {
 #[derive(Debug, Clone, Default)]
 pub struct Rendered {
     pub gateways: Vec<RenderedGateway>,
+    /// The Envoy clusters: every Service port and Backend, the same for each proxy-based
+    /// Gateway, so listed once (a copy per Gateway grows as Gateways times Services).
+    pub clusters: Vec<RenderedResource>,
+    /// The statuses of the policies on backends no route sends to (`{"policies": ...}`, or
+    /// `Null`): every Gateway translates those backends, so they are listed once too.
+    pub unrouted_statuses: Value,
     /// AI data plane resources that belong to no single Gateway (backends and policies are
     /// global in that data plane), with their statuses.
     pub shared: Vec<RenderedResource>,
@@ -247,6 +253,12 @@ pub fn render_merged<'a>(
         rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
         out.gateways.push(rendered);
     }
+    if let Some(prepared) = envoy_prepared.into_inner() {
+        out.clusters = prepared.into_clusters();
+    }
+    if !out.gateways.is_empty() {
+        out.unrouted_statuses = shared.unrouted_statuses();
+    }
     let (shared, shared_statuses) = ai::render_shared(&ctx);
     out.shared = shared;
     out.shared_statuses = shared_statuses;
@@ -254,9 +266,34 @@ pub fn render_merged<'a>(
 }
 
 impl Rendered {
+    /// The output documents of what belongs to no single Gateway: the Envoy clusters, then the
+    /// AI data plane's shared resources.
+    pub fn shared_documents(&self, kinds: &[&str], with_statuses: bool) -> Vec<Value> {
+        let mut doc = serde_json::Map::new();
+        if kinds.contains(&"cluster") && !self.clusters.is_empty() {
+            doc.insert(
+                "Clusters".into(),
+                self.clusters.iter().map(|r| r.value.clone()).collect(),
+            );
+        }
+        if with_statuses && !self.unrouted_statuses.is_null() {
+            doc.insert("Statuses".into(), self.unrouted_statuses.clone());
+        }
+        let envoy = (!doc.is_empty()).then(|| {
+            let mut shared = serde_json::Map::new();
+            shared.insert("Shared".into(), Value::String("envoy".into()));
+            shared.extend(doc);
+            Value::Object(shared)
+        });
+        envoy
+            .into_iter()
+            .chain(self.ai_document(kinds, with_statuses))
+            .collect()
+    }
+
     /// The output document of the AI data plane's resources that belong to no single Gateway
     /// (backends, services, policies) and their statuses; `None` when there are none.
-    pub fn shared_document(&self, kinds: &[&str], with_statuses: bool) -> Option<Value> {
+    fn ai_document(&self, kinds: &[&str], with_statuses: bool) -> Option<Value> {
         let statuses = self
             .shared_statuses
             .as_array()

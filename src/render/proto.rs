@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 use serde_path_to_error::{Deserializer, Path, Segment, Track};
 
-use super::{DataPlane, Rendered, RenderedGateway};
+use super::{DataPlane, Rendered, RenderedGateway, RenderedResource};
 
 static DESCRIPTORS: &[u8] = include_bytes!("../../assets/envoy.descriptor.bin");
 
@@ -166,8 +166,9 @@ fn at_mut<'v>(mut value: &'v mut Value, path: &Path) -> Option<&'v mut Value> {
 /// A rendered resource that failed the check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// The Gateway, as `namespace/name`.
-    pub gateway: String,
+    /// Whose resource it is: `Gateway namespace/name`, or `shared` for the clusters every
+    /// proxy-based Gateway shares.
+    pub owner: String,
     pub section: &'static str,
     pub resource: String,
     pub reason: String,
@@ -177,8 +178,8 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Gateway {}: {} {}: {}",
-            self.gateway, self.section, self.resource, self.reason
+            "{}: {} {}: {}",
+            self.owner, self.section, self.resource, self.reason
         )
     }
 }
@@ -189,14 +190,20 @@ pub fn check_gateway(gateway: &RenderedGateway) -> Vec<Failure> {
     if gateway.data_plane != DataPlane::Envoy {
         return Vec::new();
     }
-    // In parallel also within a Gateway: one Gateway may hold most of the resources.
-    gateway
-        .resources
+    check_resources(
+        &format!("Gateway {}/{}", gateway.namespace, gateway.name),
+        &gateway.resources,
+    )
+}
+
+/// Checks the Envoy resources of a list, in parallel (one list may hold most of the resources).
+fn check_resources(owner: &str, resources: &[RenderedResource]) -> Vec<Failure> {
+    resources
         .par_iter()
         .filter(|r| message_type(r.section).is_some())
         .filter_map(|r| {
             check(r.section, &r.value).err().map(|reason| Failure {
-                gateway: format!("{}/{}", gateway.namespace, gateway.name),
+                owner: owner.to_string(),
                 section: r.section,
                 resource: r.name.clone(),
                 reason,
@@ -205,13 +212,15 @@ pub fn check_gateway(gateway: &RenderedGateway) -> Vec<Failure> {
         .collect()
 }
 
-/// [`check_gateway`] of every rendered Gateway, in parallel, in the Gateways' order.
+/// [`check_gateway`] of every rendered Gateway, in the Gateways' order, then the shared clusters.
 pub fn check_rendered(rendered: &Rendered) -> Vec<Failure> {
-    rendered
+    let mut failures: Vec<Failure> = rendered
         .gateways
         .par_iter()
         .flat_map_iter(check_gateway)
-        .collect()
+        .collect();
+    failures.extend(check_resources("shared", &rendered.clusters));
+    failures
 }
 
 #[cfg(test)]
@@ -277,6 +286,26 @@ mod tests {
         );
         gateway.data_plane = DataPlane::Ai;
         assert_eq!(check_gateway(&gateway), []);
+    }
+
+    #[test]
+    fn shared_clusters_are_checked_once() {
+        let rendered = Rendered {
+            clusters: vec![super::super::RenderedResource {
+                section: "Clusters",
+                kind: "cluster",
+                name: "c".into(),
+                value: json!({"name": "c", "lbPolicyy": "ROUND_ROBIN"}),
+            }],
+            ..Rendered::default()
+        };
+        assert_eq!(
+            check_rendered(&rendered)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            ["shared: Clusters c: unrecognized field name 'lbPolicyy'"]
+        );
     }
 
     #[test]

@@ -28,8 +28,9 @@ use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 
 /// What every proxy-based Gateway's rendering shares, made once per render: the policy index,
-/// the routes by parent, and the clusters (every Service port and Backend, the same for each Gateway). Made per
-/// Gateway, they cost more than the rest of its rendering in a repository of many Gateways.
+/// the routes by parent, and the clusters (every Service port and Backend, the same for each
+/// Gateway, so listed once in [`super::Rendered::clusters`]). Made per Gateway, they cost more
+/// than the rest of its rendering in a repository of many Gateways.
 pub struct Prepared<'c> {
     policies: policy::Policies<'c>,
     clusters: Vec<(String, Value)>,
@@ -43,6 +44,14 @@ impl<'c> Prepared<'c> {
             clusters: clusters::render(ctx),
             routes: plan::Routes::new(ctx),
         }
+    }
+
+    /// The clusters, as the rendering's shared resources.
+    pub fn into_clusters(self) -> Vec<RenderedResource> {
+        self.clusters
+            .into_iter()
+            .map(|(name, value)| resource("Clusters", "cluster", name, value))
+            .collect()
     }
 }
 
@@ -112,10 +121,6 @@ pub fn render_gateway<'c>(
     if !refused.is_empty() && ctx.options.validation_level == super::ValidationLevel::Strict {
         out.refused = refused;
         return out;
-    }
-    for (name, value) in &prepared.clusters {
-        out.resources
-            .push(resource("Clusters", "cluster", name.clone(), value.clone()));
     }
     for l in listeners {
         let name = l["name"].as_str().unwrap_or_default().to_string();

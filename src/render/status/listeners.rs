@@ -262,7 +262,7 @@ fn listener<'v>(
 /// listener. Its message.
 fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Option<String> {
     let whole_owner_counts = owner.id.kind != "Gateway";
-    lookup.targeting.iter().find_map(|policy| {
+    lookup.targeting([owner]).into_iter().find_map(|policy| {
         let targets = policy.value.pointer("/spec/targetRefs")?.as_array()?;
         let reaches = targets.iter().any(|t| {
             let section = t.get("sectionName").and_then(Value::as_str);

@@ -15,7 +15,9 @@ type Key<'a> = (&'a str, &'a str, &'a str);
 pub(super) struct Lookup<'a> {
     by_name: FastMap<Key<'a>, &'a Object>,
     /// Objects with `spec.targetRefs`, in input order.
-    pub targeting: Vec<&'a Object>,
+    targeting: Vec<&'a Object>,
+    /// Indexes into `targeting` by the (kind, namespace, name) of a targetRef.
+    by_target: FastMap<Key<'a>, Vec<usize>>,
     first_errors: FastMap<Key<'a>, &'a Diagnostic>,
     /// Backends some route of the inputs sends to.
     used_backends: FastSet<Key<'a>>,
@@ -25,13 +27,25 @@ impl<'a> Lookup<'a> {
     pub fn new(ctx: &Context<'a>) -> Self {
         let mut by_name = FastMap::default();
         let mut targeting = Vec::new();
+        let mut by_target: FastMap<Key<'a>, Vec<usize>> = FastMap::default();
         let mut used_backends = FastSet::default();
         for o in ctx.inputs.objects {
             let id = &o.id;
             by_name
                 .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
                 .or_insert(o);
-            if o.value.pointer("/spec/targetRefs").is_some() {
+            if let Some(targets) = o.value.pointer("/spec/targetRefs") {
+                for t in targets.as_array().into_iter().flatten() {
+                    let text = |key: &str| t.get(key).and_then(Value::as_str);
+                    by_target
+                        .entry((
+                            text("kind").unwrap_or(""),
+                            text("namespace").unwrap_or(&id.namespace),
+                            text("name").unwrap_or(""),
+                        ))
+                        .or_default()
+                        .push(targeting.len());
+                }
                 targeting.push(o);
             }
             used_backends.extend(backend_refs(o));
@@ -47,6 +61,7 @@ impl<'a> Lookup<'a> {
         Lookup {
             by_name,
             targeting,
+            by_target,
             first_errors,
             used_backends,
         }
@@ -61,6 +76,25 @@ impl<'a> Lookup<'a> {
     /// with).
     pub fn first_error(&self, r: &ResourceRef) -> Option<&'a Diagnostic> {
         self.first_errors.get(&key(r)).copied()
+    }
+
+    /// The objects with a targetRef naming one of `targets` (by kind, namespace and name; the
+    /// caller checks the group), in input order, each once.
+    pub fn targeting<'o>(&self, targets: impl IntoIterator<Item = &'o Object>) -> Vec<&'a Object> {
+        let mut found: Vec<usize> = targets
+            .into_iter()
+            .flat_map(|o| {
+                let id = &o.id;
+                self.by_target
+                    .get(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+                    .into_iter()
+                    .flatten()
+                    .copied()
+            })
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found.into_iter().map(|i| self.targeting[i]).collect()
     }
 
     /// Whether some route sends to the backend.

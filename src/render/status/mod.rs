@@ -22,7 +22,6 @@ use serde_json::{Map, Value};
 use super::Context;
 use crate::fasthash::FastMap;
 use crate::lint::Model;
-use crate::merge::PolicyStatus;
 use crate::model::Object;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X};
 use crate::resolve::{Index, RouteStatus};
@@ -40,7 +39,7 @@ pub struct Shared<'a> {
     /// namespace, name) they name, in the order of the resolve stage's route statuses.
     by_parent: FastMap<Target<'a>, Vec<(&'a RouteStatus, &'a Object, &'a Value)>>,
     /// The merge stage's policy statuses, with the run's findings marking the invalid.
-    policy_statuses: Vec<PolicyStatus>,
+    policy_statuses: policies::ByAncestor<'a>,
     /// The resolve stage's index (for ReferenceGrants), built when a Gateway first needs it.
     grants: OnceCell<Option<Index<'a>>>,
     facts: Option<&'a [Facts]>,
@@ -74,15 +73,26 @@ impl<'a> Shared<'a> {
                 .or_default()
                 .push((status, route, parent_ref));
         }
+        let lookup = lookup::Lookup::new(ctx);
+        let statuses = match &ctx.merged {
+            Some(merged) => Model::statuses(merged, ctx.run),
+            None => ctx.run.policy_statuses.clone(),
+        };
         Shared {
-            lookup: lookup::Lookup::new(ctx),
+            policy_statuses: policies::ByAncestor::new(statuses, &lookup),
+            lookup,
             by_parent,
-            policy_statuses: match &ctx.merged {
-                Some(merged) => Model::statuses(merged, ctx.run),
-                None => ctx.run.policy_statuses.clone(),
-            },
             grants: OnceCell::new(),
             facts: ctx.run.model.as_ref().map(|m| m.facts.as_slice()),
+        }
+    }
+
+    /// The statuses of the policies on backends no route sends to, which every Gateway
+    /// translates: `{"policies": ...}`, or `Null` when there are none.
+    pub fn unrouted_statuses(&self) -> Value {
+        match policies::unrouted_statuses(&self.lookup, &self.policy_statuses) {
+            Some(p) => serde_json::json!({ "policies": p }),
+            None => Value::Null,
         }
     }
 

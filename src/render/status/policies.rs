@@ -10,7 +10,7 @@ use super::messages::controller_message;
 use super::{Attachment, Context, condition, is, named, status_word};
 use crate::config::Controllers;
 use crate::diag::ResourceRef;
-use crate::fasthash::FastSet;
+use crate::fasthash::{FastMap, FastSet};
 use crate::merge::{MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid};
 use crate::model::Object;
 use crate::resolve::resource_ref;
@@ -23,12 +23,67 @@ pub(super) struct Reach<'r, 'a> {
     pub attached: &'r [Attachment<'a>],
 }
 
+/// The merge stage's policy statuses (marked by the run's findings), by the ancestor they are
+/// on, made once for every Gateway: a Gateway's statuses are looked up, not found by a scan.
+pub(in crate::render) struct ByAncestor<'a> {
+    statuses: Vec<PolicyStatus>,
+    /// Indexes into `statuses`, in order, by the ancestor's (kind, namespace, name).
+    on: FastMap<(&'a str, &'a str, &'a str), Vec<usize>>,
+    /// The statuses on backends no route sends to. Every Gateway translates those backends, so
+    /// these are written once for all ([`unrouted_statuses`]), not with each Gateway.
+    unrouted: Vec<usize>,
+}
+
+impl<'a> ByAncestor<'a> {
+    pub fn new(statuses: Vec<PolicyStatus>, lookup: &Lookup<'a>) -> Self {
+        let mut on: FastMap<_, Vec<usize>> = FastMap::default();
+        let mut unrouted = Vec::new();
+        for (i, s) in statuses.iter().enumerate() {
+            let Some(ancestor) = lookup.object(&s.ancestor) else {
+                continue;
+            };
+            let id = &ancestor.id;
+            if !is_parent_kind(&id.kind) && !lookup.used(ancestor) {
+                unrouted.push(i);
+            } else {
+                on.entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        ByAncestor {
+            statuses,
+            on,
+            unrouted,
+        }
+    }
+
+    fn on<'s>(&'s self, kind: &'s str, namespace: &'s str, name: &'s str) -> &'s [usize] {
+        self.on
+            .get(&(kind, namespace, name))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The status of `policy` on `ancestor`, if the merge stage made one.
+    fn find(&self, policy: &Object, ancestor: &Object) -> Option<&PolicyStatus> {
+        let id = &ancestor.id;
+        self.on(&id.kind, &id.namespace, &id.name)
+            .iter()
+            .map(|&i| &self.statuses[i])
+            .find(|s| same(&s.policy, policy) && same(&s.ancestor, ancestor))
+    }
+}
+
+/// Kinds routes attach to: a policy status on one is the Gateway's that programs it.
+fn is_parent_kind(kind: &str) -> bool {
+    matches!(kind, "Gateway" | "ListenerSet" | "XListenerSet")
+}
+
 /// The `policies` section: `Kind/ns/name` -> ancestors; `None` when no policy reaches the Gateway.
-/// `merged`: the merge stage's policy statuses, marked by the run's findings.
 pub(super) fn policy_statuses(
     ctx: &Context<'_>,
     lookup: &Lookup<'_>,
-    merged: &[PolicyStatus],
+    merged: &ByAncestor<'_>,
     reach: &Reach<'_, '_>,
 ) -> Option<Value> {
     let (gateway, sets, attached) = (reach.gateway, reach.sets, reach.attached);
@@ -38,60 +93,51 @@ pub(super) fn policy_statuses(
         mark_invalid(&mut extra, &ctx.run.diagnostics);
     }
     let sends_to = backends(attached);
-    // The reference writes its well-known controller name on policy ancestors, whatever name
-    // its route statuses carry.
-    let controller = Controllers::default().proxy;
+    // The merge stage's statuses on the Gateway, its listener sets and the backends its routes
+    // send to, in the merge stage's order.
+    let mut picked: Vec<usize> = Vec::new();
+    for parent in std::iter::once(gateway).chain(sets.iter().copied()) {
+        let id = &parent.id;
+        picked.extend(
+            merged
+                .on(&id.kind, &id.namespace, &id.name)
+                .iter()
+                .filter(|&&i| {
+                    lookup
+                        .object(&merged.statuses[i].ancestor)
+                        .is_some_and(|a| std::ptr::eq(a, parent))
+                }),
+        );
+    }
+    for &(kind, namespace, name) in &sends_to {
+        if !is_parent_kind(kind) {
+            picked.extend(merged.on(kind, namespace, name));
+        }
+    }
+    picked.sort_unstable();
+    picked.dedup();
     let mut out = Map::new();
-    for s in merged.iter().chain(&extra) {
+    for &i in &picked {
+        let s = &merged.statuses[i];
+        if let Some(ancestor) = lookup.object(&s.ancestor) {
+            add_status(&mut out, lookup, s, ancestor);
+        }
+    }
+    for s in &extra {
         let Some(ancestor) = lookup.object(&s.ancestor) else {
             continue;
         };
         let id = &ancestor.id;
-        let programmed_here = match id.kind.as_str() {
-            "Gateway" | "ListenerSet" | "XListenerSet" => std::iter::once(gateway)
+        let programmed_here = if is_parent_kind(&id.kind) {
+            std::iter::once(gateway)
                 .chain(sets.iter().copied())
-                .any(|o| std::ptr::eq(o, ancestor)),
-            // Backends are translated whether a route uses them or not: a backend no route
-            // sends to is reported with every Gateway, one that routes use with theirs.
-            _ => {
-                !lookup.used(ancestor)
-                    || sends_to.contains(&(
-                        id.kind.as_str(),
-                        id.namespace.as_str(),
-                        id.name.as_str(),
-                    ))
-            }
+                .any(|o| std::ptr::eq(o, ancestor))
+        } else {
+            !lookup.used(ancestor)
+                || sends_to.contains(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
         };
-        if !programmed_here {
-            continue;
-        }
-        let key = format!(
-            "{}/{}/{}",
-            s.policy.kind,
-            s.policy.namespace.as_deref().unwrap_or(""),
-            s.policy.name
-        );
-        let entry = out.entry(key).or_insert_with(|| {
-            let mut m = Map::new();
-            m.insert("ancestors".into(), Value::Array(Vec::new()));
-            Value::Object(m)
-        });
-        if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors") {
-            let generation = lookup
-                .object(&s.policy)
-                .and_then(|o| o.value.pointer("/metadata/generation"))
-                .and_then(Value::as_i64);
-            let mut s = s.clone();
-            if !s.accepted.status
-                && let Some(d) = lookup.first_error(&s.policy)
-                && d.message == s.accepted.message
-            {
-                s.accepted.message = controller_message(d);
-            }
-            let status = ancestor_status(&s, ancestor, &controller, generation);
-            if !ancestors.contains(&status) {
-                ancestors.push(status);
-            }
+        if programmed_here {
+            add_status(&mut out, lookup, s, ancestor);
         }
     }
     if out.is_empty() {
@@ -99,6 +145,63 @@ pub(super) fn policy_statuses(
     }
     out.sort_keys();
     Some(Value::Object(out))
+}
+
+/// The `policies` section of the statuses on backends no route sends to (written once for
+/// every Gateway); `None` when there are none.
+pub(super) fn unrouted_statuses(lookup: &Lookup<'_>, merged: &ByAncestor<'_>) -> Option<Value> {
+    let mut out = Map::new();
+    for &i in &merged.unrouted {
+        let s = &merged.statuses[i];
+        if let Some(ancestor) = lookup.object(&s.ancestor) {
+            add_status(&mut out, lookup, s, ancestor);
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    out.sort_keys();
+    Some(Value::Object(out))
+}
+
+/// Adds `s` to the `policies` section as an ancestor of its policy (once).
+fn add_status(
+    out: &mut Map<String, Value>,
+    lookup: &Lookup<'_>,
+    s: &PolicyStatus,
+    ancestor: &Object,
+) {
+    // The reference writes its well-known controller name on policy ancestors, whatever name
+    // its route statuses carry.
+    let controller = Controllers::default().proxy;
+    let key = format!(
+        "{}/{}/{}",
+        s.policy.kind,
+        s.policy.namespace.as_deref().unwrap_or(""),
+        s.policy.name
+    );
+    let entry = out.entry(key).or_insert_with(|| {
+        let mut m = Map::new();
+        m.insert("ancestors".into(), Value::Array(Vec::new()));
+        Value::Object(m)
+    });
+    if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors") {
+        let generation = lookup
+            .object(&s.policy)
+            .and_then(|o| o.value.pointer("/metadata/generation"))
+            .and_then(Value::as_i64);
+        let mut s = s.clone();
+        if !s.accepted.status
+            && let Some(d) = lookup.first_error(&s.policy)
+            && d.message == s.accepted.message
+        {
+            s.accepted.message = controller_message(d);
+        }
+        let status = ancestor_status(&s, ancestor, &controller, generation);
+        if !ancestors.contains(&status) {
+            ancestors.push(status);
+        }
+    }
 }
 
 /// (kind, namespace, name) of every backendRef of the attached routes' rules.
@@ -197,13 +300,16 @@ fn through_listener_sets(
     gateway: &Object,
     sets: &[&Object],
     attached: &[Attachment<'_>],
-    merged: &[PolicyStatus],
+    merged: &ByAncestor<'_>,
 ) -> Vec<PolicyStatus> {
     let mut out = Vec::new();
     if sets.is_empty() {
         return out;
     }
-    for &policy in &lookup.targeting {
+    let candidates = std::iter::once(gateway)
+        .chain(sets.iter().copied())
+        .chain(attached.iter().map(|a| a.route));
+    for policy in lookup.targeting(candidates) {
         let Some(targets) = policy
             .value
             .pointer("/spec/targetRefs")
@@ -225,9 +331,7 @@ fn through_listener_sets(
                     .map(|a| a.parent),
             );
         }
-        let on_gateway = merged
-            .iter()
-            .find(|s| same(&s.policy, policy) && same(&s.ancestor, gateway));
+        let on_gateway = merged.find(policy, gateway);
         for set in reached {
             let mut status = status_for(policy, set, true);
             if let Some(g) = on_gateway {

@@ -515,3 +515,48 @@ spec:
         "gateway.networking.k8s.io/HTTPRoute/default/parent: ignoring child route default/parent for parent team/back: cyclic reference detected while evaluating delegated routes"
     );
 }
+
+#[test]
+fn policies_on_backends_no_route_uses_are_listed_once_for_every_gateway() {
+    let unused = "
+apiVersion: v1
+kind: Service
+metadata: {name: idle, namespace: default}
+spec:
+  ports: [{port: 80}]
+";
+    let policy = |name: &str, service: &str| {
+        format!(
+            "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: BackendConfigPolicy
+metadata: {{name: {name}, namespace: default}}
+spec:
+  targetRefs: [{{group: '', kind: Service, name: {service}}}]
+  connectTimeout: 5s
+"
+        )
+    };
+    let (on_used, on_idle) = (policy("used", "svc"), policy("idle", "idle"));
+    let text = [GATEWAY, SERVICE, ROUTE, unused, &on_used, &on_idle].join("\n---\n");
+    let run = lint_sources(
+        vec![SourceFile::new(0, "test.yaml", text)],
+        &render_options(LintOptions::default()),
+    );
+    let rendered = render(&run, &RenderOptions::default());
+    let gateway = &rendered.gateways[0].statuses["policies"];
+    let keys = |v: &Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(
+        keys(gateway),
+        Some(vec!["BackendConfigPolicy/default/used".to_string()])
+    );
+    let unrouted = &rendered.unrouted_statuses["policies"];
+    assert_eq!(
+        keys(unrouted),
+        Some(vec!["BackendConfigPolicy/default/idle".to_string()])
+    );
+    assert_eq!(
+        unrouted["BackendConfigPolicy/default/idle"]["ancestors"][0]["ancestorRef"]["name"],
+        "idle"
+    );
+}
