@@ -277,3 +277,80 @@ fn route_policy_overrides_gateway_policy() {
         "gateway.kgateway.dev/TrafficPolicy/apps/uploads"
     );
 }
+
+/// The rule's Envoy route whose match is `field` = `value`.
+fn route_by_match<'v>(rc: &'v Value, field: &str, value: &str) -> &'v Value {
+    let found = rc["virtualHosts"][0]["routes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r["match"][field] == value);
+    match found {
+        Some(r) => r,
+        None => panic!("no route matching {field} {value}"),
+    }
+}
+
+#[test]
+fn rbac_is_a_cel_matcher_on_the_rule() {
+    let r = rendered("rbac_weight.yaml", ValidationLevel::Standard);
+    let rc = resource(&r, "route", "listener~8080");
+    let cart = route_by_match(rc, "path", "/cart");
+    let deny = serde_json::json!({
+        "@type": "type.googleapis.com/envoy.config.rbac.v3.Action",
+        "action": "DENY",
+        "name": "deny-request",
+    });
+    let expected = serde_json::json!({
+        "@type": "type.googleapis.com/envoy.extensions.filters.http.rbac.v3.RBACPerRoute",
+        "rbac": {"matcher": {
+            "matcherList": {"matchers": [{
+                "onMatch": {"action": {"name": "envoy.filters.rbac.action", "typedConfig": deny}},
+                "predicate": {"singlePredicate": {
+                    "customMatch": {
+                        "name": "envoy.matching.matchers.cel_matcher",
+                        "typedConfig": {
+                            "@type": "type.googleapis.com/xds.type.matcher.v3.CelMatcher",
+                            "exprMatch": {"celExprParsed": {
+                                "expr": {"id": "5", "callExpr": {"function": "_!=_", "args": [
+                                    {"id": "3", "callExpr": {"function": "_[_]", "args": [
+                                        {"id": "2", "selectExpr": {
+                                            "operand": {"id": "1", "identExpr": {"name": "request"}},
+                                            "field": "headers",
+                                        }},
+                                        {"id": "4", "constExpr": {"stringValue": "x-role"}},
+                                    ]}},
+                                    {"id": "6", "constExpr": {"stringValue": "admin"}},
+                                ]}},
+                                "sourceInfo": {
+                                    "lineOffsets": [37],
+                                    "location": "<input>",
+                                    "positions": {"1": 0, "2": 7, "3": 15, "4": 16, "5": 26, "6": 29},
+                                },
+                            }},
+                        },
+                    },
+                    "input": {
+                        "name": "envoy.matching.inputs.cel_data_input",
+                        "typedConfig": {"@type": "type.googleapis.com/xds.type.matcher.v3.HttpAttributesCelMatchInput"},
+                    },
+                }},
+            }]},
+            "onNoMatch": {"action": {"name": "action", "typedConfig": deny}},
+        }},
+    });
+    assert_eq!(
+        cart["typedPerFilterConfig"]["envoy.filters.http.rbac"],
+        expected
+    );
+    // The filter runs on every request of the chain; a route without a policy has no matcher.
+    let listener = resource(&r, "listener", "listener~8080");
+    let filters = &listener["filterChains"][0]["filters"][0]["typedConfig"]["httpFilters"];
+    assert_eq!(
+        filters[0],
+        serde_json::json!({"name": "envoy.filters.http.rbac", "typedConfig": {
+            "@type": "type.googleapis.com/envoy.extensions.filters.http.rbac.v3.RBAC"}})
+    );
+    let promo = route_by_match(rc, "prefix", "/");
+    assert!(promo.get("typedPerFilterConfig").is_none());
+}

@@ -47,7 +47,10 @@ use cel::{Context, Env, Value};
 
 pub use fast::SchemaView;
 pub use rewrite::escape as escape_property_name;
-pub use syntax::{CelLimits, LimitHit, SyntaxError, check_limits, check_syntax, check_syntax_with};
+pub use syntax::{
+    CelLimits, LimitHit, SyntaxError, check_limits, check_syntax, check_syntax_with,
+    parse_with_source_info,
+};
 pub use values::{from_json, list_value, map_value, string_value};
 
 /// `self` converted and bound once, for evaluating several rules on the same value: the

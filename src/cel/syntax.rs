@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use cel::Env;
-use cel::common::ast::{EntryExpr, Expr};
+use cel::common::ast::{EntryExpr, Expr, SourceInfo};
 use cel::parser::Expression;
 
 use super::nesting;
@@ -99,11 +99,32 @@ pub(super) fn parse_guarded(
     source: &str,
     limits: &CelLimits,
 ) -> Result<Expression, SyntaxError> {
+    parse_guarded_with_info(env, source, limits).map(|(expr, _)| expr)
+}
+
+/// Parses a data-plane expression under the default limits, with the offset of every node
+/// (the render stage writes the parsed expression as the proxy receives it).
+pub fn parse_with_source_info(source: &str) -> Result<(Expression, SourceInfo), SyntaxError> {
+    let env = super::env().map_err(|message| SyntaxError {
+        message,
+        offset: 0,
+        line: 1,
+        column: 1,
+        limit: None,
+    })?;
+    parse_guarded_with_info(env, source, &CelLimits::default())
+}
+
+fn parse_guarded_with_info(
+    env: &Env,
+    source: &str,
+    limits: &CelLimits,
+) -> Result<(Expression, SourceInfo), SyntaxError> {
     check_limits(source, limits)?;
     let parser = env.parser();
-    let outcome = catch_unwind(AssertUnwindSafe(|| parser.parse(source)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| parser.parse_with_source_info(source)));
     match outcome {
-        Ok(Ok(expr)) => Ok(expr),
+        Ok(Ok(parsed)) => Ok(parsed),
         Ok(Err(errors)) => {
             let first = errors.errors.first();
             let (line, column) = first

@@ -8,6 +8,7 @@
 mod extensions;
 mod features;
 mod jwt;
+mod rbac;
 
 use std::collections::BTreeMap;
 
@@ -492,6 +493,7 @@ impl Policies<'_> {
             "extAuth" => self.ext_auth(out, f, &value)?,
             "extProc" => self.ext_proc(out, f, &value)?,
             "jwt" => self.jwt(out, f, &value)?,
+            "rbac" => rbac::rbac(out, &value)?,
             _ => return Ok(Vec::new()),
         }
         Ok(vec![key])
