@@ -9,6 +9,10 @@ use gwctl::render::{self, RenderOptions, Rendered, ValidationLevel};
 use serde_json::Value;
 
 fn rendered(file: &str, level: ValidationLevel) -> Rendered {
+    rendered_with(file, level, false)
+}
+
+fn rendered_with(file: &str, level: ValidationLevel, weighted: bool) -> Rendered {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/render")
         .join(file);
@@ -24,6 +28,7 @@ fn rendered(file: &str, level: ValidationLevel) -> Rendered {
             gateway: None,
             validation_level: level,
             ai_controller,
+            weighted_route_precedence: weighted,
             ..RenderOptions::default()
         },
     )
@@ -353,4 +358,33 @@ fn rbac_is_a_cel_matcher_on_the_rule() {
     );
     let promo = route_by_match(rc, "prefix", "/");
     assert!(promo.get("typedPerFilterConfig").is_none());
+}
+
+#[test]
+fn route_weight_orders_routes_only_with_the_setting() {
+    let names = |weighted: bool| -> Vec<String> {
+        let r = rendered_with("rbac_weight.yaml", ValidationLevel::Standard, weighted);
+        resource(&r, "route", "listener~8080")["virtualHosts"][0]["routes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["name"].as_str().map(str::to_string))
+            .collect()
+    };
+    // Match precedence: the exact path before the prefix, whatever the weights.
+    assert_eq!(
+        names(false),
+        [
+            "listener~8080~shop_example_com-route-0-httproute-shop-apps-0-0-matcher-0",
+            "listener~8080~shop_example_com-route-1-httproute-promo-apps-0-0-matcher-0",
+        ]
+    );
+    // WeightedRoutePrecedence: promo (weight 3) before shop (weight -1).
+    assert_eq!(
+        names(true),
+        [
+            "listener~8080~shop_example_com-route-0-httproute-promo-apps-0-0-matcher-0",
+            "listener~8080~shop_example_com-route-1-httproute-shop-apps-0-0-matcher-0",
+        ]
+    );
 }

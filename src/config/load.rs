@@ -242,6 +242,10 @@ fn extract(file: &SourceFile, root: &Node, config: &mut Config, diags: &mut Vec<
         transformation_deep: deep("transformation"),
     };
     config.global_policy_namespace = text(&["globalPolicyNamespace"]);
+    config.weighted_route_precedence = matches!(
+        root.get("weightedRoutePrecedence").map(|n| &n.value),
+        Some(crate::parse::Value::Bool(true))
+    );
     let globs = |key: &str| -> Vec<String> {
         root.get(key)
             .and_then(Node::as_seq)

@@ -33,6 +33,9 @@ pub struct Config {
     pub policy_merge: PolicyMerge,
     /// A policy in this namespace attaches to targets in every namespace.
     pub global_policy_namespace: Option<String>,
+    /// The controller setting WeightedRoutePrecedence: a virtual host's routes are ordered by
+    /// their `kgateway.dev/route-weight` annotation (higher first) before match precedence.
+    pub weighted_route_precedence: bool,
     /// Globs added to `--include` / `--exclude`.
     pub include: Vec<String>,
     pub exclude: Vec<String>,
@@ -50,6 +53,7 @@ impl Default for Config {
             validation_level: ValidationLevel::Standard,
             policy_merge: PolicyMerge::default(),
             global_policy_namespace: None,
+            weighted_route_precedence: false,
             include: Vec::new(),
             exclude: Vec::new(),
         }
@@ -110,4 +114,14 @@ pub struct PolicyMerge {
     pub ext_auth_deep: bool,
     pub ext_proc_deep: bool,
     pub transformation_deep: bool,
+}
+
+/// Whether the control-plane chart's values (`--values`) turn WeightedRoutePrecedence on: the
+/// controller reads it from `controller.extraEnv.KGW_WEIGHTED_ROUTE_PRECEDENCE`.
+pub fn weighted_route_precedence_in_values(values: &serde_json::Value) -> bool {
+    match values.pointer("/controller/extraEnv/KGW_WEIGHTED_ROUTE_PRECEDENCE") {
+        Some(serde_json::Value::Bool(on)) => *on,
+        Some(serde_json::Value::String(text)) => text.eq_ignore_ascii_case("true"),
+        _ => false,
+    }
 }

@@ -35,6 +35,7 @@ fn empty_file_is_the_defaults() {
     assert_eq!(c.controllers.ai, "agentgateway.dev/agentgateway");
     assert_eq!(c.cluster_domain, "kubernetes.io");
     assert_eq!(c.validation_level, ValidationLevel::Standard);
+    assert!(!c.weighted_route_precedence);
 }
 
 #[test]
@@ -52,6 +53,7 @@ clusterDomain: example.org
 validation: {level: strict}
 policyMerge: {trafficPolicy: {extAuth: DeepMerge, extProc: ShallowMerge, transformation: DeepMerge}}
 globalPolicyNamespace: gateway-system
+weightedRoutePrecedence: true
 include: ['**/*.yaml']
 exclude: [vendor/**]
 ",
@@ -84,6 +86,7 @@ exclude: [vendor/**]
     assert!(!c.policy_merge.ext_proc_deep);
     assert!(c.policy_merge.transformation_deep);
     assert_eq!(c.global_policy_namespace.as_deref(), Some("gateway-system"));
+    assert!(c.weighted_route_precedence);
     assert_eq!(c.include, ["**/*.yaml"]);
     assert_eq!(c.exclude, ["vendor/**"]);
 }
@@ -144,4 +147,14 @@ fn unknown_codes_and_bad_globs_are_gw012() {
 fn syntax_errors_and_two_documents_are_errors() {
     assert!(parse("severity: [\n").unwrap_err()[0].contains("GW002"));
     assert!(parse("clusterDomain: a\n---\nclusterDomain: b\n").unwrap_err()[0].contains("GW012"));
+}
+
+#[test]
+fn weighted_route_precedence_from_chart_values() {
+    use super::weighted_route_precedence_in_values as on;
+    let env = |v: serde_json::Value| serde_json::json!({"controller": {"extraEnv": {"KGW_WEIGHTED_ROUTE_PRECEDENCE": v}}});
+    assert!(on(&env(serde_json::json!(true))));
+    assert!(on(&env(serde_json::json!("true"))));
+    assert!(!on(&env(serde_json::json!("false"))));
+    assert!(!on(&serde_json::json!({"controller": {}})));
 }

@@ -39,6 +39,10 @@ pub struct RenderOptions {
     /// The proxy-based controller's name (config `controllers.proxy`), written as the
     /// `controllerName` of route parents; empty is the default, `kgateway.dev/kgateway`.
     pub proxy_controller: String,
+    /// The controller setting WeightedRoutePrecedence (config `weightedRoutePrecedence`, chart
+    /// value `controller.extraEnv.KGW_WEIGHTED_ROUTE_PRECEDENCE`): routes ordered by their
+    /// `kgateway.dev/route-weight` annotation first.
+    pub weighted_route_precedence: bool,
 }
 
 impl RenderOptions {
@@ -53,6 +57,7 @@ impl RenderOptions {
             validation_level,
             ai_controller: config.controllers.ai.clone(),
             proxy_controller: config.controllers.proxy.clone(),
+            weighted_route_precedence: config.weighted_route_precedence,
         }
     }
 }

@@ -96,9 +96,13 @@ pub fn render(
         // deeply delegated first (the reference's goldens: a delegating rule's number comes
         // before its children's), a delegated entry's own route's age and name, and the order
         // the root's delegation tree flattens in.
+        let weighted = ctx.options.weighted_route_precedence;
         entries.sort_by(|a, b| {
-            matches::precedence(&a.m)
-                .cmp(&matches::precedence(&b.m))
+            // WeightedRoutePrecedence: a heavier entry's own route first, whatever its match.
+            let weight = |e: &Entry<'_>| if weighted { route_weight(e.route) } else { 0 };
+            weight(b)
+                .cmp(&weight(a))
+                .then_with(|| matches::precedence(&a.m).cmp(&matches::precedence(&b.m)))
                 .then_with(|| created(a.root).cmp(&created(b.root)))
                 .then_with(|| ns_name(a.root).cmp(ns_name(b.root)))
                 .then_with(|| a.parents.len().cmp(&b.parents.len()))
@@ -211,6 +215,16 @@ fn domain_of(host: &Value) -> String {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string()
+}
+
+/// A route's `kgateway.dev/route-weight` annotation; 0 without one or when it is no integer.
+fn route_weight(route: &Object) -> i64 {
+    route
+        .value
+        .pointer("/metadata/annotations/kgateway.dev~1route-weight")
+        .and_then(Value::as_str)
+        .and_then(|w| w.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// `metadata.creationTimestamp`; one without sorts last.
