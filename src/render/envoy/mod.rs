@@ -78,7 +78,7 @@ pub fn render_gateway<'c>(
     for port in &plan.ports {
         for rc in listeners::route_configs(&plan, port) {
             let rendered = routes::render(ctx, &plan, &rc, &mut shared);
-            filters_of.push((rc.name.clone(), policy::ordered(&rendered.declarations)));
+            filters_of.push((rc.name.clone(), policies.ordered(&rendered.declarations)));
             route_configs.push(rendered.value);
         }
     }

@@ -8,6 +8,7 @@
 mod extensions;
 mod features;
 mod jwt;
+mod order;
 mod rbac;
 
 use std::collections::BTreeMap;
@@ -22,31 +23,6 @@ use crate::model::Object;
 use features::{cors, header_mutations, local_rate_limit, quantity, retry};
 
 pub const METADATA: &str = "merge.TrafficPolicy.gateway.kgateway.dev";
-
-/// The listener's HTTP filters in the order the reference declares them (by name prefix).
-const ORDER: &[&str] = &[
-    "envoy.filters.http.cors",
-    "envoy.filters.http.oauth2",
-    "global_disable/jwt",
-    "jwt",
-    "envoy.filters.http.basic_auth",
-    "envoy.filters.http.api_key_auth",
-    "global_disable/ext_auth",
-    "ext_auth",
-    "envoy.filters.http.rbac",
-    "global_disable/ext_proc",
-    "ext_proc",
-    "ratelimit",
-    "ratelimit/local",
-    "envoy.filters.http.csrf",
-    "dynamic_modules/simple_mutations",
-    "envoy.filters.http.buffer",
-    "envoy.extensions.filters.http.header_mutation",
-    "envoy.filters.http.compressor",
-    "envoy.filters.http.decompressor",
-    "envoy.filters.http.dynamic_forward_proxy",
-    "envoy.filters.http.stateful_session",
-];
 
 /// The TrafficPolicy settings that apply at one place, ready to render.
 #[derive(Default, Clone)]
@@ -556,23 +532,4 @@ pub fn mutations(modifier: &Value) -> Vec<Value> {
 /// A Kubernetes quantity string (`64Ki`) in bytes.
 pub fn bytes(text: &str) -> Option<u64> {
     quantity(&Value::String(text.to_string()))
-}
-
-/// The listener's HTTP filters, in the reference's order, from every place's declarations.
-pub fn ordered(declarations: &BTreeMap<String, Value>) -> Vec<Value> {
-    // An exact name first (`ratelimit/local`), else the prefix (`ratelimit/<ns>/<name>`).
-    let rank = |name: &str| {
-        ORDER
-            .iter()
-            .position(|p| name == *p)
-            .or_else(|| {
-                ORDER
-                    .iter()
-                    .position(|p| name.starts_with(&format!("{p}/")))
-            })
-            .unwrap_or(ORDER.len())
-    };
-    let mut list: Vec<(&String, &Value)> = declarations.iter().collect();
-    list.sort_by_key(|(n, _)| rank(n));
-    list.into_iter().map(|(_, v)| v.clone()).collect()
 }
