@@ -32,7 +32,7 @@ const REJECTED_POLICY: &str =
     "gwctl rejects the policy (validation error) and applies none of it; the reference applies it";
 const NOT_IN_API: &str = "the input uses a field this API does not have (apiKeyAuth, oauth2/oidc, ListenerPolicy httpSettings, HTTPListenerPolicy preserveExternalRequestId/generateRequestId: kgateway-seed SOURCE.md, spec): gwctl reports it and renders nothing for it";
 const TLS_FILES: &str = "BackendConfigPolicy tls.files: the reference rejects paths missing on its own filesystem; gwctl cannot check the proxy's files offline and does not render file-based TLS yet";
-const ACCESS_LOG: &str = "HTTPListenerPolicy tracing not rendered yet, and the access log policy uses openTelemetry attributes, not in this API (gwctl rejects it)";
+const ACCESS_LOG: &str = "the access log policy uses openTelemetry attributes, not in this API (gwctl rejects it and renders no access log); the rest of the case, tracing included, agrees";
 const DISCOVERY_NAMESPACES: &str = "the case's DiscoveryNamespaceSelectors setting hides namespaces from the reference; gwctl sees every input";
 const LISTENERSET_POLICY: &str = "TrafficPolicy attached to an XListenerSet: the merge stage does not place ListenerSet listeners";
 const GRPC_POLICY: &str = "TrafficPolicy targeting a GRPCRoute: not an allowed target (decisions.md section 5), gwctl does not attach it";

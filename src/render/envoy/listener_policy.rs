@@ -104,12 +104,17 @@ impl<'c> ListenerPolicies<'c> {
         for e in merged.of(Place::Gateway(g)) {
             if e.family == Family::HTTPListenerPolicy {
                 for f in &e.fields {
+                    let ns = self.ctx.run.model.as_ref().map_or("", |m| {
+                        m.facts[f.winner.source.object()].id.namespace.as_str()
+                    });
                     if f.name == "accessLog" {
-                        let ns = self.ctx.run.model.as_ref().map_or("", |m| {
-                            m.facts[f.winner.source.object()].id.namespace.as_str()
-                        });
                         let logs = access_logs(&f.value(), ns, &self.service_name);
                         out.hcm.insert("accessLog".into(), Value::Array(logs));
+                        continue;
+                    }
+                    if f.name == "tracing" {
+                        let config = super::tracing::tracing(&f.value(), ns, &self.service_name);
+                        out.hcm.insert("tracing".into(), config);
                         continue;
                     }
                     http_setting(&mut out, f.name, &f.value());
@@ -229,15 +234,7 @@ fn listener_setting(out: &mut Settings, listener: &Value, owner: &str) {
 /// HTTPListenerPolicy `accessLog`: gRPC and OpenTelemetry access log services (their
 /// backendRef a Service port in `ns` unless it names a namespace) and file sinks.
 fn access_logs(list: &Value, ns: &str, service_name: &str) -> Vec<Value> {
-    let cluster = |grpc: &Value| {
-        let b = grpc.get("backendRef").unwrap_or(&Value::Null);
-        format!(
-            "kube_{}_{}_{}",
-            b.get("namespace").and_then(Value::as_str).unwrap_or(ns),
-            b.get("name").and_then(Value::as_str).unwrap_or(""),
-            b.get("port").and_then(Value::as_i64).unwrap_or(0)
-        )
-    };
+    let cluster = |grpc: &Value| grpc_cluster(grpc, ns);
     let common = |grpc: &Value| {
         let mut c = json!({
             "grpcService": {"envoyGrpc": {"clusterName": cluster(grpc)}},
@@ -311,6 +308,17 @@ fn access_logs(list: &Value, ns: &str, service_name: &str) -> Vec<Value> {
         out.push(log);
     }
     out
+}
+
+/// The cluster of a gRPC service's backendRef: a Service port, in `ns` unless it names one.
+pub(super) fn grpc_cluster(grpc: &Value, ns: &str) -> String {
+    let b = grpc.get("backendRef").unwrap_or(&Value::Null);
+    format!(
+        "kube_{}_{}_{}",
+        b.get("namespace").and_then(Value::as_str).unwrap_or(ns),
+        b.get("name").and_then(Value::as_str).unwrap_or(""),
+        b.get("port").and_then(Value::as_i64).unwrap_or(0)
+    )
 }
 
 /// One HTTP connection manager setting.

@@ -20,6 +20,7 @@ mod matches;
 mod plan;
 mod policy;
 mod routes;
+mod tracing;
 
 use serde_json::{Value, json};
 
