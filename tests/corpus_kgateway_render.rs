@@ -31,7 +31,7 @@ const REGEX_STANDARD: &str = "standard: the reference passes a regular expressio
 const REJECTED_POLICY: &str =
     "gwctl rejects the policy (validation error) and applies none of it; the reference applies it";
 const NOT_IN_API: &str = "the input uses a field this API does not have (apiKeyAuth, oauth2/oidc, ListenerPolicy httpSettings, HTTPListenerPolicy preserveExternalRequestId/generateRequestId: kgateway-seed SOURCE.md, spec): gwctl reports it and renders nothing for it";
-const TLS_FILES: &str = "BackendConfigPolicy tls.files: the reference rejects paths missing on its own filesystem; gwctl cannot check the proxy's files offline and does not render file-based TLS yet";
+const TLS_FILES: &str = "BackendConfigPolicy tls.files: the reference reads the files and rejects the policy when they are missing (the cluster left without endpoints); gwctl cannot check the proxy's filesystem offline and renders the paths as given (README, render)";
 const ACCESS_LOG: &str = "the access log policy uses openTelemetry attributes, not in this API (gwctl rejects it and renders no access log); the rest of the case, tracing included, agrees";
 const DISCOVERY_NAMESPACES: &str = "the case's DiscoveryNamespaceSelectors setting hides namespaces from the reference; gwctl sees every input";
 const LISTENERSET_POLICY: &str = "TrafficPolicy attached to an XListenerSet: the merge stage does not place ListenerSet listeners";

@@ -388,3 +388,26 @@ fn route_weight_orders_routes_only_with_the_setting() {
         ]
     );
 }
+
+#[test]
+fn upstream_tls_files_are_rendered_as_their_paths() {
+    let r = rendered("tls_files.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_apps_api_443");
+    assert_eq!(
+        cluster["transportSocket"],
+        serde_json::json!({
+            "name": "envoy.transport_sockets.tls",
+            "typedConfig": {
+                "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
+                "commonTlsContext": {
+                    "tlsCertificates": [{
+                        "certificateChain": {"filename": "/etc/certs/client.pem"},
+                        "privateKey": {"filename": "/etc/certs/client-key.pem"},
+                    }],
+                    "validationContext": {"trustedCa": {"filename": "/etc/certs/ca.pem"}},
+                },
+                "sni": "api.internal",
+            },
+        })
+    );
+}

@@ -410,7 +410,8 @@ fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
 }
 
 /// The UpstreamTlsContext of a BackendConfigPolicy's `tls`: SNI, client certificate and CA from
-/// a Secret (their contents printed as digests), the system CAs, subject alternative names.
+/// a Secret (their contents printed as digests) or files (their paths), the system CAs,
+/// subject alternative names.
 fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
     let mut context = Map::new();
     if let Some(b) = tls.get("allowRenegotiation") {
@@ -451,6 +452,25 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
             );
         }
         if let Some(ca) = data("ca.crt") {
+            validation.insert("trustedCa".into(), ca);
+        }
+    }
+    // Files on the proxy's filesystem: their paths as written (gwctl cannot read the proxy's
+    // files; the reference reads them and rejects the policy when they are missing).
+    if let Some(files) = tls.get("files") {
+        let file = |key: &str| {
+            files
+                .get(key)
+                .and_then(Value::as_str)
+                .map(|path| json!({"filename": path}))
+        };
+        if let (Some(chain), Some(key)) = (file("tlsCertificate"), file("tlsKey")) {
+            common.insert(
+                "tlsCertificates".into(),
+                json!([{"certificateChain": chain, "privateKey": key}]),
+            );
+        }
+        if let Some(ca) = file("rootCA") {
             validation.insert("trustedCa".into(), ca);
         }
     }
