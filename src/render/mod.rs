@@ -136,13 +136,19 @@ pub struct Inputs<'a> {
     by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
     /// Objects by (group, kind), in input order: a kind's objects without a scan of all.
     by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
+    /// ReferenceGrants by namespace (each cross-namespace reference asks its target's).
+    grants: FastMap<&'a str, Vec<usize>>,
 }
 
 impl<'a> Inputs<'a> {
     pub fn new(objects: &'a [Object]) -> Self {
         let mut by_key = FastMap::default();
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
+        let mut grants: FastMap<&'a str, Vec<usize>> = FastMap::default();
         for (i, o) in objects.iter().enumerate() {
+            if o.id.kind == "ReferenceGrant" {
+                grants.entry(o.id.namespace.as_str()).or_default().push(i);
+            }
             by_kind
                 .entry((o.id.group.as_str(), o.id.kind.as_str()))
                 .or_default()
@@ -161,6 +167,7 @@ impl<'a> Inputs<'a> {
             objects,
             by_key,
             by_kind,
+            grants,
         }
     }
 
@@ -168,6 +175,16 @@ impl<'a> Inputs<'a> {
         self.by_key
             .get(&(group, kind, namespace, name))
             .map(|&i| &self.objects[i])
+    }
+
+    /// The ReferenceGrants (of any group) in a namespace, in input order.
+    pub fn reference_grants(&self, namespace: &str) -> impl Iterator<Item = &'a Object> + '_ {
+        let objects = self.objects;
+        self.grants
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .map(move |&i| &objects[i])
     }
 
     pub fn of_kind<'s>(
