@@ -39,9 +39,9 @@ fn xds(file: &str) -> String {
     let r = rendered(file, ValidationLevel::Standard);
     assert_eq!(r.gateways.len(), 1, "{file}: one Gateway");
     let kinds = ["listener", "route", "cluster"];
-    std::iter::once(r.gateways[0].document(&kinds, false))
-        .chain(r.shared_documents(&kinds, false))
-        .map(|doc| gwctl::report::yaml::to_yaml(&doc))
+    r.into_documents(&kinds, false)
+        .iter()
+        .map(gwctl::report::yaml::to_yaml)
         .collect::<Vec<_>>()
         .join("---\n")
 }

@@ -2,7 +2,9 @@
 
 use super::args::{RenderArgs, RenderFormat, RenderType};
 use super::lint_cmd::load_config;
-use super::{print_stdout, usage_error};
+use std::io::Write;
+
+use super::usage_error;
 use crate::lint::{LintOptions, lint_paths};
 use crate::render::{self, RenderOptions, Rendered};
 use crate::report::yaml::to_yaml;
@@ -49,15 +51,17 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     {
         return usage_error(&format!("no Gateway {ns}/{name} in the inputs"));
     }
-    print_stdout(&format_rendered(&rendered, args.kind, args.output));
-    let mut failed = false;
-    if args.check {
-        for failure in render::proto::check_rendered(&rendered) {
-            eprintln!("error: {failure}");
-            failed = true;
-        }
+    let failures = if args.check {
+        render::proto::check_rendered(&rendered)
+    } else {
+        Vec::new()
+    };
+    let refused = rendered.gateways.iter().any(|g| !g.refused.is_empty());
+    write_rendered(rendered, args.kind, args.output);
+    for failure in &failures {
+        eprintln!("error: {failure}");
     }
-    u8::from(failed || rendered.gateways.iter().any(|g| !g.refused.is_empty()))
+    u8::from(!failures.is_empty() || refused)
 }
 
 /// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.
@@ -78,9 +82,10 @@ fn gateway_name(written: &str) -> Result<(String, String), String> {
     }
 }
 
-/// One document per Gateway, then the shared ones (Envoy clusters, AI backends and policies):
-/// YAML documents separated by `---`, or one JSON array.
-pub fn format_rendered(rendered: &Rendered, kind: RenderType, format: RenderFormat) -> String {
+/// Writes one document per Gateway, then the shared ones (Envoy clusters, AI backends and
+/// policies): YAML documents separated by `---`, or one JSON array. Written as made, not
+/// gathered into one string first: a large repository's rendering is hundreds of megabytes.
+fn write_rendered(rendered: Rendered, kind: RenderType, format: RenderFormat) {
     let kinds: &[&str] = match kind {
         RenderType::Listener => &["listener"],
         RenderType::Route => &["route"],
@@ -89,18 +94,19 @@ pub fn format_rendered(rendered: &Rendered, kind: RenderType, format: RenderForm
         RenderType::All => &["listener", "route", "cluster"],
     };
     let with_statuses = matches!(kind, RenderType::Status | RenderType::All);
-    let docs: Vec<serde_json::Value> = rendered
-        .gateways
-        .iter()
-        .map(|g| g.document(kinds, with_statuses))
-        .chain(rendered.shared_documents(kinds, with_statuses))
-        .collect();
-    match format {
-        RenderFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&docs).unwrap_or_default();
-            s.push('\n');
-            s
-        }
-        RenderFormat::Yaml => docs.iter().map(to_yaml).collect::<Vec<_>>().join("---\n"),
+    let docs = rendered.into_documents(kinds, with_statuses);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // A closed pipe (`| head`) ends the output; there is no one left to tell.
+    let _ = match format {
+        RenderFormat::Json => serde_json::to_writer_pretty(&mut out, &docs)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n")),
+        RenderFormat::Yaml => docs.iter().enumerate().try_for_each(|(i, doc)| {
+            if i > 0 {
+                out.write_all(b"---\n")?;
+            }
+            out.write_all(to_yaml(doc).as_bytes())
+        }),
     }
+    .and_then(|()| out.flush());
 }

@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod base64;
+mod document;
 pub mod envoy;
 pub mod proto;
 pub mod status;
@@ -140,13 +141,19 @@ pub struct Inputs<'a> {
     by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
     /// Objects by (group, kind), in input order: a kind's objects without a scan of all.
     by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
+    /// ReferenceGrants by namespace (each cross-namespace reference asks its target's).
+    grants: FastMap<&'a str, Vec<usize>>,
 }
 
 impl<'a> Inputs<'a> {
     pub fn new(objects: &'a [Object]) -> Self {
         let mut by_key = FastMap::default();
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
+        let mut grants: FastMap<&'a str, Vec<usize>> = FastMap::default();
         for (i, o) in objects.iter().enumerate() {
+            if o.id.kind == "ReferenceGrant" {
+                grants.entry(o.id.namespace.as_str()).or_default().push(i);
+            }
             by_kind
                 .entry((o.id.group.as_str(), o.id.kind.as_str()))
                 .or_default()
@@ -165,6 +172,7 @@ impl<'a> Inputs<'a> {
             objects,
             by_key,
             by_kind,
+            grants,
         }
     }
 
@@ -172,6 +180,16 @@ impl<'a> Inputs<'a> {
         self.by_key
             .get(&(group, kind, namespace, name))
             .map(|&i| &self.objects[i])
+    }
+
+    /// The ReferenceGrants (of any group) in a namespace, in input order.
+    pub fn reference_grants(&self, namespace: &str) -> impl Iterator<Item = &'a Object> + '_ {
+        let objects = self.objects;
+        self.grants
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .map(move |&i| &objects[i])
     }
 
     pub fn of_kind<'s>(
@@ -270,64 +288,6 @@ pub fn render_merged<'a>(
     out
 }
 
-impl Rendered {
-    /// The output documents of what belongs to no single Gateway: the Envoy clusters, then the
-    /// AI data plane's shared resources.
-    pub fn shared_documents(&self, kinds: &[&str], with_statuses: bool) -> Vec<Value> {
-        let mut doc = serde_json::Map::new();
-        if kinds.contains(&"cluster") && !self.clusters.is_empty() {
-            doc.insert(
-                "Clusters".into(),
-                self.clusters.iter().map(|r| r.value.clone()).collect(),
-            );
-        }
-        if with_statuses && !self.unrouted_statuses.is_null() {
-            doc.insert("Statuses".into(), self.unrouted_statuses.clone());
-        }
-        let envoy = (!doc.is_empty()).then(|| {
-            let mut shared = serde_json::Map::new();
-            shared.insert("Shared".into(), Value::String("envoy".into()));
-            shared.extend(doc);
-            Value::Object(shared)
-        });
-        envoy
-            .into_iter()
-            .chain(self.ai_document(kinds, with_statuses))
-            .collect()
-    }
-
-    /// The output document of the AI data plane's resources that belong to no single Gateway
-    /// (backends, services, policies) and their statuses; `None` when there are none.
-    fn ai_document(&self, kinds: &[&str], with_statuses: bool) -> Option<Value> {
-        let statuses = self
-            .shared_statuses
-            .as_array()
-            .filter(|s| with_statuses && !s.is_empty());
-        let mut selected = self
-            .shared
-            .iter()
-            .filter(|r| kinds.contains(&r.kind))
-            .peekable();
-        if selected.peek().is_none() && statuses.is_none() {
-            return None;
-        }
-        let mut doc = serde_json::Map::new();
-        doc.insert("Shared".into(), Value::String("ai".into()));
-        for r in selected {
-            if let Value::Array(items) = doc
-                .entry(r.section)
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                items.push(r.value.clone());
-            }
-        }
-        if let Some(s) = statuses {
-            doc.insert("Statuses".into(), Value::Array(s.clone()));
-        }
-        Some(Value::Object(doc))
-    }
-}
-
 impl RenderedGateway {
     /// An empty rendering of a Gateway, for a data plane's renderer to fill.
     pub fn new(gateway: &Object, data_plane: DataPlane) -> Self {
@@ -339,37 +299,6 @@ impl RenderedGateway {
             statuses: Value::Null,
             refused: Vec::new(),
         }
-    }
-
-    /// The output document: the resources by section (in the order given), then `Statuses`.
-    pub fn document(&self, kinds: &[&str], with_statuses: bool) -> Value {
-        let mut doc = serde_json::Map::new();
-        doc.insert(
-            "Gateway".into(),
-            Value::String(format!("{}/{}", self.namespace, self.name)),
-        );
-        doc.insert(
-            "DataPlane".into(),
-            serde_json::to_value(self.data_plane).unwrap_or_default(),
-        );
-        if !self.refused.is_empty() {
-            doc.insert("Refused".into(), self.refused.clone().into());
-        }
-        for r in &self.resources {
-            if !kinds.contains(&r.kind) {
-                continue;
-            }
-            if let Value::Array(items) = doc
-                .entry(r.section)
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                items.push(r.value.clone());
-            }
-        }
-        if with_statuses {
-            doc.insert("Statuses".into(), self.statuses.clone());
-        }
-        Value::Object(doc)
     }
 }
 

@@ -124,8 +124,8 @@ fn certificate(ctx: &Context<'_>, gw: &Object, r: &Value) -> Option<(Vec<u8>, Ve
 pub(super) fn granted(ctx: &Context<'_>, from: (&str, &str), to: (&str, &str, &str)) -> bool {
     let (to_kind, to_ns, to_name) = to;
     ctx.inputs
-        .of_kind(GATEWAY_API, "ReferenceGrant")
-        .filter(|g| g.id.namespace == to_ns)
+        .reference_grants(to_ns)
+        .filter(|g| g.id.group == GATEWAY_API)
         .any(|g| {
             let spec = &g.value["spec"];
             let from_ok = spec["from"].as_array().into_iter().flatten().any(|f| {

@@ -278,12 +278,7 @@ pub fn terminates_tls(l: &GwListener<'_>) -> bool {
 /// `to` (group, kind, namespace, name).
 pub fn granted(ctx: &Context<'_>, from: (&str, &str, &str), to: (&str, &str, &str, &str)) -> bool {
     let (to_group, to_kind, to_ns, to_name) = to;
-    let grants = ctx
-        .inputs
-        .objects
-        .iter()
-        .filter(|o| o.id.kind == "ReferenceGrant" && o.id.namespace == to_ns);
-    grants.into_iter().any(|g| {
+    ctx.inputs.reference_grants(to_ns).any(|g| {
         let by = array(&g.value, "/spec/from").any(|f| {
             f.get("group").and_then(Value::as_str).unwrap_or("") == from.0
                 && f.get("kind").and_then(Value::as_str) == Some(from.1)

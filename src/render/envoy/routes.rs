@@ -96,19 +96,21 @@ pub fn render(
         // deeply delegated first (the reference's goldens: a delegating rule's number comes
         // before its children's), a delegated entry's own route's age and name, and the order
         // the root's delegation tree flattens in.
+        // WeightedRoutePrecedence: a heavier entry's own route first, whatever its match. The
+        // key is made once per entry: a match's precedence reads its JSON.
         let weighted = ctx.options.weighted_route_precedence;
-        entries.sort_by(|a, b| {
-            // WeightedRoutePrecedence: a heavier entry's own route first, whatever its match.
-            let weight = |e: &Entry<'_>| if weighted { route_weight(e.route) } else { 0 };
-            weight(b)
-                .cmp(&weight(a))
-                .then_with(|| matches::precedence(&a.m).cmp(&matches::precedence(&b.m)))
-                .then_with(|| created(a.root).cmp(&created(b.root)))
-                .then_with(|| ns_name(a.root).cmp(ns_name(b.root)))
-                .then_with(|| a.parents.len().cmp(&b.parents.len()))
-                .then_with(|| created(a.route).cmp(&created(b.route)))
-                .then_with(|| ns_name(a.route).cmp(ns_name(b.route)))
-                .then_with(|| a.order.cmp(&b.order))
+        entries.sort_by_cached_key(|e| {
+            let weight = if weighted { route_weight(e.route) } else { 0 };
+            (
+                std::cmp::Reverse(weight),
+                matches::precedence(&e.m),
+                created(e.root),
+                ns_name(e.root),
+                e.parents.len(),
+                created(e.route),
+                ns_name(e.route),
+                e.order,
+            )
         });
         let vhost = if domain == "*" {
             format!("{}~*", rc.name)
@@ -147,7 +149,12 @@ pub fn render(
                 }
             }
         }
-        let mut host = json!({"domains": [domain], "name": vhost, "routes": routes});
+        // Built field by field: `json!` would copy the routes through serialisation.
+        let mut host = Value::Object(Map::from_iter([
+            ("domains".to_string(), json!([domain])),
+            ("name".to_string(), Value::String(vhost)),
+            ("routes".to_string(), Value::Array(routes)),
+        ]));
         if rc.tls {
             host["requireTls"] = json!("ALL");
         }
@@ -240,14 +247,9 @@ fn created(route: &Object) -> (bool, &str) {
 }
 
 /// `namespace/name` as one string compares (a namespace that prefixes another's sorts by the
-/// separator), without allocating it.
-fn ns_name(route: &Object) -> impl Iterator<Item = u8> + '_ {
-    route
-        .id
-        .namespace
-        .bytes()
-        .chain(std::iter::once(b'/'))
-        .chain(route.id.name.bytes())
+/// separator).
+fn ns_name(route: &Object) -> String {
+    format!("{}/{}", route.id.namespace, route.id.name)
 }
 
 fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
