@@ -154,7 +154,9 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
     match place {
         Place::Gateway(g) => {
             let count = match &facts[g].spec {
-                Spec::Gateway { listeners, .. } => listeners.len(),
+                Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+                    listeners.len()
+                }
                 _ => 0,
             };
             (0..count)

@@ -127,6 +127,14 @@ pub(super) fn policy_statuses(
         let Some(ancestor) = lookup.object(&s.ancestor) else {
             continue;
         };
+        // The merge stage judged the policy there already (a policy placed on a listener set).
+        let judged = picked.iter().any(|&i| {
+            let m = &merged.statuses[i];
+            m.policy == s.policy && m.ancestor == s.ancestor
+        });
+        if judged {
+            continue;
+        }
         let id = &ancestor.id;
         let programmed_here = if is_parent_kind(&id.kind) {
             std::iter::once(gateway)
