@@ -86,7 +86,9 @@ fn section(facts: &[Facts], place: Place) -> String {
 
 fn listener_name(facts: &[Facts], g: usize, l: usize) -> String {
     match &facts[g].spec {
-        Spec::Gateway { listeners, .. } => listeners.get(l).map(|x| x.name.clone()),
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+            listeners.get(l).map(|x| x.name.clone())
+        }
         _ => None,
     }
     .unwrap_or_default()

@@ -97,3 +97,22 @@ fn a_route_on_a_set_listener_has_the_gateway_and_the_set_above_it() {
         ]
     );
 }
+
+#[test]
+fn explain_names_the_set_listener_a_route_hangs_from() {
+    let docs = [SET.to_string(), tp("s", WHOLE_SET, "2s")];
+    let run = super::tests_fixture::run(&docs, &MergeOptions::default());
+    let Some(model) = &run.model else {
+        panic!("the run keeps its model");
+    };
+    let merged = model.merge();
+    let Some(route) = model.facts.iter().position(|f| f.id.name == "on-set") else {
+        panic!("route on-set is in the facts");
+    };
+    let statuses = super::explain::status_index(&run.policy_statuses);
+    let e = super::explain::explain(&model.facts, &merged, &statuses, super::Place::Route(route));
+    assert_eq!(
+        e.hierarchy,
+        ["XListenerSet default/set > listener extra > HTTPRoute default/on-set > rules 0"]
+    );
+}
