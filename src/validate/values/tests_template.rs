@@ -111,3 +111,34 @@ fn each_syntax_error_names_what_is_wrong_and_where() {
         );
     }
 }
+
+#[test]
+fn every_short_template_is_checked_without_panic_and_findings_point_inside_it() {
+    // Every string of up to four of these pieces (delimiters, quotes, brackets, a multi-byte
+    // character): a finding's range must lie on character boundaries within the text.
+    let pieces = [
+        "{", "}", "%", "#", "-", "'", "\"", "\\", "(", "]", "a", "é", " ", "{%", "%}",
+    ];
+    let mut texts = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = texts
+            .iter()
+            .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+            .collect();
+        texts.extend(longer);
+        texts.sort();
+        texts.dedup();
+    }
+    for text in &texts {
+        for f in check(ValueFormat::Template, text) {
+            let r = f.range.unwrap_or(0..0);
+            assert!(
+                r.start <= r.end
+                    && r.end <= text.len()
+                    && text.is_char_boundary(r.start)
+                    && text.is_char_boundary(r.end),
+                "{text:?}: {r:?}"
+            );
+        }
+    }
+}
