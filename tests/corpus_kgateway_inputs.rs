@@ -8,6 +8,8 @@ use common::{corpus, files_under};
 
 /// Errors gwctl reports on the reference's translator inputs (renamed), each right for the
 /// reason given: (file below the seed corpus, message fragment, how many, why).
+const MALFORMED_TEMPLATE: &str = "the case is written to be invalid: the transformation template `{{ invalid_template }` does not close its expression, which the proxy rejects when loading it (GW127)";
+
 const INPUT_ERRORS: &[(&str, &str, usize, &str)] = &[
     (
         "pkg/agentgateway/plugins/testdata/trafficpolicy/cel-invalid.yaml",
@@ -20,6 +22,60 @@ const INPUT_ERRORS: &[(&str, &str, usize, &str)] = &[
         "unclosed character class",
         1,
         "the case is written to be invalid: safeRegex `[` fails RE2, as its comment says (GW118)",
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/gateway-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/gateway-listener-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/gateway-listener-merge-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/httproute-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/httproute-rule-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/multi-target-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/xlistenerset-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/attachment/xlistenerset-listener-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/policy/policy-transformation-malformed-template-invalid.yaml",
+        "GW127 spec.transformation.request.body.value: template: unexpected `}`",
+        1,
+        MALFORMED_TEMPLATE,
     ),
     (
         "pkg/agentgateway/plugins/testdata/frontendpolicy/full.yaml",

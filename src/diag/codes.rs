@@ -301,6 +301,13 @@ pub static RULES: &[Rule] = &[
         "xDS TLS is enabled but its Secret is not in the inputs",
         "With controller.xds.tls.enabled both xDS servers use TLS and need a TLS Secret with the data keys tls.crt, tls.key and ca.crt in the installation namespace. Without it the control plane cannot serve configuration to the proxies. Add the Secret to the linted inputs (or ignore the finding when it is created elsewhere).",
     ),
+    r(
+        "GW127",
+        "invalid-template",
+        Error,
+        "A transformation template does not compile",
+        "TrafficPolicy transformation values (header `set`/`add` values, `body.value`) are Jinja templates that the proxy compiles when it loads the route configuration: an unclosed `{{`, `{%` or `{#`, an unclosed string or bracket, or block tags that do not nest (`{% if %}` without `{% endif %}`) make it reject the configuration. The controller does not compile templates: with validation level standard it accepts the policy and sends the template on, and the proxy rejects the update; with strict it has the proxy check the configuration first and replaces the routes the policy reaches with a direct response 500. So gwctl's predicted policy status stays Accepted, while `render` treats the policy as invalid. Only the syntax is checked: a name the template uses but the request does not have is empty at run time.",
+    ),
     // GW2xx: references and route attachment
     r(
         "GW201",

@@ -1,4 +1,4 @@
-//! Examples of the value rules (GW116-GW126: what a string holds, and the chart values); see
+//! Examples of the value rules (GW116-GW127: what a string holds, and the chart values); see
 //! `examples.rs`.
 
 use super::examples::{
@@ -393,6 +393,40 @@ data:
   tls.crt: Y2VydA==
   tls.key: a2V5
   ca.crt: Y2E=
+"#,
+    ),
+    e(
+        "GW127",
+        Manifest,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  transformation:
+    request:
+      set:
+      - name: x-user
+        value: "{{ header(\"x-user-id\") }"
+"#,
+        r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: web
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: web
+  transformation:
+    request:
+      set:
+      - name: x-user
+        value: "{{ header(\"x-user-id\") }}"
 "#,
     ),
 ];

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::fasthash::FastMap;
 
-use crate::model::facts::{Facts, GATEWAY_API, Spec};
+use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Spec};
 use crate::resolve::Attachment;
 
 use super::rank::outcomes;
@@ -29,6 +29,11 @@ pub struct Hierarchy {
     pub delegators: FastMap<usize, Vec<Place>>,
     /// Route delegation: per delegating rule, the routes it delegates to.
     pub delegates: FastMap<Place, Vec<usize>>,
+    /// The Gateway each ListenerSet (or XListenerSet) names as its parent, when it is in the
+    /// inputs. A listener set is a place as a Gateway is (`Place::Gateway(set)` for the whole
+    /// set, `Place::Listener(set, i)` for one of its listeners): its listeners are the parent
+    /// Gateway's listeners.
+    pub set_parent: FastMap<usize, usize>,
 }
 
 impl Hierarchy {
@@ -49,7 +54,19 @@ impl Hierarchy {
             backends: FastMap::default(),
             delegators,
             delegates,
+            set_parent: FastMap::default(),
         };
+        for (i, f) in facts.iter().enumerate() {
+            if let Spec::ListenerSet { parent, .. } = &f.spec
+                && parent.kind().is_none_or(|k| k == "Gateway")
+                && parent.group().is_none_or(|g| g == GATEWAY_API)
+            {
+                let ns = parent.namespace().unwrap_or(&f.id.namespace);
+                if let Some(&g) = by_name.get(&("Gateway", ns, &*parent.name)) {
+                    h.set_parent.insert(i, g);
+                }
+            }
+        }
         for a in attachments {
             if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {
                 h.attached.entry(place).or_default().push(a.policy);
@@ -79,16 +96,22 @@ impl Hierarchy {
                 }
             }
             for p in &route.parent_refs {
-                if p.kind().is_some_and(|k| k != "Gateway")
-                    || p.group().is_some_and(|g| g != GATEWAY_API)
-                {
+                let kind = p.kind().unwrap_or("Gateway");
+                let group = p.group().unwrap_or(GATEWAY_API);
+                let known = matches!(
+                    (group, kind),
+                    (GATEWAY_API, "Gateway" | "ListenerSet") | (GATEWAY_API_X, "XListenerSet")
+                );
+                if !known {
                     continue;
                 }
                 let pns = p.namespace().unwrap_or(ns);
-                let Some(&g) = by_name.get(&("Gateway", pns, &*p.name)) else {
+                let Some(&g) = by_name.get(&(kind, pns, &*p.name)) else {
                     continue;
                 };
-                let Spec::Gateway { listeners, .. } = &facts[g].spec else {
+                let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) =
+                    &facts[g].spec
+                else {
                     continue;
                 };
                 // The listeners the parentRef selects; hostname and namespace checks are the
@@ -110,8 +133,8 @@ impl Hierarchy {
         h
     }
 
-    /// The Gateway above a listener, route or rule place (the status ancestors); above a
-    /// delegated child route, those of the routes delegating to it.
+    /// The Gateway (or listener set) above a listener, route or rule place (the status
+    /// ancestors); above a delegated child route, those of the routes delegating to it.
     pub fn gateways(&self, place: Place) -> Vec<usize> {
         let route = match place {
             Place::Gateway(g) | Place::Listener(g, _) => return vec![g],
@@ -153,14 +176,14 @@ impl Hierarchy {
 fn place_of(t: &Facts, target: usize, section: Option<&str>) -> Option<Place> {
     let Some(s) = section else {
         return match &t.spec {
-            Spec::Gateway { .. } => Some(Place::Gateway(target)),
+            Spec::Gateway { .. } | Spec::ListenerSet { .. } => Some(Place::Gateway(target)),
             Spec::Route(_) => Some(Place::Route(target)),
             Spec::Service { .. } | Spec::Backend { .. } => Some(Place::Backend(target)),
             _ => None,
         };
     };
     Some(match &t.spec {
-        Spec::Gateway { listeners, .. } => {
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
             Place::Listener(target, listeners.iter().position(|l| l.name == s)?)
         }
         Spec::Route(route) => Place::Rule(
@@ -318,6 +341,26 @@ enum Step {
     Inherit(Inherited),
 }
 
+/// The steps of a listener place, least specific first: the Gateway, then the listener; for a
+/// listener set's listener, the parent Gateway, then the whole set and the listener, both at the
+/// listener level (the set's listeners are the Gateway's listeners).
+fn listener_steps(h: &Hierarchy, lp: Place) -> Vec<Step> {
+    let Place::Listener(owner, _) = lp else {
+        return Vec::new();
+    };
+    match h.set_parent.get(&owner) {
+        Some(&g) => vec![
+            Step::Attached(Place::Gateway(g), Level::Gateway),
+            Step::Attached(Place::Gateway(owner), Level::Listener),
+            Step::Attached(lp, Level::Listener),
+        ],
+        None => vec![
+            Step::Attached(Place::Gateway(owner), Level::Gateway),
+            Step::Attached(lp, Level::Listener),
+        ],
+    }
+}
+
 /// Delegation chain steps above a child route reached through `parent` (a rule of the route
 /// that delegates to it): that rule, its ExtensionRefs and its route at depth 1, then the rule
 /// delegating to that route (its first) at depth 2, and so on; a cycle or a chain deeper than
@@ -375,9 +418,8 @@ pub(super) fn effective_all<'a>(
             return steps;
         };
         // The first listener the route hangs from (a route on several is rare for AI routes).
-        if let Some(&lp @ Place::Listener(g, _)) = h.parents.get(&r).and_then(|p| p.first()) {
-            steps.push(Step::Attached(Place::Gateway(g), Level::Gateway));
-            steps.push(Step::Attached(lp, Level::Listener));
+        if let Some(&lp) = h.parents.get(&r).and_then(|p| p.first()) {
+            steps.extend(listener_steps(h, lp));
         }
         steps.push(Step::Attached(Place::Route(r), Level::Route));
         steps.push(Step::Attached(rule, Level::Rule));
@@ -446,11 +488,21 @@ pub(super) fn effective_all<'a>(
                 for (li, l) in listeners.iter().enumerate() {
                     let lp = Place::Listener(i, li);
                     let leaf = !h.children.contains_key(&lp);
-                    let steps = [
-                        Step::Attached(g, Level::Gateway),
-                        Step::Attached(lp, Level::Listener),
-                    ];
-                    emit(lp, None, leaf, &steps, l.port, None);
+                    emit(lp, None, leaf, &listener_steps(h, lp), l.port, None);
+                }
+            }
+            Spec::ListenerSet { listeners, .. } => {
+                let set = Place::Gateway(i);
+                let mut steps = Vec::with_capacity(2);
+                if let Some(&g) = h.set_parent.get(&i) {
+                    steps.push(Step::Attached(Place::Gateway(g), Level::Gateway));
+                }
+                steps.push(Step::Attached(set, Level::Listener));
+                emit(set, None, listeners.is_empty(), &steps, None, None);
+                for (li, l) in listeners.iter().enumerate() {
+                    let lp = Place::Listener(i, li);
+                    let leaf = !h.children.contains_key(&lp);
+                    emit(lp, None, leaf, &listener_steps(h, lp), l.port, None);
                 }
             }
             Spec::Route(route) => {
@@ -462,12 +514,9 @@ pub(super) fn effective_all<'a>(
                     parents.iter().copied().map(Some).collect()
                 };
                 for via in vias {
-                    let mut steps = Vec::with_capacity(5);
-                    if let Some(lp @ Place::Listener(g, _)) = via {
-                        steps.push(Step::Attached(Place::Gateway(g), Level::Gateway));
-                        steps.push(Step::Attached(lp, Level::Listener));
-                    }
+                    let mut steps = via.map_or_else(Vec::new, |lp| listener_steps(h, lp));
                     steps.push(Step::Attached(rp, Level::Route));
+                    let above_rules = steps.len();
                     emit(rp, via, route.rules.is_empty(), &steps, None, None);
                     // A route reached only by delegation has its rules' policies through the
                     // rules delegating to it (below), not on their own.
@@ -476,7 +525,7 @@ pub(super) fn effective_all<'a>(
                     }
                     for ri in 0..route.rules.len() {
                         let rule = Place::Rule(i, ri);
-                        steps.truncate(if via.is_some() { 3 } else { 1 });
+                        steps.truncate(above_rules);
                         steps.push(Step::Attached(rule, Level::Rule));
                         steps.push(Step::Extension(rule));
                         emit(rule, via, true, &steps, None, None);

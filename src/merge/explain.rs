@@ -86,7 +86,9 @@ fn section(facts: &[Facts], place: Place) -> String {
 
 fn listener_name(facts: &[Facts], g: usize, l: usize) -> String {
     match &facts[g].spec {
-        Spec::Gateway { listeners, .. } => listeners.get(l).map(|x| x.name.clone()),
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+            listeners.get(l).map(|x| x.name.clone())
+        }
         _ => None,
     }
     .unwrap_or_default()
@@ -154,7 +156,9 @@ fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> 
     match place {
         Place::Gateway(g) => {
             let count = match &facts[g].spec {
-                Spec::Gateway { listeners, .. } => listeners.len(),
+                Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+                    listeners.len()
+                }
                 _ => 0,
             };
             (0..count)

@@ -16,6 +16,8 @@ mod tests_delegation;
 #[cfg(test)]
 mod tests_fixture;
 #[cfg(test)]
+mod tests_listener_set;
+#[cfg(test)]
 mod tests_status;
 pub mod view;
 
@@ -30,7 +32,7 @@ use crate::source::Span;
 
 pub use chains::Hierarchy;
 pub use status::{
-    MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid, rejected,
+    MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid, rejected, rejects,
 };
 
 /// The chart value `policyMerge`: which TrafficPolicy fields of one level are combined.
@@ -158,7 +160,9 @@ impl Level {
 /// second number, into the object's listeners, rules, ports or sections).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Place {
+    /// A Gateway, or a ListenerSet (XListenerSet) as a whole.
     Gateway(usize),
+    /// A listener of a Gateway or of a ListenerSet.
     Listener(usize, usize),
     Route(usize),
     Rule(usize, usize),

@@ -9,7 +9,7 @@
 use crate::fasthash::{FastMap, FastSet};
 
 use crate::diag::{Diagnostic, ResourceRef, Severity};
-use crate::model::facts::Facts;
+use crate::model::facts::{Facts, Spec};
 use crate::resolve::resource_ref as resource_ref_of;
 
 use super::chains::Hierarchy;
@@ -100,7 +100,7 @@ fn delegated_tallies(e: &Effective<'_>) -> Vec<(usize, Tally)> {
 fn judged_at(facts: &[Facts], place: Place) -> Vec<Place> {
     match place {
         Place::Route(r) => match &facts[r].spec {
-            crate::model::facts::Spec::Route(route) if !route.rules.is_empty() => {
+            Spec::Route(route) if !route.rules.is_empty() => {
                 (0..route.rules.len()).map(|i| Place::Rule(r, i)).collect()
             }
             _ => vec![place],
@@ -124,6 +124,8 @@ pub(super) fn statuses(
     let mut attached: Vec<(Place, usize, u8)> = Vec::new();
     for (&place, policies) in &h.attached {
         let tier = match place {
+            // A listener set's policies are listener-level (its listeners are the Gateway's).
+            Place::Gateway(g) if matches!(facts[g].spec, Spec::ListenerSet { .. }) => 1,
             Place::Gateway(_) => 0,
             Place::Listener(..) => 1,
             Place::Route(_) | Place::Rule(..) => 2,
@@ -245,11 +247,21 @@ fn key(r: &ResourceRef) -> (&str, &str, &str) {
     )
 }
 
-/// The first error-level finding of each resource.
+/// Errors only the proxy finds, when it loads the configuration: the controller accepts the
+/// policy and sends the setting on (with validation level standard; strict has the proxy check
+/// the configuration first). A malformed transformation template (GW127).
+const PROXY_ONLY: &[&str] = &["GW127"];
+
+/// Whether the controller rejects the resource a finding is on: an error it detects itself.
+pub fn rejects(d: &Diagnostic) -> bool {
+    d.severity == Severity::Error && !PROXY_ONLY.contains(&d.code)
+}
+
+/// The first error-level finding of each resource that the controller rejects it for.
 fn first_errors(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), &str> {
     let mut first = FastMap::default();
     for d in diagnostics {
-        if d.severity == Severity::Error
+        if rejects(d)
             && let Some(r) = &d.resource
         {
             first.entry(key(r)).or_insert(d.message.as_str());
@@ -258,8 +270,8 @@ fn first_errors(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), &str>
     first
 }
 
-/// Policies with an error-level finding: the controller does not accept them, so they take no
-/// part in the merge.
+/// Policies with an error-level finding the controller detects: it does not accept them, so
+/// they take no part in the merge.
 pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> FastSet<usize> {
     let first = first_errors(diagnostics);
     if first.is_empty() {
@@ -280,8 +292,8 @@ pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> FastSet<usize> {
         .collect()
 }
 
-/// A policy with an error-level finding is not accepted (`Invalid`, with the first error), and
-/// then attaches nowhere.
+/// A policy with an error-level finding the controller detects is not accepted (`Invalid`, with
+/// the first such error), and then attaches nowhere.
 pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
     let first = first_errors(diagnostics);
     for s in statuses {

@@ -187,3 +187,21 @@ fn pre_and_post_routing_on_one_feature_is_reported() {
         ]
     );
 }
+
+#[test]
+fn a_malformed_template_is_the_proxys_error_the_controller_accepts_the_policy() {
+    // GW127 is an error, but only the proxy finds it: the policy is Accepted and merged; one
+    // with an error the controller finds (an unknown field) is not.
+    let template = "  transformation:\n    request:\n      set: [{name: x-a, value: '{{ a }'}]";
+    let docs = [
+        tp("t", GW, template),
+        tp("u", HTTP, "  timeouts: {request: 1s}\n  nope: 1"),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "t -> Gateway gw: Valid / Attached",
+            "u -> Gateway gw: Invalid / Pending"
+        ]
+    );
+}

@@ -155,7 +155,9 @@ pub fn place_parts(facts: &[Facts], place: Place) -> (usize, Option<String>) {
 
 fn section_name(spec: &Spec, k: usize) -> String {
     let named = match spec {
-        Spec::Gateway { listeners, .. } => listeners.get(k).map(|l| l.name.clone()),
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+            listeners.get(k).map(|l| l.name.clone())
+        }
         Spec::Route(r) => r.rules.get(k).cloned().flatten(),
         Spec::Service { ports } => ports
             .get(k)
@@ -170,7 +172,9 @@ fn section_name(spec: &Spec, k: usize) -> String {
 /// picks one (by name, or `N` / `rule N` for a rule without a name).
 pub fn places_of(facts: &[Facts], i: usize, section: Option<&str>) -> Vec<Place> {
     let (whole, count, part): (Place, usize, fn(usize, usize) -> Place) = match &facts[i].spec {
-        Spec::Gateway { listeners, .. } => (Place::Gateway(i), listeners.len(), Place::Listener),
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+            (Place::Gateway(i), listeners.len(), Place::Listener)
+        }
         Spec::Route(r) => (Place::Route(i), r.rules.len(), Place::Rule),
         Spec::Service { ports } => (Place::Backend(i), ports.len(), Place::Port),
         Spec::Backend { sections, .. } => (Place::Backend(i), sections.len(), Place::Provider),

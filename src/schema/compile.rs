@@ -79,10 +79,12 @@ pub enum ValueFormat {
     Quantity,
     Jwks,
     Htpasswd,
+    /// A transformation template of the proxy data plane (Jinja syntax).
+    Template,
 }
 
 impl ValueFormat {
-    pub const ALL: [ValueFormat; 7] = [
+    pub const ALL: [ValueFormat; 8] = [
         ValueFormat::CelExpression,
         ValueFormat::Regex,
         ValueFormat::HeaderName,
@@ -90,6 +92,7 @@ impl ValueFormat {
         ValueFormat::Quantity,
         ValueFormat::Jwks,
         ValueFormat::Htpasswd,
+        ValueFormat::Template,
     ];
 
     /// The extension's value naming this format.
@@ -102,6 +105,7 @@ impl ValueFormat {
             ValueFormat::Quantity => "quantity",
             ValueFormat::Jwks => "jwks",
             ValueFormat::Htpasswd => "htpasswd",
+            ValueFormat::Template => "template",
         }
     }
 

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::Context;
-use crate::diag::{Diagnostic, ResourceRef, Severity};
+use crate::diag::{Diagnostic, ResourceRef};
 use crate::fasthash::{FastMap, FastSet};
 use crate::model::Object;
 
@@ -52,7 +52,7 @@ impl<'a> Lookup<'a> {
         }
         let mut first_errors = FastMap::default();
         for d in &ctx.run.diagnostics {
-            if d.severity == Severity::Error
+            if crate::merge::rejects(d)
                 && let Some(r) = &d.resource
             {
                 first_errors.entry(key(r)).or_insert(d);

@@ -127,6 +127,14 @@ pub(super) fn policy_statuses(
         let Some(ancestor) = lookup.object(&s.ancestor) else {
             continue;
         };
+        // The merge stage judged the policy there already (a policy placed on a listener set).
+        let judged = picked.iter().any(|&i| {
+            let m = &merged.statuses[i];
+            m.policy == s.policy && m.ancestor == s.ancestor
+        });
+        if judged {
+            continue;
+        }
         let id = &ancestor.id;
         let programmed_here = if is_parent_kind(&id.kind) {
             std::iter::once(gateway)
@@ -291,10 +299,11 @@ fn status_for(policy: &Object, ancestor: &Object, attached: bool) -> PolicyStatu
     }
 }
 
-/// The listener sets a policy reaches, which the merge stage does not model: a policy on a
-/// listener set (or one of its listeners), on a route attached through a listener set, or on
-/// the Gateway (its listener sets' listeners are the Gateway's). Each listener set is an
-/// ancestor of its own, with the conditions the policy has on the Gateway when it has some.
+/// The listener sets a policy reaches: a policy on a listener set (or one of its listeners), on
+/// a route attached through a listener set, or on the Gateway (its listener sets' listeners are
+/// the Gateway's). Each listener set is an ancestor of its own, with the conditions the policy
+/// has on the Gateway when it has some. Where the merge stage judged the policy on the set
+/// itself (a policy placed on the set's listeners), its status is the one kept.
 fn through_listener_sets(
     lookup: &Lookup<'_>,
     gateway: &Object,

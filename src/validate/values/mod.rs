@@ -1,5 +1,6 @@
 //! Strings checked for what they are (schema extension `x-gwctl-format`): CEL expressions,
-//! regexes, header names, durations, quantities, JWKS and htpasswd lines. Each checker is a pure
+//! regexes, header names, durations, quantities, JWKS, htpasswd lines and transformation
+//! templates. Each checker is a pure
 //! function from the decoded text to findings with byte ranges in that text; the walker maps the
 //! ranges to the file through [`position::ScalarMap`] (built only when there is a finding).
 
@@ -9,9 +10,12 @@ mod jwks;
 pub(crate) mod position;
 mod re2;
 mod scalars;
+mod template;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_template;
 
 use std::ops::Range;
 
@@ -69,6 +73,7 @@ pub(crate) fn check_with(
         ValueFormat::Quantity => scalars::quantity(text),
         ValueFormat::Jwks => jwks::check(text),
         ValueFormat::Htpasswd => htpasswd::check(text),
+        ValueFormat::Template => template::check(text),
     }
 }
 
