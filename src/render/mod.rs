@@ -212,7 +212,19 @@ pub struct Context<'a> {
     pub inputs: Inputs<'a>,
     /// The effective policies; `None` when the run kept no model.
     pub merged: Option<&'a Merged<'a>>,
+    /// The model's facts (which the merge stage's places count in) by kind, namespace and name.
+    facts: FastMap<(&'a str, &'a str, &'a str), usize>,
     pub options: &'a RenderOptions,
+}
+
+impl Context<'_> {
+    /// The index of an object's facts in the model (the first of its kind, namespace and name).
+    pub fn fact_of(&self, object: &Object) -> Option<usize> {
+        let id = &object.id;
+        self.facts
+            .get(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+            .copied()
+    }
 }
 
 /// The data plane of a Gateway: its GatewayClass's controllerName.
@@ -245,11 +257,22 @@ pub fn render_merged<'a>(
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
 ) -> Rendered {
+    let mut facts = FastMap::default();
+    for (i, f) in run.model.iter().flat_map(|m| &m.facts).enumerate() {
+        facts
+            .entry((
+                f.id.kind.as_str(),
+                f.id.namespace.as_str(),
+                f.id.name.as_str(),
+            ))
+            .or_insert(i);
+    }
     let ctx = Context {
         run,
         inputs: Inputs::new(&run.objects),
         merged,
         options,
+        facts,
     };
     let mut out = Rendered::default();
     let shared = status::Shared::new(&ctx);

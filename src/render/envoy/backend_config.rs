@@ -8,6 +8,7 @@ use super::super::Context;
 use super::{duration, typed};
 use crate::merge::{Family, Place};
 use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
 
 const HTTP_OPTIONS: &str = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
 
@@ -18,11 +19,7 @@ pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map
     let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
         return out;
     };
-    let Some(i) = model.facts.iter().position(|f| {
-        f.id.kind == target.id.kind
-            && f.id.namespace == target.id.namespace
-            && f.id.name == target.id.name
-    }) else {
+    let Some(i) = ctx.fact_of(target) else {
         return out;
     };
     let place = match port {
@@ -142,9 +139,8 @@ pub fn backend_tls_policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
     let group = target.id.group.as_str();
     let policy = ctx
         .inputs
-        .objects
-        .iter()
-        .filter(|o| o.id.kind == "BackendTLSPolicy" && o.id.namespace == target.id.namespace)
+        .of_kind(GATEWAY_API, "BackendTLSPolicy")
+        .filter(|o| o.id.namespace == target.id.namespace)
         .find(|o| {
             array_of(&o.value, "/spec/targetRefs").any(|r| {
                 r.get("group").and_then(Value::as_str).unwrap_or("") == group

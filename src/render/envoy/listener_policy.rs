@@ -45,11 +45,7 @@ impl<'c> ListenerPolicies<'c> {
         let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
             return out;
         };
-        let Some(g) = model.facts.iter().position(|f| {
-            f.id.kind == "Gateway"
-                && f.id.namespace == gateway.id.namespace
-                && f.id.name == gateway.id.name
-        }) else {
+        let Some(g) = ctx.fact_of(gateway) else {
             return out;
         };
         out.gateway = Some(g);
