@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::super::Context;
+use super::super::{Context, ValidationLevel};
 use super::{duration, typed};
 use crate::fasthash::FastMap;
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
@@ -66,35 +66,36 @@ impl Applied {
 /// The facts of the run, looked up by object, and the merge stage's results.
 pub struct Policies<'c> {
     ctx: &'c Context<'c>,
-    by_id: FastMap<(&'c str, &'c str, &'c str), usize>,
+    /// The first error of each TrafficPolicy that makes it invalid here: one the controller
+    /// detects, or, with strict validation (where the proxy checks the configuration first),
+    /// any error.
+    invalid: FastMap<(&'c str, &'c str, &'c str), &'c str>,
 }
 
 impl<'c> Policies<'c> {
     pub fn new(ctx: &'c Context<'c>) -> Self {
-        let mut by_id = FastMap::default();
-        if let Some(model) = &ctx.run.model {
-            for (i, f) in model.facts.iter().enumerate() {
-                by_id
+        let strict = ctx.options.validation_level == ValidationLevel::Strict;
+        let mut invalid = FastMap::default();
+        for d in &ctx.run.diagnostics {
+            let Some(r) = d.resource.as_ref().filter(|r| r.kind == "TrafficPolicy") else {
+                continue;
+            };
+            if d.severity == crate::diag::Severity::Error && (strict || crate::merge::rejects(d)) {
+                invalid
                     .entry((
-                        f.id.kind.as_str(),
-                        f.id.namespace.as_str(),
-                        f.id.name.as_str(),
+                        r.kind.as_str(),
+                        r.namespace.as_deref().unwrap_or(""),
+                        r.name.as_str(),
                     ))
-                    .or_insert(i);
+                    .or_insert(d.message.as_str());
             }
         }
-        Policies { ctx, by_id }
+        Policies { ctx, invalid }
     }
 
     /// The object's index in the run's facts.
     pub(super) fn index(&self, o: &Object) -> Option<usize> {
-        self.by_id
-            .get(&(
-                o.id.kind.as_str(),
-                o.id.namespace.as_str(),
-                o.id.name.as_str(),
-            ))
-            .copied()
+        self.ctx.fact_of(o)
     }
 
     /// The TrafficPolicy of a place; of a delegated child's rule, as reached through the
@@ -185,18 +186,13 @@ impl<'c> Policies<'c> {
             if id.kind != "TrafficPolicy" {
                 continue;
             }
-            let error = self.ctx.run.diagnostics.iter().find(|d| {
-                d.severity == crate::diag::Severity::Error
-                    && d.resource.as_ref().is_some_and(|r| {
-                        r.kind == id.kind
-                            && r.name == id.name
-                            && r.namespace.as_deref().unwrap_or("") == id.namespace
-                    })
-            });
-            if let Some(d) = error {
+            let error =
+                self.invalid
+                    .get(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()));
+            if let Some(message) = error {
                 return Some(format!(
-                    "TrafficPolicy {}/{} is invalid: {}",
-                    id.namespace, id.name, d.message
+                    "TrafficPolicy {}/{} is invalid: {message}",
+                    id.namespace, id.name
                 ));
             }
         }
