@@ -45,14 +45,11 @@ pub fn render(
     // Listener-level settings: on the route configuration when it serves one listener, else on
     // the virtual hosts of each listener.
     let policies = shared.policies;
-    let gateway_policy = shared.gateway;
     let listener_policy = |li: usize, only: bool| {
         let l = &plan.listeners[li];
-        match l.set {
-            None => policies.listener(plan.gateway, l.index, only),
-            Some(_) if only => Ok(Applied::default()),
-            Some(_) => Ok(gateway_policy.clone()),
-        }
+        // A listener set's listener is a place of the set's (the merge stage ranks the set's
+        // policies at the listener level, under the parent Gateway's).
+        policies.listener(l.set.unwrap_or(plan.gateway), l.index, only)
     };
     let mut problems = Vec::new();
     let mut rc_policy = if rc.https {
@@ -76,6 +73,8 @@ pub fn render(
                 .collect();
             for domain in domains(l.hostname, &hostnames) {
                 if !rc.https && !host_policy.contains_key(&domain) {
+                    let owner = l.set.unwrap_or(plan.gateway);
+                    problems.extend(policies.invalid_on_listener(owner, l.index));
                     let applied = listener_policy(li, true).unwrap_or_else(|why| {
                         problems.push(why);
                         Applied::default()
@@ -179,13 +178,13 @@ pub fn render(
     }
     // An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves
     // nothing valid to route: one catch-all virtual host answers 500, as the reference does.
-    let own_listener = rc
-        .listeners
-        .first()
-        .map(|&li| &plan.listeners[li])
-        .filter(|l| rc.https && l.set.is_none())
-        .map(|l| l.index);
-    if let Some(why) = policies.invalid_on_gateway(plan.gateway, own_listener) {
+    let only = rc.listeners.first().map(|&li| &plan.listeners[li]);
+    let own_listener = only.filter(|_| rc.https).map(|l| l.index);
+    let owner = only.and_then(|l| l.set);
+    let invalid = policies
+        .invalid_on_gateway(plan.gateway, own_listener.filter(|_| owner.is_none()))
+        .or_else(|| owner.and_then(|set| policies.invalid_on_gateway(set, own_listener)));
+    if let Some(why) = invalid {
         shared
             .refused
             .push(format!("route configuration {}: {why}", rc.name));

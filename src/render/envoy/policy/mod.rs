@@ -174,6 +174,11 @@ impl<'c> Policies<'c> {
             .or_else(|| listener.and_then(|li| self.invalid_at(Place::Listener(g, li))))
     }
 
+    /// Why one listener of a Gateway or listener set has an invalid TrafficPolicy attached.
+    pub fn invalid_on_listener(&self, owner: &Object, listener: usize) -> Option<String> {
+        self.invalid_at(Place::Listener(self.index(owner)?, listener))
+    }
+
     /// An invalid TrafficPolicy attached at a place (or named by a rule's ExtensionRef): one
     /// with an error-level finding of gwctl's.
     fn invalid_at(&self, place: Place) -> Option<String> {
