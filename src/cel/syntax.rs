@@ -80,17 +80,22 @@ pub fn check_syntax(expr: &str) -> Result<Vec<String>, SyntaxError> {
 /// Parses a data-plane expression and returns the top-level identifiers it reads (variables,
 /// not comprehension variables), sorted and deduplicated.
 pub fn check_syntax_with(expr: &str, limits: &CelLimits) -> Result<Vec<String>, SyntaxError> {
-    let env = super::env().map_err(|message| SyntaxError {
+    let env = env()?;
+    let parsed = parse_guarded(env, expr, limits)?;
+    let mut names = BTreeSet::new();
+    free_identifiers(&parsed, &mut Vec::new(), &mut names);
+    Ok(names.into_iter().collect())
+}
+
+/// The parsing environment; its failure to build is reported as an error at the start.
+fn env() -> Result<&'static std::sync::Arc<Env>, SyntaxError> {
+    super::env().map_err(|message| SyntaxError {
         message,
         offset: 0,
         line: 1,
         column: 1,
         limit: None,
-    })?;
-    let parsed = parse_guarded(env, expr, limits)?;
-    let mut names = BTreeSet::new();
-    free_identifiers(&parsed, &mut Vec::new(), &mut names);
-    Ok(names.into_iter().collect())
+    })
 }
 
 /// Parses with the environment's macros, after the pre-checks.
@@ -105,13 +110,7 @@ pub(super) fn parse_guarded(
 /// Parses a data-plane expression under the default limits, with the offset of every node
 /// (the render stage writes the parsed expression as the proxy receives it).
 pub fn parse_with_source_info(source: &str) -> Result<(Expression, SourceInfo), SyntaxError> {
-    let env = super::env().map_err(|message| SyntaxError {
-        message,
-        offset: 0,
-        line: 1,
-        column: 1,
-        limit: None,
-    })?;
+    let env = env()?;
     parse_guarded_with_info(env, source, &CelLimits::default())
 }
 
