@@ -11,7 +11,7 @@ use super::{EXIT_USAGE, print_stdout, usage_error};
 use crate::config::{self, Config, ConfigError};
 use crate::diag::Severity;
 use crate::input::Filters;
-use crate::lint::{LintOptions, LintRun, Progress, lint_paths};
+use crate::lint::{LintOptions, LintRun, Phases, Progress, lint_paths};
 use crate::report::{self, Format, RenderOptions};
 use crate::schema::{ApiGroups, user_crds};
 
@@ -52,6 +52,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
             Err(message) => return usage_error(&message),
         }
     }
+    let mut phases = Phases::start();
     let mut run = match lint_paths(&args.paths, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
@@ -89,7 +90,11 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         }
         None => args.format,
     };
-    print_stdout(&report::render(&run, terminal_format, &render_options));
+    phases.mark("lint");
+    let report = report::render(&run, terminal_format, &render_options);
+    phases.mark("report");
+    print_stdout(&report);
+    phases.mark("print");
     // Formats without a place for the table keep stdout machine-readable: it goes to stderr.
     if args.statistics && !matches!(terminal_format, Format::Human | Format::Json) {
         eprint!("{}", report::statistics_table(&run));
