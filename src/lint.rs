@@ -334,8 +334,15 @@ fn run_stages(
         let merge::Merged {
             diagnostics: found,
             statuses,
+            effective,
+            hierarchy,
             ..
         } = merge::merge(&facts, &resolved.attachments, &merge_options);
+        // Hundreds of thousands of small vectors: freed on every thread.
+        rayon::join(
+            || effective.into_par_iter().for_each(drop),
+            || drop(hierarchy),
+        );
         // Freeing 100,000 resources' facts takes a tenth of a second that the report need not
         // wait for: the pool's threads are idle by now.
         rayon::spawn(move || drop(facts));

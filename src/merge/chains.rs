@@ -27,25 +27,37 @@ pub struct Hierarchy {
 
 impl Hierarchy {
     pub fn new(facts: &[Facts], attachments: &[Attachment]) -> Self {
-        let mut by_name: FastMap<(&str, &str, &str), usize> = FastMap::default();
-        for (i, f) in facts.iter().enumerate() {
-            let id = &f.id;
-            by_name
-                .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
-                .or_insert(i);
-        }
+        // The name index and the attached policies do not depend on each other.
+        let (by_name, attached) = rayon::join(
+            || {
+                let mut by_name: FastMap<(&str, &str, &str), usize> =
+                    FastMap::with_capacity_and_hasher(facts.len(), Default::default());
+                for (i, f) in facts.iter().enumerate() {
+                    let id = &f.id;
+                    by_name
+                        .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+                        .or_insert(i);
+                }
+                by_name
+            },
+            || {
+                let mut attached: FastMap<Place, Vec<usize>> = FastMap::default();
+                for a in attachments {
+                    if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref())
+                    {
+                        attached.entry(place).or_default().push(a.policy);
+                    }
+                }
+                attached
+            },
+        );
         let mut h = Hierarchy {
-            attached: FastMap::default(),
+            attached,
             extension: FastMap::default(),
             parents: FastMap::default(),
             children: FastMap::default(),
             backends: FastMap::default(),
         };
-        for a in attachments {
-            if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {
-                h.attached.entry(place).or_default().push(a.policy);
-            }
-        }
         for (i, f) in facts.iter().enumerate() {
             let Spec::Route(route) = &f.spec else {
                 continue;

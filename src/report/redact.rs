@@ -8,8 +8,26 @@ use std::collections::BTreeMap;
 use crate::secrets::{mask_text, scrub, scrubbable};
 use crate::source::{FileId, Span};
 
+/// What a redacted copy carries besides the files and findings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Carry {
+    /// Everything of the run (a report built outside this stage may read any of it).
+    Everything,
+    /// What the formats read: the resources too for JUnit (one case each), and no statuses,
+    /// which no format shows (copying 100,000 resources for nothing cost a report most of its
+    /// time).
+    Report { shows_source: bool, resources: bool },
+}
+
 /// A copy of `run` with its secrets hidden; `None` when it has none (the run is shown as is).
-pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
+pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
+    let (shows_source, resources, statuses) = match carry {
+        Carry::Everything => (false, true, true),
+        Carry::Report {
+            shows_source,
+            resources,
+        } => (shows_source, resources, false),
+    };
     if run.masked.is_empty() {
         return None;
     }
@@ -94,12 +112,24 @@ pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
         files,
         diagnostics: run.diagnostics.iter().map(clean).collect(),
         suppressed: run.suppressed.iter().map(clean).collect(),
-        resources: run.resources.clone(),
+        resources: if resources {
+            run.resources.clone()
+        } else {
+            Vec::new()
+        },
         stats: run.stats.clone(),
         input_error: run.input_error,
         masked: Vec::new(),
-        route_statuses: run.route_statuses.clone(),
-        policy_statuses: run.policy_statuses.clone(),
+        route_statuses: if statuses {
+            run.route_statuses.clone()
+        } else {
+            Vec::new()
+        },
+        policy_statuses: if statuses {
+            run.policy_statuses.clone()
+        } else {
+            Vec::new()
+        },
         model: None,
         objects: Vec::new(),
     })
