@@ -189,8 +189,23 @@ fn family_of<'a>(kind: &str, field: &'a str, phase: Option<&str>) -> Option<(Fam
     })
 }
 
-/// Per family, the named settings of every place of a chain.
-type Gathered<'a> = FastMap<Family, Vec<(&'a str, Setting<'a>)>>;
+/// Per family, the named settings of every place of a chain. A place sees a handful of
+/// families: a list searched in place costs less than a hash map made for each place.
+#[derive(Default)]
+struct Gathered<'a>(Vec<(Family, Vec<(&'a str, Setting<'a>)>)>);
+
+impl<'a> Gathered<'a> {
+    fn entry(&mut self, family: Family) -> &mut Vec<(&'a str, Setting<'a>)> {
+        let i = match self.0.iter().position(|(f, _)| *f == family) {
+            Some(i) => i,
+            None => {
+                self.0.push((family, Vec::new()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+}
 
 fn gather_policy<'a>(
     facts: &'a [Facts],
@@ -205,14 +220,14 @@ fn gather_policy<'a>(
         listener_policy(pf, p, level, port, out);
         return;
     }
-    let phase = pf
-        .fields
-        .iter()
-        .find(|x| x.name == "traffic.phase")
+    // Only an AiGatewayPolicy's traffic has a phase.
+    let phase = (f.id.kind == "AiGatewayPolicy")
+        .then(|| pf.fields.iter().find(|x| x.name == "traffic.phase"))
+        .flatten()
         .and_then(|x| x.value.as_str());
     for field in &pf.fields {
         if let Some((family, name)) = family_of(&f.id.kind, &field.name, phase) {
-            out.entry(family).or_default().push((
+            out.entry(family).push((
                 name,
                 Setting {
                     source: Source::Policy(p),
@@ -247,7 +262,7 @@ fn listener_policy<'a>(
         return;
     };
     for (name, value) in config.as_object().into_iter().flatten() {
-        out.entry(Family::ListenerPolicy).or_default().push((
+        out.entry(Family::ListenerPolicy).push((
             name,
             Setting {
                 source: Source::Policy(p),
@@ -276,7 +291,7 @@ fn gather_inline<'a>(facts: &'a [Facts], source: Source, out: &mut Gathered<'a>)
         _ => &inline.backend,
     };
     for (name, value) in fields {
-        out.entry(Family::AiBackend).or_default().push((
+        out.entry(Family::AiBackend).push((
             name,
             Setting {
                 source,
@@ -342,7 +357,7 @@ pub(super) fn effective_all<'a>(
                         steps: &[Step],
                         port: Option<i64>,
                         only: Option<Family>| {
-            let mut gathered: Gathered<'a> = FastMap::default();
+            let mut gathered = Gathered::default();
             for step in steps {
                 match *step {
                     Step::Attached(at, level) => {
@@ -361,6 +376,7 @@ pub(super) fn effective_all<'a>(
                 }
             }
             let mut families: Vec<_> = gathered
+                .0
                 .into_iter()
                 .filter(|(f, _)| only.is_none_or(|o| o == *f))
                 .collect();
