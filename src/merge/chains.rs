@@ -509,10 +509,10 @@ pub(super) fn effective_all<'a>(
         }
         out
     };
-    let per_fact: Vec<Vec<Effective<'a>>> = facts
+    // Collected straight into one list, in facts order (no list per object to flatten after).
+    facts
         .par_iter()
         .enumerate()
-        .map(|(i, f)| per_object(i, f))
-        .collect();
-    per_fact.into_iter().flatten().collect()
+        .flat_map_iter(|(i, f)| per_object(i, f))
+        .collect()
 }
