@@ -5,6 +5,8 @@ use crate::diag::Diagnostic;
 use crate::lint::LintRun;
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use crate::secrets::{mask_text, scrub, scrubbable};
 use crate::source::{FileId, Span};
 
@@ -36,21 +38,22 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
     // finding without a file); scanning every message for every secret of a large run was the
     // slowest part of the whole lint.
     let mut spans: BTreeMap<FileId, Vec<Span>> = BTreeMap::new();
-    let mut texts: BTreeMap<FileId, Vec<String>> = BTreeMap::new();
+    // Every form is a slice of the run's own text: nothing is copied.
+    let mut texts: BTreeMap<FileId, Vec<&str>> = BTreeMap::new();
     for m in &run.masked {
         spans.entry(m.file).or_default().push(m.span);
         // A message may quote the value decoded (`"hunter2"`), or as written (`'hunter2'`, a
         // line of a block scalar): all of these forms are scrubbed.
         let forms = texts.entry(m.file).or_default();
-        forms.push(m.text.clone());
-        forms.extend(m.text.lines().map(|l| l.trim().to_string()));
+        forms.push(&m.text);
+        forms.extend(m.text.lines().map(str::trim));
         if let Some(raw) = run
             .files
             .get(m.file)
             .and_then(|f| f.text.get(m.span.start..m.span.end))
         {
-            forms.push(raw.to_string());
-            forms.push(raw.trim_matches(|c| c == '"' || c == '\'').to_string());
+            forms.push(raw);
+            forms.push(raw.trim_matches(|c| c == '"' || c == '\''));
         }
     }
     for forms in texts.values_mut() {
@@ -90,28 +93,37 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
         }
         files.sort_unstable();
         files.dedup();
-        let mut secrets: Vec<&str> = files
-            .iter()
-            .filter_map(|f| texts.get(f))
-            .flatten()
-            .map(String::as_str)
-            .collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        let gathered: Vec<&str>;
+        let secrets: &[&str] = match files.as_slice() {
+            // Most findings point into one file, whose list is in order already.
+            [f] => texts.get(f).map_or(&[], Vec::as_slice),
+            _ => {
+                let mut all: Vec<&str> = files
+                    .iter()
+                    .filter_map(|f| texts.get(f))
+                    .flatten()
+                    .copied()
+                    .collect();
+                all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+                gathered = all;
+                &gathered
+            }
+        };
         let mut d = d.clone();
         if secrets.is_empty() {
             return d;
         }
-        d.message = scrub(&d.message, &secrets);
-        d.help = d.help.as_deref().map(|h| scrub(h, &secrets));
+        d.message = scrub(&d.message, secrets);
+        d.help = d.help.as_deref().map(|h| scrub(h, secrets));
         for r in &mut d.related {
-            r.message = scrub(&r.message, &secrets);
+            r.message = scrub(&r.message, secrets);
         }
         d
     };
     Some(LintRun {
         files,
-        diagnostics: run.diagnostics.iter().map(clean).collect(),
-        suppressed: run.suppressed.iter().map(clean).collect(),
+        diagnostics: run.diagnostics.par_iter().map(clean).collect(),
+        suppressed: run.suppressed.par_iter().map(clean).collect(),
         resources: if resources {
             run.resources.clone()
         } else {
