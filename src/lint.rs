@@ -47,6 +47,35 @@ pub struct LintOptions {
     pub keep_objects: bool,
 }
 
+/// Wall time of each stage on stderr when the undocumented environment variable
+/// `GWCTL_BENCH_PHASES=1` is set: after the parallel per-file pass, the rest of a run is mostly
+/// serial, and this shows where that time goes (`bench/run.sh`).
+pub(crate) struct Phases {
+    on: bool,
+    last: Instant,
+}
+
+impl Phases {
+    pub(crate) fn start() -> Self {
+        Phases {
+            on: std::env::var_os("GWCTL_BENCH_PHASES").is_some_and(|v| v == "1"),
+            last: Instant::now(),
+        }
+    }
+
+    /// Prints the time since the previous mark (or the start) under `name`.
+    pub(crate) fn mark(&mut self, name: &str) {
+        if self.on {
+            let now = Instant::now();
+            eprintln!(
+                "phase {name:<12} {:8.3} s",
+                now.duration_since(self.last).as_secs_f64()
+            );
+            self.last = now;
+        }
+    }
+}
+
 /// Receives progress of a run (called from several threads).
 pub trait Progress: Send + Sync {
     /// Before linting: how many files and bytes there are.
@@ -138,6 +167,7 @@ impl LintRun {
 /// Lints files and directories (`-` is stdin). `Err` is a usage error (a bad glob).
 pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, String> {
     let start = Instant::now();
+    let mut phases = Phases::start();
     let mut filters = options.filters.clone();
     filters
         .include
@@ -162,10 +192,12 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
                 .collect();
         }
     }
-    let mut run = run_stages(loaded.files, values, options);
+    phases.mark("load");
+    let mut run = run_stages(loaded.files, values, options, &mut phases);
     run.diagnostics.splice(0..0, loaded.diagnostics);
     run.input_error = loaded.input_error;
     suppress::apply(&mut run, &options.config);
+    phases.mark("suppress");
     run.stats.elapsed = start.elapsed();
     Ok(run)
 }
@@ -191,7 +223,7 @@ pub fn lint_sources_with_values(
     options: &LintOptions,
 ) -> LintRun {
     let start = Instant::now();
-    let mut run = run_stages(files, values, options);
+    let mut run = run_stages(files, values, options, &mut Phases::start());
     suppress::apply(&mut run, &options.config);
     run.stats.elapsed = start.elapsed();
     run
@@ -202,6 +234,7 @@ fn run_stages(
     files: Vec<SourceFile>,
     values: Option<SourceFile>,
     options: &LintOptions,
+    phases: &mut Phases,
 ) -> LintRun {
     let start = Instant::now();
     // Secrets are collected only for the values file's xDS TLS rule.
@@ -227,6 +260,7 @@ fn run_stages(
     if let Some(p) = progress {
         p.finish();
     }
+    phases.mark("per-file");
     let mut stats = Stats {
         files: files.len(),
         ..Stats::default()
@@ -253,6 +287,7 @@ fn run_stages(
         diagnostics.extend(r.diagnostics);
     }
     diagnostics.extend(security.finish());
+    phases.mark("gather");
     let resolved = if options.skip_resolve {
         resolve::Resolved::default()
     } else {
@@ -266,6 +301,7 @@ fn run_stages(
         )
     };
     diagnostics.extend(resolved.diagnostics);
+    phases.mark("resolve");
     let mut merge_options = merge::MergeOptions::from_config(&options.config.policy_merge);
     let mut files = files;
     if let Some(v) = values {
@@ -282,6 +318,7 @@ fn run_stages(
         files.push(v);
     }
     merge_options.rejected = merge::rejected(&facts, &diagnostics);
+    phases.mark("rejected");
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
@@ -297,8 +334,15 @@ fn run_stages(
         let merge::Merged {
             diagnostics: found,
             statuses,
+            effective,
+            hierarchy,
             ..
         } = merge::merge(&facts, &resolved.attachments, &merge_options);
+        // Hundreds of thousands of small vectors: freed on every thread.
+        rayon::join(
+            || effective.into_par_iter().for_each(drop),
+            || drop(hierarchy),
+        );
         // Freeing 100,000 resources' facts takes a tenth of a second that the report need not
         // wait for: the pool's threads are idle by now.
         rayon::spawn(move || drop(facts));
@@ -307,7 +351,9 @@ fn run_stages(
         merge::mark_invalid(&mut policy_statuses, &diagnostics);
         None
     };
+    phases.mark("merge");
     diagnostics.sort_by(report_order);
+    phases.mark("sort");
     stats.elapsed = start.elapsed();
     LintRun {
         files,

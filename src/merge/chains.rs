@@ -38,16 +38,33 @@ pub struct Hierarchy {
 
 impl Hierarchy {
     pub fn new(facts: &[Facts], attachments: &[Attachment]) -> Self {
-        let mut by_name: FastMap<(&str, &str, &str), usize> = FastMap::default();
-        for (i, f) in facts.iter().enumerate() {
-            let id = &f.id;
-            by_name
-                .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
-                .or_insert(i);
-        }
+        // The name index and the attached policies do not depend on each other.
+        let (by_name, attached) = rayon::join(
+            || {
+                let mut by_name: FastMap<(&str, &str, &str), usize> =
+                    FastMap::with_capacity_and_hasher(facts.len(), Default::default());
+                for (i, f) in facts.iter().enumerate() {
+                    let id = &f.id;
+                    by_name
+                        .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+                        .or_insert(i);
+                }
+                by_name
+            },
+            || {
+                let mut attached: FastMap<Place, Vec<usize>> = FastMap::default();
+                for a in attachments {
+                    if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref())
+                    {
+                        attached.entry(place).or_default().push(a.policy);
+                    }
+                }
+                attached
+            },
+        );
         let (delegators, delegates) = super::delegation::links(facts);
         let mut h = Hierarchy {
-            attached: FastMap::default(),
+            attached,
             extension: FastMap::default(),
             parents: FastMap::default(),
             children: FastMap::default(),
@@ -65,11 +82,6 @@ impl Hierarchy {
                 if let Some(&g) = by_name.get(&("Gateway", ns, &*parent.name)) {
                     h.set_parent.insert(i, g);
                 }
-            }
-        }
-        for a in attachments {
-            if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {
-                h.attached.entry(place).or_default().push(a.policy);
             }
         }
         for (i, f) in facts.iter().enumerate() {
@@ -229,8 +241,23 @@ fn family_of<'a>(kind: &str, field: &'a str, phase: Option<&str>) -> Option<(Fam
     })
 }
 
-/// Per family, the named settings of every place of a chain.
-type Gathered<'a> = FastMap<Family, Vec<(&'a str, Setting<'a>)>>;
+/// Per family, the named settings of every place of a chain. A place sees a handful of
+/// families: a list searched in place costs less than a hash map made for each place.
+#[derive(Default)]
+struct Gathered<'a>(Vec<(Family, Vec<(&'a str, Setting<'a>)>)>);
+
+impl<'a> Gathered<'a> {
+    fn entry(&mut self, family: Family) -> &mut Vec<(&'a str, Setting<'a>)> {
+        let i = match self.0.iter().position(|(f, _)| *f == family) {
+            Some(i) => i,
+            None => {
+                self.0.push((family, Vec::new()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+}
 
 fn gather_policy<'a>(
     facts: &'a [Facts],
@@ -245,14 +272,14 @@ fn gather_policy<'a>(
         listener_policy(pf, p, level, port, out);
         return;
     }
-    let phase = pf
-        .fields
-        .iter()
-        .find(|x| x.name == "traffic.phase")
+    // Only an AiGatewayPolicy's traffic has a phase.
+    let phase = (f.id.kind == "AiGatewayPolicy")
+        .then(|| pf.fields.iter().find(|x| x.name == "traffic.phase"))
+        .flatten()
         .and_then(|x| x.value.as_str());
     for field in &pf.fields {
         if let Some((family, name)) = family_of(&f.id.kind, &field.name, phase) {
-            out.entry(family).or_default().push((
+            out.entry(family).push((
                 name,
                 Setting {
                     source: Source::Policy(p),
@@ -288,7 +315,7 @@ fn listener_policy<'a>(
         return;
     };
     for (name, value) in config.as_object().into_iter().flatten() {
-        out.entry(Family::ListenerPolicy).or_default().push((
+        out.entry(Family::ListenerPolicy).push((
             name,
             Setting {
                 source: Source::Policy(p),
@@ -318,7 +345,7 @@ fn gather_inline<'a>(facts: &'a [Facts], source: Source, out: &mut Gathered<'a>)
         _ => &inline.backend,
     };
     for (name, value) in fields {
-        out.entry(Family::AiBackend).or_default().push((
+        out.entry(Family::AiBackend).push((
             name,
             Setting {
                 source,
@@ -435,7 +462,7 @@ pub(super) fn effective_all<'a>(
                         steps: &[Step],
                         port: Option<i64>,
                         only: Option<Family>| {
-            let mut gathered: Gathered<'a> = FastMap::default();
+            let mut gathered = Gathered::default();
             let mut inherited = Inherited::default();
             for step in steps {
                 match *step {
@@ -457,6 +484,7 @@ pub(super) fn effective_all<'a>(
                 }
             }
             let mut families: Vec<_> = gathered
+                .0
                 .into_iter()
                 .filter(|(f, _)| only.is_none_or(|o| o == *f))
                 .collect();
@@ -616,10 +644,10 @@ pub(super) fn effective_all<'a>(
         }
         out
     };
-    let per_fact: Vec<Vec<Effective<'a>>> = facts
+    // Collected straight into one list, in facts order (no list per object to flatten after).
+    facts
         .par_iter()
         .enumerate()
-        .map(|(i, f)| per_object(i, f))
-        .collect();
-    per_fact.into_iter().flatten().collect()
+        .flat_map_iter(|(i, f)| per_object(i, f))
+        .collect()
 }

@@ -381,13 +381,20 @@ pub fn merge<'a>(
 ) -> Merged<'a> {
     let hierarchy = Hierarchy::new(facts, attachments);
     let effective = chains::effective_all(facts, &hierarchy, options);
-    let mut by_place: FastMap<Place, Vec<usize>> = FastMap::default();
-    for (i, e) in effective.iter().enumerate() {
-        by_place.entry(e.place).or_default().push(i);
-    }
-    // Both only read the effective policies.
-    let (statuses, diagnostics) = rayon::join(
-        || status::statuses(facts, &hierarchy, &effective),
+    // All three only read the effective policies.
+    let ((statuses, by_place), diagnostics) = rayon::join(
+        || {
+            rayon::join(
+                || status::statuses(facts, &hierarchy, &effective),
+                || {
+                    let mut by_place: FastMap<Place, Vec<usize>> = FastMap::default();
+                    for (i, e) in effective.iter().enumerate() {
+                        by_place.entry(e.place).or_default().push(i);
+                    }
+                    by_place
+                },
+            )
+        },
         || findings::findings(facts, &hierarchy, &effective),
     );
     Merged {

@@ -5,11 +5,31 @@ use crate::diag::Diagnostic;
 use crate::lint::LintRun;
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use crate::secrets::{mask_text, scrub, scrubbable};
 use crate::source::{FileId, Span};
 
+/// What a redacted copy carries besides the files and findings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Carry {
+    /// Everything of the run (a report built outside this stage may read any of it).
+    Everything,
+    /// What the formats read: the resources too for JUnit (one case each), and no statuses,
+    /// which no format shows (copying 100,000 resources for nothing cost a report most of its
+    /// time).
+    Report { shows_source: bool, resources: bool },
+}
+
 /// A copy of `run` with its secrets hidden; `None` when it has none (the run is shown as is).
-pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
+pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
+    let (shows_source, resources, statuses) = match carry {
+        Carry::Everything => (false, true, true),
+        Carry::Report {
+            shows_source,
+            resources,
+        } => (shows_source, resources, false),
+    };
     if run.masked.is_empty() {
         return None;
     }
@@ -18,21 +38,22 @@ pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
     // finding without a file); scanning every message for every secret of a large run was the
     // slowest part of the whole lint.
     let mut spans: BTreeMap<FileId, Vec<Span>> = BTreeMap::new();
-    let mut texts: BTreeMap<FileId, Vec<String>> = BTreeMap::new();
+    // Every form is a slice of the run's own text: nothing is copied.
+    let mut texts: BTreeMap<FileId, Vec<&str>> = BTreeMap::new();
     for m in &run.masked {
         spans.entry(m.file).or_default().push(m.span);
         // A message may quote the value decoded (`"hunter2"`), or as written (`'hunter2'`, a
         // line of a block scalar): all of these forms are scrubbed.
         let forms = texts.entry(m.file).or_default();
-        forms.push(m.text.clone());
-        forms.extend(m.text.lines().map(|l| l.trim().to_string()));
+        forms.push(&m.text);
+        forms.extend(m.text.lines().map(str::trim));
         if let Some(raw) = run
             .files
             .get(m.file)
             .and_then(|f| f.text.get(m.span.start..m.span.end))
         {
-            forms.push(raw.to_string());
-            forms.push(raw.trim_matches(|c| c == '"' || c == '\'').to_string());
+            forms.push(raw);
+            forms.push(raw.trim_matches(|c| c == '"' || c == '\''));
         }
     }
     for forms in texts.values_mut() {
@@ -72,34 +93,55 @@ pub(super) fn redacted(run: &LintRun, shows_source: bool) -> Option<LintRun> {
         }
         files.sort_unstable();
         files.dedup();
-        let mut secrets: Vec<&str> = files
-            .iter()
-            .filter_map(|f| texts.get(f))
-            .flatten()
-            .map(String::as_str)
-            .collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        let gathered: Vec<&str>;
+        let secrets: &[&str] = match files.as_slice() {
+            // Most findings point into one file, whose list is in order already.
+            [f] => texts.get(f).map_or(&[], Vec::as_slice),
+            _ => {
+                let mut all: Vec<&str> = files
+                    .iter()
+                    .filter_map(|f| texts.get(f))
+                    .flatten()
+                    .copied()
+                    .collect();
+                all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+                gathered = all;
+                &gathered
+            }
+        };
         let mut d = d.clone();
         if secrets.is_empty() {
             return d;
         }
-        d.message = scrub(&d.message, &secrets);
-        d.help = d.help.as_deref().map(|h| scrub(h, &secrets));
+        d.message = scrub(&d.message, secrets);
+        d.help = d.help.as_deref().map(|h| scrub(h, secrets));
         for r in &mut d.related {
-            r.message = scrub(&r.message, &secrets);
+            r.message = scrub(&r.message, secrets);
         }
         d
     };
     Some(LintRun {
         files,
-        diagnostics: run.diagnostics.iter().map(clean).collect(),
-        suppressed: run.suppressed.iter().map(clean).collect(),
-        resources: run.resources.clone(),
+        diagnostics: run.diagnostics.par_iter().map(clean).collect(),
+        suppressed: run.suppressed.par_iter().map(clean).collect(),
+        resources: if resources {
+            run.resources.clone()
+        } else {
+            Vec::new()
+        },
         stats: run.stats.clone(),
         input_error: run.input_error,
         masked: Vec::new(),
-        route_statuses: run.route_statuses.clone(),
-        policy_statuses: run.policy_statuses.clone(),
+        route_statuses: if statuses {
+            run.route_statuses.clone()
+        } else {
+            Vec::new()
+        },
+        policy_statuses: if statuses {
+            run.policy_statuses.clone()
+        } else {
+            Vec::new()
+        },
         model: None,
         objects: Vec::new(),
     })

@@ -9,83 +9,127 @@ use crate::model::facts::{Facts, Selector, Spec};
 type Key<'a> = (&'a str, &'a str, &'a str, &'a str);
 /// (group, kind, namespace)
 type KindKey<'a> = (&'a str, &'a str, &'a str);
+type Members<'a> = FastMap<KindKey<'a>, Vec<usize>>;
+/// (kind key, label key, label value) -> objects.
+type Labelled<'a> = FastMap<(KindKey<'a>, &'a str, &'a str), Vec<usize>>;
+/// (group, kind, name) -> objects in every namespace.
+type Named<'a> = FastMap<(&'a str, &'a str, &'a str), Vec<usize>>;
+type NamespaceLabels<'a> = FastMap<&'a str, &'a [(String, String)]>;
+type Grants<'a> = FastMap<&'a str, Vec<usize>>;
 
 pub struct Index<'a> {
     pub facts: &'a [Facts],
     by_key: FastMap<Key<'a>, usize>,
     /// Objects by (group, kind, namespace): "did you mean" and selectors without labels.
-    members: FastMap<KindKey<'a>, Vec<usize>>,
+    members: Members<'a>,
     /// Objects by (group, kind, namespace, label key, label value), for label selectors.
-    labelled: FastMap<(KindKey<'a>, &'a str, &'a str), Vec<usize>>,
+    labelled: Labelled<'a>,
     /// Objects by (group, kind, name) over every namespace, for the global policy namespace;
     /// built only when one is configured.
-    by_name: FastMap<(&'a str, &'a str, &'a str), Vec<usize>>,
+    by_name: Named<'a>,
     kinds: FastSet<(&'a str, &'a str)>,
-    namespace_labels: FastMap<&'a str, &'a [(String, String)]>,
+    namespace_labels: NamespaceLabels<'a>,
     /// (group, kind, namespace, name) of every route filter's extensionRef.
     extension_targets: FastSet<Key<'a>>,
     /// ReferenceGrants by their namespace (the namespace of the objects they grant access to).
-    grants: FastMap<&'a str, Vec<usize>>,
+    grants: Grants<'a>,
 }
 
 impl<'a> Index<'a> {
     /// `by_name`: also index objects by name over all namespaces (global policy namespace).
     pub fn new(facts: &'a [Facts], by_name: bool) -> Self {
-        let mut index = Index {
+        // Three groups of maps, each filled in facts order by its own pass, side by side.
+        let ((by_key, kinds), ((members, labelled), (by_name, others))) = rayon::join(
+            || Self::keys(facts),
+            || rayon::join(|| Self::members(facts), || Self::others(facts, by_name)),
+        );
+        let (namespace_labels, grants, extension_targets) = others;
+        Index {
             facts,
-            by_key: FastMap::with_capacity_and_hasher(facts.len(), Default::default()),
-            members: FastMap::default(),
-            labelled: FastMap::default(),
-            by_name: FastMap::default(),
-            kinds: FastSet::default(),
-            namespace_labels: FastMap::default(),
-            grants: FastMap::default(),
-            extension_targets: FastSet::default(),
-        };
+            by_key,
+            members,
+            labelled,
+            by_name,
+            kinds,
+            namespace_labels,
+            extension_targets,
+            grants,
+        }
+    }
+
+    fn keys(facts: &'a [Facts]) -> (FastMap<Key<'a>, usize>, FastSet<(&'a str, &'a str)>) {
+        let mut by_key = FastMap::with_capacity_and_hasher(facts.len(), Default::default());
+        let mut kinds = FastSet::default();
         for (i, f) in facts.iter().enumerate() {
             let id = &f.id;
             // The first of duplicates wins; duplicates are not this stage's finding.
-            index
-                .by_key
-                .entry((&id.group, &id.kind, &id.namespace, &id.name))
+            by_key
+                .entry((
+                    id.group.as_str(),
+                    id.kind.as_str(),
+                    id.namespace.as_str(),
+                    id.name.as_str(),
+                ))
                 .or_insert(i);
+            kinds.insert((id.group.as_str(), id.kind.as_str()));
+        }
+        (by_key, kinds)
+    }
+
+    fn members(facts: &'a [Facts]) -> (Members<'a>, Labelled<'a>) {
+        let mut members = Members::default();
+        let mut labelled = Labelled::default();
+        for (i, f) in facts.iter().enumerate() {
+            let id = &f.id;
             let kind_key = (id.group.as_str(), id.kind.as_str(), id.namespace.as_str());
-            index.members.entry(kind_key).or_default().push(i);
+            members.entry(kind_key).or_default().push(i);
             for (k, v) in &f.labels {
-                index
-                    .labelled
+                labelled
                     .entry((kind_key, k.as_str(), v.as_str()))
                     .or_default()
                     .push(i);
             }
+        }
+        (members, labelled)
+    }
+
+    fn others(
+        facts: &'a [Facts],
+        by_name: bool,
+    ) -> (
+        Named<'a>,
+        (NamespaceLabels<'a>, Grants<'a>, FastSet<Key<'a>>),
+    ) {
+        let mut named = Named::default();
+        let mut namespace_labels = NamespaceLabels::default();
+        let mut grants = Grants::default();
+        let mut extension_targets = FastSet::default();
+        for (i, f) in facts.iter().enumerate() {
+            let id = &f.id;
             if by_name {
-                index
-                    .by_name
-                    .entry((&id.group, &id.kind, &id.name))
+                named
+                    .entry((id.group.as_str(), id.kind.as_str(), id.name.as_str()))
                     .or_default()
                     .push(i);
             }
-            index.kinds.insert((&id.group, &id.kind));
             match &f.spec {
                 Spec::Namespace => {
-                    index.namespace_labels.insert(&id.name, &f.labels);
+                    namespace_labels.insert(id.name.as_str(), f.labels.as_slice());
                 }
                 Spec::ReferenceGrant { .. } => {
-                    index.grants.entry(&id.namespace).or_default().push(i);
+                    grants.entry(id.namespace.as_str()).or_default().push(i);
                 }
                 Spec::Route(route) => {
                     for r in &route.extension_refs {
                         let group = r.group().unwrap_or("");
                         let kind = r.kind().unwrap_or("");
-                        index
-                            .extension_targets
-                            .insert((group, kind, &id.namespace, &r.name));
+                        extension_targets.insert((group, kind, id.namespace.as_str(), &*r.name));
                     }
                 }
                 _ => {}
             }
         }
-        index
+        (named, (namespace_labels, grants, extension_targets))
     }
 
     /// The position in the facts of the object (group, kind, namespace, name).

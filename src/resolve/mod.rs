@@ -11,6 +11,8 @@ mod routes;
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
@@ -78,14 +80,25 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
         out: Vec::new(),
         unchecked: BTreeMap::new(),
     };
-    // Routes and references do not depend on policy attachment: the two run side by side, and
-    // their findings are put together in the order a sequential run gives.
-    let ((mut ctx, route_statuses), (policy_ctx, attachments)) = rayon::join(
+    // Routes and references do not depend on policy attachment, nor one object's on another's:
+    // they run side by side, in runs of the facts, and their findings are put together in the
+    // order a sequential run gives (routes, then references, then policies).
+    let chunk = facts
+        .len()
+        .div_ceil(4 * rayon::current_num_threads())
+        .max(1);
+    let (chunks, (policy_ctx, attachments)) = rayon::join(
         || {
-            let mut ctx = new_ctx();
-            let mut route_statuses = routes::attach(&mut ctx);
-            refs::check(&mut ctx, &mut route_statuses);
-            (ctx, route_statuses)
+            facts
+                .par_chunks(chunk)
+                .map(|part| {
+                    let mut routes_ctx = new_ctx();
+                    let mut statuses = routes::attach(&mut routes_ctx, part);
+                    let mut refs_ctx = new_ctx();
+                    refs::check(&mut refs_ctx, part, &mut statuses);
+                    (routes_ctx, refs_ctx, statuses)
+                })
+                .collect::<Vec<_>>()
         },
         || {
             let mut ctx = new_ctx();
@@ -93,6 +106,17 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
             (ctx, attachments)
         },
     );
+    let mut ctx = new_ctx();
+    let mut route_statuses = Vec::new();
+    let mut refs_ctxs = Vec::with_capacity(chunks.len());
+    for (routes_ctx, refs_ctx, statuses) in chunks {
+        ctx.absorb(routes_ctx);
+        route_statuses.extend(statuses);
+        refs_ctxs.push(refs_ctx);
+    }
+    for refs_ctx in refs_ctxs {
+        ctx.absorb(refs_ctx);
+    }
     ctx.absorb(policy_ctx);
     effects::check(&mut ctx, &attachments);
     conflicts::check(&mut ctx, &attachments);

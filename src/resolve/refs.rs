@@ -20,10 +20,10 @@ const OPAQUE_BACKENDS: &[(&str, &str)] = &[
     ("inference.networking.k8s.io", "InferencePool"),
 ];
 
-pub(super) fn check(ctx: &mut Ctx<'_>, statuses: &mut [RouteStatus]) {
-    let index = ctx.index;
+/// Checks the references of `facts` (a run of the index's facts); `statuses` are theirs.
+pub(super) fn check(ctx: &mut Ctx<'_>, facts: &[Facts], statuses: &mut [RouteStatus]) {
     let mut next_status = 0;
-    for f in index.facts {
+    for f in facts {
         match &f.spec {
             Spec::Route(route) => {
                 let mut resolved = Condition::ok("ResolvedRefs");

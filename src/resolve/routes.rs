@@ -18,10 +18,10 @@ struct Rejection {
     related: Option<(Ident, crate::source::Span, String)>,
 }
 
-pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<RouteStatus> {
-    let index = ctx.index;
+/// The statuses of the routes among `facts` (a run of the index's facts).
+pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts]) -> Vec<RouteStatus> {
     let mut statuses = Vec::new();
-    for f in index.facts {
+    for f in facts {
         let Spec::Route(route) = &f.spec else {
             continue;
         };
