@@ -12,6 +12,7 @@ pub mod envoy;
 pub mod proto;
 pub mod status;
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::fasthash::FastMap;
@@ -275,31 +276,41 @@ pub fn render_merged<'a>(
         facts,
     };
     let mut out = Rendered::default();
-    let shared = status::Shared::new(&ctx);
-    // What every AI Gateway's rendering looks up, made at the first one.
-    let ai_prepared = std::cell::OnceCell::new();
-    let envoy_prepared = std::cell::OnceCell::new();
-    for gateway in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
-        if let Some((ns, name)) = &options.gateway
-            && (&gateway.id.namespace != ns || &gateway.id.name != name)
-        {
-            continue;
-        }
-        let plane = data_plane(&ctx.inputs, gateway, &options.ai_controller);
-        let mut rendered = match plane {
-            DataPlane::Envoy => {
-                let prepared = envoy_prepared.get_or_init(|| envoy::Prepared::new(&ctx));
-                envoy::render_gateway(&ctx, prepared, gateway)
-            }
-            DataPlane::Ai => {
-                let prepared = ai_prepared.get_or_init(|| ai::Prepared::new(&ctx));
-                ai::render_gateway(&ctx, prepared, gateway)
-            }
-        };
-        rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
-        out.gateways.push(rendered);
-    }
-    if let Some(prepared) = envoy_prepared.into_inner() {
+    let selected: Vec<(&Object, DataPlane)> = ctx
+        .inputs
+        .of_kind(GATEWAY_API, "Gateway")
+        .filter(|g| {
+            options
+                .gateway
+                .as_ref()
+                .is_none_or(|(ns, name)| &g.id.namespace == ns && &g.id.name == name)
+        })
+        .map(|g| (g, data_plane(&ctx.inputs, g, &options.ai_controller)))
+        .collect();
+    let serves = |plane: DataPlane| selected.iter().any(|(_, p)| *p == plane);
+    // What every Gateway of a data plane looks up, made once; then the Gateways are rendered
+    // in parallel (in a large repository, most of the time is theirs).
+    let ((envoy_prepared, ai_prepared), shared) = rayon::join(
+        || {
+            rayon::join(
+                || serves(DataPlane::Envoy).then(|| envoy::Prepared::new(&ctx)),
+                || serves(DataPlane::Ai).then(|| ai::Prepared::new(&ctx)),
+            )
+        },
+        || status::Shared::new(&ctx),
+    );
+    out.gateways = selected
+        .par_iter()
+        .filter_map(|&(gateway, plane)| {
+            let mut rendered = match plane {
+                DataPlane::Envoy => envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway),
+                DataPlane::Ai => ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway),
+            };
+            rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
+            Some(rendered)
+        })
+        .collect();
+    if let Some(prepared) = envoy_prepared {
         out.clusters = prepared.into_clusters();
     }
     if !out.gateways.is_empty() {

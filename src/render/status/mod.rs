@@ -15,7 +15,7 @@ mod routes;
 mod rules;
 mod tls;
 
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -41,7 +41,7 @@ pub struct Shared<'a> {
     /// The merge stage's policy statuses, with the run's findings marking the invalid.
     policy_statuses: policies::ByAncestor<'a>,
     /// The resolve stage's index (for ReferenceGrants), built when a Gateway first needs it.
-    grants: OnceCell<Option<Index<'a>>>,
+    grants: OnceLock<Option<Index<'a>>>,
     facts: Option<&'a [Facts]>,
 }
 
@@ -82,7 +82,7 @@ impl<'a> Shared<'a> {
             policy_statuses: policies::ByAncestor::new(statuses, &lookup),
             lookup,
             by_parent,
-            grants: OnceCell::new(),
+            grants: OnceLock::new(),
             facts: ctx.run.model.as_ref().map(|m| m.facts.as_slice()),
         }
     }
