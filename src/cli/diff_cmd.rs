@@ -75,7 +75,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     let failed = args
         .fail_on
         .is_some_and(|f| d.introduced_at_least(threshold(f)) > 0);
-    u8::from(changed || failed)
+    super::exit_now(u8::from(changed || failed))
 }
 
 /// BASE and HEAD from the three forms of the command line.

@@ -62,6 +62,23 @@ pub(crate) fn unreadable(run: &crate::lint::LintRun) -> Option<String> {
     })
 }
 
+/// Ends the process once every output is written, without running destructors or the
+/// allocator's clean-up at exit: freeing a large run object by object, then returning its pages
+/// to the system one by one, took a tenth of a second that the system does at once when the
+/// process ends.
+pub(crate) fn exit_now(code: u8) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    #[cfg(target_os = "linux")]
+    // SAFETY: `_exit` takes a plain integer and never returns; nothing is left to write.
+    unsafe {
+        libc::_exit(i32::from(code))
+    }
+    #[cfg(not(target_os = "linux"))]
+    std::process::exit(i32::from(code))
+}
+
 /// `gwctl: error: ...` on stderr, returning the usage exit status.
 pub(crate) fn usage_error(message: &str) -> u8 {
     eprintln!("gwctl: error: {message}");

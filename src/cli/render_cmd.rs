@@ -61,7 +61,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     for failure in &failures {
         eprintln!("error: {failure}");
     }
-    u8::from(!failures.is_empty() || refused)
+    super::exit_now(u8::from(!failures.is_empty() || refused))
 }
 
 /// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.
