@@ -57,7 +57,9 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         Vec::new()
     };
     let refused = rendered.gateways.iter().any(|g| !g.refused.is_empty());
-    write_rendered(rendered, args.kind, args.output);
+    // The documents live until the process ends: freeing them is the system's work then.
+    let docs = documents(rendered, args.kind);
+    write_documents(&docs, args.output);
     for failure in &failures {
         eprintln!("error: {failure}");
     }
@@ -82,10 +84,9 @@ fn gateway_name(written: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Writes one document per Gateway, then the shared ones (Envoy clusters, AI backends and
-/// policies): YAML documents separated by `---`, or one JSON array. Written as made, not
-/// gathered into one string first: a large repository's rendering is hundreds of megabytes.
-fn write_rendered(rendered: Rendered, kind: RenderType, format: RenderFormat) {
+/// One document per Gateway, then the shared ones (Envoy clusters, AI backends and policies),
+/// with what `--type` selects.
+fn documents(rendered: Rendered, kind: RenderType) -> Vec<serde_json::Value> {
     let kinds: &[&str] = match kind {
         RenderType::Listener => &["listener"],
         RenderType::Route => &["route"],
@@ -94,11 +95,16 @@ fn write_rendered(rendered: Rendered, kind: RenderType, format: RenderFormat) {
         RenderType::All => &["listener", "route", "cluster"],
     };
     let with_statuses = matches!(kind, RenderType::Status | RenderType::All);
-    let docs = rendered.into_documents(kinds, with_statuses);
+    rendered.into_documents(kinds, with_statuses)
+}
+
+/// YAML documents separated by `---`, or one JSON array, written as made rather than gathered
+/// into one string first: a large repository's rendering is hundreds of megabytes.
+fn write_documents(docs: &[serde_json::Value], format: RenderFormat) {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     // A closed pipe (`| head`) ends the output; there is no one left to tell.
     let _ = match format {
-        RenderFormat::Json => serde_json::to_writer_pretty(&mut out, &docs)
+        RenderFormat::Json => serde_json::to_writer_pretty(&mut out, docs)
             .map_err(std::io::Error::from)
             .and_then(|()| out.write_all(b"\n")),
         RenderFormat::Yaml => docs.iter().enumerate().try_for_each(|(i, doc)| {

@@ -299,26 +299,34 @@ pub fn render_merged<'a>(
         },
         || status::Shared::new(&ctx),
     );
-    out.gateways = selected
-        .par_iter()
-        .filter_map(|&(gateway, plane)| {
-            let mut rendered = match plane {
-                DataPlane::Envoy => envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway),
-                DataPlane::Ai => ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway),
-            };
-            rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
-            Some(rendered)
-        })
-        .collect();
+    // The AI data plane's shared resources beside the Gateways: neither reads the other.
+    let (gateways, (ai_shared, ai_statuses)) = rayon::join(
+        || {
+            selected
+                .par_iter()
+                .filter_map(|&(gateway, plane)| {
+                    let mut rendered = match plane {
+                        DataPlane::Envoy => {
+                            envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway)
+                        }
+                        DataPlane::Ai => ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway),
+                    };
+                    rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
+                    Some(rendered)
+                })
+                .collect()
+        },
+        || ai::render_shared(&ctx),
+    );
+    out.gateways = gateways;
     if let Some(prepared) = envoy_prepared {
         out.clusters = prepared.into_clusters();
     }
     if !out.gateways.is_empty() {
         out.unrouted_statuses = shared.unrouted_statuses();
     }
-    let (shared, shared_statuses) = ai::render_shared(&ctx);
-    out.shared = shared;
-    out.shared_statuses = shared_statuses;
+    out.shared = ai_shared;
+    out.shared_statuses = ai_statuses;
     out
 }
 
