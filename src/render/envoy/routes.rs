@@ -177,26 +177,40 @@ pub fn render(
         hosts.push(host);
     }
     // An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves
-    // nothing valid to route: one catch-all virtual host answers 500, as the reference does.
+    // nothing valid to route: one catch-all virtual host answers 500, as the reference does. One
+    // on a listener set, for a port's shared configuration, keeps the set's virtual hosts, each
+    // answering 500.
     let only = rc.listeners.first().map(|&li| &plan.listeners[li]);
     let own_listener = only.filter(|_| rc.https).map(|l| l.index);
     let owner = only.and_then(|l| l.set);
-    let invalid = policies
-        .invalid_on_gateway(plan.gateway, own_listener.filter(|_| owner.is_none()))
-        .or_else(|| owner.and_then(|set| policies.invalid_on_gateway(set, own_listener)));
-    if let Some(why) = invalid {
+    let on_gateway =
+        policies.invalid_on_gateway(plan.gateway, own_listener.filter(|_| owner.is_none()));
+    let on_set = match &on_gateway {
+        Some(_) => None,
+        None => owner.and_then(|set| policies.invalid_on_gateway(set, own_listener)),
+    };
+    if let Some(why) = on_gateway.as_ref().or(on_set.as_ref()) {
         shared
             .refused
             .push(format!("route configuration {}: {why}", rc.name));
-        hosts = vec![json!({
-            "domains": ["*"],
-            "name": "default",
-            "routes": [{
-                "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
-                "match": {"prefix": "/"},
-            }],
-        })];
+        let replaced = json!([{
+            "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
+            "match": {"prefix": "/"},
+        }]);
+        hosts = if on_gateway.is_none() && !rc.https {
+            hosts
+                .iter()
+                .map(|h| json!({"domains": h["domains"], "name": h["name"], "routes": replaced}))
+                .collect()
+        } else {
+            vec![json!({"domains": ["*"], "name": "default", "routes": replaced})]
+        };
+        // Nothing of the valid policies is left on a replaced listener's own configuration
+        // either; a port's shared one keeps the Gateway's.
         declarations.clear();
+        if rc.https {
+            rc_policy = Applied::default();
+        }
     }
     let mut value = Map::new();
     value.insert("ignorePortInHostMatching".into(), json!(true));
