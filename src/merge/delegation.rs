@@ -39,7 +39,7 @@ pub(super) fn links(facts: &[Facts]) -> Links {
             continue;
         }
         for b in route.backend_refs.iter().filter(|b| delegates(b)) {
-            let Some(rule) = super::chains::rule_of(&b.path) else {
+            let Some(rule) = super::hierarchy::rule_of(&b.path) else {
                 continue;
             };
             let by_label = b.group() == Some(LABEL_GROUP);

@@ -10,7 +10,7 @@ use crate::diag::Diagnostic;
 use crate::model::facts::Facts;
 use crate::resolve::{qualified, resource_ref};
 
-use super::chains::Hierarchy;
+use super::hierarchy::Hierarchy;
 use super::{Effective, Family, Loss, Place, Setting};
 
 fn who(facts: &[Facts], s: &Setting<'_>) -> String {

@@ -7,6 +7,7 @@ mod chains;
 mod delegation;
 pub mod explain;
 mod findings;
+mod hierarchy;
 pub(crate) mod rank;
 mod status;
 #[cfg(test)]
@@ -30,7 +31,7 @@ use crate::model::facts::Facts;
 use crate::resolve::Attachment;
 use crate::source::Span;
 
-pub use chains::Hierarchy;
+pub use hierarchy::Hierarchy;
 pub use status::{
     MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid, rejected, rejects,
 };

@@ -12,7 +12,7 @@ use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::model::facts::{Facts, Spec};
 use crate::resolve::resource_ref as resource_ref_of;
 
-use super::chains::Hierarchy;
+use super::hierarchy::Hierarchy;
 use super::{Effective, Place};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

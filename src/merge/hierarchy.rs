@@ -1,0 +1,215 @@
+//! The hierarchy, built once: which policies attach to which place, which listeners each route
+//! hangs from, which TrafficPolicies a rule's ExtensionRef filters name, which routes delegate to
+//! which, and the Gateway each listener set belongs to.
+
+use crate::fasthash::FastMap;
+use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Spec};
+use crate::resolve::Attachment;
+
+use super::Place;
+
+/// The places policies attach to and how they hang together.
+pub struct Hierarchy {
+    /// Policies attached to each place, in facts order.
+    pub attached: FastMap<Place, Vec<usize>>,
+    /// TrafficPolicies named by a rule's ExtensionRef filters.
+    pub extension: FastMap<Place, Vec<usize>>,
+    /// The listeners each route hangs from, per route (facts index).
+    pub parents: FastMap<usize, Vec<Place>>,
+    /// The routes hanging from each listener.
+    pub children: FastMap<Place, Vec<usize>>,
+    /// Rule places of each route, per rule: the (kind, namespace, name) of its backendRefs.
+    pub backends: FastMap<Place, Vec<usize>>,
+    /// Route delegation: per child route, the rules that delegate to it.
+    pub delegators: FastMap<usize, Vec<Place>>,
+    /// Route delegation: per delegating rule, the routes it delegates to.
+    pub delegates: FastMap<Place, Vec<usize>>,
+    /// The Gateway each ListenerSet (or XListenerSet) names as its parent, when it is in the
+    /// inputs. A listener set is a place as a Gateway is (`Place::Gateway(set)` for the whole
+    /// set, `Place::Listener(set, i)` for one of its listeners): its listeners are the parent
+    /// Gateway's listeners.
+    pub set_parent: FastMap<usize, usize>,
+}
+
+impl Hierarchy {
+    pub fn new(facts: &[Facts], attachments: &[Attachment]) -> Self {
+        // The name index and the attached policies do not depend on each other.
+        let (by_name, attached) = rayon::join(
+            || {
+                let mut by_name: FastMap<(&str, &str, &str), usize> =
+                    FastMap::with_capacity_and_hasher(facts.len(), Default::default());
+                for (i, f) in facts.iter().enumerate() {
+                    let id = &f.id;
+                    by_name
+                        .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+                        .or_insert(i);
+                }
+                by_name
+            },
+            || {
+                let mut attached: FastMap<Place, Vec<usize>> = FastMap::default();
+                for a in attachments {
+                    if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref())
+                    {
+                        attached.entry(place).or_default().push(a.policy);
+                    }
+                }
+                attached
+            },
+        );
+        let (delegators, delegates) = super::delegation::links(facts);
+        let mut h = Hierarchy {
+            attached,
+            extension: FastMap::default(),
+            parents: FastMap::default(),
+            children: FastMap::default(),
+            backends: FastMap::default(),
+            delegators,
+            delegates,
+            set_parent: FastMap::default(),
+        };
+        for (i, f) in facts.iter().enumerate() {
+            if let Spec::ListenerSet { parent, .. } = &f.spec
+                && parent.kind().is_none_or(|k| k == "Gateway")
+                && parent.group().is_none_or(|g| g == GATEWAY_API)
+            {
+                let ns = parent.namespace().unwrap_or(&f.id.namespace);
+                if let Some(&g) = by_name.get(&("Gateway", ns, &*parent.name)) {
+                    h.set_parent.insert(i, g);
+                }
+            }
+        }
+        for (i, f) in facts.iter().enumerate() {
+            let Spec::Route(route) = &f.spec else {
+                continue;
+            };
+            let ns = f.id.namespace.as_str();
+            for r in &route.extension_refs {
+                let (Some(rule), Some("TrafficPolicy")) = (rule_of(&r.path), r.kind()) else {
+                    continue;
+                };
+                if let Some(&p) = by_name.get(&("TrafficPolicy", ns, &*r.name)) {
+                    h.extension.entry(Place::Rule(i, rule)).or_default().push(p);
+                }
+            }
+            for b in &route.backend_refs {
+                let Some(rule) = rule_of(&b.path) else {
+                    continue;
+                };
+                let kind = b.kind().unwrap_or("Service");
+                let bns = b.namespace().unwrap_or(ns);
+                if let Some(&t) = by_name.get(&(kind, bns, &*b.name)) {
+                    h.backends.entry(Place::Rule(i, rule)).or_default().push(t);
+                }
+            }
+            for p in &route.parent_refs {
+                let kind = p.kind().unwrap_or("Gateway");
+                let group = p.group().unwrap_or(GATEWAY_API);
+                let known = matches!(
+                    (group, kind),
+                    (GATEWAY_API, "Gateway" | "ListenerSet") | (GATEWAY_API_X, "XListenerSet")
+                );
+                if !known {
+                    continue;
+                }
+                let pns = p.namespace().unwrap_or(ns);
+                let Some(&g) = by_name.get(&(kind, pns, &*p.name)) else {
+                    continue;
+                };
+                let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) =
+                    &facts[g].spec
+                else {
+                    continue;
+                };
+                // The listeners the parentRef selects; hostname and namespace checks are the
+                // resolve stage's (a route a listener rejects still shows here).
+                for (li, l) in listeners.iter().enumerate() {
+                    let by_section = p.section().is_none_or(|s| s == l.name);
+                    let by_port = p.port.is_none() || p.port == l.port;
+                    if by_section && by_port {
+                        let listener = Place::Listener(g, li);
+                        let parents = h.parents.entry(i).or_default();
+                        if !parents.contains(&listener) {
+                            parents.push(listener);
+                            h.children.entry(listener).or_default().push(i);
+                        }
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// The Gateway (or listener set) above a listener, route or rule place (the status
+    /// ancestors); above a delegated child route, those of the routes delegating to it.
+    pub fn gateways(&self, place: Place) -> Vec<usize> {
+        let route = match place {
+            Place::Gateway(g) | Place::Listener(g, _) => return vec![g],
+            Place::Route(r) | Place::Rule(r, _) => r,
+            _ => return Vec::new(),
+        };
+        let mut out: Vec<usize> = Vec::new();
+        let mut seen = Vec::new();
+        self.route_gateways(route, &mut seen, &mut out);
+        out
+    }
+
+    fn route_gateways(&self, route: usize, seen: &mut Vec<usize>, out: &mut Vec<usize>) {
+        if seen.contains(&route) {
+            return;
+        }
+        seen.push(route);
+        for p in self.parents.get(&route).map(Vec::as_slice).unwrap_or(&[]) {
+            if let Place::Listener(g, _) = p
+                && !out.contains(g)
+            {
+                out.push(*g);
+            }
+        }
+        for p in self
+            .delegators
+            .get(&route)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            if let Place::Rule(parent, _) = p {
+                self.route_gateways(*parent, seen, out);
+            }
+        }
+    }
+}
+
+/// The place an attachment names.
+fn place_of(t: &Facts, target: usize, section: Option<&str>) -> Option<Place> {
+    let Some(s) = section else {
+        return match &t.spec {
+            Spec::Gateway { .. } | Spec::ListenerSet { .. } => Some(Place::Gateway(target)),
+            Spec::Route(_) => Some(Place::Route(target)),
+            Spec::Service { .. } | Spec::Backend { .. } => Some(Place::Backend(target)),
+            _ => None,
+        };
+    };
+    Some(match &t.spec {
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+            Place::Listener(target, listeners.iter().position(|l| l.name == s)?)
+        }
+        Spec::Route(route) => Place::Rule(
+            target,
+            route.rules.iter().position(|r| r.as_deref() == Some(s))?,
+        ),
+        Spec::Service { ports } => Place::Port(
+            target,
+            ports.iter().position(|p| p.0.as_deref() == Some(s))?,
+        ),
+        Spec::Backend { sections, .. } => {
+            Place::Provider(target, sections.iter().position(|n| n == s)?)
+        }
+        _ => return None,
+    })
+}
+
+/// `spec.rules[3].filters[0].extensionRef` -> 3.
+pub(super) fn rule_of(path: &str) -> Option<usize> {
+    let rest = path.strip_prefix("spec.rules[")?;
+    rest[..rest.find(']')?].parse().ok()
+}
