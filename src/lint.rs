@@ -127,6 +127,8 @@ pub struct Model {
     pub facts: Vec<model::facts::Facts>,
     pub attachments: Vec<resolve::Attachment>,
     pub merge_options: merge::MergeOptions,
+    /// The chart values file (`--values`) as JSON, for the controller settings render reads.
+    pub values: Option<serde_json::Value>,
 }
 
 impl Model {
@@ -303,6 +305,7 @@ fn run_stages(
     diagnostics.extend(resolved.diagnostics);
     phases.mark("resolve");
     let mut merge_options = merge::MergeOptions::from_config(&options.config.policy_merge);
+    let mut values_json = None;
     let mut files = files;
     if let Some(v) = values {
         let v = renumbered(v, files.len());
@@ -313,7 +316,9 @@ fn run_stages(
         if let Some(doc) = parsed.documents.first() {
             diagnostics.extend(validate::chart_values::check(&v, &doc.root, &secrets));
             masked.extend(secrets::of_document(v.id, &doc.root));
-            merge_options = merge_options.with_values(&doc.root.to_json());
+            let json = doc.root.to_json();
+            merge_options = merge_options.with_values(&json);
+            values_json = Some(json);
         }
         files.push(v);
     }
@@ -329,6 +334,7 @@ fn run_stages(
             facts,
             attachments: resolved.attachments,
             merge_options,
+            values: values_json,
         })
     } else {
         let merge::Merged {

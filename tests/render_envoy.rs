@@ -411,3 +411,35 @@ fn upstream_tls_files_are_rendered_as_their_paths() {
         })
     );
 }
+
+#[test]
+fn the_chart_values_turn_route_weight_on() {
+    let dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => panic!("tempdir: {e}"),
+    };
+    let values = dir.path().join("values.yaml");
+    if let Err(e) = std::fs::write(
+        &values,
+        "controller:\n  extraEnv:\n    KGW_WEIGHTED_ROUTE_PRECEDENCE: \"true\"\n",
+    ) {
+        panic!("write values: {e}");
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/rbac_weight.yaml");
+    let options = render::render_options(LintOptions {
+        values: Some(values),
+        ..LintOptions::default()
+    });
+    let run = match lint_paths(&[path], &options) {
+        Ok(run) => run,
+        Err(e) => panic!("{e}"),
+    };
+    let findings: Vec<&str> = run.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(findings, Vec::<&str>::new());
+    let r = render::render(&run, &RenderOptions::default());
+    let first = &resource(&r, "route", "listener~8080")["virtualHosts"][0]["routes"][0]["name"];
+    assert_eq!(
+        first,
+        "listener~8080~shop_example_com-route-0-httproute-promo-apps-0-0-matcher-0"
+    );
+}

@@ -18,7 +18,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         Ok(gateway) => gateway,
         Err(code) => return code,
     };
-    let mut render_options = RenderOptions::new(
+    let render_options = RenderOptions::new(
         &config,
         gateway.clone(),
         args.validation_level.unwrap_or_default(),
@@ -34,16 +34,6 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     };
     if let Some(unread) = super::unreadable(&run) {
         return usage_error(&unread);
-    }
-    // The values file is the run's last file when given.
-    if args.values.is_some()
-        && let Some(values) = run.files.last()
-    {
-        let parsed = crate::parse::parse_file(values, &options.limits);
-        render_options.weighted_route_precedence |= parsed
-            .documents
-            .first()
-            .is_some_and(|d| crate::config::weighted_route_precedence_in_values(&d.root.to_json()));
     }
     let rendered = render::render(&run, &render_options);
     if let Some((ns, name)) = &gateway

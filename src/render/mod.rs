@@ -258,6 +258,20 @@ pub fn render_merged<'a>(
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
 ) -> Rendered {
+    // A controller setting the chart values file turns on, as the config file can.
+    let values = run.model.as_ref().and_then(|m| m.values.as_ref());
+    let with_values;
+    let options = if !options.weighted_route_precedence
+        && values.is_some_and(crate::config::weighted_route_precedence_in_values)
+    {
+        with_values = RenderOptions {
+            weighted_route_precedence: true,
+            ..options.clone()
+        };
+        &with_values
+    } else {
+        options
+    };
     let mut facts = FastMap::default();
     for (i, f) in run.model.iter().flat_map(|m| &m.facts).enumerate() {
         facts
