@@ -6,7 +6,8 @@ use std::io::Write;
 
 use super::usage_error;
 use crate::lint::{LintOptions, lint_paths};
-use crate::render::{self, RenderOptions, Rendered};
+use crate::model::facts::GATEWAY_API;
+use crate::render::{self, RenderOptions};
 use crate::report::yaml::to_yaml;
 
 pub(super) fn run(args: &RenderArgs) -> u8 {
@@ -35,21 +36,36 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     if let Some(unread) = super::unreadable(&run) {
         return usage_error(&unread);
     }
-    let rendered = render::render(&run, &render_options);
     if let Some((ns, name)) = &gateway
-        && rendered.gateways.is_empty()
+        && !run.objects.iter().any(|o| {
+            o.id.group == GATEWAY_API
+                && o.id.kind == "Gateway"
+                && &o.id.namespace == ns
+                && &o.id.name == name
+        })
     {
         return usage_error(&format!("no Gateway {ns}/{name} in the inputs"));
     }
-    let failures = if args.check {
-        render::proto::check_rendered(&rendered)
-    } else {
-        Vec::new()
-    };
-    let refused = rendered.gateways.iter().any(|g| !g.refused.is_empty());
-    // The documents live until the process ends: freeing them is the system's work then.
-    let docs = documents(rendered, args.kind);
-    write_documents(&docs, args.output);
+    let (kinds, with_statuses) = selection(args.kind);
+    let mut out = Documents::new(args.output);
+    let mut failures = Vec::new();
+    let mut refused = false;
+    // Each Gateway is written as soon as it is rendered, and dropped: a large repository's
+    // rendering is never in memory whole.
+    let rest = render::render_each(&run, &render_options, |g| {
+        if args.check {
+            failures.extend(render::proto::check_gateway(&g));
+        }
+        refused |= !g.refused.is_empty();
+        out.write(&g.into_document(kinds, with_statuses));
+    });
+    if args.check {
+        failures.extend(render::proto::check_rendered(&rest));
+    }
+    for doc in rest.into_documents(kinds, with_statuses) {
+        out.write(&doc);
+    }
+    out.finish();
     for failure in &failures {
         eprintln!("error: {failure}");
     }
@@ -74,9 +90,8 @@ fn gateway_name(written: &str) -> Result<(String, String), String> {
     }
 }
 
-/// One document per Gateway, then the shared ones (Envoy clusters, AI backends and policies),
-/// with what `--type` selects.
-fn documents(rendered: Rendered, kind: RenderType) -> Vec<serde_json::Value> {
+/// What `--type` selects: the resource kinds, and whether statuses are printed.
+fn selection(kind: RenderType) -> (&'static [&'static str], bool) {
     let kinds: &[&str] = match kind {
         RenderType::Listener => &["listener"],
         RenderType::Route => &["route"],
@@ -84,25 +99,68 @@ fn documents(rendered: Rendered, kind: RenderType) -> Vec<serde_json::Value> {
         RenderType::Status => &[],
         RenderType::All => &["listener", "route", "cluster"],
     };
-    let with_statuses = matches!(kind, RenderType::Status | RenderType::All);
-    rendered.into_documents(kinds, with_statuses)
+    (kinds, matches!(kind, RenderType::Status | RenderType::All))
 }
 
-/// YAML documents separated by `---`, or one JSON array, written as made rather than gathered
-/// into one string first: a large repository's rendering is hundreds of megabytes.
-fn write_documents(docs: &[serde_json::Value], format: RenderFormat) {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    // A closed pipe (`| head`) ends the output; there is no one left to tell.
-    let _ = match format {
-        RenderFormat::Json => serde_json::to_writer_pretty(&mut out, docs)
-            .map_err(std::io::Error::from)
-            .and_then(|()| out.write_all(b"\n")),
-        RenderFormat::Yaml => docs.iter().enumerate().try_for_each(|(i, doc)| {
-            if i > 0 {
-                out.write_all(b"---\n")?;
-            }
-            out.write_all(to_yaml(doc).as_bytes())
-        }),
+/// The output, written one document at a time: YAML documents separated by `---`, or one
+/// pretty-printed JSON array (the same text `serde_json` prints for the whole array).
+struct Documents {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    format: RenderFormat,
+    written: usize,
+    /// A closed pipe (`| head`) ends the output; there is no one left to tell.
+    closed: bool,
+}
+
+impl Documents {
+    fn new(format: RenderFormat) -> Self {
+        Documents {
+            out: std::io::BufWriter::new(std::io::stdout().lock()),
+            format,
+            written: 0,
+            closed: false,
+        }
     }
-    .and_then(|()| out.flush());
+
+    fn write(&mut self, doc: &serde_json::Value) {
+        if self.closed {
+            return;
+        }
+        let first = self.written == 0;
+        self.written += 1;
+        let result = match self.format {
+            RenderFormat::Json => {
+                let text = serde_json::to_string_pretty(doc).unwrap_or_default();
+                let mut chunk = String::with_capacity(text.len() + text.len() / 8);
+                chunk.push_str(if first { "[\n" } else { ",\n" });
+                for (i, line) in text.split('\n').enumerate() {
+                    if i > 0 {
+                        chunk.push('\n');
+                    }
+                    chunk.push_str("  ");
+                    chunk.push_str(line);
+                }
+                self.out.write_all(chunk.as_bytes())
+            }
+            RenderFormat::Yaml => {
+                let separator: &[u8] = if first { b"" } else { b"---\n" };
+                self.out
+                    .write_all(separator)
+                    .and_then(|()| self.out.write_all(to_yaml(doc).as_bytes()))
+            }
+        };
+        self.closed = result.is_err();
+    }
+
+    fn finish(mut self) {
+        if self.closed {
+            return;
+        }
+        let end: &[u8] = match (self.format, self.written) {
+            (RenderFormat::Json, 0) => b"[]\n",
+            (RenderFormat::Json, _) => b"\n]\n",
+            (RenderFormat::Yaml, _) => b"",
+        };
+        let _ = self.out.write_all(end).and_then(|()| self.out.flush());
+    }
 }

@@ -258,6 +258,33 @@ pub fn render_merged<'a>(
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
 ) -> Rendered {
+    let mut gateways = Vec::new();
+    let mut out = render_with(run, merged, options, |g| gateways.push(g));
+    out.gateways = gateways;
+    out
+}
+
+/// [`render`], handing each Gateway's rendering to `each` as it is made (in input order) instead
+/// of keeping them all: what is returned holds the rest (clusters, shared resources, statuses).
+/// A large repository's rendering then never is in memory whole.
+pub fn render_each(
+    run: &LintRun,
+    options: &RenderOptions,
+    each: impl FnMut(RenderedGateway),
+) -> Rendered {
+    let merged = run.model.as_ref().map(|m| m.merge());
+    render_with(run, merged.as_ref(), options, each)
+}
+
+/// How many Gateways are rendered in parallel before they are handed on.
+const CHUNK: usize = 64;
+
+fn render_with<'a>(
+    run: &'a LintRun,
+    merged: Option<&'a Merged<'a>>,
+    options: &'a RenderOptions,
+    mut each: impl FnMut(RenderedGateway),
+) -> Rendered {
     // A controller setting the chart values file turns on, as the config file can.
     let values = run.model.as_ref().and_then(|m| m.values.as_ref());
     let with_values;
@@ -314,9 +341,12 @@ pub fn render_merged<'a>(
         || status::Shared::new(&ctx),
     );
     // The AI data plane's shared resources beside the Gateways: neither reads the other.
-    let (gateways, (ai_shared, ai_statuses)) = rayon::join(
-        || {
-            selected
+    let mut ai_rendered = None;
+    let mut any = false;
+    rayon::in_place_scope(|scope| {
+        scope.spawn(|_| ai_rendered = Some(ai::render_shared(&ctx)));
+        for chunk in selected.chunks(CHUNK) {
+            let rendered: Vec<RenderedGateway> = chunk
                 .par_iter()
                 .filter_map(|&(gateway, plane)| {
                     let mut rendered = match plane {
@@ -328,15 +358,18 @@ pub fn render_merged<'a>(
                     rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
                     Some(rendered)
                 })
-                .collect()
-        },
-        || ai::render_shared(&ctx),
-    );
-    out.gateways = gateways;
+                .collect();
+            for g in rendered {
+                any = true;
+                each(g);
+            }
+        }
+    });
+    let (ai_shared, ai_statuses) = ai_rendered.unwrap_or_default();
     if let Some(prepared) = envoy_prepared {
         out.clusters = prepared.into_clusters();
     }
-    if !out.gateways.is_empty() {
+    if any {
         out.unrouted_statuses = shared.unrouted_statuses();
     }
     out.shared = ai_shared;
