@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::lookup::Lookup;
 use super::{Attachment, Context, is};
 use crate::lint::LintRun;
 use crate::model::Object;
@@ -37,7 +38,11 @@ pub(super) struct Delegation<'a> {
     pub unresolved: Vec<(&'a Object, Condition)>,
 }
 
-pub(super) fn delegation<'a>(ctx: &Context<'a>, attached: &[Attachment<'a>]) -> Delegation<'a> {
+pub(super) fn delegation<'a>(
+    ctx: &Context<'a>,
+    lookup: &Lookup<'a>,
+    attached: &[Attachment<'a>],
+) -> Delegation<'a> {
     let mut out = Delegation::default();
     let mut roots: Vec<&Object> = Vec::new();
     for a in attached {
@@ -59,7 +64,7 @@ pub(super) fn delegation<'a>(ctx: &Context<'a>, attached: &[Attachment<'a>]) -> 
     });
     for root in roots {
         let matches: Vec<Vec<Match>> = rules_of(root).into_iter().map(own_matches).collect();
-        visit(ctx, root, &matches, &mut vec![root], &mut out);
+        visit(ctx, lookup, root, &matches, &mut vec![root], &mut out);
     }
     out
 }
@@ -68,6 +73,7 @@ pub(super) fn delegation<'a>(ctx: &Context<'a>, attached: &[Attachment<'a>]) -> 
 /// rules match what `matches` says (per rule: its own matches, or those it inherits).
 fn visit<'a>(
     ctx: &Context<'a>,
+    lookup: &Lookup<'a>,
     route: &'a Object,
     matches: &[Vec<Match>],
     path: &mut Vec<&'a Object>,
@@ -87,7 +93,7 @@ fn visit<'a>(
         };
         // A valid child found; a child skipped for a cycle (then reported instead).
         let (mut valid, mut cyclic) = (false, false);
-        for child in ctx.inputs.of_kind(GATEWAY_API, "HTTPRoute") {
+        for &child in lookup.http_routes(selector.namespace()) {
             if std::ptr::eq(child, route) || !selector.selects(child) || !names_parent(child, route)
             {
                 continue;
@@ -152,7 +158,7 @@ fn visit<'a>(
                 })
                 .collect();
             path.push(child);
-            visit(ctx, child, &child_matches, path, out);
+            visit(ctx, lookup, child, &child_matches, path, out);
             path.pop();
         }
         if !valid && !cyclic {
@@ -190,6 +196,11 @@ impl<'v> Selector<'v> {
             by_label,
             name,
         })
+    }
+
+    /// The namespace its children are in; `None` for every namespace.
+    fn namespace(&self) -> Option<&'v str> {
+        (!(self.by_label && self.namespace == ALL_NAMESPACES)).then_some(self.namespace)
     }
 
     fn selects(&self, route: &Object) -> bool {

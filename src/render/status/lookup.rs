@@ -8,6 +8,7 @@ use super::Context;
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::fasthash::{FastMap, FastSet};
 use crate::model::Object;
+use crate::model::facts::GATEWAY_API;
 
 /// (kind, namespace, name); a resource reference without a namespace is in `default`.
 type Key<'a> = (&'a str, &'a str, &'a str);
@@ -21,6 +22,9 @@ pub(super) struct Lookup<'a> {
     first_errors: FastMap<Key<'a>, &'a Diagnostic>,
     /// Backends some route of the inputs sends to.
     used_backends: FastSet<Key<'a>>,
+    /// The HTTPRoutes, in input order, and by namespace (delegation looks its children up).
+    http_routes: Vec<&'a Object>,
+    http_routes_in: FastMap<&'a str, Vec<&'a Object>>,
 }
 
 impl<'a> Lookup<'a> {
@@ -29,6 +33,14 @@ impl<'a> Lookup<'a> {
         let mut targeting = Vec::new();
         let mut by_target: FastMap<Key<'a>, Vec<usize>> = FastMap::default();
         let mut used_backends = FastSet::default();
+        let http_routes: Vec<&Object> = ctx.inputs.of_kind(GATEWAY_API, "HTTPRoute").collect();
+        let mut http_routes_in: FastMap<&str, Vec<&Object>> = FastMap::default();
+        for &r in &http_routes {
+            http_routes_in
+                .entry(r.id.namespace.as_str())
+                .or_default()
+                .push(r);
+        }
         for o in ctx.inputs.objects {
             let id = &o.id;
             by_name
@@ -59,6 +71,8 @@ impl<'a> Lookup<'a> {
             }
         }
         Lookup {
+            http_routes,
+            http_routes_in,
             by_name,
             targeting,
             by_target,
@@ -95,6 +109,14 @@ impl<'a> Lookup<'a> {
         found.sort_unstable();
         found.dedup();
         found.into_iter().map(|i| self.targeting[i]).collect()
+    }
+
+    /// The HTTPRoutes of a namespace, or of every namespace with `None`, in input order.
+    pub fn http_routes(&self, namespace: Option<&str>) -> &[&'a Object] {
+        match namespace {
+            None => &self.http_routes,
+            Some(ns) => self.http_routes_in.get(ns).map_or(&[], Vec::as_slice),
+        }
     }
 
     /// Whether some route sends to the backend.

@@ -121,7 +121,7 @@ pub fn statuses_with<'a>(ctx: &Context<'a>, shared: &Shared<'a>, gateway: &'a Ob
     if let Some(sets) = listener_sets {
         out.insert("listenerSets".into(), sets);
     }
-    let delegated = delegation::delegation(ctx, &attached);
+    let delegated = delegation::delegation(ctx, &shared.lookup, &attached);
     for (key, routes) in routes::route_statuses(ctx, &attached, &delegated) {
         out.insert(key.into(), routes);
     }
