@@ -257,17 +257,26 @@ pub fn rejects(d: &Diagnostic) -> bool {
     d.severity == Severity::Error && !PROXY_ONLY.contains(&d.code)
 }
 
-/// The first error-level finding of each resource that the controller rejects it for.
-fn first_errors(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), &str> {
+/// The first finding that `counts` of each resource, by kind, namespace (`default` when the
+/// reference has none) and name.
+pub fn first_findings(
+    diagnostics: &[Diagnostic],
+    counts: impl Fn(&Diagnostic) -> bool,
+) -> FastMap<(&str, &str, &str), &Diagnostic> {
     let mut first = FastMap::default();
     for d in diagnostics {
-        if rejects(d)
+        if counts(d)
             && let Some(r) = &d.resource
         {
-            first.entry(key(r)).or_insert(d.message.as_str());
+            first.entry(key(r)).or_insert(d);
         }
     }
     first
+}
+
+/// The first error-level finding of each resource that the controller rejects it for.
+fn first_errors(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), &Diagnostic> {
+    first_findings(diagnostics, rejects)
 }
 
 /// Policies with an error-level finding the controller detects: it does not accept them, so
@@ -297,11 +306,11 @@ pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> FastSet<usize> {
 pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
     let first = first_errors(diagnostics);
     for s in statuses {
-        if let Some(message) = first.get(&key(&s.policy)) {
+        if let Some(d) = first.get(&key(&s.policy)) {
             s.accepted = PolicyCondition {
                 status: false,
                 reason: "Invalid",
-                message: message.to_string(),
+                message: d.message.clone(),
             };
             // The controller writes no message with Pending.
             s.attached = PolicyCondition {

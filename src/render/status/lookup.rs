@@ -62,21 +62,13 @@ impl<'a> Lookup<'a> {
             }
             used_backends.extend(backend_refs(o));
         }
-        let mut first_errors = FastMap::default();
-        for d in &ctx.run.diagnostics {
-            if crate::merge::rejects(d)
-                && let Some(r) = &d.resource
-            {
-                first_errors.entry(key(r)).or_insert(d);
-            }
-        }
         Lookup {
             http_routes,
             http_routes_in,
             by_name,
             targeting,
             by_target,
-            first_errors,
+            first_errors: crate::merge::first_findings(&ctx.run.diagnostics, crate::merge::rejects),
             used_backends,
         }
     }

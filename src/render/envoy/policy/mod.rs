@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
 use super::{duration, typed};
+use crate::diag::{Diagnostic, Severity};
 use crate::fasthash::FastMap;
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
 use crate::model::Object;
@@ -66,30 +67,18 @@ impl Applied {
 /// The facts of the run, looked up by object, and the merge stage's results.
 pub struct Policies<'c> {
     ctx: &'c Context<'c>,
-    /// The first error of each TrafficPolicy that makes it invalid here: one the controller
-    /// detects, or, with strict validation (where the proxy checks the configuration first),
-    /// any error.
-    invalid: FastMap<(&'c str, &'c str, &'c str), &'c str>,
+    /// The first error of each resource that makes a TrafficPolicy invalid here: one the
+    /// controller detects, or, with strict validation (where the proxy checks the configuration
+    /// first), any error.
+    invalid: FastMap<(&'c str, &'c str, &'c str), &'c Diagnostic>,
 }
 
 impl<'c> Policies<'c> {
     pub fn new(ctx: &'c Context<'c>) -> Self {
         let strict = ctx.options.validation_level == ValidationLevel::Strict;
-        let mut invalid = FastMap::default();
-        for d in &ctx.run.diagnostics {
-            let Some(r) = d.resource.as_ref().filter(|r| r.kind == "TrafficPolicy") else {
-                continue;
-            };
-            if d.severity == crate::diag::Severity::Error && (strict || crate::merge::rejects(d)) {
-                invalid
-                    .entry((
-                        r.kind.as_str(),
-                        r.namespace.as_deref().unwrap_or(""),
-                        r.name.as_str(),
-                    ))
-                    .or_insert(d.message.as_str());
-            }
-        }
+        let invalid = crate::merge::first_findings(&ctx.run.diagnostics, |d| {
+            crate::merge::rejects(d) || (strict && d.severity == Severity::Error)
+        });
         Policies { ctx, invalid }
     }
 
@@ -194,10 +183,10 @@ impl<'c> Policies<'c> {
             let error =
                 self.invalid
                     .get(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()));
-            if let Some(message) = error {
+            if let Some(d) = error {
                 return Some(format!(
-                    "TrafficPolicy {}/{} is invalid: {message}",
-                    id.namespace, id.name
+                    "TrafficPolicy {}/{} is invalid: {}",
+                    id.namespace, id.name, d.message
                 ));
             }
         }
