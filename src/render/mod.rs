@@ -142,7 +142,8 @@ pub struct Inputs<'a> {
     by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
     /// Objects by (group, kind), in input order: a kind's objects without a scan of all.
     by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
-    /// ReferenceGrants by namespace (each cross-namespace reference asks its target's).
+    /// ReferenceGrants (of Gateway API) by namespace: each cross-namespace reference asks its
+    /// target's.
     grants: FastMap<&'a str, Vec<usize>>,
 }
 
@@ -152,7 +153,7 @@ impl<'a> Inputs<'a> {
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
         let mut grants: FastMap<&'a str, Vec<usize>> = FastMap::default();
         for (i, o) in objects.iter().enumerate() {
-            if o.id.kind == "ReferenceGrant" {
+            if o.id.kind == "ReferenceGrant" && o.id.group == GATEWAY_API {
                 grants.entry(o.id.namespace.as_str()).or_default().push(i);
             }
             by_kind
@@ -183,14 +184,32 @@ impl<'a> Inputs<'a> {
             .map(|&i| &self.objects[i])
     }
 
-    /// The ReferenceGrants (of any group) in a namespace, in input order.
-    pub fn reference_grants(&self, namespace: &str) -> impl Iterator<Item = &'a Object> + '_ {
-        let objects = self.objects;
-        self.grants
-            .get(namespace)
-            .into_iter()
-            .flatten()
-            .map(move |&i| &objects[i])
+    /// Whether a ReferenceGrant in the target's namespace lets `from` (group, kind, namespace)
+    /// refer to `to` (group, kind, namespace, name).
+    pub fn granted(&self, from: (&str, &str, &str), to: (&str, &str, &str, &str)) -> bool {
+        let (to_group, to_kind, to_ns, to_name) = to;
+        let text = |v: &'a Value, key: &str| v.get(key).and_then(Value::as_str);
+        let list = |g: &'a Object, side: &str| {
+            g.value
+                .pointer(side)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        };
+        let grants = self.grants.get(to_ns).into_iter().flatten();
+        grants.map(|&i| &self.objects[i]).any(|g| {
+            let by = list(g, "/spec/from").any(|f| {
+                text(f, "group").unwrap_or("") == from.0
+                    && text(f, "kind") == Some(from.1)
+                    && text(f, "namespace") == Some(from.2)
+            });
+            let of = list(g, "/spec/to").any(|t| {
+                text(t, "group").unwrap_or("") == to_group
+                    && text(t, "kind") == Some(to_kind)
+                    && text(t, "name").is_none_or(|n| n == to_name)
+            });
+            by && of
+        })
     }
 
     pub fn of_kind<'s>(

@@ -110,34 +110,16 @@ fn certificate(ctx: &Context<'_>, gw: &Object, r: &Value) -> Option<(Vec<u8>, Ve
         return None;
     }
     let ns = r["namespace"].as_str().unwrap_or(&gw.id.namespace);
-    if ns != gw.id.namespace && !granted(ctx, ("Gateway", &gw.id.namespace), ("Secret", ns, name)) {
+    if ns != gw.id.namespace
+        && !ctx.inputs.granted(
+            (GATEWAY_API, "Gateway", &gw.id.namespace),
+            ("", "Secret", ns, name),
+        )
+    {
         return None;
     }
     Some((
         secret_bytes(ctx, ns, name, "tls.crt")?,
         secret_bytes(ctx, ns, name, "tls.key")?,
     ))
-}
-
-/// Whether a ReferenceGrant in the target's namespace lets a Gateway API object of kind
-/// `from.0` in namespace `from.1` refer to the core object (kind, namespace, name) `to`.
-pub(super) fn granted(ctx: &Context<'_>, from: (&str, &str), to: (&str, &str, &str)) -> bool {
-    let (to_kind, to_ns, to_name) = to;
-    ctx.inputs
-        .reference_grants(to_ns)
-        .filter(|g| g.id.group == GATEWAY_API)
-        .any(|g| {
-            let spec = &g.value["spec"];
-            let from_ok = spec["from"].as_array().into_iter().flatten().any(|f| {
-                f["group"].as_str() == Some(GATEWAY_API)
-                    && f["kind"].as_str() == Some(from.0)
-                    && f["namespace"].as_str() == Some(from.1)
-            });
-            let to_ok = spec["to"].as_array().into_iter().flatten().any(|t| {
-                t["group"].as_str().unwrap_or("").is_empty()
-                    && t["kind"].as_str() == Some(to_kind)
-                    && t["name"].as_str().is_none_or(|n| n == to_name)
-            });
-            from_ok && to_ok
-        })
 }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::backends::{INFERENCE_GROUP, pool_host};
-use super::gateway::{granted, listener_key};
+use super::gateway::listener_key;
 use super::mesh::ISTIO_NETWORKING;
 use super::{AI_GROUP, Context, pick, service_host};
 use crate::fasthash::FastMap;
@@ -299,7 +299,10 @@ pub(super) fn backend_ref(ctx: &Context<'_>, route: &Object, r: &Value) -> Optio
     let kind = r["kind"].as_str().unwrap_or("Service");
     if ns != route.id.namespace
         && !(group.is_empty()
-            && granted(ctx, (&route.id.kind, &route.id.namespace), (kind, ns, name)))
+            && ctx.inputs.granted(
+                (GATEWAY_API, &route.id.kind, &route.id.namespace),
+                ("", kind, ns, name),
+            ))
     {
         return None;
     }

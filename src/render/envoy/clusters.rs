@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::super::Context;
-use super::plan::{array, granted};
+use super::plan::array;
 use super::{ads_source, backend_config, typed};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -63,7 +63,7 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
         route.id.kind.as_str(),
         route.id.namespace.as_str(),
     );
-    if ns != route.id.namespace && !granted(ctx, from, (group, kind, ns, name)) {
+    if ns != route.id.namespace && !ctx.inputs.granted(from, (group, kind, ns, name)) {
         return Target::blackhole();
     }
     let port = backend_ref.get("port").and_then(Value::as_i64);

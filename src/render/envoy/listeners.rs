@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
-use super::plan::{GwListener, Plan, Port, array, domains, granted, terminates_tls};
+use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
 use super::{ads_source, secret_digest, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
@@ -329,7 +329,7 @@ fn frontend_validation(
         let name = r.get("name").and_then(Value::as_str).unwrap_or("");
         // A CA in another namespace needs a ReferenceGrant; without it, it is left out.
         let from = (gw.group.as_str(), gw.kind.as_str(), gw.namespace.as_str());
-        if ns != gw.namespace && !granted(ctx, from, ("", "ConfigMap", ns, name)) {
+        if ns != gw.namespace && !ctx.inputs.granted(from, ("", "ConfigMap", ns, name)) {
             continue;
         }
         if let Some(ca) = ctx

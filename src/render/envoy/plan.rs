@@ -212,7 +212,8 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
                 owner.id.kind.as_str(),
                 owner.id.namespace.as_str(),
             );
-            if !found || (ns != owner.id.namespace && !granted(ctx, from, ("", "Secret", ns, name)))
+            if !found
+                || (ns != owner.id.namespace && !ctx.inputs.granted(from, ("", "Secret", ns, name)))
             {
                 return false;
             }
@@ -254,7 +255,8 @@ fn frontend_valid(ctx: &Context<'_>, gateway: &Object, l: &GwListener<'_>) -> bo
         // A listener that accepts clients without certificates still serves without the CAs.
         if !fallback
             && (!found
-                || (ns != gateway.id.namespace && !granted(ctx, gw, ("", "ConfigMap", ns, name))))
+                || (ns != gateway.id.namespace
+                    && !ctx.inputs.granted(gw, ("", "ConfigMap", ns, name))))
         {
             return false;
         }
@@ -272,27 +274,6 @@ pub fn terminates_tls(l: &GwListener<'_>) -> bool {
     l.protocol == "HTTPS"
         || (l.protocol == "TLS"
             && l.value.pointer("/tls/mode").and_then(Value::as_str) != Some("Passthrough"))
-}
-
-/// A ReferenceGrant in the target's namespace lets `from` (group, kind, namespace) refer to
-/// `to` (group, kind, namespace, name).
-pub fn granted(ctx: &Context<'_>, from: (&str, &str, &str), to: (&str, &str, &str, &str)) -> bool {
-    let (to_group, to_kind, to_ns, to_name) = to;
-    ctx.inputs.reference_grants(to_ns).any(|g| {
-        let by = array(&g.value, "/spec/from").any(|f| {
-            f.get("group").and_then(Value::as_str).unwrap_or("") == from.0
-                && f.get("kind").and_then(Value::as_str) == Some(from.1)
-                && f.get("namespace").and_then(Value::as_str) == Some(from.2)
-        });
-        let of = array(&g.value, "/spec/to").any(|t| {
-            t.get("group").and_then(Value::as_str).unwrap_or("") == to_group
-                && t.get("kind").and_then(Value::as_str) == Some(to_kind)
-                && t.get("name")
-                    .and_then(Value::as_str)
-                    .is_none_or(|n| n == to_name)
-        });
-        by && of
-    })
 }
 
 /// A ListenerSet whose parentRef is the Gateway, from a namespace its `allowedListeners` admits.
