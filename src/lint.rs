@@ -126,6 +126,7 @@ pub struct LintRun {
 pub struct Model {
     pub facts: Vec<model::facts::Facts>,
     pub attachments: Vec<resolve::Attachment>,
+    pub route_attachments: Vec<resolve::RouteAttachment>,
     pub merge_options: merge::MergeOptions,
     /// The chart values file (`--values`) as JSON, for the controller settings render reads.
     pub values: Option<serde_json::Value>,
@@ -134,7 +135,12 @@ pub struct Model {
 impl Model {
     /// Runs the merge stage.
     pub fn merge(&self) -> merge::Merged<'_> {
-        merge::merge(&self.facts, &self.attachments, &self.merge_options)
+        merge::merge(
+            &self.facts,
+            &self.attachments,
+            &self.route_attachments,
+            &self.merge_options,
+        )
     }
 
     /// The predicted policy statuses of a merge, with the run's findings marking the policies
@@ -333,6 +339,7 @@ fn run_stages(
         Some(Model {
             facts,
             attachments: resolved.attachments,
+            route_attachments: resolved.route_attachments,
             merge_options,
             values: values_json,
         })
@@ -343,7 +350,12 @@ fn run_stages(
             effective,
             hierarchy,
             ..
-        } = merge::merge(&facts, &resolved.attachments, &merge_options);
+        } = merge::merge(
+            &facts,
+            &resolved.attachments,
+            &resolved.route_attachments,
+            &merge_options,
+        );
         // Hundreds of thousands of small vectors: freed on every thread.
         rayon::join(
             || effective.into_par_iter().for_each(drop),

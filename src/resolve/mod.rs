@@ -63,12 +63,30 @@ pub struct RouteStatus {
     pub listeners: Vec<String>,
 }
 
+/// An accepted parentRef of a route: the Gateway or ListenerSet it names and the listeners the
+/// route attaches to there (after sectionName, port, allowedRoutes and hostname intersection).
+/// Every later stage that hangs a route from a listener (merge, explain, render) takes it from
+/// here, so that they agree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteAttachment {
+    /// The route's position in the facts.
+    pub route: usize,
+    /// Index into the route's `spec.parentRefs`.
+    pub parent_ref: usize,
+    /// The Gateway's or ListenerSet's position in the facts.
+    pub parent: usize,
+    /// Positions of the parent's listeners (in its `spec.listeners`), never empty.
+    pub listeners: Vec<usize>,
+}
+
 #[derive(Default)]
 pub struct Resolved {
     pub diagnostics: Vec<Diagnostic>,
     pub route_statuses: Vec<RouteStatus>,
     /// Every policy attachment, in facts order of the policies.
     pub attachments: Vec<Attachment>,
+    /// Every accepted parentRef, in facts order of the routes.
+    pub route_attachments: Vec<RouteAttachment>,
 }
 
 /// Resolves every reference of the facts against each other.
@@ -91,12 +109,13 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
         || {
             facts
                 .par_chunks(chunk)
-                .map(|part| {
+                .enumerate()
+                .map(|(n, part)| {
                     let mut routes_ctx = new_ctx();
-                    let mut statuses = routes::attach(&mut routes_ctx, part);
+                    let (mut statuses, attached) = routes::attach(&mut routes_ctx, part, n * chunk);
                     let mut refs_ctx = new_ctx();
                     refs::check(&mut refs_ctx, part, &mut statuses);
-                    (routes_ctx, refs_ctx, statuses)
+                    (routes_ctx, refs_ctx, (statuses, attached))
                 })
                 .collect::<Vec<_>>()
         },
@@ -108,10 +127,12 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
     );
     let mut ctx = new_ctx();
     let mut route_statuses = Vec::new();
+    let mut route_attachments = Vec::new();
     let mut refs_ctxs = Vec::with_capacity(chunks.len());
-    for (routes_ctx, refs_ctx, statuses) in chunks {
+    for (routes_ctx, refs_ctx, (statuses, attached)) in chunks {
         ctx.absorb(routes_ctx);
         route_statuses.extend(statuses);
+        route_attachments.extend(attached);
         refs_ctxs.push(refs_ctx);
     }
     for refs_ctx in refs_ctxs {
@@ -125,6 +146,7 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
         diagnostics: ctx.out,
         route_statuses,
         attachments,
+        route_attachments,
     }
 }
 

@@ -7,7 +7,7 @@ use crate::model::facts::{
     Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Spec,
 };
 
-use super::{Condition, Ctx, RouteStatus, diag, qualified, resource_ref};
+use super::{Condition, Ctx, RouteAttachment, RouteStatus, diag, qualified, resource_ref};
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
 /// the related location is (the parent, or the listener that came closest).
@@ -18,10 +18,16 @@ struct Rejection {
     related: Option<(Ident, crate::source::Span, String)>,
 }
 
-/// The statuses of the routes among `facts` (a run of the index's facts).
-pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts]) -> Vec<RouteStatus> {
+/// The statuses of the routes among `facts` (a run of the index's facts starting at `offset`),
+/// and the listeners each accepted parentRef attaches the route to.
+pub(super) fn attach(
+    ctx: &mut Ctx<'_>,
+    facts: &[Facts],
+    offset: usize,
+) -> (Vec<RouteStatus>, Vec<RouteAttachment>) {
     let mut statuses = Vec::new();
-    for f in facts {
+    let mut attachments = Vec::new();
+    for (at, f) in facts.iter().enumerate() {
         let Spec::Route(route) = &f.spec else {
             continue;
         };
@@ -34,9 +40,16 @@ pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts]) -> Vec<RouteStatus> {
                     accepted_any = true;
                     continue;
                 }
-                Some(Ok(listeners)) => {
+                Some(Ok((parent_object, listeners))) => {
                     accepted_any = true;
-                    (Condition::ok("Accepted"), listeners)
+                    let names = names_of(ctx, parent_object, &listeners);
+                    attachments.push(RouteAttachment {
+                        route: offset + at,
+                        parent_ref: i,
+                        parent: parent_object,
+                        listeners,
+                    });
+                    (Condition::ok("Accepted"), names)
                 }
                 Some(Err(r)) => {
                     let c = Condition {
@@ -71,17 +84,27 @@ pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts]) -> Vec<RouteStatus> {
             ctx.out.push(d);
         }
     }
-    statuses
+    (statuses, attachments)
 }
 
-/// The names of the parent's listeners the route attaches to; `None` when the parent cannot be
-/// checked (its kind is not in the inputs).
+/// The names of a Gateway's or ListenerSet's listeners, by their positions.
+fn names_of(ctx: &Ctx<'_>, parent: usize, listeners: &[usize]) -> Vec<String> {
+    let (Spec::Gateway { listeners: all, .. } | Spec::ListenerSet { listeners: all, .. }) =
+        &ctx.index.facts[parent].spec
+    else {
+        return Vec::new();
+    };
+    listeners.iter().map(|&l| all[l].name.clone()).collect()
+}
+
+/// The parent (its position in the facts) and the positions of its listeners the route
+/// attaches to; `None` when the parent cannot be checked (its kind is not in the inputs).
 fn parent_outcome(
     ctx: &mut Ctx<'_>,
     route: &Facts,
     facts: &RouteFacts,
     parent: &ObjRef,
-) -> Option<Result<Vec<String>, Rejection>> {
+) -> Option<Result<(usize, Vec<usize>), Rejection>> {
     let group = parent.group().unwrap_or(GATEWAY_API);
     let kind = parent.kind().unwrap_or("Gateway");
     let namespace = parent.namespace().unwrap_or(&route.id.namespace);
@@ -98,7 +121,7 @@ fn parent_outcome(
         return None;
     }
     let index = ctx.index;
-    let Some(target) = index.get(group, kind, namespace, &parent.name) else {
+    let Some(target_at) = index.position(group, kind, namespace, &parent.name) else {
         let hint = index
             .did_you_mean(group, kind, namespace, &parent.name)
             .map(|n| format!("; did you mean {n:?}?"))
@@ -113,16 +136,18 @@ fn parent_outcome(
             related: None,
         }));
     };
+    let target = &index.facts[target_at];
     let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) = &target.spec
     else {
         return None;
     };
     let what = format!("{kind} {}", qualified(namespace, &parent.name));
     let related = |span, msg: String| Some((target.id.clone(), span, msg));
-    let by_ref: Vec<&Listener> = listeners
+    let by_ref: Vec<(usize, &Listener)> = listeners
         .iter()
-        .filter(|l| parent.section().is_none_or(|s| s == l.name))
-        .filter(|l| parent.port.is_none_or(|p| l.port == Some(p)))
+        .enumerate()
+        .filter(|(_, l)| parent.section().is_none_or(|s| s == l.name))
+        .filter(|(_, l)| parent.port.is_none_or(|p| l.port == Some(p)))
         .collect();
     if by_ref.is_empty() {
         let mut wanted = Vec::new();
@@ -156,13 +181,15 @@ fn parent_outcome(
         }));
     }
     let route_kind = route.id.kind.as_str();
-    let allowed: Vec<&Listener> = by_ref
+    let allowed: Vec<(usize, &Listener)> = by_ref
         .iter()
         .copied()
-        .filter(|l| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
+        .filter(|(_, l)| {
+            kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route)
+        })
         .collect();
     if allowed.is_empty() {
-        let l = by_ref[0];
+        let l = by_ref[0].1;
         return Some(Err(Rejection {
             code: "GW203",
             reason: "NotAllowedByListeners",
@@ -173,13 +200,13 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    let attached: Vec<String> = allowed
+    let attached: Vec<usize> = allowed
         .iter()
-        .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
-        .map(|l| l.name.clone())
+        .filter(|(_, l)| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
+        .map(|(i, _)| *i)
         .collect();
     if attached.is_empty() {
-        let l = allowed[0];
+        let l = allowed[0].1;
         return Some(Err(Rejection {
             code: "GW204",
             reason: "NoMatchingListenerHostname",
@@ -191,7 +218,7 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    Some(Ok(attached))
+    Some(Ok((target_at, attached)))
 }
 
 /// The route kinds a listener admits: its `allowedRoutes.kinds`, else its protocol's defaults.
