@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod base64;
+pub mod dangling;
 mod document;
 pub mod envoy;
 pub mod proto;
