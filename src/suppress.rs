@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use crate::config::Config;
 use crate::diag::{Diagnostic, Suppressed, rule};
-use crate::lint::{LintRun, report_order};
 use crate::parse::Node;
+use crate::run::{LintRun, report_order};
 use crate::source::Span;
 
 /// The annotation that lists codes to suppress on its resource: `"GW301,GW402"`.

@@ -37,7 +37,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         return usage_error(&unread);
     }
     if let Some((ns, name)) = &gateway
-        && !run.objects.iter().any(|o| {
+        && !run.model.iter().flat_map(|m| &m.objects).any(|o| {
             o.id.group == GATEWAY_API
                 && o.id.kind == "Gateway"
                 && &o.id.namespace == ns

@@ -33,16 +33,6 @@ pub struct Limits {
     pub max_cel_depth: usize,
 }
 
-impl Limits {
-    /// The CEL bounds among these.
-    pub fn cel(&self) -> crate::cel::CelLimits {
-        crate::cel::CelLimits {
-            max_length: self.max_cel_length,
-            max_depth: self.max_cel_depth,
-        }
-    }
-}
-
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -52,8 +42,11 @@ impl Default for Limits {
             max_documents: 100_000,
             max_total_bytes: 1 << 30,
             max_regex_size: 1 << 20,
-            max_cel_length: crate::cel::CelLimits::default().max_length,
-            max_cel_depth: crate::cel::CelLimits::default().max_depth,
+            max_cel_length: 100 * 1024,
+            // The rules of the embedded schemas nest at most 24 deep as `cel::nesting` counts;
+            // the parser or evaluator of a release build first overflows a rayon worker's 2 MiB
+            // stack at about 1,390 (measurements in `cel::nesting`).
+            max_cel_depth: 64,
         }
     }
 }

@@ -146,11 +146,13 @@ mod tests {
             "ext": {"grpcService": {"envoyGrpc": {"clusterName": "kube_a_authz_9000"}}}}}));
         let refs = cluster_refs(&g);
         assert_eq!(refs.len(), 6);
-        let failures: Vec<String> =
-            dangling(&refs, &[cluster("kube_a_web_80"), cluster("kube_a_authz_9000")])
-                .iter()
-                .map(ToString::to_string)
-                .collect();
+        let failures: Vec<String> = dangling(
+            &refs,
+            &[cluster("kube_a_web_80"), cluster("kube_a_authz_9000")],
+        )
+        .iter()
+        .map(ToString::to_string)
+        .collect();
         assert_eq!(
             failures,
             [

@@ -2,8 +2,8 @@
 //! xDS for proxy-based Gateways ([`envoy`]), the AI data plane's resources for AI Gateways
 //! ([`ai`]), and the status conditions the controller would write ([`status`]).
 //!
-//! Works on a lint run made with `LintOptions::keep_model` and `keep_objects` (see
-//! [`render_options`]); returns data, printed by the CLI.
+//! Works on a lint run made with `Needs::Rendering` (see [`render_options`]); returns data,
+//! printed by the CLI.
 
 pub mod ai;
 pub mod base64;
@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::fasthash::FastMap;
-use crate::lint::{LintOptions, LintRun};
+use crate::lint::{LintOptions, LintRun, Needs};
 use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -131,8 +131,7 @@ pub fn secret_digest(data: &str) -> String {
 /// would see, so a reference to a kind absent from them is a missing object (`--strict-refs`):
 /// the predicted statuses say so, as the controller would.
 pub fn render_options(mut options: LintOptions) -> LintOptions {
-    options.keep_model = true;
-    options.keep_objects = true;
+    options.needs = Needs::Rendering;
     options.strict_refs = true;
     options
 }
@@ -331,7 +330,7 @@ fn render_with<'a>(
     }
     let ctx = Context {
         run,
-        inputs: Inputs::new(&run.objects),
+        inputs: Inputs::new(run.model.as_ref().map_or(&[], |m| &m.objects)),
         merged,
         options,
         facts,

@@ -184,9 +184,7 @@ fn parent_outcome(
     let allowed: Vec<(usize, &Listener)> = by_ref
         .iter()
         .copied()
-        .filter(|(_, l)| {
-            kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route)
-        })
+        .filter(|(_, l)| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
         .collect();
     if allowed.is_empty() {
         let l = by_ref[0].1;
