@@ -238,6 +238,14 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// The resolve stage's route attachment: every accepted parentRef with its listeners.
+    pub fn route_attachments(&self) -> &[crate::resolve::RouteAttachment] {
+        self.run
+            .model
+            .as_ref()
+            .map_or(&[], |m| &m.route_attachments)
+    }
+
     /// The index of an object's facts in the model (the first of its kind, namespace and name).
     pub fn fact_of(&self, object: &Object) -> Option<usize> {
         let id = &object.id;

@@ -35,7 +35,7 @@ use crate::model::Object;
 pub struct Prepared<'c> {
     policies: policy::Policies<'c>,
     clusters: Vec<(String, Value)>,
-    routes: plan::Routes<'c>,
+    routes: plan::Routes,
 }
 
 impl<'c> Prepared<'c> {
