@@ -237,6 +237,43 @@ pub struct Context<'a> {
     pub options: &'a RenderOptions,
 }
 
+impl<'a> Context<'a> {
+    fn new(run: &'a LintRun, merged: Option<&'a Merged<'a>>, options: &'a RenderOptions) -> Self {
+        let mut facts = FastMap::default();
+        for (i, f) in run.model.iter().flat_map(|m| &m.facts).enumerate() {
+            facts
+                .entry((
+                    f.id.kind.as_str(),
+                    f.id.namespace.as_str(),
+                    f.id.name.as_str(),
+                ))
+                .or_insert(i);
+        }
+        Context {
+            run,
+            inputs: Inputs::new(run.model.as_ref().map_or(&[], |m| &m.objects)),
+            merged,
+            options,
+            facts,
+        }
+    }
+
+    /// The Gateways to render (`--gateway`, else all), each with its data plane.
+    fn selected(&self) -> Vec<(&'a Object, DataPlane)> {
+        let options = self.options;
+        self.inputs
+            .of_kind(GATEWAY_API, "Gateway")
+            .filter(|g| {
+                options
+                    .gateway
+                    .as_ref()
+                    .is_none_or(|(ns, name)| &g.id.namespace == ns && &g.id.name == name)
+            })
+            .map(|g| (g, data_plane(&self.inputs, g, &options.ai_controller)))
+            .collect()
+    }
+}
+
 impl Context<'_> {
     /// The resolve stage's route attachment: every accepted parentRef with its listeners.
     pub fn route_attachments(&self) -> &[crate::resolve::RouteAttachment] {
@@ -303,6 +340,46 @@ pub fn render_each(
     render_with(run, merged.as_ref(), options, each)
 }
 
+/// A listener a Gateway's rendering programs, and the routes it serves there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedListener {
+    /// Who declares the listener: `Gateway ns/name` or `ListenerSet ns/name`.
+    pub owner: String,
+    pub listener: String,
+    /// `Kind ns/name` of each route served on it, in input order.
+    pub routes: Vec<String>,
+}
+
+/// The listeners each selected Gateway programs and the routes each serves, without rendering
+/// them: what `explain`'s hierarchy must agree with.
+pub fn served(run: &LintRun, options: &RenderOptions) -> Vec<ServedListener> {
+    let ctx = Context::new(run, None, options);
+    let selected = ctx.selected();
+    let serves = |plane: DataPlane| selected.iter().any(|(_, p)| *p == plane);
+    let envoy_routes = serves(DataPlane::Envoy).then(|| envoy::served_routes(&ctx));
+    let ai_prepared = serves(DataPlane::Ai).then(|| ai::Prepared::new(&ctx));
+    let mut out = Vec::new();
+    for (gateway, plane) in selected {
+        match (plane, &envoy_routes, &ai_prepared) {
+            (DataPlane::Envoy, Some(routes), _) => {
+                out.extend(envoy::served(&ctx, routes, gateway));
+            }
+            (DataPlane::Ai, _, Some(prepared)) => out.extend(ai::served(prepared, gateway)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `Kind ns/name` (`Kind name` without a namespace), as `explain` names objects.
+fn kind_and_name(o: &Object) -> String {
+    format!(
+        "{} {}",
+        o.id.kind,
+        crate::resolve::qualified(&o.id.namespace, &o.id.name)
+    )
+}
+
 /// How many Gateways are rendered in parallel before they are handed on.
 const CHUNK: usize = 64;
 
@@ -326,35 +403,9 @@ fn render_with<'a>(
     } else {
         options
     };
-    let mut facts = FastMap::default();
-    for (i, f) in run.model.iter().flat_map(|m| &m.facts).enumerate() {
-        facts
-            .entry((
-                f.id.kind.as_str(),
-                f.id.namespace.as_str(),
-                f.id.name.as_str(),
-            ))
-            .or_insert(i);
-    }
-    let ctx = Context {
-        run,
-        inputs: Inputs::new(run.model.as_ref().map_or(&[], |m| &m.objects)),
-        merged,
-        options,
-        facts,
-    };
+    let ctx = Context::new(run, merged, options);
     let mut out = Rendered::default();
-    let selected: Vec<(&Object, DataPlane)> = ctx
-        .inputs
-        .of_kind(GATEWAY_API, "Gateway")
-        .filter(|g| {
-            options
-                .gateway
-                .as_ref()
-                .is_none_or(|(ns, name)| &g.id.namespace == ns && &g.id.name == name)
-        })
-        .map(|g| (g, data_plane(&ctx.inputs, g, &options.ai_controller)))
-        .collect();
+    let selected = ctx.selected();
     let serves = |plane: DataPlane| selected.iter().any(|(_, p)| *p == plane);
     // What every Gateway of a data plane looks up, made once; then the Gateways are rendered
     // in parallel (in a large repository, most of the time is theirs).

@@ -56,6 +56,28 @@ impl<'c> Prepared<'c> {
     }
 }
 
+/// The routes by parent, as [`served`] needs them (without the rest of [`Prepared`]).
+pub fn served_routes(ctx: &Context<'_>) -> plan::Routes {
+    plan::Routes::new(ctx)
+}
+
+/// The listeners a Gateway programs and the routes each serves.
+pub fn served<'c>(
+    ctx: &Context<'c>,
+    routes: &plan::Routes,
+    gateway: &'c Object,
+) -> Vec<super::ServedListener> {
+    let plan = plan::Plan::new(ctx, routes, gateway);
+    plan.listeners
+        .iter()
+        .map(|l| super::ServedListener {
+            owner: super::kind_and_name(l.set.unwrap_or(gateway)),
+            listener: l.name.to_string(),
+            routes: l.routes.iter().map(|r| super::kind_and_name(r)).collect(),
+        })
+        .collect()
+}
+
 pub fn render_gateway<'c>(
     ctx: &'c Context<'c>,
     prepared: &Prepared<'c>,
