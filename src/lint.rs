@@ -318,6 +318,7 @@ fn run_stages(
             facts,
             attachments: resolved.attachments,
             route_attachments: resolved.route_attachments,
+            unresolved_backends: resolved.unresolved_backends,
             merge_options,
             values: values_json,
             objects,

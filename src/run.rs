@@ -50,6 +50,9 @@ pub struct Model {
     pub facts: Vec<model::facts::Facts>,
     pub attachments: Vec<resolve::Attachment>,
     pub route_attachments: Vec<resolve::RouteAttachment>,
+    /// Routes whose backendRefs do not all resolve, by position in the facts (see
+    /// [`resolve::Resolved::unresolved_backends`]).
+    pub unresolved_backends: Vec<(usize, resolve::Condition)>,
     pub merge_options: merge::MergeOptions,
     /// The chart values file (`--values`) as JSON, for the controller settings render reads.
     pub values: Option<serde_json::Value>,

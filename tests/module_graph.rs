@@ -164,7 +164,6 @@ const READS_FINDING_TEXT: &[&str] = &[
     "lint.rs",
     "merge/status.rs",
     "render/envoy/policy/mod.rs",
-    "render/status/delegation.rs",
     "render/status/listeners.rs",
     "render/status/messages.rs",
     "render/status/policies.rs",

@@ -283,6 +283,24 @@ impl Context<'_> {
             .map_or(&[], |m| &m.route_attachments)
     }
 
+    /// The ResolvedRefs condition of a route's own backendRefs, from the resolve stage's outcome
+    /// (a delegated child route has no parentRef, so no route status carries it).
+    pub fn backends_condition(&self, route: &Object) -> crate::resolve::Condition {
+        let unresolved = self.run.model.as_ref().and_then(|m| {
+            let at = self.fact_of(route)?;
+            let i = m
+                .unresolved_backends
+                .binary_search_by_key(&at, |(r, _)| *r)
+                .ok()?;
+            Some(m.unresolved_backends[i].1.clone())
+        });
+        unresolved.unwrap_or_else(|| crate::resolve::Condition {
+            status: true,
+            reason: "ResolvedRefs",
+            message: String::new(),
+        })
+    }
+
     /// The index of an object's facts in the model (the first of its kind, namespace and name).
     pub fn fact_of(&self, object: &Object) -> Option<usize> {
         let id = &object.id;

@@ -87,6 +87,10 @@ pub struct Resolved {
     pub attachments: Vec<Attachment>,
     /// Every accepted parentRef, in facts order of the routes.
     pub route_attachments: Vec<RouteAttachment>,
+    /// The routes (by position in the facts) whose backendRefs do not all resolve, with the
+    /// ResolvedRefs condition of the first that does not: a delegated child route, which has no
+    /// parentRef and so no [`RouteStatus`], gets its condition from here.
+    pub unresolved_backends: Vec<(usize, Condition)>,
 }
 
 /// Resolves every reference of the facts against each other.
@@ -114,8 +118,8 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
                     let mut routes_ctx = new_ctx();
                     let (mut statuses, attached) = routes::attach(&mut routes_ctx, part, n * chunk);
                     let mut refs_ctx = new_ctx();
-                    refs::check(&mut refs_ctx, part, &mut statuses);
-                    (routes_ctx, refs_ctx, (statuses, attached))
+                    let unresolved = refs::check(&mut refs_ctx, part, n * chunk, &mut statuses);
+                    (routes_ctx, refs_ctx, (statuses, attached, unresolved))
                 })
                 .collect::<Vec<_>>()
         },
@@ -128,11 +132,13 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
     let mut ctx = new_ctx();
     let mut route_statuses = Vec::new();
     let mut route_attachments = Vec::new();
+    let mut unresolved_backends = Vec::new();
     let mut refs_ctxs = Vec::with_capacity(chunks.len());
-    for (routes_ctx, refs_ctx, (statuses, attached)) in chunks {
+    for (routes_ctx, refs_ctx, (statuses, attached, unresolved)) in chunks {
         ctx.absorb(routes_ctx);
         route_statuses.extend(statuses);
         route_attachments.extend(attached);
+        unresolved_backends.extend(unresolved);
         refs_ctxs.push(refs_ctx);
     }
     for refs_ctx in refs_ctxs {
@@ -147,6 +153,7 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
         route_statuses,
         attachments,
         route_attachments,
+        unresolved_backends,
     }
 }
 
