@@ -393,6 +393,7 @@ fn lint_file(
 ) -> FileResult {
     let limits = &options.limits;
     let parsed = parse::parse_file(file, limits);
+    let lost_text = parsed.lost_text();
     let mut out = FileResult {
         documents: parsed.documents.len(),
         diagnostics: parsed.diagnostics,
@@ -400,11 +401,7 @@ fn lint_file(
     };
     // What the tree lost (a document that failed to parse, the second value of a duplicate key)
     // is still shown in snippets: its secrets are found in the text.
-    if out
-        .diagnostics
-        .iter()
-        .any(|d| matches!(d.code, "GW002" | "GW003" | "GW005"))
-    {
+    if lost_text {
         out.masked.extend(secrets::of_text(file.id, &file.text));
     }
     for doc in &parsed.documents {

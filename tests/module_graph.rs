@@ -161,7 +161,6 @@ const READS_FINDING_TEXT: &[&str] = &[
     "cli/diff_cmd.rs",
     "cli/mod.rs",
     "config/load.rs",
-    "lint.rs",
     "merge/status.rs",
     "render/envoy/policy/mod.rs",
     "render/status/listeners.rs",

@@ -67,6 +67,16 @@ pub struct ParsedFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl ParsedFile {
+    /// Whether the trees lack some of the file's text (a document that failed to parse, the
+    /// second value of a duplicate key, a limit that stopped the reader): every finding of the
+    /// reader says so. What is lost is still shown in snippets, so callers mask secrets in the
+    /// text itself.
+    pub fn lost_text(&self) -> bool {
+        !self.diagnostics.is_empty()
+    }
+}
+
 /// Parses a multi-document YAML (or JSON) file. After a syntax error the documents that follow the
 /// next `---` are still parsed.
 pub fn parse_file(file: &SourceFile, limits: &Limits) -> ParsedFile {
