@@ -3,6 +3,7 @@
 //! report stage's. A command says what it needs beyond findings ([`Needs`]); suppression is the
 //! last step, over every finding.
 
+use crate::rules;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -454,7 +455,7 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out:
             .extend(validate::validate_resource_with(res, schema, limits)),
         Lookup::UnknownVersion { known } => out.diagnostics.push(
             Diagnostic::new(
-                "GW007",
+                rules::GW007,
                 format!(
                     "no schema for version {} of kind {}; known: {}",
                     res.version,
@@ -474,7 +475,7 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out:
                 .unwrap_or(res.root.span);
             out.diagnostics.push(
                 Diagnostic::new(
-                    "GW006",
+                    rules::GW006,
                     format!("no kind {:?} in API group {:?}", res.kind, res.group),
                 )
                 .at(res.file, kind_span)

@@ -109,6 +109,6 @@ pub fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
     };
     key(a)
         .cmp(&key(b))
-        .then_with(|| a.code.cmp(b.code))
+        .then_with(|| a.code.cmp(&b.code))
         .then_with(|| a.message.cmp(&b.message))
 }
