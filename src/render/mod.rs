@@ -21,13 +21,18 @@ use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
-/// What `standard` and `strict` do with an invalid route rule (decisions.md section 7).
+/// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
+/// refuses a Gateway whole.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ValidationLevel {
-    /// An invalid route rule becomes a direct response 500; the rest is rendered.
+    /// A rule the controller finds invalid becomes a direct response 500; what only the proxy
+    /// would reject (a regex RE2 refuses, a template that does not compile) is rendered as
+    /// written.
     #[default]
     Standard,
-    /// An invalid route rule refuses the whole Gateway, with the reasons.
+    /// The proxy's validation too: a rule whose matcher the proxy rejects is dropped (the route
+    /// not Accepted, reason `RouteRuleDropped`); anything else either rejects is a direct
+    /// response 500, as in standard.
     Strict,
 }
 
@@ -95,8 +100,6 @@ pub struct RenderedGateway {
     /// The conditions the controller would write, in the shape of the reference's `Statuses`
     /// (`gateways`, `httpRoutes`, `policies` ...), for this Gateway and what attaches to it.
     pub statuses: Value,
-    /// With `ValidationLevel::Strict`: why the Gateway is refused (then `resources` is empty).
-    pub refused: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -405,7 +408,6 @@ impl RenderedGateway {
             data_plane,
             resources: Vec::new(),
             statuses: Value::Null,
-            refused: Vec::new(),
         }
     }
 }
