@@ -343,6 +343,7 @@ fn rendered_statuses_agree_with_the_reference() {
                 } else {
                     ValidationLevel::Standard
                 },
+                discovery_namespace_selectors: kgateway::discovery_selectors(case),
                 ..RenderOptions::default()
             },
         );

@@ -180,6 +180,8 @@ pub fn render(
         }
         hosts.push(host);
     }
+    // The controller orders virtual hosts by name (dots made underscores), not by hostname.
+    hosts.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     // An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves
     // nothing valid to route: one catch-all virtual host answers 500, as the reference does. One
     // on a listener set, for a port's shared configuration, keeps the set's virtual hosts, each
