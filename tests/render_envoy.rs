@@ -487,3 +487,26 @@ fn a_listener_on_a_reserved_port_is_not_programmed() {
         .collect();
     assert_eq!(listeners, ["listener~80"]);
 }
+
+#[test]
+fn render_command_in_strict_drops_the_rule_and_exits_0() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/invalid.yaml");
+    let out = assert_cmd::Command::cargo_bin("gwctl")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .args(["render", "--validation-level", "strict", "--output", "json"])
+        .arg(&example)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Strict never refuses a Gateway: the rendering succeeds.
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let docs: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let gateway = docs
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["Gateway"] == "web/gw"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(gateway.get("Refused").is_none(), "{gateway}");
+    let accepted = &gateway["Statuses"]["httpRoutes"]["web/mixed"]["parents"][0]["conditions"][0];
+    assert_eq!(accepted["type"], "Accepted");
+    assert_eq!(accepted["reason"], "RouteRuleDropped");
+}
