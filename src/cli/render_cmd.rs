@@ -51,7 +51,6 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     let mut failures = Vec::new();
     // The cluster names each Gateway refers to, checked once the shared clusters are made.
     let mut cluster_refs = Vec::new();
-    let mut refused = false;
     // Each Gateway is written as soon as it is rendered, and dropped: a large repository's
     // rendering is never in memory whole.
     let rest = render::render_each(&run, &render_options, |g| {
@@ -59,7 +58,6 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
             failures.extend(render::proto::check_gateway(&g));
             cluster_refs.extend(render::dangling::cluster_refs(&g));
         }
-        refused |= !g.refused.is_empty();
         out.write(&g.into_document(kinds, with_statuses));
     });
     if args.check {
@@ -73,7 +71,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     for failure in &failures {
         eprintln!("error: {failure}");
     }
-    super::exit_now(u8::from(!failures.is_empty() || refused))
+    super::exit_now(u8::from(!failures.is_empty()))
 }
 
 /// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.

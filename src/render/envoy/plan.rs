@@ -50,7 +50,7 @@ impl Routes {
     pub fn new(ctx: &Context<'_>) -> Self {
         let mut by_parent: FastMap<usize, Vec<(usize, Vec<usize>)>> = FastMap::default();
         for a in ctx.route_attachments() {
-            let Some(route) = ctx.inputs.objects.get(a.route) else {
+            let Some(route) = ctx.inputs.at(a.route) else {
                 continue;
             };
             if route.id.group == GATEWAY_API && ROUTE_KINDS.contains(&route.id.kind.as_str()) {
@@ -169,8 +169,12 @@ fn add_listeners<'a>(
     }
 }
 
+/// The ports the proxy serves itself (admin, readiness, metrics, the AI data plane's admin):
+/// the controller rejects a listener on one of them.
+pub const RESERVED_PORTS: [i64; 4] = [8082, 9091, 15000, 19000];
+
 fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool {
-    if !matches!(l.protocol, "HTTP" | "HTTPS" | "TCP" | "TLS") {
+    if !matches!(l.protocol, "HTTP" | "HTTPS" | "TCP" | "TLS") || RESERVED_PORTS.contains(&l.port) {
         return false;
     }
     let kinds: Vec<&str> = array(l.value, "/allowedRoutes/kinds")
