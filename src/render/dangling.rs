@@ -123,7 +123,6 @@ mod tests {
                 value,
             }],
             statuses: Value::Null,
-            refused: Vec::new(),
         }
     }
 
