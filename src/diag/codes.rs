@@ -74,7 +74,7 @@ pub static RULES: &[Rule] = &[
         "unknown-kind",
         Error,
         "A known API group has no such kind",
-        "The apiVersion names an API group gwctl knows, but the kind does not exist in it. Check the spelling and capitalisation of `kind`.",
+        "The apiVersion names an API group gwctl knows, but the kind does not exist in it. When the kind is close to one of the group's kinds (a different capitalisation, a letter or two off) it is a typo the API server would reject: an error with \"did you mean\". Any other kind may come from a newer release of the group: a warning that the object is not checked (it is counted under `notChecked`); pass its CustomResourceDefinition with `--crds` to check it.",
     ),
     r(
         "GW007",
@@ -117,6 +117,13 @@ pub static RULES: &[Rule] = &[
         Error,
         "The config file has a value gwctl cannot use",
         "The config file (gwctl.yaml, .gwctl.yaml or --config) names an unknown rule code or has an invalid glob. A bad config file is a usage error: gwctl prints its findings and exits with code 2 without linting.",
+    ),
+    r(
+        "GW013",
+        "duplicate-object",
+        Error,
+        "The same object is defined twice",
+        "Two documents (in one file or in two) define the same group, kind, namespace and name. Applied together, the last one replaces the other, as `kubectl apply -f` of a directory leaves it, so whatever the earlier one says is lost. gwctl does the same: the resolve, merge and render stages use only the last definition in input order, and the finding is on each earlier one, with the used one as related location. Remove one of the definitions, or rename one if both are meant.",
     ),
     // GW1xx: schema
     r(
@@ -363,7 +370,7 @@ pub static RULES: &[Rule] = &[
         "ref-not-permitted",
         Error,
         "A cross-namespace reference has no ReferenceGrant",
-        "A reference to an object in another namespace (backendRef, certificateRef, secretRef...) is allowed only when a ReferenceGrant in the target namespace permits it from the referring kind and namespace. Otherwise a controller reports RefNotPermitted. The help text gives the grant to add.",
+        "A reference to an object in another namespace is allowed only when a ReferenceGrant in the target namespace permits it from the referring kind and namespace, where the controller checks one: route backendRefs, listener certificateRefs and client CA references, TrafficPolicy basicAuth `secretRef`, and a GatewayExtension's backendRef. Otherwise a controller reports RefNotPermitted. A TrafficPolicy's `extensionRef` and an AiGatewayPolicy's backendRefs need no grant (the controller checks none) and are not reported. The help text gives the grant to add.",
     ),
     r(
         "GW209",
@@ -392,6 +399,13 @@ pub static RULES: &[Rule] = &[
         Info,
         "References to a kind with no object in the inputs were not checked",
         "When the inputs hold no object of a referenced kind at all (for example no Services), the references are assumed to point at objects created elsewhere and one note is given per kind instead of one error per reference. The note is given only when the inputs hold a Gateway (a whole configuration rather than a route or policy linted alone). --strict-refs reports each reference as missing.",
+    ),
+    r(
+        "GW213",
+        "conflicting-route-rule",
+        Warning,
+        "A route rule never receives traffic: another rule has the same match on the same listener and hostname",
+        "When rules of HTTPRoutes attached to the same listener and hostname have the same match (path, method, headers and query parameters), the Gateway API gives the requests to one of them: the rule of the oldest route (creationTimestamp), then of the route first by `namespace/name`, and within one route the first rule. The finding is on a rule all of whose matches lose on every listener and hostname it attaches to, names the rule that wins and why; when only the name decided, the real winner depends on creation times the manifests do not fix. Change or remove one of the matches, or give the routes different hostnames.",
     ),
     // GW3xx: policy attachment and merge
     r(
@@ -527,7 +541,7 @@ pub static RULES: &[Rule] = &[
         "route-matches-every-host",
         Warning,
         "An HTTPRoute without hostnames has a rule that matches every request",
-        "A route without `hostnames` takes every hostname its parent listeners accept; a rule without matches, or matching `PathPrefix /` without header, query or method conditions, then serves `/` on all of them, which exposes the backend (or DirectResponse) on hosts it was not meant for and shadows other routes. Set `hostnames` or narrow the match. gwctl does not yet read the parent listener: if it sets a hostname, the route is limited to it and the finding can be ignored. Direct responses set by policies are not checked (that needs resolution).",
+        "A route without `hostnames` takes every hostname its parent listeners accept; a rule without matches, or matching `PathPrefix /` without header, query or method conditions, then serves `/` on all of them, which exposes the backend (or DirectResponse) on hosts it was not meant for and shadows other routes. Reported only where the route attaches to a listener without a hostname (the related location): a listener's hostname limits the route to it, a Service parentRef (mesh) has no listener, and a delegated child route is reached only through its parent route's hostnames and matches. Set `hostnames`, narrow the match, or set the listener's hostname. Direct responses set by policies are not checked.",
     ),
     r(
         "GW407",

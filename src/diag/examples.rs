@@ -202,10 +202,12 @@ spec:
 pub fn examples() -> impl Iterator<Item = &'static Example> {
     INPUT_EXAMPLES
         .iter()
+        .chain(super::examples_duplicates::DUPLICATE_EXAMPLES)
         .chain(super::examples_schema::SCHEMA_EXAMPLES)
         .chain(super::examples_values::VALUE_EXAMPLES)
         .chain(super::examples_resolve::RESOLVE_EXAMPLES)
         .chain(super::examples_refs::REFS_EXAMPLES)
+        .chain(super::examples_duplicates::CONFLICT_EXAMPLES)
         .chain(super::examples_policies::POLICY_EXAMPLES)
         .chain(super::examples_effects::EFFECT_EXAMPLES)
         .chain(super::examples_merge::MERGE_EXAMPLES)

@@ -2,6 +2,7 @@
 
 mod codes;
 mod examples;
+mod examples_duplicates;
 mod examples_effects;
 mod examples_merge;
 mod examples_policies;

@@ -10,6 +10,8 @@ fn every_gw4xx_code_has_one_check() {
         .iter()
         .map(|r| r.code)
         .filter(|c| c.starts_with("GW4"))
+        // Checked by the resolve stage, which knows the route's listeners.
+        .filter(|c| *c != "GW406")
         .collect();
     let registry: Vec<&str> = CHECKS.iter().map(|(c, _)| *c).collect();
     assert_eq!(table, registry);
