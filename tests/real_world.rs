@@ -268,3 +268,210 @@ fn later_stages_use_the_last_definition() {
         Some("b.yaml")
     );
 }
+
+/// Four mistakes in one set: a targetRef name, a targetRef sectionName, a parentRef sectionName
+/// and a backendRef port.
+const MISTYPED: &str = r#"apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata:
+  name: kgateway
+spec:
+  controllerName: kgateway.dev/kgateway
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: edge
+spec:
+  gatewayClassName: kgateway
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+    hostname: shop.example.com
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: checkout
+spec:
+  parentRefs:
+  - name: edge
+    sectionName: http
+  - name: edge
+    sectionName: htp
+  hostnames:
+  - shop.example.com
+  rules:
+  - name: pay
+    backendRefs:
+    - name: checkout
+      port: 9090
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: checkout
+spec:
+  ports:
+  - port: 8080
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: retries
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: checkuot
+  - group: gateway.networking.k8s.io
+    kind: HTTPRoute
+    name: checkout
+    sectionName: payy
+  timeouts:
+    request: 10s
+"#;
+
+#[test]
+fn findings_on_a_mistyped_reference_point_at_the_wrong_value() {
+    let run = lint_text(MISTYPED);
+    let got: Vec<String> = findings(&run)
+        .into_iter()
+        .filter(|f| !f.contains("GW304"))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "29:18 warning GW202 Gateway default/edge has no listener named \"htp\" (listeners: http); did you mean \"http\"?",
+            "36:13 error GW206 Service default/checkout has no port 9090 (ports: 8080)",
+            "54:11 error GW301 policy target HTTPRoute default/checkuot not found (did you mean \"checkout\"?)",
+            "58:18 error GW302 sectionName \"payy\" matches no rule of HTTPRoute default/checkout; it has: pay",
+        ],
+        "{:#?}",
+        describe(&run)
+    );
+    // Primary span on the value; the reference's list item, then the object, as secondary labels.
+    assert_eq!(
+        positioned(&run, "GW20"),
+        [
+            "29:18 warning GW202 -> 28:5 -> 11:9",
+            "36:13 error GW206 -> 35:7 -> 41:9",
+        ]
+    );
+    assert_eq!(
+        positioned(&run, "GW30"),
+        [
+            "49:9 error GW304",
+            "54:11 error GW301 -> 52:5 -> 23:9",
+            "58:18 error GW302 -> 55:5 -> 23:9",
+        ]
+    );
+}
+
+const CONFLICT_GATEWAY: &str = r#"apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata:
+  name: kgateway
+spec:
+  controllerName: kgateway.dev/kgateway
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: edge
+spec:
+  gatewayClassName: kgateway
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports:
+  - port: 80
+"#;
+
+/// An HTTPRoute `name` on `edge` with `hostnames` and `matches` (YAML of one rule's matches).
+fn conflict_route(name: &str, created: Option<&str>, hostnames: &str, matches: &str) -> String {
+    let created = created
+        .map(|c| format!("  creationTimestamp: \"{c}\"\n"))
+        .unwrap_or_default();
+    format!(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {name}\n{created}spec:\n  parentRefs:\n  - name: edge\n  hostnames: {hostnames}\n  rules:\n  - matches:\n{matches}    backendRefs:\n    - name: web\n      port: 80\n"
+    )
+}
+
+const API: &str = "    - path: {type: PathPrefix, value: /api}\n";
+
+#[test]
+fn a_rule_whose_every_match_loses_is_reported_with_the_winner() {
+    let older = conflict_route("a", Some("2025-01-01T00:00:00Z"), "[x.example.com]", API);
+    let newer = conflict_route("b", Some("2025-02-01T00:00:00Z"), "[x.example.com]", API);
+    // The newer route comes first in the input: input order decides nothing.
+    let run = lint_texts(&[
+        ("gw.yaml", CONFLICT_GATEWAY),
+        ("b.yaml", &newer),
+        ("a.yaml", &older),
+    ]);
+    assert_eq!(
+        findings(&run),
+        [
+            "11:5 warning GW213 this rule never receives traffic: its match (PathPrefix /api) on listener \"http\" of Gateway default/edge for host \"x.example.com\" is also a match of HTTPRoute default/a spec.rules[0], which wins because its route is older (2025-01-01T00:00:00Z before 2025-02-01T00:00:00Z)"
+        ],
+        "{:#?}",
+        describe(&run)
+    );
+    assert_eq!(
+        run.files[run.diagnostics[0].location.as_ref().map_or(0, |l| l.file)].name,
+        "b.yaml"
+    );
+    assert_eq!(positioned(&run, "GW213"), ["11:5 warning GW213 -> 11:5"]);
+    assert_eq!(run.diagnostics[0].related[0].location.file, 2);
+    // Without creation times the name decides, and the message says that the real order is
+    // not fixed by the manifests.
+    let a = conflict_route("a", None, "[x.example.com]", API);
+    let b = conflict_route("b", None, "[x.example.com]", API);
+    let run = lint_texts(&[
+        ("gw.yaml", CONFLICT_GATEWAY),
+        ("a.yaml", &a),
+        ("b.yaml", &b),
+    ]);
+    let messages: Vec<&str> = run.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages.len(), 1, "{messages:#?}");
+    assert!(
+        messages[0].ends_with("which wins because its route comes first by namespace/name; the controller orders by creation time first, which the manifests do not fix"),
+        "{messages:#?}"
+    );
+}
+
+#[test]
+fn rules_that_still_win_somewhere_or_serve_other_hosts_are_not_reported() {
+    let a = conflict_route("a", None, "[x.example.com]", API);
+    // One of two matches is taken by route a: the rule still receives /web.
+    let partly = conflict_route(
+        "b",
+        None,
+        "[x.example.com]",
+        &format!("{API}    - path: {{type: PathPrefix, value: /web}}\n"),
+    );
+    let other_host = conflict_route("c", None, "[y.example.com]", API);
+    let with_header = conflict_route(
+        "d",
+        None,
+        "[x.example.com]",
+        "    - path: {type: PathPrefix, value: /api}\n      headers: [{name: x-v, value: '2'}]\n",
+    );
+    let run = lint_texts(&[
+        ("gw.yaml", CONFLICT_GATEWAY),
+        ("a.yaml", &a),
+        ("b.yaml", &partly),
+        ("c.yaml", &other_host),
+        ("d.yaml", &with_header),
+    ]);
+    assert_eq!(findings(&run), Vec::<String>::new());
+}

@@ -272,6 +272,9 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
     let Some(target) = exists(ctx, owner, r, (group, kind, ns)) else {
         return;
     };
+    if fr.field == RefField::PolicyExtension {
+        extension_backends(ctx, owner, r, target);
+    }
     match &fr.need {
         Need::Exists => {}
         Need::Keys(k) => keys(ctx, owner, r, target, k),
@@ -299,6 +302,43 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
             }
         }
     }
+}
+
+/// A GatewayExtension whose backendRef in another namespace has no ReferenceGrant cannot be
+/// used: the controller rejects every policy that refers to it (its own reference gets GW208).
+fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &Facts) {
+    let id = &extension.id;
+    let refused = extension.refs.iter().find(|b| {
+        let t = &b.target;
+        b.field == RefField::ExtensionBackend
+            && !ctx.index.grants().permits(
+                b.field,
+                (&id.group, &id.kind, &id.namespace),
+                (
+                    t.group().unwrap_or(""),
+                    t.kind().unwrap_or("Service"),
+                    t.namespace().unwrap_or(&id.namespace),
+                    &t.name,
+                ),
+            )
+    });
+    let Some(b) = refused else { return };
+    let t = &b.target;
+    ctx.out.push(
+        diag(
+            "GW208",
+            format!(
+                "GatewayExtension {} cannot be used: its reference to {} {} needs a ReferenceGrant in namespace {}, so the controller does not accept this policy",
+                qualified(&id.namespace, &id.name),
+                t.kind().unwrap_or("Service"),
+                qualified(t.namespace().unwrap_or(&id.namespace), &t.name),
+                t.namespace().unwrap_or(&id.namespace)
+            ),
+            &owner.id,
+            r,
+        )
+        .with_related(id.file, t.span, "the reference without a ReferenceGrant"),
+    );
 }
 
 fn keys(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts, needed: &[String]) {
