@@ -258,7 +258,7 @@ fn later_stages_use_the_last_definition() {
     // The first definition targets the Gateway; the last (used) one targets a Gateway that is
     // not there: its GW301 shows which definition the resolve stage used.
     let run = lint_texts(&[("a.yaml", TWO_POLICIES), ("b.yaml", &copy)]);
-    let codes: Vec<&str> = run.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = run.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["GW013", "GW304", "GW301"], "{:#?}", describe(&run));
     assert_eq!(
         run.diagnostics[2]

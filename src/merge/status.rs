@@ -7,6 +7,7 @@
 //! controller merges a route's levels into one route configuration).
 
 use crate::fasthash::{FastMap, FastSet};
+use crate::rules;
 
 use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::model::facts::{Facts, Spec};
@@ -250,11 +251,11 @@ fn key(r: &ResourceRef) -> (&str, &str, &str) {
 /// Errors only the proxy finds, when it loads the configuration: the controller accepts the
 /// policy and sends the setting on (with validation level standard; strict has the proxy check
 /// the configuration first). A malformed transformation template (GW127).
-const PROXY_ONLY: &[&str] = &["GW127"];
+const PROXY_ONLY: &[rules::Code] = &[rules::GW127];
 
 /// A definition the inputs replace with a later one (GW013): the finding is on the replaced
 /// definition, which the controller never sees, not on the object it keeps.
-const REPLACED: &[&str] = &["GW013"];
+const REPLACED: &[rules::Code] = &[rules::GW013];
 
 /// Whether the controller rejects the resource a finding is on: an error it detects itself.
 pub fn rejects(d: &Diagnostic) -> bool {

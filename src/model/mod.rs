@@ -15,6 +15,7 @@ pub mod facts_rules;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};
+use crate::rules;
 use crate::source::{FileId, SourceFile};
 
 /// A Kubernetes object found in the input.
@@ -76,7 +77,7 @@ fn classify<'a>(
         _ => {
             diags.push(
                 Diagnostic::new(
-                    "GW004",
+                    rules::GW004,
                     format!("{where_}document is not a Kubernetes object: expected a mapping with apiVersion and kind, found {}", root.type_name()),
                 )
                 .at(file, root.span),
@@ -107,7 +108,7 @@ fn classify<'a>(
             .find_map(|k| root.entry(k))
             .map(|e| e.value.span)
             .unwrap_or(root.span);
-        diags.push(Diagnostic::new("GW004", msg).at(file, span));
+        diags.push(Diagnostic::new(rules::GW004, msg).at(file, span));
         return;
     };
     if index.is_none()

@@ -6,6 +6,7 @@
 
 use crate::diag::Diagnostic;
 use crate::model::facts::{Facts, RouteFacts};
+use crate::rules;
 
 use super::routes::Attached;
 use super::{Ctx, qualified, resource_ref};
@@ -23,7 +24,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, f: &Facts, route: &RouteFacts, attached: 
         let Some(c) = &rule.catch_all else { continue };
         ctx.out.push(
             Diagnostic::new(
-                "GW406",
+                rules::GW406,
                 format!(
                     "{}: the route has no hostnames and this rule matches every path, so it {} for \"/\" on every hostname of listener {:?} of {} {}",
                     c.path,

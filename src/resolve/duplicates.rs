@@ -6,6 +6,7 @@
 use crate::diag::Diagnostic;
 use crate::fasthash::FastMap;
 use crate::model::facts::Facts;
+use crate::rules;
 
 use super::{qualified, resource_ref};
 
@@ -39,7 +40,7 @@ pub fn duplicates(facts: &[Facts]) -> (Vec<bool>, Vec<Diagnostic>) {
         let other = &facts[used].id;
         out.push(
             Diagnostic::new(
-                "GW013",
+                rules::GW013,
                 format!(
                     "{} {} is defined more than once; only the last definition in input order is used (as kubectl apply would leave it), this one is ignored",
                     id.kind,

@@ -13,6 +13,7 @@ mod refs;
 mod route_conflicts;
 mod routes;
 
+use crate::rules;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -187,7 +188,7 @@ impl Ctx<'_> {
             };
             self.out.push(
                 diag(
-                    "GW212",
+                    rules::GW212,
                     format!("{what} to {kind} objects not checked: none in the inputs"),
                     &owner,
                     &r,
@@ -207,7 +208,7 @@ pub(crate) fn resource_ref(id: &Ident) -> ResourceRef {
 }
 
 /// A finding at a reference of a resource.
-pub(crate) fn diag(code: &'static str, message: String, owner: &Ident, r: &ObjRef) -> Diagnostic {
+pub(crate) fn diag(code: rules::Code, message: String, owner: &Ident, r: &ObjRef) -> Diagnostic {
     Diagnostic::new(code, message)
         .at(owner.file, r.span)
         .with_resource(Some(resource_ref(owner)))
@@ -218,7 +219,7 @@ pub(crate) fn diag(code: &'static str, message: String, owner: &Ident, r: &ObjRe
 /// with the whole reference as a secondary label; at the reference when the value is not
 /// written.
 pub(crate) fn diag_at_value(
-    code: &'static str,
+    code: rules::Code,
     message: String,
     owner: &Ident,
     r: &ObjRef,

@@ -6,6 +6,7 @@
 
 use crate::model::facts::{Facts, GATEWAY_API, ObjRef, Spec};
 use crate::model::facts_policy::{PolicyFacts, TargetSelector, default_group};
+use crate::rules;
 
 use super::{Ctx, diag, diag_at_value, qualified, resource_ref};
 use crate::source::Span;
@@ -88,7 +89,7 @@ fn target_ref(
     }
     if targets.is_empty() {
         let mut d = diag_at_value(
-            "GW301",
+            rules::GW301,
             format!(
                 "policy target {kind} {} not found{}",
                 qualified(ns, &r.name),
@@ -153,7 +154,7 @@ fn target_selector(
             None => "in any namespace".to_string(),
         };
         ctx.out.push(diag(
-            "GW303",
+            rules::GW303,
             format!(
                 "targetSelector selects no {} {place} (matchLabels: {})",
                 s.kind,
@@ -222,7 +223,7 @@ fn section(
         format!("{}.sectionName", place.path),
     );
     let mut d = diag(
-        "GW302",
+        rules::GW302,
         format!(
             "sectionName {name:?} matches no {what} of {} {}; {have}",
             t.id.kind,
@@ -303,7 +304,7 @@ fn nothing_attached(ctx: &mut Ctx<'_>, f: &Facts, p: &PolicyFacts) {
     };
     ctx.out.push(
         crate::diag::Diagnostic::new(
-            "GW304",
+            rules::GW304,
             format!(
                 "{} {} attaches to nothing: {why}",
                 f.id.kind,

@@ -4,6 +4,7 @@
 //! matches lose everywhere it attaches never receives traffic. Only rules that lose every match
 //! are reported: one that still wins somewhere carries traffic.
 
+use crate::rules;
 use std::cmp::Ordering;
 
 use crate::fasthash::FastMap;
@@ -193,7 +194,7 @@ fn report(
     let w = &winner.route.id;
     let at = ObjRef::at(lrule.span, format!("spec.rules[{}]", loser.rule));
     let d = diag(
-        "GW213",
+        rules::GW213,
         format!(
             "this rule never receives traffic: its match ({matched}) on listener {:?} of {} {} for host {host:?} is also a match of HTTPRoute {} spec.rules[{}], which wins because {}",
             a.listener.name,

@@ -6,6 +6,7 @@ use crate::diag::Severity;
 use crate::model::facts::{
     Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Spec,
 };
+use crate::rules;
 
 use super::{Condition, Ctx, RouteStatus, diag, diag_at_value, qualified, resource_ref};
 
@@ -14,7 +15,7 @@ use super::{Condition, Ctx, RouteStatus, diag, diag_at_value, qualified, resourc
 struct Rejection {
     /// The value of the parentRef that is wrong (sectionName, port), when one is.
     value: Option<(&'static str, crate::source::Span)>,
-    code: &'static str,
+    code: rules::Code,
     reason: &'static str,
     message: String,
     related: Option<(Ident, crate::source::Span, String)>,
@@ -135,7 +136,7 @@ fn parent_outcome<'a>(
             .unwrap_or_default();
         return Some(Err(Rejection {
             value: Some(("name", parent.name_span)),
-            code: "GW201",
+            code: rules::GW201,
             reason: "NoMatchingParent",
             message: format!(
                 "parentRef names {kind} {} which is not in the inputs{hint}",
@@ -185,7 +186,7 @@ fn parent_outcome<'a>(
         };
         return Some(Err(Rejection {
             value: Some(value),
-            code: "GW202",
+            code: rules::GW202,
             reason: "NoMatchingParent",
             message: format!(
                 "{what} has no listener {} (listeners: {}){hint}",
@@ -205,7 +206,7 @@ fn parent_outcome<'a>(
         let l = by_ref[0];
         return Some(Err(Rejection {
             value: None,
-            code: "GW203",
+            code: rules::GW203,
             reason: "NotAllowedByListeners",
             message: format!(
                 "no listener of {what} allows this {route_kind} ({})",
@@ -223,7 +224,7 @@ fn parent_outcome<'a>(
         let l = allowed[0];
         return Some(Err(Rejection {
             value: None,
-            code: "GW204",
+            code: rules::GW204,
             reason: "NoMatchingListenerHostname",
             message: format!(
                 "no hostname of the route matches a listener of {what} (listener {:?} has hostname {:?})",

@@ -5,6 +5,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::model::Resource;
+use crate::rules;
 use crate::schema::Registry;
 
 /// The finding for `res`, whose kind its group does not have; `true` with it when the object
@@ -25,12 +26,12 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
         .map(|(_, kind)| kind);
     let d = match close {
         Some(kind) => Diagnostic::new(
-            "GW006",
+            rules::GW006,
             format!("no kind {:?} in API group {:?}", res.kind, res.group),
         )
         .with_help(format!("did you mean {kind:?}?")),
         None => Diagnostic::new(
-            "GW006",
+            rules::GW006,
             format!(
                 "kind {:?} of API group {:?} is not checked: gwctl does not know this kind",
                 res.kind, res.group

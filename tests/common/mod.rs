@@ -104,9 +104,9 @@ pub fn errors_without_references(run: &LintRun) -> Vec<String> {
         .filter(|d| {
             // Unrelated examples reuse names: not the same object twice (GW013).
             d.severity == Severity::Error
-                && !d.code.starts_with("GW2")
-                && !d.code.starts_with("GW3")
-                && d.code != "GW013"
+                && !d.code.as_str().starts_with("GW2")
+                && !d.code.as_str().starts_with("GW3")
+                && d.code != gwctl::rules::GW013
         })
         .map(|d| describe_one(run, d))
         .collect()
@@ -117,7 +117,7 @@ pub fn errors_without_references(run: &LintRun) -> Vec<String> {
 pub fn positioned(run: &LintRun, prefix: &str) -> Vec<String> {
     run.diagnostics
         .iter()
-        .filter(|d| d.code.starts_with(prefix))
+        .filter(|d| d.code.as_str().starts_with(prefix))
         .map(|d| {
             let at = |loc: &gwctl::diag::Location| {
                 let lc = run.files[loc.file].line_col(loc.span.start);
