@@ -62,7 +62,8 @@ impl<'a> Index<'a> {
         let mut kinds = FastSet::default();
         for (i, f) in facts.iter().enumerate() {
             let id = &f.id;
-            // The first of duplicates wins; duplicates are not this stage's finding.
+            // The lint run keeps the last of duplicates only (GW013); callers that do not filter
+            // them get the first.
             by_key
                 .entry((
                     id.group.as_str(),
