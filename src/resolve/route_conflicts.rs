@@ -211,3 +211,27 @@ fn report(
     .with_help("change or remove one of the matches, or give the rules different hostnames");
     ctx.out.push(d);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::hosts;
+
+    #[test]
+    fn a_route_serves_the_more_specific_of_its_and_the_listeners_hostname() {
+        let route = |h: &[&str]| h.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(hosts(&[], None), ["*"]);
+        assert_eq!(hosts(&[], Some("Shop.example.com")), ["shop.example.com"]);
+        assert_eq!(
+            hosts(
+                &route(&["a.example.com", "b.other.org"]),
+                Some("*.example.com")
+            ),
+            ["a.example.com"]
+        );
+        assert_eq!(
+            hosts(&route(&["*.example.com"]), Some("shop.example.com")),
+            ["shop.example.com"]
+        );
+        assert_eq!(hosts(&route(&["A.example.com"]), None), ["a.example.com"]);
+    }
+}
