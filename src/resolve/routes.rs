@@ -8,25 +8,38 @@ use crate::model::facts::{
 };
 use crate::rules;
 
-use super::{Condition, Ctx, RouteAttachment, RouteStatus, diag, qualified, resource_ref};
+use super::{
+    Condition, Ctx, RouteAttachment, RouteStatus, diag, diag_at_value, qualified, resource_ref,
+};
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
 /// the related location is (the parent, or the listener that came closest).
 struct Rejection {
+    /// The value of the parentRef that is wrong (sectionName, port), when one is.
+    value: Option<(&'static str, crate::source::Span)>,
     code: rules::Code,
     reason: &'static str,
     message: String,
     related: Option<(Ident, crate::source::Span, String)>,
 }
 
-/// The statuses of the routes among `facts` (a run of the index's facts starting at `offset`),
-/// and the listeners each accepted parentRef attaches the route to.
-pub(super) fn attach(
-    ctx: &mut Ctx<'_>,
-    facts: &[Facts],
+/// One listener an HTTPRoute with rules attaches to (what route conflicts are judged on).
+pub(super) struct Attached<'a> {
+    pub route: &'a Facts,
+    /// The Gateway or ListenerSet, by its position in the facts.
+    pub parent: usize,
+    pub listener: &'a Listener,
+}
+
+/// The statuses of the routes among `facts` (a run of the index's facts), and where their
+/// HTTPRoutes attach.
+pub(super) fn attach<'a>(
+    ctx: &mut Ctx<'a>,
+    facts: &'a [Facts],
     offset: usize,
-) -> (Vec<RouteStatus>, Vec<RouteAttachment>) {
+) -> (Vec<RouteStatus>, Vec<Attached<'a>>, Vec<RouteAttachment>) {
     let mut statuses = Vec::new();
+    let mut attached = Vec::new();
     let mut attachments = Vec::new();
     for (at, f) in facts.iter().enumerate() {
         let Spec::Route(route) = &f.spec else {
@@ -34,6 +47,7 @@ pub(super) fn attach(
         };
         let mut rejections = Vec::new();
         let mut accepted_any = false;
+        let first_attached = attached.len();
         for (i, parent) in route.parent_refs.iter().enumerate() {
             let (accepted, listeners) = match parent_outcome(ctx, f, route, parent) {
                 // The parent's kind is nowhere in the inputs: nothing to predict.
@@ -41,15 +55,22 @@ pub(super) fn attach(
                     accepted_any = true;
                     continue;
                 }
-                Some(Ok((parent_object, listeners))) => {
+                Some(Ok((position, listeners))) => {
                     accepted_any = true;
-                    let names = names_of(ctx, parent_object, &listeners);
                     attachments.push(RouteAttachment {
                         route: offset + at,
                         parent_ref: i,
-                        parent: parent_object,
-                        listeners,
+                        parent: position,
+                        listeners: positions(ctx, position, &listeners),
                     });
+                    if !route.http_rules.is_empty() {
+                        attached.extend(listeners.iter().map(|&listener| Attached {
+                            route: f,
+                            parent: position,
+                            listener,
+                        }));
+                    }
+                    let names = listeners.iter().map(|l| l.name.clone()).collect();
                     (Condition::ok("Accepted"), names)
                 }
                 Some(Err(r)) => {
@@ -78,34 +99,43 @@ pub(super) fn attach(
             Severity::Error
         };
         for (parent, r) in rejections {
-            let mut d = diag(r.code, r.message, &f.id, parent).with_severity(severity);
+            let mut d = match r.value {
+                Some(value) => diag_at_value(r.code, r.message, &f.id, parent, value),
+                None => diag(r.code, r.message, &f.id, parent),
+            }
+            .with_severity(severity);
             if let Some((owner, span, what)) = r.related {
                 d = d.with_related(owner.file, span, what);
             }
             ctx.out.push(d);
         }
+        super::catch_all::check(ctx, f, route, &attached[first_attached..]);
     }
-    (statuses, attachments)
+    (statuses, attached, attachments)
 }
 
-/// The names of a Gateway's or ListenerSet's listeners, by their positions.
-fn names_of(ctx: &Ctx<'_>, parent: usize, listeners: &[usize]) -> Vec<String> {
+/// The positions of listeners in their Gateway's or ListenerSet's `spec.listeners`.
+fn positions(ctx: &Ctx<'_>, parent: usize, listeners: &[&Listener]) -> Vec<usize> {
     let (Spec::Gateway { listeners: all, .. } | Spec::ListenerSet { listeners: all, .. }) =
         &ctx.index.facts[parent].spec
     else {
         return Vec::new();
     };
-    listeners.iter().map(|&l| all[l].name.clone()).collect()
+    listeners
+        .iter()
+        .filter_map(|l| all.iter().position(|x| std::ptr::eq(x, *l)))
+        .collect()
 }
 
-/// The parent (its position in the facts) and the positions of its listeners the route
-/// attaches to; `None` when the parent cannot be checked (its kind is not in the inputs).
-fn parent_outcome(
-    ctx: &mut Ctx<'_>,
+/// The parent's position in the facts and its listeners the route attaches to; `None` when the
+/// parent cannot be checked (its kind is not in the inputs, or it is not a Gateway or
+/// ListenerSet).
+fn parent_outcome<'a>(
+    ctx: &mut Ctx<'a>,
     route: &Facts,
     facts: &RouteFacts,
     parent: &ObjRef,
-) -> Option<Result<(usize, Vec<usize>), Rejection>> {
+) -> Option<Result<(usize, Vec<&'a Listener>), Rejection>> {
     let group = parent.group().unwrap_or(GATEWAY_API);
     let kind = parent.kind().unwrap_or("Gateway");
     let namespace = parent.namespace().unwrap_or(&route.id.namespace);
@@ -122,12 +152,13 @@ fn parent_outcome(
         return None;
     }
     let index = ctx.index;
-    let Some(target_at) = index.position(group, kind, namespace, &parent.name) else {
+    let Some(position) = index.position(group, kind, namespace, &parent.name) else {
         let hint = index
             .did_you_mean(group, kind, namespace, &parent.name)
             .map(|n| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
         return Some(Err(Rejection {
+            value: Some(("name", parent.name_span)),
             code: rules::GW201,
             reason: "NoMatchingParent",
             message: format!(
@@ -137,18 +168,17 @@ fn parent_outcome(
             related: None,
         }));
     };
-    let target = &index.facts[target_at];
+    let target = &index.facts[position];
     let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) = &target.spec
     else {
         return None;
     };
     let what = format!("{kind} {}", qualified(namespace, &parent.name));
     let related = |span, msg: String| Some((target.id.clone(), span, msg));
-    let by_ref: Vec<(usize, &Listener)> = listeners
+    let by_ref: Vec<&Listener> = listeners
         .iter()
-        .enumerate()
-        .filter(|(_, l)| parent.section().is_none_or(|s| s == l.name))
-        .filter(|(_, l)| parent.port.is_none_or(|p| l.port == Some(p)))
+        .filter(|l| parent.section().is_none_or(|s| s == l.name))
+        .filter(|l| parent.port.is_none_or(|p| l.port == Some(p)))
         .collect();
     if by_ref.is_empty() {
         let mut wanted = Vec::new();
@@ -170,7 +200,15 @@ fn parent_outcome(
             })
             .map(|(_, n)| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
+        // A sectionName that names no listener is the likely mistake; else the port.
+        let value = match parent.section_span() {
+            Some(span) if !names.contains(&parent.section().unwrap_or("")) => ("sectionName", span),
+            _ if parent.port.is_some() => ("port", parent.port_span),
+            Some(span) => ("sectionName", span),
+            None => ("port", parent.port_span),
+        };
         return Some(Err(Rejection {
+            value: Some(value),
             code: rules::GW202,
             reason: "NoMatchingParent",
             message: format!(
@@ -182,14 +220,15 @@ fn parent_outcome(
         }));
     }
     let route_kind = route.id.kind.as_str();
-    let allowed: Vec<(usize, &Listener)> = by_ref
+    let allowed: Vec<&Listener> = by_ref
         .iter()
         .copied()
-        .filter(|(_, l)| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
+        .filter(|l| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
         .collect();
     if allowed.is_empty() {
-        let l = by_ref[0].1;
+        let l = by_ref[0];
         return Some(Err(Rejection {
+            value: None,
             code: rules::GW203,
             reason: "NotAllowedByListeners",
             message: format!(
@@ -199,14 +238,15 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    let attached: Vec<usize> = allowed
+    let attached: Vec<&Listener> = allowed
         .iter()
-        .filter(|(_, l)| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
-        .map(|(i, _)| *i)
+        .copied()
+        .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
         .collect();
     if attached.is_empty() {
-        let l = allowed[0].1;
+        let l = allowed[0];
         return Some(Err(Rejection {
+            value: None,
             code: rules::GW204,
             reason: "NoMatchingListenerHostname",
             message: format!(
@@ -217,7 +257,7 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    Some(Ok((target_at, attached)))
+    Some(Ok((position, attached)))
 }
 
 /// The route kinds a listener admits: its `allowedRoutes.kinds`, else its protocol's defaults.
