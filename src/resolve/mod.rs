@@ -9,13 +9,13 @@ mod policies;
 mod refs;
 mod routes;
 
-use crate::rules;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
+use crate::rules;
 
 pub use index::Index;
 pub use policies::{Attachment, Via};
