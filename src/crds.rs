@@ -1,13 +1,13 @@
 //! `--crds`: CustomResourceDefinitions supplied by the user, added to (or replacing kinds of) the
 //! built-in schemas. Their files join the lint run so a malformed CRD is reported with its position.
 
-use crate::rules;
 use std::path::PathBuf;
 
 use crate::cel::{self, CelLimits};
 use crate::diag::Diagnostic;
 use crate::input::{self, Filters};
 use crate::parse::{self, Limits, Node, Value};
+use crate::rules;
 use crate::source::SourceFile;
 use crate::validate::values::position::ScalarMap;
 

@@ -3,7 +3,6 @@
 //! report stage's. A command says what it needs beyond findings ([`Needs`]); suppression is the
 //! last step, over every finding.
 
-use crate::rules;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,6 +15,7 @@ use crate::diag::Diagnostic;
 use crate::input::{self, Filters};
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
+use crate::rules;
 use crate::schema::{ApiGroups, Lookup, Registry};
 use crate::secrets::{self, Masked};
 use crate::source::SourceFile;

@@ -5,12 +5,12 @@
 //! those annotations become GW011 notes; then the config file's `ignore` entries and `severity`
 //! overrides (`off` suppresses) apply to every finding, GW011 included.
 
-use crate::rules;
 use std::collections::HashMap;
 
 use crate::config::Config;
 use crate::diag::{Diagnostic, Suppressed};
 use crate::parse::Node;
+use crate::rules;
 use crate::rules::rule;
 use crate::run::{LintRun, report_order};
 use crate::source::Span;
