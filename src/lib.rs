@@ -7,6 +7,7 @@
 pub mod cel;
 pub mod cli;
 pub mod config;
+pub mod crds;
 pub mod diag;
 pub mod diff;
 pub mod fasthash;
@@ -20,6 +21,7 @@ pub mod render;
 pub mod report;
 pub mod resolve;
 pub mod rules;
+pub mod run;
 pub mod schema;
 pub mod secrets;
 pub mod security;

@@ -1,23 +1,60 @@
-//! The lint pipeline: load -> parse -> model -> validate -> security. Returns data; printing is the report stage's.
+//! The driver: runs the stages in order (load -> parse -> model -> validate -> security ->
+//! resolve -> merge -> suppress) and returns the run's data ([`crate::run`]); printing is the
+//! report stage's. A command says what it needs beyond findings ([`Needs`]); suppression is the
+//! last step, over every finding.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::config::Config;
-use crate::diag::{Diagnostic, ResourceRef, Severity};
+use crate::diag::Diagnostic;
 use crate::input::{self, Filters};
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
 use crate::rules;
-use crate::schema::{Lookup, Registry};
+use crate::schema::{ApiGroups, Lookup, Registry};
 use crate::secrets::{self, Masked};
-use crate::source::{FileId, SourceFile, Span};
+use crate::source::SourceFile;
 use crate::validate::chart_values::SecretSeen;
-use crate::{merge, resolve, security, suppress, validate};
+use crate::{crds, merge, resolve, security, suppress, validate};
+
+pub use crate::run::{LintRun, Model, ResourceEntry, Stats, report_order};
+
+/// What a command needs of the run beyond its findings and statuses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Needs {
+    /// Findings and statuses (`lint`): the merge stage runs, and its inputs are dropped.
+    #[default]
+    Findings,
+    /// The model, for the caller to merge once (`explain`): no merge findings in the run.
+    Model,
+    /// The model and every resource whole (`render`, `diff`).
+    Rendering,
+}
+
+/// Stages left out to measure what they cost (`bench/resolve.sh`), from the undocumented
+/// environment variables `GWCTL_BENCH_SKIP_RESOLVE=1` and `GWCTL_BENCH_SKIP_MERGE=1`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BenchSkips {
+    /// No resolve stage (no GW2xx/GW3xx findings, no route statuses), nor merge.
+    pub resolve: bool,
+    /// No merge stage (no GW31x findings, no policy statuses).
+    pub merge: bool,
+}
+
+impl BenchSkips {
+    pub fn from_env() -> Self {
+        let on = |name| std::env::var_os(name).is_some_and(|v| v == "1");
+        BenchSkips {
+            resolve: on("GWCTL_BENCH_SKIP_RESOLVE"),
+            merge: on("GWCTL_BENCH_SKIP_MERGE"),
+        }
+    }
+}
 
 #[derive(Clone, Default)]
 pub struct LintOptions {
@@ -33,19 +70,12 @@ pub struct LintOptions {
     pub values: Option<PathBuf>,
     /// References to kinds absent from the inputs are errors (`--strict-refs`), not one note.
     pub strict_refs: bool,
-    /// Leaves out the resolve stage (no GW2xx/GW3xx findings, no route statuses). Only for
-    /// measuring what resolution costs (`bench/resolve.sh`); the CLI sets it from the
-    /// undocumented environment variable `GWCTL_BENCH_SKIP_RESOLVE=1`.
-    pub skip_resolve: bool,
-    /// Leaves out the merge stage (no GW31x findings, no policy statuses): with `skip_resolve`,
-    /// what `bench/resolve.sh` compares (`GWCTL_BENCH_SKIP_MERGE=1`).
-    pub skip_merge: bool,
-    /// Keep the facts and policy attachments in the run and leave the merge stage to the caller
-    /// (`explain`): no merge findings, no policy statuses in the run.
-    pub keep_model: bool,
-    /// Keep every resource whole, as JSON, in [`LintRun::objects`] (`render` needs the full
-    /// specs; lint does not, and keeping them costs memory).
-    pub keep_objects: bool,
+    /// CustomResourceDefinition files and directories (`--crds`): objects of their kinds are
+    /// checked against them; their files and findings join the run (before suppression).
+    pub crds: Vec<PathBuf>,
+    /// What the command needs beyond findings.
+    pub needs: Needs,
+    pub bench: BenchSkips,
 }
 
 /// Wall time of each stage on stderr when the undocumented environment variable
@@ -86,87 +116,6 @@ pub trait Progress: Send + Sync {
     fn finish(&self);
 }
 
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct Stats {
-    pub files: usize,
-    pub documents: usize,
-    pub resources: usize,
-    /// Resources of kinds gwctl does not check, by `apiVersion/kind`.
-    pub not_checked: BTreeMap<String, usize>,
-    #[serde(skip)]
-    pub elapsed: Duration,
-}
-
-#[derive(Default)]
-pub struct LintRun {
-    pub files: Vec<SourceFile>,
-    /// Sorted by file, then position, then code.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Findings hidden by a suppression (each with `suppressed` set), in the same order; they
-    /// count for nothing and are printed only with `--show-suppressed`.
-    pub suppressed: Vec<Diagnostic>,
-    /// Every resource found, in input order (JUnit cases, suppression annotations).
-    pub resources: Vec<ResourceEntry>,
-    pub stats: Stats,
-    /// A path could not be read: exit code 2 whatever the findings.
-    pub input_error: bool,
-    /// Secret values of the files: never shown by any report (see `crate::secrets`).
-    pub masked: Vec<Masked>,
-    /// Predicted route conditions per parentRef, from the resolve stage (for render/explain).
-    pub route_statuses: Vec<resolve::RouteStatus>,
-    /// Predicted policy statuses per policy and ancestor, from the merge stage (empty with
-    /// `LintOptions::keep_model`: see [`Model::statuses`]).
-    pub policy_statuses: Vec<merge::PolicyStatus>,
-    /// The facts and attachments, with `LintOptions::keep_model`.
-    pub model: Option<Model>,
-    /// Every named resource whole, in input order, with `LintOptions::keep_objects`.
-    pub objects: Vec<model::Object>,
-}
-
-/// What the merge stage works on, kept for `explain`.
-pub struct Model {
-    pub facts: Vec<model::facts::Facts>,
-    pub attachments: Vec<resolve::Attachment>,
-    pub merge_options: merge::MergeOptions,
-    /// The chart values file (`--values`) as JSON, for the controller settings render reads.
-    pub values: Option<serde_json::Value>,
-}
-
-impl Model {
-    /// Runs the merge stage.
-    pub fn merge(&self) -> merge::Merged<'_> {
-        merge::merge(&self.facts, &self.attachments, &self.merge_options)
-    }
-
-    /// The predicted policy statuses of a merge, with the run's findings marking the policies
-    /// that are not accepted.
-    pub fn statuses(merged: &merge::Merged<'_>, run: &LintRun) -> Vec<merge::PolicyStatus> {
-        let mut statuses = merged.statuses.clone();
-        merge::mark_invalid(&mut statuses, &run.diagnostics);
-        statuses
-    }
-}
-
-/// A resource of the input: where it is and what it is called.
-#[derive(Debug, Clone)]
-pub struct ResourceEntry {
-    pub file: FileId,
-    /// The object's whole mapping.
-    pub span: Span,
-    pub reference: ResourceRef,
-    /// The `gwctl.dev/ignore` annotation's value and its span, if set.
-    pub ignore: Option<(String, Span)>,
-}
-
-impl LintRun {
-    pub fn count(&self, severity: Severity) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
-            .count()
-    }
-}
-
 /// Lints files and directories (`-` is stdin). `Err` is a usage error (a bad glob).
 pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, String> {
     let start = Instant::now();
@@ -196,13 +145,48 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
         }
     }
     phases.mark("load");
+    let with_crds;
+    let mut options = options;
+    let mut crd_files = None;
+    if !options.crds.is_empty() {
+        let (registry, found) =
+            crds::load_crds(&options.crds, &options.limits, &ApiGroups::default())?;
+        with_crds = LintOptions {
+            registry: Some(Arc::new(registry)),
+            ..options.clone()
+        };
+        options = &with_crds;
+        crd_files = Some(found);
+    }
     let mut run = run_stages(loaded.files, values, options, &mut phases);
     run.diagnostics.splice(0..0, loaded.diagnostics);
     run.input_error = loaded.input_error;
+    if let Some(found) = crd_files {
+        append_crds(&mut run, found);
+    }
     suppress::apply(&mut run, &options.config);
     phases.mark("suppress");
     run.stats.elapsed = start.elapsed();
     Ok(run)
+}
+
+/// Appends the CRD files and their findings to a run, after the linted files.
+fn append_crds(run: &mut LintRun, crds: crds::UserCrds) {
+    let offset = run.files.len();
+    for f in crds.files {
+        run.files
+            .push(SourceFile::new(f.id + offset, f.name, f.text));
+    }
+    for mut d in crds.diagnostics {
+        if let Some(loc) = d.location.as_mut() {
+            loc.file += offset;
+        }
+        for r in &mut d.related {
+            r.location.file += offset;
+        }
+        run.diagnostics.push(d);
+    }
+    run.input_error |= crds.input_error;
 }
 
 fn renumbered(f: SourceFile, id: usize) -> SourceFile {
@@ -296,13 +280,13 @@ fn run_stages(
         diagnostics.extend(found);
         let mut kept = keep.iter().copied();
         facts.retain(|_| kept.next().unwrap_or(true));
-        if options.keep_objects {
+        if options.needs == Needs::Rendering {
             let mut kept = keep.iter().copied();
             objects.retain(|_| kept.next().unwrap_or(true));
         }
     }
     phases.mark("gather");
-    let resolved = if options.skip_resolve {
+    let resolved = if options.bench.resolve {
         resolve::Resolved::default()
     } else {
         resolve::resolve(
@@ -339,14 +323,17 @@ fn run_stages(
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
-    let model = if options.skip_resolve || options.skip_merge {
+    let model = if options.bench.resolve || options.bench.merge {
         None
-    } else if options.keep_model {
+    } else if options.needs != Needs::Findings {
         Some(Model {
             facts,
             attachments: resolved.attachments,
+            route_attachments: resolved.route_attachments,
+            unresolved_backends: resolved.unresolved_backends,
             merge_options,
             values: values_json,
+            objects,
         })
     } else {
         let merge::Merged {
@@ -355,7 +342,12 @@ fn run_stages(
             effective,
             hierarchy,
             ..
-        } = merge::merge(&facts, &resolved.attachments, &merge_options);
+        } = merge::merge(
+            &facts,
+            &resolved.attachments,
+            &resolved.route_attachments,
+            &merge_options,
+        );
         // Hundreds of thousands of small vectors: freed on every thread.
         rayon::join(
             || effective.into_par_iter().for_each(drop),
@@ -382,22 +374,8 @@ fn run_stages(
         route_statuses: resolved.route_statuses,
         policy_statuses,
         model,
-        objects,
         ..LintRun::default()
     }
-}
-
-/// The order of findings in every report: without location first, then file, position, code.
-pub fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
-    let key = |d: &Diagnostic| {
-        d.location
-            .as_ref()
-            .map(|l| (l.file, l.span.start, l.span.end))
-    };
-    key(a)
-        .cmp(&key(b))
-        .then_with(|| a.code.cmp(&b.code))
-        .then_with(|| a.message.cmp(&b.message))
 }
 
 #[derive(Default)]
@@ -415,7 +393,7 @@ struct FileResult {
     security: security::SetFacts,
     /// What the resolve stage needs of each resource (the trees are dropped after the file).
     facts: Vec<model::facts::Facts>,
-    /// Whole resources, with `LintOptions::keep_objects`.
+    /// Whole resources, with `Needs::Rendering`.
     objects: Vec<model::Object>,
 }
 
@@ -427,6 +405,7 @@ fn lint_file(
 ) -> FileResult {
     let limits = &options.limits;
     let parsed = parse::parse_file(file, limits);
+    let lost_text = parsed.lost_text();
     let mut out = FileResult {
         documents: parsed.documents.len(),
         diagnostics: parsed.diagnostics,
@@ -434,11 +413,7 @@ fn lint_file(
     };
     // What the tree lost (a document that failed to parse, the second value of a duplicate key)
     // is still shown in snippets: its secrets are found in the text.
-    if out
-        .diagnostics
-        .iter()
-        .any(|d| matches!(d.code, rules::GW002 | rules::GW003 | rules::GW005))
-    {
+    if lost_text {
         out.masked.extend(secrets::of_text(file.id, &file.text));
     }
     for doc in &parsed.documents {
@@ -465,7 +440,7 @@ fn lint_file(
             let found = security::check_resource(&res, &mut out.security);
             out.diagnostics.extend(found);
             let facts = model::facts::facts_of(&res);
-            if options.keep_objects
+            if options.needs == Needs::Rendering
                 && let Some(f) = &facts
             {
                 out.objects.push(model::Object {

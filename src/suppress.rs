@@ -9,10 +9,10 @@ use std::collections::HashMap;
 
 use crate::config::Config;
 use crate::diag::{Diagnostic, Suppressed};
-use crate::lint::{LintRun, report_order};
 use crate::parse::Node;
 use crate::rules;
 use crate::rules::rule;
+use crate::run::{LintRun, report_order};
 use crate::source::Span;
 
 /// The annotation that lists codes to suppress on its resource: `"GW301,GW402"`.

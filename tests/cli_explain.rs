@@ -163,3 +163,93 @@ fn every_route_at_once_is_a_list() {
     let (code, stdout, _) = explain(&["route/*", "-o", "json"]);
     assert_eq!((code, stdout.as_str()), (0, "[]\n"));
 }
+
+/// Listeners `a` and `b` on one port with different hostnames, a route for `a`'s hostname and
+/// a policy on listener `b`: the route hangs from `a` only (the hostname intersection of route
+/// attachment), so `b`'s policy is not effective on it.
+const TWO_HOSTNAMES: &str = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata:
+  name: kgateway
+spec:
+  controllerName: kgateway.dev/kgateway
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+  namespace: shop
+spec:
+  gatewayClassName: kgateway
+  listeners:
+  - name: a
+    port: 80
+    protocol: HTTP
+    hostname: a.example.com
+  - name: b
+    port: 80
+    protocol: HTTP
+    hostname: b.example.com
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+  namespace: shop
+spec:
+  parentRefs:
+  - name: gw
+  hostnames:
+  - a.example.com
+  rules:
+  - backendRefs:
+    - name: web
+      port: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+spec:
+  ports:
+  - port: 80
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata:
+  name: on-b
+  namespace: shop
+spec:
+  targetRefs:
+  - group: gateway.networking.k8s.io
+    kind: Gateway
+    name: gw
+    sectionName: b
+  timeouts:
+    request: 5s
+";
+
+#[test]
+fn a_route_hangs_only_from_the_listeners_whose_hostname_it_matches() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let file = dir.path().join("gw.yaml");
+    std::fs::write(&file, TWO_HOSTNAMES).unwrap_or_else(|e| panic!("write: {e}"));
+    let out = Command::cargo_bin("gwctl")
+        .map(|mut c| {
+            c.args(["explain", "route/web", "-n", "shop", "-o", "json"])
+                .arg(&file)
+                .output()
+        })
+        .unwrap_or_else(|e| panic!("gwctl binary: {e}"))
+        .unwrap_or_else(|e| panic!("gwctl ran: {e}"));
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(
+        v["hierarchy"],
+        serde_json::json!(["Gateway shop/gw > listener a > HTTPRoute shop/web > rules 0"]),
+    );
+    assert_eq!(v["attached"], serde_json::json!([]));
+    assert_eq!(v["effective"], serde_json::json!([]));
+}

@@ -180,3 +180,40 @@ fn schema_of_an_unknown_kind_exits_2_with_close_names() {
         .assert()
         .code(2);
 }
+
+/// Suppression is the last step over every finding, those of `--crds` files included: a config
+/// file's `severity` and `ignore` reach GW010.
+#[test]
+fn the_config_file_reaches_findings_of_crd_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let crd = write(
+        dir.path(),
+        "bad.yaml",
+        "# no group\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  names: {kind: X}\n",
+    );
+    let obj = write(dir.path(), "widget.yaml", WIDGET);
+    let lint = |config: &str| {
+        let config = write(dir.path(), "gwctl.yaml", config);
+        let out = gwctl()
+            .args(["lint", "--format", "short", "--config"])
+            .arg(&config)
+            .arg("--crds")
+            .arg(&crd)
+            .arg(&obj)
+            .output()
+            .expect("gwctl ran");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, out) = lint("severity:\n  GW010: warning\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("bad.yaml:2:1: warning[GW010] invalid CustomResourceDefinition"),
+        "{out}"
+    );
+    let (code, out) = lint("ignore:\n- code: GW010\n  path: '**/bad.yaml'\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("GW010"), "{out}");
+}

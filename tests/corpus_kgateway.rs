@@ -208,7 +208,7 @@ fn reference_crds_reproduce_reference_fixtures() {
         return;
     };
     let reference = corpus.join("kgateway");
-    let (registry, found) = gwctl::schema::user_crds::load_crds(
+    let (registry, found) = gwctl::crds::load_crds(
         &[reference.join("crds")],
         &Limits::default(),
         &gwctl::schema::ApiGroups::default(),

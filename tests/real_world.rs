@@ -167,7 +167,7 @@ spec:
         "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  labels: {a: b}\nsize: 3\n",
     )
     .expect("write");
-    let (registry, _) = gwctl::schema::user_crds::load_crds(
+    let (registry, _) = gwctl::crds::load_crds(
         &[crd],
         &Default::default(),
         &gwctl::schema::ApiGroups::default(),

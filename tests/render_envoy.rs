@@ -461,6 +461,40 @@ fn the_chart_values_turn_route_weight_on() {
     );
 }
 
+/// Every value of `key` anywhere below `v`.
+fn values_of<'v>(v: &'v Value, key: &str, out: &mut Vec<&'v Value>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == key {
+                    out.push(x);
+                }
+                values_of(x, key, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| values_of(x, key, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_remote_jwks_through_a_backend_names_the_backends_cluster() {
+    let r = rendered("jwks_backend.yaml", ValidationLevel::Standard);
+    let mut remote = Vec::new();
+    for res in &r.gateways[0].resources {
+        values_of(&res.value, "remoteJwks", &mut remote);
+    }
+    let clusters: Vec<&str> = remote
+        .iter()
+        .filter_map(|j| j.pointer("/httpUri/cluster").and_then(Value::as_str))
+        .collect();
+    assert_eq!(clusters, ["backend_apps_idp_0"]);
+    assert_eq!(
+        resource(&r, "cluster", "backend_apps_idp_0")["name"],
+        "backend_apps_idp_0"
+    );
+}
+
 #[test]
 fn a_listener_on_a_reserved_port_is_not_programmed() {
     let text = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: x}\n\

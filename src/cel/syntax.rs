@@ -19,19 +19,21 @@ pub struct CelLimits {
     pub max_depth: usize,
 }
 
+/// The defaults are the reader's (`parse::Limits`), where the flags set them.
 impl Default for CelLimits {
     fn default() -> Self {
-        CelLimits {
-            max_length: 100 * 1024,
-            max_depth: DEFAULT_MAX_DEPTH,
-        }
+        CelLimits::from(&crate::parse::Limits::default())
     }
 }
 
-/// Default of [`CelLimits::max_depth`]. The rules of the embedded schemas nest at most 24 deep as
-/// [`nesting`] counts; the parser or evaluator of a release build first overflows a rayon
-/// worker's 2 MiB stack at about 1,390 (measurements in [`nesting`]).
-const DEFAULT_MAX_DEPTH: usize = 64;
+impl From<&crate::parse::Limits> for CelLimits {
+    fn from(limits: &crate::parse::Limits) -> Self {
+        CelLimits {
+            max_length: limits.max_cel_length,
+            max_depth: limits.max_cel_depth,
+        }
+    }
+}
 
 /// Which limit an expression exceeded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

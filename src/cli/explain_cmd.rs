@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use super::args::ExplainArgs;
 use super::lint_cmd::load_config;
 use super::{print_stdout, usage_error, use_color};
-use crate::lint::{LintOptions, Model, lint_paths};
+use crate::lint::{LintOptions, Model, Needs, lint_paths};
 use crate::merge::explain::{explain, status_index};
 use crate::merge::view::{place_parts, places_of};
 use crate::model::facts::Facts;
@@ -62,7 +62,7 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
     let options = LintOptions {
         config,
         values: args.values.clone(),
-        keep_model: true,
+        needs: Needs::Model,
         ..LintOptions::default()
     };
     let run = match lint_paths(&args.paths, &options) {

@@ -11,9 +11,8 @@ use super::{EXIT_USAGE, print_stdout, usage_error};
 use crate::config::{self, Config, ConfigError};
 use crate::diag::Severity;
 use crate::input::Filters;
-use crate::lint::{LintOptions, LintRun, Phases, Progress, lint_paths};
+use crate::lint::{BenchSkips, LintOptions, LintRun, Needs, Phases, Progress, lint_paths};
 use crate::report::{self, Format, RenderOptions};
-use crate::schema::{ApiGroups, user_crds};
 
 /// Width of the human report when `COLUMNS` does not say; fixed so output is reproducible.
 const DEFAULT_WIDTH: usize = 100;
@@ -25,7 +24,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
     };
     let progress: Option<Arc<dyn Progress>> = (!args.quiet && std::io::stderr().is_terminal())
         .then(|| Arc::new(Bar::default()) as Arc<dyn Progress>);
-    let mut options = LintOptions {
+    let options = LintOptions {
         filters: Filters {
             include: args.include.clone(),
             exclude: args.exclude.clone(),
@@ -36,30 +35,16 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         progress,
         values: args.values.clone(),
         strict_refs: args.strict_refs,
+        crds: args.crds.clone(),
+        needs: Needs::Findings,
         // Not a flag: a benchmarking aid that no user needs (bench/resolve.sh).
-        skip_resolve: std::env::var_os("GWCTL_BENCH_SKIP_RESOLVE").is_some_and(|v| v == "1"),
-        skip_merge: std::env::var_os("GWCTL_BENCH_SKIP_MERGE").is_some_and(|v| v == "1"),
-        keep_model: false,
-        keep_objects: false,
+        bench: BenchSkips::from_env(),
     };
-    let mut crds = None;
-    if !args.crds.is_empty() {
-        match user_crds::load_crds(&args.crds, &options.limits, &ApiGroups::default()) {
-            Ok((registry, found)) => {
-                options.registry = Some(Arc::new(registry));
-                crds = Some(found);
-            }
-            Err(message) => return usage_error(&message),
-        }
-    }
     let mut phases = Phases::start();
-    let mut run = match lint_paths(&args.paths, &options) {
+    let run = match lint_paths(&args.paths, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
-    if let Some(found) = crds {
-        user_crds::merge_into(&mut run, found);
-    }
     let render_options = RenderOptions {
         color: use_color(
             args.color,

@@ -37,7 +37,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         return usage_error(&unread);
     }
     if let Some((ns, name)) = &gateway
-        && !run.objects.iter().any(|o| {
+        && !run.model.iter().flat_map(|m| &m.objects).any(|o| {
             o.id.group == GATEWAY_API
                 && o.id.kind == "Gateway"
                 && &o.id.namespace == ns
@@ -49,16 +49,20 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     let (kinds, with_statuses) = selection(args.kind);
     let mut out = Documents::new(args.output);
     let mut failures = Vec::new();
+    // The cluster names each Gateway refers to, checked once the shared clusters are made.
+    let mut cluster_refs = Vec::new();
     // Each Gateway is written as soon as it is rendered, and dropped: a large repository's
     // rendering is never in memory whole.
     let rest = render::render_each(&run, &render_options, |g| {
         if args.check {
             failures.extend(render::proto::check_gateway(&g));
+            cluster_refs.extend(render::dangling::cluster_refs(&g));
         }
         out.write(&g.into_document(kinds, with_statuses));
     });
     if args.check {
         failures.extend(render::proto::check_rendered(&rest));
+        failures.extend(render::dangling::dangling(&cluster_refs, &rest.clusters));
     }
     for doc in rest.into_documents(kinds, with_statuses) {
         out.write(&doc);

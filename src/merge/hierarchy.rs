@@ -3,8 +3,8 @@
 //! which, and the Gateway each listener set belongs to.
 
 use crate::fasthash::FastMap;
-use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Spec};
-use crate::resolve::Attachment;
+use crate::model::facts::{Facts, GATEWAY_API, Spec};
+use crate::resolve::{Attachment, RouteAttachment};
 
 use super::Place;
 
@@ -32,7 +32,7 @@ pub struct Hierarchy {
 }
 
 impl Hierarchy {
-    pub fn new(facts: &[Facts], attachments: &[Attachment]) -> Self {
+    pub fn new(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
         // The name index and the attached policies do not depend on each other.
         let (by_name, attached) = rayon::join(
             || {
@@ -102,38 +102,16 @@ impl Hierarchy {
                     h.backends.entry(Place::Rule(i, rule)).or_default().push(t);
                 }
             }
-            for p in &route.parent_refs {
-                let kind = p.kind().unwrap_or("Gateway");
-                let group = p.group().unwrap_or(GATEWAY_API);
-                let known = matches!(
-                    (group, kind),
-                    (GATEWAY_API, "Gateway" | "ListenerSet") | (GATEWAY_API_X, "XListenerSet")
-                );
-                if !known {
-                    continue;
-                }
-                let pns = p.namespace().unwrap_or(ns);
-                let Some(&g) = by_name.get(&(kind, pns, &*p.name)) else {
-                    continue;
-                };
-                let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) =
-                    &facts[g].spec
-                else {
-                    continue;
-                };
-                // The listeners the parentRef selects; hostname and namespace checks are the
-                // resolve stage's (a route a listener rejects still shows here).
-                for (li, l) in listeners.iter().enumerate() {
-                    let by_section = p.section().is_none_or(|s| s == l.name);
-                    let by_port = p.port.is_none() || p.port == l.port;
-                    if by_section && by_port {
-                        let listener = Place::Listener(g, li);
-                        let parents = h.parents.entry(i).or_default();
-                        if !parents.contains(&listener) {
-                            parents.push(listener);
-                            h.children.entry(listener).or_default().push(i);
-                        }
-                    }
+        }
+        // The listeners a route hangs from are the resolve stage's attachment (hostnames,
+        // namespaces and kinds checked): explain and render show the same ones.
+        for a in routes {
+            for &li in &a.listeners {
+                let listener = Place::Listener(a.parent, li);
+                let parents = h.parents.entry(a.route).or_default();
+                if !parents.contains(&listener) {
+                    parents.push(listener);
+                    h.children.entry(listener).or_default().push(a.route);
                 }
             }
         }

@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use crate::diag::Diagnostic;
 use crate::model::facts::Facts;
-use crate::resolve::Attachment;
+use crate::resolve::{Attachment, RouteAttachment};
 use crate::source::Span;
 
 pub use hierarchy::Hierarchy;
@@ -379,9 +379,10 @@ impl<'a> Merged<'a> {
 pub fn merge<'a>(
     facts: &'a [Facts],
     attachments: &[Attachment],
+    routes: &[RouteAttachment],
     options: &MergeOptions,
 ) -> Merged<'a> {
-    let hierarchy = Hierarchy::new(facts, attachments);
+    let hierarchy = Hierarchy::new(facts, attachments, routes);
     let effective = chains::effective_all(facts, &hierarchy, options);
     // All three only read the effective policies.
     let ((statuses, by_place), diagnostics) = rayon::join(

@@ -101,7 +101,11 @@ pub(super) fn run_with(
         transformation_deep: options.deep_transformation,
     };
     let lint = LintOptions {
-        keep_model: keep,
+        needs: if keep {
+            crate::lint::Needs::Model
+        } else {
+            crate::lint::Needs::Findings
+        },
         config,
         ..LintOptions::default()
     };

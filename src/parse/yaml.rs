@@ -33,16 +33,6 @@ pub struct Limits {
     pub max_cel_depth: usize,
 }
 
-impl Limits {
-    /// The CEL bounds among these.
-    pub fn cel(&self) -> crate::cel::CelLimits {
-        crate::cel::CelLimits {
-            max_length: self.max_cel_length,
-            max_depth: self.max_cel_depth,
-        }
-    }
-}
-
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -52,8 +42,11 @@ impl Default for Limits {
             max_documents: 100_000,
             max_total_bytes: 1 << 30,
             max_regex_size: 1 << 20,
-            max_cel_length: crate::cel::CelLimits::default().max_length,
-            max_cel_depth: crate::cel::CelLimits::default().max_depth,
+            max_cel_length: 100 * 1024,
+            // The rules of the embedded schemas nest at most 24 deep as `cel::nesting` counts;
+            // the parser or evaluator of a release build first overflows a rayon worker's 2 MiB
+            // stack at about 1,390 (measurements in `cel::nesting`).
+            max_cel_depth: 64,
         }
     }
 }
@@ -72,6 +65,16 @@ pub struct ParsedFile {
     pub documents: Vec<ParsedDocument>,
     /// Syntax errors (GW002), duplicate keys (GW003), limits (GW005), all located in `file`.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParsedFile {
+    /// Whether the trees lack some of the file's text (a document that failed to parse, the
+    /// second value of a duplicate key, a limit that stopped the reader): every finding of the
+    /// reader says so. What is lost is still shown in snippets, so callers mask secrets in the
+    /// text itself.
+    pub fn lost_text(&self) -> bool {
+        !self.diagnostics.is_empty()
+    }
 }
 
 /// Parses a multi-document YAML (or JSON) file. After a syntax error the documents that follow the

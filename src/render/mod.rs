@@ -2,11 +2,12 @@
 //! xDS for proxy-based Gateways ([`envoy`]), the AI data plane's resources for AI Gateways
 //! ([`ai`]), and the status conditions the controller would write ([`status`]).
 //!
-//! Works on a lint run made with `LintOptions::keep_model` and `keep_objects` (see
-//! [`render_options`]); returns data, printed by the CLI.
+//! Works on a lint run made with `Needs::Rendering` (see [`render_options`]); returns data,
+//! printed by the CLI.
 
 pub mod ai;
 pub mod base64;
+pub mod dangling;
 mod discovery;
 mod document;
 pub mod envoy;
@@ -17,7 +18,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::fasthash::FastMap;
-use crate::lint::{LintOptions, LintRun};
+use crate::lint::{LintOptions, LintRun, Needs};
 use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -140,8 +141,7 @@ pub fn secret_digest(data: &str) -> String {
 /// would see, so a reference to a kind absent from them is a missing object (`--strict-refs`):
 /// the predicted statuses say so, as the controller would.
 pub fn render_options(mut options: LintOptions) -> LintOptions {
-    options.keep_model = true;
-    options.keep_objects = true;
+    options.needs = Needs::Rendering;
     options.strict_refs = true;
     options
 }
@@ -155,6 +155,8 @@ pub struct Inputs<'a> {
     /// ReferenceGrants (of Gateway API) by namespace: each cross-namespace reference asks its
     /// target's.
     grants: Grants,
+    /// Positions of the objects in namespaces the controller does not watch.
+    unseen: crate::fasthash::FastSet<usize>,
 }
 
 /// A ReferenceGrant's `from` and `to` lists, as the resolve stage reads them from the facts.
@@ -197,8 +199,10 @@ impl<'a> Inputs<'a> {
         let mut by_key = FastMap::default();
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
         let mut grants = Grants::default();
+        let mut unseen = crate::fasthash::FastSet::default();
         for (i, o) in objects.iter().enumerate() {
             if !discovery.sees(&o.id.namespace) {
+                unseen.insert(i);
                 continue;
             }
             if o.id.kind == "ReferenceGrant" && o.id.group == GATEWAY_API {
@@ -223,7 +227,14 @@ impl<'a> Inputs<'a> {
             by_key,
             by_kind,
             grants,
+            unseen,
         }
+    }
+
+    /// The object at a position of the inputs (a position of the model's facts), if the
+    /// controller watches its namespace.
+    pub fn at(&self, i: usize) -> Option<&'a Object> {
+        self.objects.get(i).filter(|_| !self.unseen.contains(&i))
     }
 
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
@@ -263,7 +274,74 @@ pub struct Context<'a> {
     pub options: &'a RenderOptions,
 }
 
+impl<'a> Context<'a> {
+    fn new(run: &'a LintRun, merged: Option<&'a Merged<'a>>, options: &'a RenderOptions) -> Self {
+        let mut facts = FastMap::default();
+        for (i, f) in run.model.iter().flat_map(|m| &m.facts).enumerate() {
+            facts
+                .entry((
+                    f.id.kind.as_str(),
+                    f.id.namespace.as_str(),
+                    f.id.name.as_str(),
+                ))
+                .or_insert(i);
+        }
+        let objects = run.model.as_ref().map_or(&[][..], |m| &m.objects);
+        Context {
+            run,
+            inputs: Inputs::new(
+                objects,
+                &discovery::Discovery::new(objects, &options.discovery_namespace_selectors),
+            ),
+            merged,
+            options,
+            facts,
+        }
+    }
+
+    /// The Gateways to render (`--gateway`, else all), each with its data plane.
+    fn selected(&self) -> Vec<(&'a Object, DataPlane)> {
+        let options = self.options;
+        self.inputs
+            .of_kind(GATEWAY_API, "Gateway")
+            .filter(|g| {
+                options
+                    .gateway
+                    .as_ref()
+                    .is_none_or(|(ns, name)| &g.id.namespace == ns && &g.id.name == name)
+            })
+            .map(|g| (g, data_plane(&self.inputs, g, &options.ai_controller)))
+            .collect()
+    }
+}
+
 impl Context<'_> {
+    /// The resolve stage's route attachment: every accepted parentRef with its listeners.
+    pub fn route_attachments(&self) -> &[crate::resolve::RouteAttachment] {
+        self.run
+            .model
+            .as_ref()
+            .map_or(&[], |m| &m.route_attachments)
+    }
+
+    /// The ResolvedRefs condition of a route's own backendRefs, from the resolve stage's outcome
+    /// (a delegated child route has no parentRef, so no route status carries it).
+    pub fn backends_condition(&self, route: &Object) -> crate::resolve::Condition {
+        let unresolved = self.run.model.as_ref().and_then(|m| {
+            let at = self.fact_of(route)?;
+            let i = m
+                .unresolved_backends
+                .binary_search_by_key(&at, |(r, _)| *r)
+                .ok()?;
+            Some(m.unresolved_backends[i].1.clone())
+        });
+        unresolved.unwrap_or_else(|| crate::resolve::Condition {
+            status: true,
+            reason: "ResolvedRefs",
+            message: String::new(),
+        })
+    }
+
     /// The index of an object's facts in the model (the first of its kind, namespace and name).
     pub fn fact_of(&self, object: &Object) -> Option<usize> {
         let id = &object.id;
@@ -321,6 +399,46 @@ pub fn render_each(
     render_with(run, merged.as_ref(), options, each)
 }
 
+/// A listener a Gateway's rendering programs, and the routes it serves there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedListener {
+    /// Who declares the listener: `Gateway ns/name` or `ListenerSet ns/name`.
+    pub owner: String,
+    pub listener: String,
+    /// `Kind ns/name` of each route served on it, in input order.
+    pub routes: Vec<String>,
+}
+
+/// The listeners each selected Gateway programs and the routes each serves, without rendering
+/// them: what `explain`'s hierarchy must agree with.
+pub fn served(run: &LintRun, options: &RenderOptions) -> Vec<ServedListener> {
+    let ctx = Context::new(run, None, options);
+    let selected = ctx.selected();
+    let serves = |plane: DataPlane| selected.iter().any(|(_, p)| *p == plane);
+    let envoy_routes = serves(DataPlane::Envoy).then(|| envoy::served_routes(&ctx));
+    let ai_prepared = serves(DataPlane::Ai).then(|| ai::Prepared::new(&ctx));
+    let mut out = Vec::new();
+    for (gateway, plane) in selected {
+        match (plane, &envoy_routes, &ai_prepared) {
+            (DataPlane::Envoy, Some(routes), _) => {
+                out.extend(envoy::served(&ctx, routes, gateway));
+            }
+            (DataPlane::Ai, _, Some(prepared)) => out.extend(ai::served(prepared, gateway)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `Kind ns/name` (`Kind name` without a namespace), as `explain` names objects.
+fn kind_and_name(o: &Object) -> String {
+    format!(
+        "{} {}",
+        o.id.kind,
+        crate::resolve::qualified(&o.id.namespace, &o.id.name)
+    )
+}
+
 /// How many Gateways are rendered in parallel before they are handed on.
 const CHUNK: usize = 64;
 
@@ -351,38 +469,9 @@ fn render_with<'a>(
     } else {
         options
     };
-    let mut facts = FastMap::default();
-    for (i, f) in run.model.iter().flat_map(|m| &m.facts).enumerate() {
-        facts
-            .entry((
-                f.id.kind.as_str(),
-                f.id.namespace.as_str(),
-                f.id.name.as_str(),
-            ))
-            .or_insert(i);
-    }
-    let ctx = Context {
-        run,
-        inputs: Inputs::new(
-            &run.objects,
-            &discovery::Discovery::new(&run.objects, &options.discovery_namespace_selectors),
-        ),
-        merged,
-        options,
-        facts,
-    };
+    let ctx = Context::new(run, merged, options);
     let mut out = Rendered::default();
-    let selected: Vec<(&Object, DataPlane)> = ctx
-        .inputs
-        .of_kind(GATEWAY_API, "Gateway")
-        .filter(|g| {
-            options
-                .gateway
-                .as_ref()
-                .is_none_or(|(ns, name)| &g.id.namespace == ns && &g.id.name == name)
-        })
-        .map(|g| (g, data_plane(&ctx.inputs, g, &options.ai_controller)))
-        .collect();
+    let selected = ctx.selected();
     let serves = |plane: DataPlane| selected.iter().any(|(_, p)| *p == plane);
     // What every Gateway of a data plane looks up, made once; then the Gateways are rendered
     // in parallel (in a large repository, most of the time is theirs).

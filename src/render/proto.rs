@@ -212,7 +212,8 @@ fn check_resources(owner: &str, resources: &[RenderedResource]) -> Vec<Failure> 
         .collect()
 }
 
-/// [`check_gateway`] of every rendered Gateway, in the Gateways' order, then the shared clusters.
+/// [`check_gateway`] of every rendered Gateway, in the Gateways' order, then the shared
+/// clusters, then the cluster names the Gateways refer to that no cluster has.
 pub fn check_rendered(rendered: &Rendered) -> Vec<Failure> {
     let mut failures: Vec<Failure> = rendered
         .gateways
@@ -220,6 +221,12 @@ pub fn check_rendered(rendered: &Rendered) -> Vec<Failure> {
         .flat_map_iter(check_gateway)
         .collect();
     failures.extend(check_resources("shared", &rendered.clusters));
+    let refs: Vec<_> = rendered
+        .gateways
+        .iter()
+        .flat_map(super::dangling::cluster_refs)
+        .collect();
+    failures.extend(super::dangling::dangling(&refs, &rendered.clusters));
     failures
 }
 

@@ -143,6 +143,5 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
             Vec::new()
         },
         model: None,
-        objects: Vec::new(),
     })
 }

@@ -70,12 +70,34 @@ pub struct RouteStatus {
     pub listeners: Vec<String>,
 }
 
+/// An accepted parentRef of a route: the Gateway or ListenerSet it names and the listeners the
+/// route attaches to there (after sectionName, port, allowedRoutes and hostname intersection).
+/// Every later stage that hangs a route from a listener (merge, explain, render) takes it from
+/// here, so that they agree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteAttachment {
+    /// The route's position in the facts.
+    pub route: usize,
+    /// Index into the route's `spec.parentRefs`.
+    pub parent_ref: usize,
+    /// The Gateway's or ListenerSet's position in the facts.
+    pub parent: usize,
+    /// Positions of the parent's listeners (in its `spec.listeners`), never empty.
+    pub listeners: Vec<usize>,
+}
+
 #[derive(Default)]
 pub struct Resolved {
     pub diagnostics: Vec<Diagnostic>,
     pub route_statuses: Vec<RouteStatus>,
     /// Every policy attachment, in facts order of the policies.
     pub attachments: Vec<Attachment>,
+    /// Every accepted parentRef, in facts order of the routes.
+    pub route_attachments: Vec<RouteAttachment>,
+    /// The routes (by position in the facts) whose backendRefs do not all resolve, with the
+    /// ResolvedRefs condition of the first that does not: a delegated child route, which has no
+    /// parentRef and so no [`RouteStatus`], gets its condition from here.
+    pub unresolved_backends: Vec<(usize, Condition)>,
 }
 
 /// Resolves every reference of the facts against each other.
@@ -98,12 +120,18 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
         || {
             facts
                 .par_chunks(chunk)
-                .map(|part| {
+                .enumerate()
+                .map(|(n, part)| {
                     let mut routes_ctx = new_ctx();
-                    let (mut statuses, attached) = routes::attach(&mut routes_ctx, part);
+                    let (mut statuses, attached, accepted) =
+                        routes::attach(&mut routes_ctx, part, n * chunk);
                     let mut refs_ctx = new_ctx();
-                    refs::check(&mut refs_ctx, part, &mut statuses);
-                    (routes_ctx, refs_ctx, statuses, attached)
+                    let unresolved = refs::check(&mut refs_ctx, part, n * chunk, &mut statuses);
+                    (
+                        routes_ctx,
+                        refs_ctx,
+                        (statuses, attached, accepted, unresolved),
+                    )
                 })
                 .collect::<Vec<_>>()
         },
@@ -115,11 +143,15 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
     );
     let mut ctx = new_ctx();
     let mut route_statuses = Vec::new();
+    let mut route_attachments = Vec::new();
+    let mut unresolved_backends = Vec::new();
     let mut refs_ctxs = Vec::with_capacity(chunks.len());
     let mut attached = Vec::new();
-    for (routes_ctx, refs_ctx, statuses, part) in chunks {
+    for (routes_ctx, refs_ctx, (statuses, part, accepted, unresolved)) in chunks {
         ctx.absorb(routes_ctx);
         route_statuses.extend(statuses);
+        route_attachments.extend(accepted);
+        unresolved_backends.extend(unresolved);
         refs_ctxs.push(refs_ctx);
         attached.extend(part);
     }
@@ -136,6 +168,8 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
         diagnostics: ctx.out,
         route_statuses,
         attachments,
+        route_attachments,
+        unresolved_backends,
     }
 }
 

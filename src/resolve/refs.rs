@@ -21,10 +21,17 @@ const OPAQUE_BACKENDS: &[(&str, &str)] = &[
     ("inference.networking.k8s.io", "InferencePool"),
 ];
 
-/// Checks the references of `facts` (a run of the index's facts); `statuses` are theirs.
-pub(super) fn check(ctx: &mut Ctx<'_>, facts: &[Facts], statuses: &mut [RouteStatus]) {
+/// Checks the references of `facts` (a run of the index's facts from `offset`); `statuses` are
+/// theirs. Returns the routes (by position) whose backendRefs do not all resolve, with why.
+pub(super) fn check(
+    ctx: &mut Ctx<'_>,
+    facts: &[Facts],
+    offset: usize,
+    statuses: &mut [RouteStatus],
+) -> Vec<(usize, Condition)> {
     let mut next_status = 0;
-    for f in facts {
+    let mut unresolved = Vec::new();
+    for (at, f) in facts.iter().enumerate() {
         match &f.spec {
             Spec::Route(route) => {
                 let mut resolved = Condition::ok("ResolvedRefs");
@@ -37,6 +44,9 @@ pub(super) fn check(ctx: &mut Ctx<'_>, facts: &[Facts], statuses: &mut [RouteSta
                 }
                 for e in &route.extension_refs {
                     filter_ref(ctx, f, e);
+                }
+                if !resolved.status {
+                    unresolved.push((offset + at, resolved.clone()));
                 }
                 // Statuses are in facts order, one per checked parentRef.
                 while next_status < statuses.len()
@@ -71,6 +81,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, facts: &[Facts], statuses: &mut [RouteSta
             field_ref(ctx, f, r);
         }
     }
+    unresolved
 }
 
 /// Checks one backendRef written in `field`; the failed ResolvedRefs condition, if any.

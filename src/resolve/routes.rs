@@ -8,7 +8,9 @@ use crate::model::facts::{
 };
 use crate::rules;
 
-use super::{Condition, Ctx, RouteStatus, diag, diag_at_value, qualified, resource_ref};
+use super::{
+    Condition, Ctx, RouteAttachment, RouteStatus, diag, diag_at_value, qualified, resource_ref,
+};
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
 /// the related location is (the parent, or the listener that came closest).
@@ -34,10 +36,12 @@ pub(super) struct Attached<'a> {
 pub(super) fn attach<'a>(
     ctx: &mut Ctx<'a>,
     facts: &'a [Facts],
-) -> (Vec<RouteStatus>, Vec<Attached<'a>>) {
+    offset: usize,
+) -> (Vec<RouteStatus>, Vec<Attached<'a>>, Vec<RouteAttachment>) {
     let mut statuses = Vec::new();
     let mut attached = Vec::new();
-    for f in facts {
+    let mut attachments = Vec::new();
+    for (at, f) in facts.iter().enumerate() {
         let Spec::Route(route) = &f.spec else {
             continue;
         };
@@ -53,6 +57,12 @@ pub(super) fn attach<'a>(
                 }
                 Some(Ok((position, listeners))) => {
                     accepted_any = true;
+                    attachments.push(RouteAttachment {
+                        route: offset + at,
+                        parent_ref: i,
+                        parent: position,
+                        listeners: positions(ctx, position, &listeners),
+                    });
                     if !route.http_rules.is_empty() {
                         attached.extend(listeners.iter().map(|&listener| Attached {
                             route: f,
@@ -101,7 +111,20 @@ pub(super) fn attach<'a>(
         }
         super::catch_all::check(ctx, f, route, &attached[first_attached..]);
     }
-    (statuses, attached)
+    (statuses, attached, attachments)
+}
+
+/// The positions of listeners in their Gateway's or ListenerSet's `spec.listeners`.
+fn positions(ctx: &Ctx<'_>, parent: usize, listeners: &[&Listener]) -> Vec<usize> {
+    let (Spec::Gateway { listeners: all, .. } | Spec::ListenerSet { listeners: all, .. }) =
+        &ctx.index.facts[parent].spec
+    else {
+        return Vec::new();
+    };
+    listeners
+        .iter()
+        .filter_map(|l| all.iter().position(|x| std::ptr::eq(x, *l)))
+        .collect()
 }
 
 /// The parent's position in the facts and its listeners the route attaches to; `None` when the

@@ -6,7 +6,6 @@ pub mod compile;
 pub mod import;
 mod registry;
 pub mod transform;
-pub mod user_crds;
 
 pub use compile::{CompiledSchema, JsonType, SchemaNode};
 pub use registry::{ApiGroups, KindSchema, Lookup, Registry};

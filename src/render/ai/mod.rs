@@ -24,6 +24,19 @@ pub use routes::Prepared;
 
 /// One AI Gateway's binds, listeners and routes; `prepared` is made once per render, at the
 /// first AI Gateway.
+/// The listeners of an AI Gateway that have a port (the others are not rendered) and the
+/// routes each carries.
+pub fn served(prepared: &Prepared<'_>, gateway: &Object) -> Vec<super::ServedListener> {
+    routes::served(prepared, gateway)
+        .into_iter()
+        .map(|(listener, routes)| super::ServedListener {
+            owner: super::kind_and_name(gateway),
+            listener: listener.to_string(),
+            routes: routes.iter().map(|r| super::kind_and_name(r)).collect(),
+        })
+        .collect()
+}
+
 pub fn render_gateway<'a>(
     ctx: &Context<'a>,
     prepared: &Prepared<'a>,

@@ -9,7 +9,7 @@ use super::mesh::ISTIO_NETWORKING;
 use super::{AI_GROUP, Context, pick, service_host};
 use crate::fasthash::FastMap;
 use crate::model::Object;
-use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
+use crate::model::facts::GATEWAY_API;
 use crate::resolve::host_match;
 
 /// What every AI Gateway of a run looks up: the routes attached to each Gateway, with the
@@ -23,40 +23,34 @@ type Attached<'a> = (&'a Object, Vec<&'a str>);
 
 impl<'a> Prepared<'a> {
     pub fn new(ctx: &Context<'a>) -> Self {
-        let run: &'a crate::lint::LintRun = ctx.run;
         let mut routes: FastMap<(&'a str, &'a str), Vec<Attached<'a>>> = FastMap::default();
-        for status in &run.route_statuses {
-            if status.listeners.is_empty() {
-                continue;
-            }
-            let r = &status.route;
-            let ns = r.namespace.as_deref().unwrap_or("");
-            let Some(route) = [GATEWAY_API, GATEWAY_API_X]
-                .iter()
-                .find_map(|g| ctx.inputs.get(g, &r.kind, ns, &r.name))
+        for a in ctx.route_attachments() {
+            let (Some(route), Some(parent)) = (ctx.inputs.at(a.route), ctx.inputs.at(a.parent))
             else {
                 continue;
             };
-            let parent = &route.value["spec"]["parentRefs"][status.parent];
-            if parent["group"].as_str().unwrap_or(GATEWAY_API) != GATEWAY_API
-                || parent["kind"].as_str().unwrap_or("Gateway") != "Gateway"
-            {
+            // Listener sets are not part of this data plane.
+            if parent.id.group != GATEWAY_API || parent.id.kind != "Gateway" {
                 continue;
             }
-            let Some(gw_name) = parent["name"].as_str() else {
-                continue;
-            };
-            let gw_ns = parent["namespace"].as_str().unwrap_or(&route.id.namespace);
-            let list = routes.entry((gw_ns, gw_name)).or_default();
+            let listeners = parent.value["spec"]["listeners"].as_array();
+            let list = routes
+                .entry((parent.id.namespace.as_str(), parent.id.name.as_str()))
+                .or_default();
             // A route's parentRefs come one after the other: one naming the same Gateway again
             // adds its listeners to the route's entry.
             if !list.last().is_some_and(|(o, _)| std::ptr::eq(*o, route)) {
                 list.push((route, Vec::new()));
             }
             if let Some((_, carried)) = list.last_mut() {
-                for l in &status.listeners {
-                    if !carried.contains(&l.as_str()) {
-                        carried.push(l);
+                for &li in &a.listeners {
+                    let name = listeners
+                        .and_then(|l| l.get(li))
+                        .and_then(|l| l["name"].as_str());
+                    if let Some(name) = name
+                        && !carried.contains(&name)
+                    {
+                        carried.push(name);
                     }
                 }
             }
@@ -88,6 +82,34 @@ pub(super) fn routes(
             };
             let hostname = listener["hostname"].as_str();
             out.extend(route_resources(ctx, route, gw, name, hostname));
+        }
+    }
+    out
+}
+
+/// The Gateway's listeners that are rendered (those with a port), each with the routes it
+/// carries, in the order `routes` renders them.
+pub(super) fn served<'a>(
+    prepared: &Prepared<'a>,
+    gw: &'a Object,
+) -> Vec<(&'a str, Vec<&'a Object>)> {
+    let listeners = gw.value["spec"]["listeners"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let mut out: Vec<(&'a str, Vec<&'a Object>)> = listeners
+        .iter()
+        .filter(|l| l["port"].is_u64())
+        .filter_map(|l| Some((l["name"].as_str()?, Vec::new())))
+        .collect();
+    let key = (gw.id.namespace.as_str(), gw.id.name.as_str());
+    for (route, carried) in prepared.routes.get(&key).into_iter().flatten() {
+        for name in carried {
+            if let Some((_, routes)) = out.iter_mut().find(|(l, _)| l == name)
+                && !routes.iter().any(|r| std::ptr::eq(*r, *route))
+            {
+                routes.push(route);
+            }
         }
     }
     out

@@ -1,5 +1,5 @@
 //! Clusters: as the reference does, every Service port of the inputs is an EDS cluster
-//! `kube_<ns>_<svc>_<port>` and every Backend a cluster `backend_<ns>_<name>_<port>`, whether
+//! `kube_<ns>_<svc>_<port>` and every Backend a cluster `backend_<ns>_<name>_0`, whether
 //! a route reaches it or not; routes name them, or `blackhole-cluster` when a backendRef
 //! cannot be resolved.
 
@@ -27,6 +27,18 @@ pub struct Target {
     pub resolved: bool,
     /// A dynamic forward proxy Backend: the listener needs the filter that resolves hosts.
     pub dynamic_forward_proxy: bool,
+}
+
+/// The name of the cluster of a Service port (`kube_<ns>_<name>_<port>`) or of a Backend
+/// (`backend_<ns>_<name>_0`: a Backend is one cluster whatever port refers to it); `None` for
+/// other kinds. Every place that names a cluster (routes, filters, JWKS providers) and the
+/// clusters themselves take the name from here.
+pub fn cluster_name(group: &str, kind: &str, ns: &str, name: &str, port: i64) -> Option<String> {
+    match (group, kind) {
+        ("", "Service") => Some(format!("kube_{ns}_{name}_{port}")),
+        (GATEWAY_GROUP, "Backend") => Some(format!("backend_{ns}_{name}_0")),
+        _ => None,
+    }
 }
 
 impl Target {
@@ -81,7 +93,7 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
                 return Target::blackhole();
             };
             Target {
-                cluster: format!("kube_{ns}_{name}_{port}"),
+                cluster: cluster_name(group, kind, ns, name, port).unwrap_or_default(),
                 app_protocol: p
                     .get("appProtocol")
                     .and_then(Value::as_str)
@@ -95,7 +107,7 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
                 return Target::blackhole();
             };
             Target {
-                cluster: format!("backend_{ns}_{name}_{}", port.unwrap_or(0)),
+                cluster: cluster_name(group, kind, ns, name, 0).unwrap_or_default(),
                 app_protocol: backend
                     .value
                     .pointer("/spec/static/appProtocol")
@@ -119,7 +131,8 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
             let Some(port) = p.get("port").and_then(Value::as_i64) else {
                 continue;
             };
-            let name = format!("kube_{}_{}_{port}", svc.id.namespace, svc.id.name);
+            let name = cluster_name("", "Service", &svc.id.namespace, &svc.id.name, port)
+                .unwrap_or_default();
             if backend_config::rejected(ctx, &rejecting, svc, Some(pi)) {
                 out.insert(name.clone(), backend_config::without_endpoints(&name));
                 continue;
@@ -203,11 +216,9 @@ fn protocol_options(app_protocol: Option<&str>) -> Option<Value> {
 
 fn backend_cluster(b: &Object) -> Option<(String, Value)> {
     let spec = b.value.get("spec")?;
-    let ns = &b.id.namespace;
-    let name = &b.id.name;
+    let cluster = cluster_name(GATEWAY_GROUP, "Backend", &b.id.namespace, &b.id.name, 0)?;
     match spec.get("type").and_then(Value::as_str)? {
         "DynamicForwardProxy" => {
-            let cluster = format!("backend_{ns}_{name}_0");
             let mut c = json!({
                 "clusterType": {
                     "name": "envoy.clusters.dynamic_forward_proxy",
@@ -239,7 +250,6 @@ fn backend_cluster(b: &Object) -> Option<(String, Value)> {
             Some((cluster, c))
         }
         "Static" => {
-            let cluster = format!("backend_{ns}_{name}_0");
             let endpoints: Vec<Value> = array(spec, "/static/hosts")
                 .map(|h| {
                     let host = h.get("host").and_then(Value::as_str).unwrap_or("");

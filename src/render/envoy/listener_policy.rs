@@ -306,15 +306,25 @@ fn access_logs(list: &Value, ns: &str, service_name: &str) -> Vec<Value> {
     out
 }
 
-/// The cluster of a gRPC service's backendRef: a Service port, in `ns` unless it names one.
+/// The cluster of a gRPC service's backendRef: a Service port or a Backend, in `ns` unless it
+/// names one (empty for a kind that is no cluster: `render --check` reports the dangling name).
 pub(super) fn grpc_cluster(grpc: &Value, ns: &str) -> String {
     let b = grpc.get("backendRef").unwrap_or(&Value::Null);
-    format!(
-        "kube_{}_{}_{}",
-        b.get("namespace").and_then(Value::as_str).unwrap_or(ns),
-        b.get("name").and_then(Value::as_str).unwrap_or(""),
-        b.get("port").and_then(Value::as_i64).unwrap_or(0)
+    backend_ref_cluster(b, ns).unwrap_or_default()
+}
+
+/// The cluster a filter's or provider's `backendRef` names (`Err` for a kind that is none).
+pub(super) fn backend_ref_cluster(b: &Value, ns: &str) -> Result<String, String> {
+    let text = |key: &str, default| b.get(key).and_then(Value::as_str).unwrap_or(default);
+    let kind = text("kind", "Service");
+    super::clusters::cluster_name(
+        text("group", ""),
+        kind,
+        text("namespace", ns),
+        text("name", ""),
+        b.get("port").and_then(Value::as_i64).unwrap_or(0),
     )
+    .ok_or_else(|| format!("a backendRef of kind {kind} is no cluster"))
 }
 
 /// One HTTP connection manager setting.

@@ -38,7 +38,7 @@ pub(crate) use plan::RESERVED_PORTS;
 pub struct Prepared<'c> {
     policies: policy::Policies<'c>,
     clusters: Vec<(String, Value)>,
-    routes: plan::Routes<'c>,
+    routes: plan::Routes,
 }
 
 impl<'c> Prepared<'c> {
@@ -57,6 +57,28 @@ impl<'c> Prepared<'c> {
             .map(|(name, value)| resource("Clusters", "cluster", name, value))
             .collect()
     }
+}
+
+/// The routes by parent, as [`served`] needs them (without the rest of [`Prepared`]).
+pub fn served_routes(ctx: &Context<'_>) -> plan::Routes {
+    plan::Routes::new(ctx)
+}
+
+/// The listeners a Gateway programs and the routes each serves.
+pub fn served<'c>(
+    ctx: &Context<'c>,
+    routes: &plan::Routes,
+    gateway: &'c Object,
+) -> Vec<super::ServedListener> {
+    let plan = plan::Plan::new(ctx, routes, gateway);
+    plan.listeners
+        .iter()
+        .map(|l| super::ServedListener {
+            owner: super::kind_and_name(l.set.unwrap_or(gateway)),
+            listener: l.name.to_string(),
+            routes: l.routes.iter().map(|r| super::kind_and_name(r)).collect(),
+        })
+        .collect()
 }
 
 pub fn render_gateway<'c>(

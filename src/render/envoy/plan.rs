@@ -1,11 +1,11 @@
-//! Which routes reach which listener of a Gateway: the route's parentRef to the Gateway was
-//! accepted (the resolve stage's prediction), and the listener is one the parentRef selects
-//! (sectionName, port) that admits the route's kind and namespace and shares a hostname.
+//! Which routes reach which listener of a Gateway: the resolve stage's route attachment (the
+//! parentRef's sectionName and port, the listener's allowed kinds and namespaces, hostname
+//! intersection), on the listeners the Gateway programs.
 
 use serde_json::Value;
 
 use super::super::Context;
-use crate::fasthash::{FastMap, FastSet};
+use crate::fasthash::FastMap;
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
 
@@ -39,64 +39,33 @@ pub struct Plan<'a> {
 
 const ROUTE_KINDS: [&str; 4] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute"];
 
-/// The routes by the parent (namespace, name) their parentRefs name, and the parentRefs the
-/// resolve stage did not accept: made once per render, so that each Gateway looks at its own
-/// routes rather than every route of the inputs.
-pub struct Routes<'a> {
-    by_parent: FastMap<(&'a str, &'a str), Vec<&'a Object>>,
-    rejected: FastSet<(&'a str, &'a str, &'a str, usize)>,
+/// The routes attached to each Gateway or ListenerSet (by its position in the inputs), with the
+/// positions of the listeners each attaches to: the resolve stage's route attachment, grouped
+/// once per render so that each Gateway looks at its own routes only.
+pub struct Routes {
+    by_parent: FastMap<usize, Vec<(usize, Vec<usize>)>>,
 }
 
-impl<'a> Routes<'a> {
-    pub fn new(ctx: &Context<'a>) -> Self {
-        let mut by_parent: FastMap<(&'a str, &'a str), Vec<&'a Object>> = FastMap::default();
-        for kind in ROUTE_KINDS {
-            for route in ctx.inputs.of_kind(GATEWAY_API, kind) {
-                for parent in array(&route.value, "/spec/parentRefs") {
-                    let ns = parent
-                        .get("namespace")
-                        .and_then(Value::as_str)
-                        .unwrap_or(&route.id.namespace);
-                    let name = parent.get("name").and_then(Value::as_str).unwrap_or("");
-                    let routes = by_parent.entry((ns, name)).or_default();
-                    if !routes.last().is_some_and(|r| std::ptr::eq(*r, route)) {
-                        routes.push(route);
-                    }
-                }
+impl Routes {
+    pub fn new(ctx: &Context<'_>) -> Self {
+        let mut by_parent: FastMap<usize, Vec<(usize, Vec<usize>)>> = FastMap::default();
+        for a in ctx.route_attachments() {
+            let Some(route) = ctx.inputs.at(a.route) else {
+                continue;
+            };
+            if route.id.group == GATEWAY_API && ROUTE_KINDS.contains(&route.id.kind.as_str()) {
+                by_parent
+                    .entry(a.parent)
+                    .or_default()
+                    .push((a.route, a.listeners.clone()));
             }
         }
-        let rejected = ctx
-            .run
-            .route_statuses
-            .iter()
-            .filter(|s| !s.accepted.status)
-            .map(|s| {
-                (
-                    s.route.kind.as_str(),
-                    s.route.namespace.as_deref().unwrap_or(""),
-                    s.route.name.as_str(),
-                    s.parent,
-                )
-            })
-            .collect();
-        Routes {
-            by_parent,
-            rejected,
-        }
-    }
-
-    fn accepted(&self, route: &Object, parent: usize) -> bool {
-        !self.rejected.contains(&(
-            route.id.kind.as_str(),
-            route.id.namespace.as_str(),
-            route.id.name.as_str(),
-            parent,
-        ))
+        Routes { by_parent }
     }
 }
 
 impl<'a> Plan<'a> {
-    pub fn new(ctx: &Context<'a>, routes: &Routes<'a>, gateway: &'a Object) -> Self {
+    pub fn new(ctx: &Context<'a>, routes: &Routes, gateway: &'a Object) -> Self {
         let mut listeners: Vec<GwListener<'a>> = Vec::new();
         add_listeners(ctx, gateway, None, &mut listeners);
         for kind in ["ListenerSet", "XListenerSet"] {
@@ -108,28 +77,42 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        // The routes naming the Gateway or one of its ListenerSets, in the order of the kinds
-        // and then of the inputs (all objects are in one slice: address order is input order).
-        let mut candidates: Vec<&'a Object> = std::iter::once(gateway)
-            .chain(listeners.iter().filter_map(|l| l.set))
-            .flat_map(|owner| {
-                routes
-                    .by_parent
-                    .get(&(owner.id.namespace.as_str(), owner.id.name.as_str()))
-                    .into_iter()
-                    .flatten()
-                    .copied()
-            })
-            .collect();
-        candidates.sort_by_key(|r| {
-            (
-                ROUTE_KINDS.iter().position(|k| *k == r.id.kind),
-                std::ptr::from_ref::<Object>(r) as usize,
-            )
+        // The routes attached to the Gateway or one of its ListenerSets, in the order of the
+        // kinds and then of the inputs, each with the listeners (owner, index) it attaches to.
+        let mut owners: Vec<(Option<&'a Object>, usize)> = Vec::new();
+        let sets = listeners.iter().filter_map(|l| l.set.map(|s| (Some(s), s)));
+        for (set, owner) in std::iter::once((None, gateway)).chain(sets) {
+            if let Some(at) = ctx.fact_of(owner)
+                && !owners.iter().any(|(_, o)| *o == at)
+            {
+                owners.push((set, at));
+            }
+        }
+        let mut attached: Vec<(usize, Option<&'a Object>, usize)> = Vec::new();
+        for (set, owner) in &owners {
+            for (route, at) in routes.by_parent.get(owner).into_iter().flatten() {
+                attached.extend(at.iter().map(|&li| (*route, *set, li)));
+            }
+        }
+        let objects = ctx.inputs.objects;
+        attached.sort_by_key(|&(route, _, _)| {
+            let kind = objects.get(route).map(|r| r.id.kind.as_str());
+            (ROUTE_KINDS.iter().position(|k| Some(*k) == kind), route)
         });
-        candidates.dedup_by(|a, b| std::ptr::eq(*a, *b));
-        for route in candidates {
-            attach(ctx, routes, gateway, route, &mut listeners);
+        for (route, set, li) in attached {
+            let Some(route) = objects.get(route) else {
+                continue;
+            };
+            let owner_is = |l: &GwListener<'_>| match (l.set, set) {
+                (None, None) => true,
+                (Some(a), Some(b)) => std::ptr::eq(a, b),
+                _ => false,
+            };
+            if let Some(l) = listeners.iter_mut().find(|l| l.index == li && owner_is(l))
+                && !l.routes.iter().any(|r| std::ptr::eq(*r, route))
+            {
+                l.routes.push(route);
+            }
         }
         let mut ports: Vec<Port> = Vec::new();
         for (i, l) in listeners.iter().enumerate() {
@@ -317,71 +300,6 @@ fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
     )
 }
 
-fn attach<'a>(
-    ctx: &Context<'a>,
-    routes: &Routes<'a>,
-    gateway: &Object,
-    route: &'a Object,
-    listeners: &mut [GwListener<'a>],
-) {
-    let route_ns = route.id.namespace.as_str();
-    let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
-        .filter_map(Value::as_str)
-        .collect();
-    for (i, parent) in array(&route.value, "/spec/parentRefs").enumerate() {
-        let group = parent
-            .get("group")
-            .and_then(Value::as_str)
-            .unwrap_or(GATEWAY_API);
-        let kind = parent
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or("Gateway");
-        let ns = parent
-            .get("namespace")
-            .and_then(Value::as_str)
-            .unwrap_or(route_ns);
-        let name = parent.get("name").and_then(Value::as_str).unwrap_or("");
-        let set_kind = matches!(kind, "ListenerSet" | "XListenerSet")
-            && matches!(group, GATEWAY_API | GATEWAY_API_X);
-        let gateway_kind = group == GATEWAY_API && kind == "Gateway";
-        if !(set_kind || gateway_kind) || !routes.accepted(route, i) {
-            continue;
-        }
-        let names = |o: &Object| o.id.namespace == ns && o.id.name == name;
-        let section = parent.get("sectionName").and_then(Value::as_str);
-        let port = parent.get("port").and_then(Value::as_i64);
-        for l in listeners.iter_mut() {
-            let selected = section.is_none_or(|s| s == l.name) && port.is_none_or(|p| p == l.port);
-            let parent_is = match l.set {
-                None => gateway_kind && names(gateway),
-                Some(set) => set_kind && names(set),
-            };
-            if selected
-                && parent_is
-                && kind_allowed(l, &route.id.kind)
-                && namespace_allowed(ctx, l, &gateway.id.namespace, route_ns)
-                && hostnames_meet(l.hostname, &hostnames)
-                && !l.routes.iter().any(|r| std::ptr::eq(*r, route))
-            {
-                l.routes.push(route);
-            }
-        }
-    }
-}
-
-/// The resolve stage's prediction for one parentRef; a parent it could not check counts as
-/// accepted.
-fn kind_allowed(l: &GwListener<'_>, route_kind: &str) -> bool {
-    let kinds: Vec<&str> = array(l.value, "/allowedRoutes/kinds")
-        .filter_map(|k| k.get("kind").and_then(Value::as_str))
-        .collect();
-    if !kinds.is_empty() {
-        return kinds.contains(&route_kind);
-    }
-    default_kinds(l.protocol).contains(&route_kind)
-}
-
 fn default_kinds(protocol: &str) -> &'static [&'static str] {
     match protocol {
         "HTTP" | "HTTPS" => &["HTTPRoute", "GRPCRoute"],
@@ -389,22 +307,6 @@ fn default_kinds(protocol: &str) -> &'static [&'static str] {
         "TCP" => &["TCPRoute"],
         _ => &[],
     }
-}
-
-fn namespace_allowed(
-    ctx: &Context<'_>,
-    l: &GwListener<'_>,
-    gateway_ns: &str,
-    route_ns: &str,
-) -> bool {
-    let from = l
-        .value
-        .pointer("/allowedRoutes/namespaces/from")
-        .and_then(Value::as_str)
-        .unwrap_or("Same");
-    let selector = l.value.pointer("/allowedRoutes/namespaces/selector");
-    let own_ns = l.set.map_or(gateway_ns, |s| s.id.namespace.as_str());
-    namespace_admitted(ctx, from, selector, own_ns, route_ns)
 }
 
 /// `from: All | Same | Selector | None` of allowedRoutes and allowedListeners.
@@ -432,11 +334,6 @@ fn namespace_admitted(
         }
         _ => false,
     }
-}
-
-fn hostnames_meet(listener: Option<&str>, route: &[&str]) -> bool {
-    let Some(l) = listener else { return true };
-    route.is_empty() || route.iter().any(|r| crate::resolve::host_match(l, r))
 }
 
 /// The hostnames a route serves on a listener (Gateway API hostname intersection): the more

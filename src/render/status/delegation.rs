@@ -8,11 +8,9 @@ use serde_json::Value;
 
 use super::lookup::Lookup;
 use super::{Attachment, Context, is};
-use crate::lint::LintRun;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 use crate::resolve::Condition;
-use crate::rules;
 
 /// The group and kind of a backendRef that selects child routes by label.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";
@@ -139,7 +137,7 @@ fn visit<'a>(
                 } else {
                     held("Accepted")
                 },
-                resolved_refs: backends_condition(ctx.run, child),
+                resolved_refs: ctx.backends_condition(child),
             });
             if delegatee_hostnames {
                 continue;
@@ -338,39 +336,6 @@ fn matches_within(child: &Object, parent: &[Match]) -> bool {
             .into_iter()
             .flat_map(own_matches)
             .any(|m| parent.iter().any(|p| m.within(p)))
-}
-
-/// The ResolvedRefs of a route's own backends, from the resolve stage's findings on them (a
-/// child route has no parentRef of its own, so no route status).
-fn backends_condition(run: &LintRun, route: &Object) -> Condition {
-    let id = &route.id;
-    let finding = run.diagnostics.iter().find(|d| {
-        matches!(
-            d.code,
-            rules::GW205 | rules::GW206 | rules::GW207 | rules::GW208
-        ) && d.path.as_deref().is_some_and(|p| p.contains("backendRefs"))
-            && d.resource.as_ref().is_some_and(|r| {
-                r.kind == id.kind
-                    && r.name == id.name
-                    && r.namespace.as_deref().unwrap_or("default") == id.namespace
-            })
-    });
-    match finding {
-        None => held("ResolvedRefs"),
-        Some(d) => match d.code {
-            rules::GW207 => failed("InvalidKind", "unknown backend kind".to_string()),
-            rules::GW208 => failed("RefNotPermitted", d.message.clone()),
-            // The finding's hint ("; did you mean ...") is not the condition's.
-            _ => failed(
-                "BackendNotFound",
-                d.message
-                    .split("; did you mean")
-                    .next()
-                    .unwrap_or_default()
-                    .to_string(),
-            ),
-        },
-    }
 }
 
 fn held(reason: &'static str) -> Condition {

@@ -485,6 +485,28 @@ fn a_delegated_child_route_has_its_parent_route_as_parent() {
     assert_eq!(s["httpRoutes"].get("team/off"), None);
 }
 
+/// The child's ResolvedRefs is the resolve stage's outcome, not read from its findings: a
+/// suppressed finding on the backendRef changes nothing in the status.
+#[test]
+fn a_delegated_childs_resolved_refs_does_not_depend_on_its_findings() {
+    let suppressed = child("c", "/a/1").replace(
+        "metadata: {name: c, namespace: team}",
+        "metadata: {name: c, namespace: team, annotations: {gwctl.dev/ignore: GW208}}",
+    );
+    assert!(suppressed.contains("GW208"));
+    let s = statuses(&[GATEWAY, PARENT, &suppressed]);
+    let c = &s["httpRoutes"]["team/c"]["parents"][0]["conditions"][0];
+    assert_eq!(
+        (&c["reason"], &c["message"]),
+        (
+            &json!("RefNotPermitted"),
+            &json!(
+                "reference to Service default/svc from namespace team needs a ReferenceGrant in namespace default"
+            )
+        )
+    );
+}
+
 #[test]
 fn a_delegation_to_no_child_does_not_resolve() {
     let s = statuses(&[GATEWAY, PARENT, &child("off", "/b")]);

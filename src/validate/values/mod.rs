@@ -19,6 +19,7 @@ mod tests_template;
 
 use std::ops::Range;
 
+use crate::cel::CelLimits;
 use crate::diag::Diagnostic;
 use crate::parse::Node;
 use crate::rules;
@@ -73,7 +74,7 @@ pub(crate) fn check_with(
     limits: &crate::parse::Limits,
 ) -> Vec<Finding> {
     match format {
-        ValueFormat::CelExpression => cel_expr::check(text, &limits.cel()),
+        ValueFormat::CelExpression => cel_expr::check(text, &CelLimits::from(limits)),
         ValueFormat::Regex => re2::check(text, limits.max_regex_size),
         ValueFormat::HeaderName => scalars::header_name(text),
         ValueFormat::Duration => scalars::duration(text),

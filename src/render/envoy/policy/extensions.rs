@@ -379,13 +379,11 @@ impl<'c> Policies<'c> {
         Ok(Value::Object(out))
     }
 
-    /// The cluster of a GatewayExtension's backendRef (a Service port of its namespace).
+    /// The cluster of a GatewayExtension's backendRef (a Service port or a Backend, of its
+    /// namespace unless it names one).
     fn backend_cluster(&self, backend: Option<&Value>, ns: &str) -> Result<String, String> {
         let b = backend.ok_or("the GatewayExtension has no backendRef")?;
-        let name = b.get("name").and_then(Value::as_str).unwrap_or("");
-        let ns = b.get("namespace").and_then(Value::as_str).unwrap_or(ns);
-        let port = b.get("port").and_then(Value::as_i64).unwrap_or(0);
-        Ok(format!("kube_{ns}_{name}_{port}"))
+        super::super::listener_policy::backend_ref_cluster(b, ns)
     }
 }
 

@@ -5,6 +5,7 @@
 use crate::render::base64;
 use serde_json::{Map, Value, json};
 
+use super::super::listener_policy::backend_ref_cluster;
 use super::super::typed;
 use super::extensions::{Extension, composite};
 use super::{Applied, Policies, declare};
@@ -133,12 +134,7 @@ impl Policies<'_> {
         }
         if let Some(remote) = p.pointer("/jwks/remote") {
             let b = remote.get("backendRef").unwrap_or(&Value::Null);
-            let cluster = format!(
-                "kube_{}_{}_{}",
-                b.get("namespace").and_then(Value::as_str).unwrap_or(ns),
-                b.get("name").and_then(Value::as_str).unwrap_or(""),
-                b.get("port").and_then(Value::as_i64).unwrap_or(0)
-            );
+            let cluster = backend_ref_cluster(b, ns)?;
             let cache = remote
                 .get("cacheDuration")
                 .and_then(Value::as_str)

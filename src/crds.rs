@@ -6,14 +6,13 @@ use std::path::PathBuf;
 use crate::cel::{self, CelLimits};
 use crate::diag::Diagnostic;
 use crate::input::{self, Filters};
-use crate::lint::LintRun;
 use crate::parse::{self, Limits, Node, Value};
 use crate::rules;
 use crate::source::SourceFile;
 use crate::validate::values::position::ScalarMap;
 
-use super::import::is_crd;
-use super::{ApiGroups, Registry};
+use crate::schema::import::is_crd;
+use crate::schema::{ApiGroups, Registry};
 
 /// What reading the user's CRDs found.
 pub struct UserCrds {
@@ -46,8 +45,8 @@ pub fn load_crds(
             if !is_crd(&json) {
                 continue;
             }
-            rules_beyond_limits(file, &doc.root, &limits.cel(), &mut diagnostics);
-            match registry.add_crd_with(&json, &limits.cel()) {
+            rules_beyond_limits(file, &doc.root, &CelLimits::from(limits), &mut diagnostics);
+            match registry.add_crd_with(&json, &CelLimits::from(limits)) {
                 Ok(()) => imported += 1,
                 Err(e) => diagnostics.push(
                     Diagnostic::new(
@@ -133,26 +132,4 @@ fn check_rule(file: &SourceFile, rule: &Node, limits: &CelLimits, out: &mut Vec<
                 )),
         );
     }
-}
-
-/// Appends the CRD files and their findings to a run (after the linted files).
-pub fn merge_into(run: &mut LintRun, crds: UserCrds) {
-    let offset = run.files.len();
-    for f in crds.files {
-        run.files.push(SourceFile::new(
-            f.id + offset,
-            f.name.clone(),
-            f.text.clone(),
-        ));
-    }
-    for mut d in crds.diagnostics {
-        if let Some(loc) = d.location.as_mut() {
-            loc.file += offset;
-        }
-        for r in &mut d.related {
-            r.location.file += offset;
-        }
-        run.diagnostics.push(d);
-    }
-    run.input_error |= crds.input_error;
 }
