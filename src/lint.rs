@@ -315,8 +315,9 @@ fn run_stages(
         diagnostics.extend(parsed.diagnostics);
         if let Some(doc) = parsed.documents.first() {
             diagnostics.extend(validate::chart_values::check(&v, &doc.root, &secrets));
-            masked.extend(secrets::of_document(v.id, &doc.root));
-            let json = doc.root.to_json();
+            let sensitive = secrets::of_document(v.id, &doc.root);
+            let json = sensitive.json(&doc.root);
+            masked.extend(sensitive.masked);
             merge_options = merge_options.with_values(&json);
             values_json = Some(json);
         }
@@ -440,7 +441,9 @@ fn lint_file(
                 reference: res.reference(),
                 ignore: suppress::annotation(res.root),
             });
-            out.masked.extend(secrets::of_resource(&res));
+            // Everything the model keeps of the object is built through its secrets: no later
+            // stage (explain, diff, render) holds a secret's text.
+            let sensitive = secrets::of_resource(&res);
             if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
                 out.secrets.push(SecretSeen::of(
                     file.id,
@@ -452,16 +455,17 @@ fn lint_file(
             check_resource(&res, registry, limits, &mut out);
             let found = security::check_resource(&res, &mut out.security);
             out.diagnostics.extend(found);
-            let facts = model::facts::facts_of(&res);
+            let facts = model::facts::facts_of(&res, &sensitive);
             if options.keep_objects
                 && let Some(f) = &facts
             {
                 out.objects.push(model::Object {
                     id: f.id.clone(),
-                    value: res.root.to_json(),
+                    value: sensitive.json(res.root),
                 });
             }
             out.facts.extend(facts);
+            out.masked.extend(sensitive.masked);
         }
     }
     out

@@ -56,6 +56,15 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
             forms.push(raw.trim_matches(|c| c == '"' || c == '\''));
         }
     }
+    // Per file, the masked spans with their text, by position: a finding on a masked value may
+    // quote it however short it is (GW110 quotes a plain `yes`).
+    let mut at: BTreeMap<FileId, Vec<(Span, &str)>> = BTreeMap::new();
+    for m in &run.masked {
+        at.entry(m.file).or_default().push((m.span, &m.text));
+    }
+    for list in at.values_mut() {
+        list.sort_by_key(|(span, _)| (span.start, span.end));
+    }
     for forms in texts.values_mut() {
         forms.retain(|s| scrubbable(s));
         // Longest first: a secret that contains another is replaced whole.
@@ -110,6 +119,11 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
             }
         };
         let mut d = d.clone();
+        if let Some(l) = &d.location
+            && let Some(list) = at.get(&l.file)
+        {
+            d.message = scrub_quoted(&d.message, overlapping(list, l.span));
+        }
         if secrets.is_empty() {
             return d;
         }
@@ -145,4 +159,28 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
         model: None,
         objects: Vec::new(),
     })
+}
+
+/// The masked values among `list` (sorted, disjoint) that overlap `span`.
+fn overlapping<'a>(list: &'a [(Span, &'a str)], span: Span) -> impl Iterator<Item = &'a str> {
+    let end = list.partition_point(|(s, _)| s.start < span.end.max(span.start + 1));
+    list[..end]
+        .iter()
+        .rev()
+        .take_while(move |(s, _)| s.end > span.start || s.start == span.start)
+        .map(|(_, text)| *text)
+}
+
+/// `message` with each of `secrets` that it quotes (`"yes"`, `'yes'`) replaced by `"****"`.
+fn scrub_quoted<'a>(message: &str, secrets: impl Iterator<Item = &'a str>) -> String {
+    let mut out = message.to_string();
+    for secret in secrets.filter(|s| !s.is_empty()) {
+        for quote in ['"', '\''] {
+            let quoted = format!("{quote}{secret}{quote}");
+            if out.contains(&quoted) {
+                out = out.replace(&quoted, &format!("{quote}****{quote}"));
+            }
+        }
+    }
+    out
 }
