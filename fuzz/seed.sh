@@ -2,7 +2,7 @@
 # Fills fuzz/corpus/<target>/ (gitignored) with seed inputs:
 #   yaml_tree, lint_document, report_formats, explain, render, diff: testdata/ and the shared
 #     corpus's manifests (files under 16 KiB, so that libFuzzer's input length stays small), plus
-#     fuzz/seeds/config_loader/;
+#     fuzz/seeds/config_loader/ and fuzz/seeds/manifests/ (secrets of every kind);
 #   cel_check: fuzz/seeds/cel_check/ and every x-kubernetes-validations rule of schemas/*.json;
 #   config_loader: fuzz/seeds/config_loader/.
 # The shared corpus is $GWCTL_CORPUS, else ../shared/corpus beside the repository; without it only
@@ -35,7 +35,7 @@ fi
 for target in yaml_tree lint_document report_formats explain render diff; do
   while IFS= read -r -d '' f; do
     add "$target" "$f"
-  done < <(manifests "${sources[@]}" "$fuzz/seeds/config_loader")
+  done < <(manifests "${sources[@]}" "$fuzz/seeds/config_loader" "$fuzz/seeds/manifests")
 done
 add config_loader "$fuzz"/seeds/config_loader/*
 add cel_check "$fuzz"/seeds/cel_check/*

@@ -430,6 +430,6 @@ mod tests {
         assert!(!d.contains("c2VjcmV0"));
         assert_eq!(d, secret_digest("c2VjcmV0"));
         assert_ne!(d, secret_digest("b3RoZXI="));
-        assert!(d.starts_with("<secret sha256:"), "{d}");
+        assert!(d.starts_with("<secret hmac:"), "{d}");
     }
 }
