@@ -198,13 +198,15 @@ pub fn of_resource(res: &Resource<'_>) -> Sensitive {
 fn walk(file: FileId, node: &Node, parent: &str, out: &mut Sensitive) {
     match &node.value {
         Value::Map(entries) => {
+            // Per mapping, not per key: this runs for every key of most objects.
             let header = credential_header_entry(node);
+            let header_map = key_contains(parent, "header");
             for e in entries {
                 let public_jwks =
                     is_jwks(&e.key, parent) && e.value.as_str().is_some_and(|t| !private_jwks(t));
                 if (is_sensitive(&e.key, parent) && !public_jwks)
                     || (header && e.key == "value")
-                    || (key_contains(parent, "header") && is_credential_header(&e.key))
+                    || (header_map && is_credential_header(&e.key))
                 {
                     out.secret(file, &e.value, false);
                 } else {
@@ -276,8 +278,11 @@ fn is_credential_header(name: &str) -> bool {
     .any(|w| n.contains(w))
 }
 
+/// Whether `key` contains `word` (lowercase, without separators), in any case; no allocation.
 fn key_contains(key: &str, word: &str) -> bool {
-    normalized(key).contains(word)
+    key.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 fn normalized(key: &str) -> String {
