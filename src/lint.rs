@@ -323,6 +323,9 @@ fn run_stages(
         }
         files.push(v);
     }
+    // Every reader of the findings from here on (reports, diff, the statuses render and explain
+    // derive from them) gets messages without the secrets they might quote.
+    secrets::scrub_findings(&files, &masked, &mut diagnostics);
     merge_options.rejected = merge::rejected(&facts, &diagnostics);
     phases.mark("rejected");
     // With the model kept, the caller merges (once) and takes what it needs; without it, the

@@ -2,18 +2,20 @@
 //! JWKS, credential-bearing header values, ConfigMap values that look like credentials. One
 //! classification ([`of_resource`]) decides, per object, which nodes are secret; its result
 //! ([`Sensitive`]) is used twice:
-//! - the lint stage records the secret leaves ([`Masked`]); the report stage blanks those bytes in
-//!   every snippet and scrubs their text out of messages (`crate::report`), so no format can leak
-//!   them whatever a rule chooses to quote;
+//! - the lint stage records the secret leaves ([`Masked`]) and scrubs their text out of every
+//!   finding's message ([`scrub_findings`]); the report stage blanks those bytes in every snippet
+//!   (`crate::report`), so no format can leak them whatever a rule chooses to quote;
 //! - the model's JSON values (policy fields, whole objects for `render`) are built through
 //!   [`Sensitive::json`], which puts the keyed [`digest`] in place of every secret node, so
 //!   `explain`, `diff` and `render` never hold a secret's text at all.
 
 mod digest;
 mod flow;
+mod scrub;
 mod text;
 
 pub use digest::{PREFIX as DIGEST_PREFIX, digest, digest_bytes, is_digest};
+pub use scrub::scrub_findings;
 
 use crate::model::Resource;
 use crate::parse::{Node, Value};
