@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
 
@@ -55,7 +56,7 @@ error, an unreadable path or an unknown target.";
 
 const RENDER_AFTER_HELP: &str = "\
 Secrets are never printed: their data is replaced by a digest. Exit status: 0 when every selected \
-Gateway was rendered, 1 when one was refused (--validation-level strict) or failed --check, 2 on \
+Gateway was rendered, 1 when one failed --check, 2 on \
 a usage error, an unreadable path or an unknown --gateway.";
 
 const DIFF_AFTER_HELP: &str = "\
@@ -170,8 +171,10 @@ pub struct RenderArgs {
     #[arg(short, long, value_enum, default_value_t = RenderFormat::Yaml)]
     pub output: RenderFormat,
 
-    /// What an invalid route rule does: `standard` renders it as a direct response 500,
-    /// `strict` refuses the Gateway (default: the values file's `validation.level`, else standard)
+    /// What an invalid route rule does: `standard` renders it as a direct response 500 and
+    /// passes what only the proxy rejects through; `strict` adds the proxy's checks, drops a
+    /// rule whose matcher the proxy rejects and answers 500 for the rest (default: the values
+    /// file's `validation.level`, else standard). Neither refuses a Gateway
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub validation_level: Option<crate::render::ValidationLevel>,
 
@@ -355,6 +358,7 @@ pub enum FailOn {
 #[derive(Debug, Args)]
 pub struct RulesArgs {
     /// A rule code such as GW101 (case-insensitive)
+    #[arg(value_parser = RuleCodes, hide_possible_values = true)]
     pub code: Option<String>,
 
     /// Print every rule with its explanation and examples as Markdown (docs/rules.md)
@@ -389,4 +393,28 @@ pub struct ManArgs {
     /// Directory to write the pages into
     #[arg(long, value_name = "DIR")]
     pub dir: PathBuf,
+}
+
+/// Any string (`gwctl rules` reports an unknown code itself, with a shorter message than clap's
+/// list of every code), offering the declared codes and their summaries to the completions.
+#[derive(Clone)]
+struct RuleCodes;
+
+impl TypedValueParser for RuleCodes {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(crate::rules::all().map(|r| {
+            PossibleValue::new(r.code.as_str()).help(r.summary)
+        })))
+    }
 }

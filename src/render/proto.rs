@@ -273,7 +273,6 @@ mod tests {
                 },
             ],
             statuses: Value::Null,
-            refused: Vec::new(),
         };
         let failures = check_gateway(&gateway);
         assert_eq!(

@@ -98,6 +98,21 @@ pub fn cases(corpus: &Path, options: &LintOptions) -> Vec<Case> {
     out
 }
 
+/// The case's `DiscoveryNamespaceSelectors` setting (a JSON list of label selectors), as the
+/// render option; empty without one.
+pub fn discovery_selectors(case: &Case) -> Vec<Value> {
+    let Some(text) = case.settings["DiscoveryNamespaceSelectors"].as_str() else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(list)) => list,
+        _ => panic!(
+            "{}: DiscoveryNamespaceSelectors {text:?} is not a JSON list",
+            case.name
+        ),
+    }
+}
+
 /// The findings on the resource `kind` `ns/name`.
 pub fn on<'r>(run: &'r LintRun, kind: &str, ns_name: &str) -> Vec<&'r Diagnostic> {
     run.diagnostics
@@ -167,7 +182,7 @@ pub fn route_problems(case: &Case) -> (Vec<String>, Vec<String>) {
     for (kind, route, accepted, good) in expected_routes(&case.output) {
         let on_route: Vec<_> = on(&case.run, kind, &route)
             .into_iter()
-            .filter(|d| d.code.starts_with("GW2") && d.code != "GW212")
+            .filter(|d| d.code.as_str().starts_with("GW2") && d.code != gwctl::rules::GW212)
             .collect();
         if good {
             extra.extend(
@@ -183,8 +198,13 @@ pub fn route_problems(case: &Case) -> (Vec<String>, Vec<String>) {
         }
         if accepted
             && let Some(d) = on_route.iter().find(|d| {
-                matches!(d.code, "GW201" | "GW202" | "GW203" | "GW204")
-                    && d.severity == gwctl::diag::Severity::Error
+                matches!(
+                    d.code,
+                    gwctl::rules::GW201
+                        | gwctl::rules::GW202
+                        | gwctl::rules::GW203
+                        | gwctl::rules::GW204
+                ) && d.severity == gwctl::diag::Severity::Error
             })
         {
             problems.push(format!(

@@ -17,6 +17,7 @@ mod tests;
 #[cfg(test)]
 mod tests_template;
 
+use crate::rules;
 use std::ops::Range;
 
 use crate::diag::Diagnostic;
@@ -28,7 +29,7 @@ use super::{Walker, display_path};
 /// A problem inside a string value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Finding {
-    pub code: &'static str,
+    pub code: rules::Code,
     /// Without the field path (the walker prefixes it).
     pub message: String,
     /// Byte range in the decoded string; `None` is the whole value.
@@ -37,7 +38,7 @@ pub(crate) struct Finding {
 }
 
 impl Finding {
-    pub(crate) fn new(code: &'static str, message: String, range: Option<Range<usize>>) -> Self {
+    pub(crate) fn new(code: rules::Code, message: String, range: Option<Range<usize>>) -> Self {
         Finding {
             code,
             message,
@@ -57,6 +58,12 @@ impl Finding {
 pub(crate) fn check(format: ValueFormat, text: &str) -> Vec<Finding> {
     let limits = crate::parse::Limits::default();
     check_with(format, text, &limits)
+}
+
+/// The findings of a regular expression as the proxy's RE2 compiles it (the render asks whether
+/// the proxy refuses a match).
+pub(crate) fn regex_findings(pattern: &str, size_limit: usize) -> Vec<Finding> {
+    re2::check(pattern, size_limit)
 }
 
 /// The findings of one format on one string, under the regex and CEL bounds of `limits`.
