@@ -4,6 +4,7 @@
 
 use gwctl::diag::Diagnostic;
 use gwctl::parse::{Node, ParsedFile, Value};
+use gwctl::rules;
 use gwctl::source::{SourceFile, Span};
 
 /// Panics unless `span` is a well-formed range of `text` that starts and ends on characters.
@@ -59,7 +60,7 @@ pub fn assert_diagnostics(files: &[SourceFile], diagnostics: &[Diagnostic]) {
             let file = files
                 .get(loc.file)
                 .unwrap_or_else(|| panic!("{}: unknown file id {}", d.code, loc.file));
-            assert_span(&file.text, loc.span, d.code);
+            assert_span(&file.text, loc.span, d.code.as_str());
             let start = file.line_col(loc.span.start);
             let end = file.line_col(loc.span.end);
             assert!(
@@ -80,7 +81,7 @@ pub fn assert_no_secret(run: &gwctl::lint::LintRun, output: &str) {
     let broken = run
         .diagnostics
         .iter()
-        .any(|d| matches!(d.code, "GW002" | "GW003" | "GW005"));
+        .any(|d| matches!(d.code, rules::GW002 | rules::GW003 | rules::GW005));
     if broken {
         return;
     }
