@@ -23,12 +23,12 @@ mod tests;
 
 pub(crate) use configmap_secret::looks_like_secret;
 
-use crate::rules;
 use std::fmt::Display;
 
 use crate::diag::Diagnostic;
 use crate::model::Resource;
 use crate::parse::{Entry, Node};
+use crate::rules;
 use crate::source::Span;
 
 /// Default API groups of the two gateway data planes. The config file's `apiGroups` is not
