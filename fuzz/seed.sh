@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fills fuzz/corpus/<target>/ (gitignored) with seed inputs:
-#   yaml_tree, lint_document: testdata/ and the shared corpus's manifests (files under 16 KiB, so
-#     that libFuzzer's input length stays small), plus fuzz/seeds/config_loader/;
+#   yaml_tree, lint_document, report_formats, explain, render, diff: testdata/ and the shared
+#     corpus's manifests (files under 16 KiB, so that libFuzzer's input length stays small), plus
+#     fuzz/seeds/config_loader/ and fuzz/seeds/manifests/ (secrets of every kind);
 #   cel_check: fuzz/seeds/cel_check/ and every x-kubernetes-validations rule of schemas/*.json;
 #   config_loader: fuzz/seeds/config_loader/.
 # The shared corpus is $GWCTL_CORPUS, else ../shared/corpus beside the repository; without it only
@@ -31,10 +32,10 @@ else
   echo "note: shared corpus not found at $corpus (set GWCTL_CORPUS); seeding from testdata/ only" >&2
 fi
 
-for target in yaml_tree lint_document; do
+for target in yaml_tree lint_document report_formats explain render diff; do
   while IFS= read -r -d '' f; do
     add "$target" "$f"
-  done < <(manifests "${sources[@]}" "$fuzz/seeds/config_loader")
+  done < <(manifests "${sources[@]}" "$fuzz/seeds/config_loader" "$fuzz/seeds/manifests")
 done
 add config_loader "$fuzz"/seeds/config_loader/*
 add cel_check "$fuzz"/seeds/cel_check/*
@@ -62,6 +63,6 @@ PY
 add cel_check "$rules"/*
 rm -r "$rules"
 
-for t in yaml_tree lint_document cel_check config_loader; do
+for t in yaml_tree lint_document report_formats explain render diff cel_check config_loader; do
   echo "$t: $(find "$fuzz/corpus/$t" -type f | wc -l) seeds"
 done

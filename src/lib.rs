@@ -4,6 +4,7 @@
 //! [`validate`] (with [`schema`] and [`cel`]) -> [`security`] -> [`resolve`] -> [`merge`] -> [`report`]. Stages return [`diag::Diagnostic`]
 //! values; only `report` formats them.
 
+pub mod base64;
 pub mod cel;
 pub mod cli;
 pub mod config;

@@ -311,13 +311,17 @@ fn run_stages(
         diagnostics.extend(parsed.diagnostics);
         if let Some(doc) = parsed.documents.first() {
             diagnostics.extend(validate::chart_values::check(&v, &doc.root, &secrets));
-            masked.extend(secrets::of_document(v.id, &doc.root));
-            let json = doc.root.to_json();
+            let sensitive = secrets::of_document(v.id, &doc.root);
+            let json = sensitive.json(&doc.root);
+            masked.extend(sensitive.masked);
             merge_options = merge_options.with_values(&json);
             values_json = Some(json);
         }
         files.push(v);
     }
+    // Every reader of the findings from here on (reports, diff, the statuses render and explain
+    // derive from them) gets messages without the secrets they might quote.
+    secrets::scrub_findings(&files, &masked, &mut diagnostics);
     merge_options.rejected = merge::rejected(&facts, &diagnostics);
     phases.mark("rejected");
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
@@ -427,7 +431,9 @@ fn lint_file(
                 reference: res.reference(),
                 ignore: suppress::annotation(res.root),
             });
-            out.masked.extend(secrets::of_resource(&res));
+            // Everything the model keeps of the object is built through its secrets: no later
+            // stage (explain, diff, render) holds a secret's text.
+            let sensitive = secrets::of_resource(&res);
             if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
                 out.secrets.push(SecretSeen::of(
                     file.id,
@@ -439,16 +445,17 @@ fn lint_file(
             check_resource(&res, registry, limits, &mut out);
             let found = security::check_resource(&res, &mut out.security);
             out.diagnostics.extend(found);
-            let facts = model::facts::facts_of(&res);
+            let facts = model::facts::facts_of(&res, &sensitive);
             if options.needs == Needs::Rendering
                 && let Some(f) = &facts
             {
                 out.objects.push(model::Object {
                     id: f.id.clone(),
-                    value: res.root.to_json(),
+                    value: sensitive.json(res.root),
                 });
             }
             out.facts.extend(facts);
+            out.masked.extend(sensitive.masked);
         }
     }
     out

@@ -5,7 +5,7 @@
 //! rendered, and the set of output resources compared with the file's `# Output` document
 //! (order and key order aside), then the statuses of the AI kinds (AiGatewayBackend,
 //! AiGatewayPolicy) with its `status` (transition times aside). A credential is rendered as its
-//! digest: it agrees when it is the digest of the golden's value.
+//! digest: it agrees when it is the digest of the golden's value (or of what it was read from).
 //!
 //! Run with `GWCTL_CORPUS=/work/shared/corpus cargo test --test corpus_agentgateway_render --
 //! --nocapture` to see every case.
@@ -403,10 +403,20 @@ fn value_difference(got: &Value, expected: &Value, at: &str) -> Option<String> {
             }
             (g.len() != e.len()).then(|| format!("{at}: {} items, expected {}", g.len(), e.len()))
         }
-        // A credential is printed as its digest: it agrees with the digest of the golden's value.
-        (Value::String(g), Value::String(e)) if g.starts_with("<secret ") => (*g
-            != render::secret_digest(e))
-        .then(|| format!("{at}: {got} is not the digest of the expected value")),
+        // A credential is printed as its digest: it agrees with the digest of the golden's value,
+        // of the bytes it is base64 of (a certificate), or of the Secret entry it was read from
+        // (`Bearer KEY`: gwctl never reads a Secret's value, only the model's digest of it).
+        (Value::String(g), Value::String(e)) if g.starts_with("<secret ") => {
+            let digests = [
+                render::secret_digest(e),
+                render::secret_digest(&format!("Bearer {e}")),
+                gwctl::base64::decode(e)
+                    .map(|bytes| gwctl::secrets::digest_bytes(&bytes))
+                    .unwrap_or_default(),
+            ];
+            (!digests.contains(g))
+                .then(|| format!("{at}: {got} is not the digest of the expected value"))
+        }
         _ => (got != expected).then(|| format!("{at}: {got} expected {expected}")),
     }
 }

@@ -316,7 +316,11 @@ fn clean(v: &mut Value) {
                     && let Value::String(s) = item
                     && !s.starts_with("<secret")
                 {
-                    *s = render::secret_digest(s);
+                    // Bytes: gwctl shows the digest of the Secret's bytes, which this is base64 of.
+                    *s = gwctl::base64::decode(s).map_or_else(
+                        || render::secret_digest(s),
+                        |b| gwctl::secrets::digest_bytes(&b),
+                    );
                 } else {
                     clean(item);
                 }

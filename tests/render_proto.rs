@@ -377,14 +377,14 @@ fn the_secret_placeholder_stands_for_bytes_and_other_text_is_not_base64() {
                 "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext",
                 "commonTlsContext": {"tlsCertificates": [{
                     "certificateChain": {"inlineBytes": chain},
-                    "privateKey": {"inlineBytes": "<secret sha256:0123456789abcdef>"}
+                    "privateKey": {"inlineBytes": "<secret hmac:0123456789abcdef>"}
                 }]}
             }
         });
         l
     };
     assert_eq!(
-        check("Listeners", &listener("<secret sha256:fedcba9876543210>")),
+        check("Listeners", &listener("<secret hmac:fedcba9876543210>")),
         Ok(())
     );
     assert_eq!(check("Listeners", &listener("LS0tLS1CRUdJTg==")), Ok(()));

@@ -4,6 +4,7 @@
 
 use gwctl::diag::Diagnostic;
 use gwctl::parse::{Node, ParsedFile, Value};
+use gwctl::rules;
 use gwctl::source::{SourceFile, Span};
 
 /// Panics unless `span` is a well-formed range of `text` that starts and ends on characters.
@@ -68,5 +69,35 @@ pub fn assert_diagnostics(files: &[SourceFile], diagnostics: &[Diagnostic]) {
                 d.code
             );
         }
+    }
+}
+
+/// Panics when `output` shows a value the run masked. Only distinctive values are checked (12
+/// characters or more, no whitespace, once in the inputs), so that a secret which happens to
+/// equal a name or a word the output has for another reason is no failure; and only for runs
+/// without a syntax error, where the line-based fallback (which over-approximates, by design)
+/// did not run.
+pub fn assert_no_secret(run: &gwctl::lint::LintRun, output: &str) {
+    let broken = run
+        .diagnostics
+        .iter()
+        .any(|d| matches!(d.code, rules::GW002 | rules::GW003 | rules::GW005));
+    if broken {
+        return;
+    }
+    for m in &run.masked {
+        let secret = m.text.as_str();
+        let distinctive = secret.chars().count() >= 12
+            && !secret.chars().any(char::is_whitespace)
+            && run
+                .files
+                .iter()
+                .map(|f| f.text.matches(secret).count())
+                .sum::<usize>()
+                == 1;
+        assert!(
+            !(distinctive && output.contains(secret)),
+            "a masked value is shown: {secret:?}\n{output}"
+        );
     }
 }

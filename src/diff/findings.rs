@@ -46,10 +46,9 @@ pub struct FindingsDiff {
     pub unchanged: usize,
 }
 
-/// The run's findings (suppressed ones do not count), with secret values scrubbed.
+/// The run's findings (suppressed ones do not count; secret values are scrubbed from them by
+/// the lint stage).
 pub fn of_run(run: &LintRun) -> Findings {
-    let scrubbed = crate::report::scrubbed(run);
-    let run = scrubbed.as_ref().unwrap_or(run);
     let mut out: BTreeMap<Key, Vec<FindingView>> = BTreeMap::new();
     for d in &run.diagnostics {
         let key = (

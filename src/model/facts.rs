@@ -3,6 +3,7 @@
 //! by the largest file, not by the whole input).
 
 use crate::parse::{Node, Value};
+use crate::secrets::Sensitive;
 use crate::source::{FileId, Span};
 
 use super::Resource;
@@ -320,7 +321,9 @@ pub(crate) fn obj_ref(node: &Node, path: String) -> ObjRef {
 }
 
 /// The facts of one resource; `None` for objects without a name (nothing can refer to them).
-pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
+/// Values the facts keep (policy fields, inline policies) are built through `secrets`, so they hold
+/// digests where the object holds secrets.
+pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
     let name = res.name?;
     let root = res.root;
     let metadata = root.get("metadata");
@@ -407,7 +410,7 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
                 .collect(),
         },
         (group, kind) if is_policy_kind(group, kind) => {
-            Spec::Policy(Box::new(policy_facts(kind, root, spec_node)))
+            Spec::Policy(Box::new(policy_facts(kind, root, spec_node, secrets)))
         }
         _ => Spec::Other,
     };
@@ -442,7 +445,7 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
         spec,
         refs,
         inline_policies: (res.kind == "AiGatewayBackend")
-            .then(|| inline_policies(spec_node))
+            .then(|| inline_policies(spec_node, secrets))
             .flatten(),
     })
 }
@@ -571,18 +574,18 @@ fn reference_grant(spec: Option<&Node>) -> Spec {
     }
 }
 
-fn fields_of(node: Option<&Node>) -> Vec<(String, serde_json::Value)> {
+fn fields_of(node: Option<&Node>, secrets: &Sensitive) -> Vec<(String, serde_json::Value)> {
     node.and_then(Node::as_map)
         .unwrap_or(&[])
         .iter()
-        .map(|e| (e.key.clone(), e.value.to_json()))
+        .map(|e| (e.key.clone(), secrets.json(&e.value)))
         .collect()
 }
 
-fn inline_policies(spec: Option<&Node>) -> Option<Box<InlinePolicies>> {
+fn inline_policies(spec: Option<&Node>, secrets: &Sensitive) -> Option<Box<InlinePolicies>> {
     let spec = spec?;
     let mut out = InlinePolicies {
-        backend: fields_of(spec.get("policies")),
+        backend: fields_of(spec.get("policies"), secrets),
         sections: Vec::new(),
     };
     let providers = spec
@@ -600,7 +603,8 @@ fn inline_policies(spec: Option<&Node>) -> Option<Box<InlinePolicies>> {
         .unwrap_or(&[]);
     for p in providers.chain(targets.iter()) {
         if let (Some(name), Some(_)) = (s(p.get("name")), p.get("policies")) {
-            out.sections.push((name, fields_of(p.get("policies"))));
+            out.sections
+                .push((name, fields_of(p.get("policies"), secrets)));
         }
     }
     (!out.backend.is_empty() || !out.sections.is_empty()).then(|| Box::new(out))

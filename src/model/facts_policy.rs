@@ -3,6 +3,7 @@
 //! precedence (weight annotation, creation time). `decisions.md` section 5 is the authority.
 
 use crate::parse::Node;
+use crate::secrets::Sensitive;
 use crate::source::Span;
 
 use super::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef, Selector, int, obj_ref, selector};
@@ -75,7 +76,12 @@ pub struct PolicyFacts {
 /// The sections of an AiGatewayPolicy whose sub-fields merge separately.
 const AI_SECTIONS: &[&str] = &["traffic", "backend", "frontend"];
 
-pub fn policy_facts(kind: &str, root: &Node, spec: Option<&Node>) -> PolicyFacts {
+pub fn policy_facts(
+    kind: &str,
+    root: &Node,
+    spec: Option<&Node>,
+    secrets: &Sensitive,
+) -> PolicyFacts {
     let metadata = root.get("metadata");
     let weight = metadata
         .and_then(|m| m.get("annotations"))
@@ -127,14 +133,14 @@ pub fn policy_facts(kind: &str, root: &Node, spec: Option<&Node>) -> PolicyFacts
                 for sub in e.value.as_map().unwrap_or(&[]) {
                     out.fields.push(PolicyField {
                         name: format!("{section}.{}", sub.key),
-                        value: sub.value.to_json(),
+                        value: secrets.json(&sub.value),
                         key_span: sub.key_span,
                     });
                 }
             }
             _ => out.fields.push(PolicyField {
                 name: e.key.clone(),
-                value: e.value.to_json(),
+                value: secrets.json(&e.value),
                 key_span: e.key_span,
             }),
         }

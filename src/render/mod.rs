@@ -6,7 +6,8 @@
 //! printed by the CLI.
 
 pub mod ai;
-pub mod base64;
+// Shared with the secrets' digests of Secret data; kept under this path for the renderers.
+pub use crate::base64;
 pub mod dangling;
 mod discovery;
 mod document;
@@ -126,15 +127,24 @@ pub struct Rendered {
 }
 
 /// How a [`secret_digest`] starts (the proto check recognises it).
-pub const SECRET_PREFIX: &str = "<secret sha256:";
+pub const SECRET_PREFIX: &str = crate::secrets::DIGEST_PREFIX;
 
-/// What is printed in place of secret material (a certificate's key, a password): its digest,
-/// so that two renderings still compare equal when the secret is the same.
+/// What is printed in place of secret material (a certificate's key, a password): its keyed
+/// digest (`crate::secrets`), equal when the secret is. The model holds digests already where
+/// the inputs hold secrets; a digest given here is returned as it is.
 pub fn secret_digest(data: &str) -> String {
-    use sha2::Digest;
-    let hash = sha2::Sha256::digest(data.as_bytes());
-    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
-    format!("{SECRET_PREFIX}{}>", &hex[..16])
+    crate::secrets::digest(data)
+}
+
+/// The text of a Secret's `data` entry for the renderers: the model keeps the digest of its
+/// bytes (every Secret value is secret), which is shown as it is; other text (a test's object
+/// built by hand) is decoded from base64.
+pub fn secret_data(value: &str) -> Option<String> {
+    if crate::secrets::is_digest(value) {
+        return Some(value.to_string());
+    }
+    let bytes = base64::decode(value)?;
+    Some(String::from_utf8(bytes).unwrap_or_else(|e| crate::secrets::digest_bytes(e.as_bytes())))
 }
 
 /// The lint options a render needs on top of the caller's. The inputs are all the controller
@@ -544,6 +554,6 @@ mod tests {
         assert!(!d.contains("c2VjcmV0"));
         assert_eq!(d, secret_digest("c2VjcmV0"));
         assert_ne!(d, secret_digest("b3RoZXI="));
-        assert!(d.starts_with("<secret sha256:"), "{d}");
+        assert!(d.starts_with("<secret hmac:"), "{d}");
     }
 }

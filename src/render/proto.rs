@@ -75,12 +75,10 @@ pub const UNCHECKED: &[(&str, &str)] = &[
 ];
 
 /// Whether a string is what the renderer prints in place of secret material (`<secret
-/// sha256:HEX>`, the `render` help: secrets are never printed): it stands for bytes it does not
+/// hmac:HEX>`, the `render` help: secrets are never printed): it stands for bytes it does not
 /// show, so it is checked as empty bytes (valid base64, and a valid string) rather than as itself.
 fn is_secret_placeholder(text: &str) -> bool {
-    text.strip_prefix(super::SECRET_PREFIX)
-        .and_then(|t| t.strip_suffix('>'))
-        .is_some_and(|hex| !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+    crate::secrets::is_digest(text)
 }
 
 fn blank_secret_placeholders(value: &mut Value) {

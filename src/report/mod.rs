@@ -69,17 +69,11 @@ impl Default for RenderOptions {
     }
 }
 
-/// A copy of the run with secret values scrubbed from its findings' messages, for a report built
-/// outside this stage (`diff`); `None` when the run holds no secret.
-pub fn scrubbed(run: &LintRun) -> Option<LintRun> {
-    redact::redacted(run, redact::Carry::Everything)
-}
-
 /// The whole report for a run, as it is printed on stdout.
 pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String {
     let hidden = redact::redacted(
         run,
-        redact::Carry::Report {
+        redact::Carry {
             shows_source: format == Format::Human,
             resources: format == Format::Junit,
         },

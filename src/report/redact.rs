@@ -1,70 +1,33 @@
-//! The run as every format sees it: secret values blanked in the source text and scrubbed from
-//! messages. Done once here so that no format (nor a future one) can show them.
+//! The run as every format sees it: secret values blanked in the source text its snippets show.
+//! Done once here so that no format (nor a future one) can show them. (Messages are scrubbed of
+//! secrets by the lint stage already: `secrets::scrub_findings`.)
 
-use crate::diag::Diagnostic;
 use crate::lint::LintRun;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use rayon::prelude::*;
-
-use crate::secrets::{mask_text, scrub, scrubbable};
+use crate::secrets::mask_text;
 use crate::source::{FileId, Span};
 
-/// What a redacted copy carries besides the files and findings.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Carry {
-    /// Everything of the run (a report built outside this stage may read any of it).
-    Everything,
-    /// What the formats read: the resources too for JUnit (one case each), and no statuses,
-    /// which no format shows (copying 100,000 resources for nothing cost a report most of its
-    /// time).
-    Report { shows_source: bool, resources: bool },
+/// What the formats read besides the files and findings: the resources for JUnit (one case each),
+/// and no statuses, which no format shows (copying 100,000 resources for nothing cost a report
+/// most of its time).
+pub(super) struct Carry {
+    pub shows_source: bool,
+    pub resources: bool,
 }
 
-/// A copy of `run` with its secrets hidden; `None` when it has none (the run is shown as is).
+/// A copy of `run` with its secrets blanked in the files a finding points into; `None` when the
+/// format shows no source or the run has no secret (the run is shown as is).
 pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
-    let (shows_source, resources, statuses) = match carry {
-        Carry::Everything => (false, true, true),
-        Carry::Report {
-            shows_source,
-            resources,
-        } => (shows_source, resources, false),
-    };
-    if run.masked.is_empty() {
+    if run.masked.is_empty() || !carry.shows_source {
         return None;
     }
-    // Per file: the spans to blank and the texts to scrub. A message quotes values of the file it
-    // points into, so each finding is scrubbed with its own files' secrets only (all secrets for a
-    // finding without a file); scanning every message for every secret of a large run was the
-    // slowest part of the whole lint.
     let mut spans: BTreeMap<FileId, Vec<Span>> = BTreeMap::new();
-    // Every form is a slice of the run's own text: nothing is copied.
-    let mut texts: BTreeMap<FileId, Vec<&str>> = BTreeMap::new();
     for m in &run.masked {
         spans.entry(m.file).or_default().push(m.span);
-        // A message may quote the value decoded (`"hunter2"`), or as written (`'hunter2'`, a
-        // line of a block scalar): all of these forms are scrubbed.
-        let forms = texts.entry(m.file).or_default();
-        forms.push(&m.text);
-        forms.extend(m.text.lines().map(str::trim));
-        if let Some(raw) = run
-            .files
-            .get(m.file)
-            .and_then(|f| f.text.get(m.span.start..m.span.end))
-        {
-            forms.push(raw);
-            forms.push(raw.trim_matches(|c| c == '"' || c == '\''));
-        }
     }
-    for forms in texts.values_mut() {
-        forms.retain(|s| scrubbable(s));
-        // Longest first: a secret that contains another is replaced whole.
-        forms.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        forms.dedup();
-    }
-    // Only formats with snippets show source text, and only of files that a finding points into:
-    // the others keep their text (shared).
-    let shown: std::collections::BTreeSet<FileId> = run
+    // Only files that a finding points into are shown: the others keep their text (shared).
+    let shown: BTreeSet<FileId> = run
         .diagnostics
         .iter()
         .chain(&run.suppressed)
@@ -79,52 +42,15 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
         .files
         .iter()
         .map(|f| match spans.get(&f.id) {
-            Some(spans) if shows_source && shown.contains(&f.id) => {
-                f.with_same_lines(mask_text(&f.text, spans))
-            }
+            Some(spans) if shown.contains(&f.id) => f.with_same_lines(mask_text(&f.text, spans)),
             _ => f.clone(),
         })
         .collect();
-    let clean = |d: &Diagnostic| {
-        let mut files: Vec<FileId> = d.related.iter().map(|r| r.location.file).collect();
-        match &d.location {
-            Some(l) => files.push(l.file),
-            None => files.extend(texts.keys().copied()),
-        }
-        files.sort_unstable();
-        files.dedup();
-        let gathered: Vec<&str>;
-        let secrets: &[&str] = match files.as_slice() {
-            // Most findings point into one file, whose list is in order already.
-            [f] => texts.get(f).map_or(&[], Vec::as_slice),
-            _ => {
-                let mut all: Vec<&str> = files
-                    .iter()
-                    .filter_map(|f| texts.get(f))
-                    .flatten()
-                    .copied()
-                    .collect();
-                all.sort_by_key(|s| std::cmp::Reverse(s.len()));
-                gathered = all;
-                &gathered
-            }
-        };
-        let mut d = d.clone();
-        if secrets.is_empty() {
-            return d;
-        }
-        d.message = scrub(&d.message, secrets);
-        d.help = d.help.as_deref().map(|h| scrub(h, secrets));
-        for r in &mut d.related {
-            r.message = scrub(&r.message, secrets);
-        }
-        d
-    };
     Some(LintRun {
         files,
-        diagnostics: run.diagnostics.par_iter().map(clean).collect(),
-        suppressed: run.suppressed.par_iter().map(clean).collect(),
-        resources: if resources {
+        diagnostics: run.diagnostics.clone(),
+        suppressed: run.suppressed.clone(),
+        resources: if carry.resources {
             run.resources.clone()
         } else {
             Vec::new()
@@ -132,16 +58,8 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
         stats: run.stats.clone(),
         input_error: run.input_error,
         masked: Vec::new(),
-        route_statuses: if statuses {
-            run.route_statuses.clone()
-        } else {
-            Vec::new()
-        },
-        policy_statuses: if statuses {
-            run.policy_statuses.clone()
-        } else {
-            Vec::new()
-        },
+        route_statuses: Vec::new(),
+        policy_statuses: Vec::new(),
         model: None,
     })
 }

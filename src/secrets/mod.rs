@@ -1,9 +1,21 @@
 //! Values that must never be printed: Secret data, passwords and API keys, htpasswd lines, inline
-//! JWKS. The lint stage records where they are ([`Masked`]); the report stage blanks those bytes
-//! in every snippet and scrubs their text out of messages (`crate::report`), so no format can leak
-//! them whatever a rule chooses to quote.
+//! JWKS, credential-bearing header values, ConfigMap values that look like credentials. One
+//! classification ([`of_resource`]) decides, per object, which nodes are secret; its result
+//! ([`Sensitive`]) is used twice:
+//! - the lint stage records the secret leaves ([`Masked`]) and scrubs their text out of every
+//!   finding's message ([`scrub_findings`]); the report stage blanks those bytes in every snippet
+//!   (`crate::report`), so no format can leak them whatever a rule chooses to quote;
+//! - the model's JSON values (policy fields, whole objects for `render`) are built through
+//!   [`Sensitive::json`], which puts the keyed [`digest`] in place of every secret node, so
+//!   `explain`, `diff` and `render` never hold a secret's text at all.
 
+mod digest;
+mod flow;
+mod scrub;
 mod text;
+
+pub use digest::{PREFIX as DIGEST_PREFIX, digest, digest_bytes, is_digest};
+pub use scrub::scrub_findings;
 
 use crate::model::Resource;
 use crate::parse::{Node, Value};
@@ -15,6 +27,100 @@ pub struct Masked {
     pub file: FileId,
     pub span: Span,
     pub text: String,
+}
+
+/// The secrets of one object (or document): its secret leaves for the report, and the nodes
+/// whose whole value is secret, for the model.
+#[derive(Debug, Default)]
+pub struct Sensitive {
+    pub masked: Vec<Masked>,
+    /// Sorted by span; a node is known by its span.
+    nodes: Vec<SecretNode>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct SecretNode {
+    span: Span,
+    /// A Secret's `data` entry: base64 of the secret bytes, which the digest is of (so that the
+    /// same secret in `data` and `stringData` shows the same digest).
+    base64: bool,
+}
+
+impl Sensitive {
+    /// The JSON value of `node` (a part of the object this was made of), with every secret node
+    /// replaced by its digest.
+    pub fn json(&self, node: &Node) -> serde_json::Value {
+        if self.nodes.is_empty() {
+            return node.to_json();
+        }
+        self.masked_json(node)
+    }
+
+    fn masked_json(&self, node: &Node) -> serde_json::Value {
+        if let Some(secret) = self.node_at(node.span) {
+            return placeholder(node, secret.base64);
+        }
+        match &node.value {
+            Value::Seq(items) => {
+                serde_json::Value::Array(items.iter().map(|n| self.masked_json(n)).collect())
+            }
+            Value::Map(entries) => serde_json::Value::Object(
+                entries
+                    .iter()
+                    .map(|e| (e.key.clone(), self.masked_json(&e.value)))
+                    .collect(),
+            ),
+            _ => node.to_json(),
+        }
+    }
+
+    fn node_at(&self, span: Span) -> Option<&SecretNode> {
+        let i = self
+            .nodes
+            .binary_search_by_key(&(span.start, span.end), |n| (n.span.start, n.span.end))
+            .ok()?;
+        self.nodes.get(i)
+    }
+
+    fn secret(&mut self, file: FileId, node: &Node, base64: bool) {
+        leaves(file, node, &mut self.masked);
+        if !matches!(node.value, Value::Null) {
+            self.nodes.push(SecretNode {
+                span: node.span,
+                base64,
+            });
+        }
+    }
+
+    fn finish(mut self) -> Self {
+        self.nodes
+            .sort_by_key(|n| (n.span.start, n.span.end, n.base64));
+        self.nodes.dedup_by_key(|n| (n.span.start, n.span.end));
+        self
+    }
+}
+
+/// What the model shows for a secret node: the digest of its text (a list, such as htpasswd
+/// lines, is one secret: its lines joined), or of the bytes a Secret's base64 data stands for.
+fn placeholder(node: &Node, base64: bool) -> serde_json::Value {
+    let text = match &node.value {
+        Value::Null => return serde_json::Value::Null,
+        Value::Str(s) => s.text.clone(),
+        Value::Seq(items) => items
+            .iter()
+            .map(|n| match &n.value {
+                Value::Str(s) => s.text.clone(),
+                _ => n.to_json().to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => node.to_json().to_string(),
+    };
+    let decoded = base64.then(|| crate::base64::decode(&text)).flatten();
+    serde_json::Value::String(match decoded {
+        Some(bytes) => digest_bytes(&bytes),
+        None => digest(&text),
+    })
 }
 
 /// Keys whose string values are credentials wherever they appear (compared lowercased, without
@@ -37,44 +143,74 @@ pub fn of_text(file: FileId, text: &str) -> Vec<Masked> {
 }
 
 /// The credentials of a document that is not an object (the chart's values file).
-pub fn of_document(file: FileId, root: &Node) -> Vec<Masked> {
-    let mut out = Vec::new();
+pub fn of_document(file: FileId, root: &Node) -> Sensitive {
+    let mut out = Sensitive::default();
     walk(file, root, "", &mut out);
-    out
+    out.finish()
 }
 
 /// The sensitive values of one resource.
-pub fn of_resource(res: &Resource<'_>) -> Vec<Masked> {
-    let mut out = Vec::new();
+pub fn of_resource(res: &Resource<'_>) -> Sensitive {
+    let mut out = Sensitive::default();
     if res.group.is_empty() && res.kind == "Secret" {
         // Every value of a Secret is secret; the keys are not (they are shown, the values masked).
-        for field in ["data", "stringData"] {
+        for (field, base64) in [("data", true), ("stringData", false)] {
             if let Some(node) = res.root.get(field) {
                 for entry in node.as_map().unwrap_or_default() {
-                    leaves(res.file, &entry.value, &mut out);
+                    out.secret(res.file, &entry.value, base64);
                 }
             }
         }
     }
-    // The Gateway API kinds, Services and Namespaces have no credential fields (an unknown one is
-    // reported by key, never by value), and they are most of a large input: not walked.
-    let no_credentials = res.group.starts_with("gateway.networking.")
-        || (res.group.is_empty() && matches!(res.kind, "Service" | "Namespace"));
-    if !no_credentials {
+    if res.group.is_empty() && res.kind == "ConfigMap" {
+        // What GW403 reports as secret material in a ConfigMap is masked like a Secret's value.
+        for entry in res
+            .root
+            .get("data")
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+        {
+            if let Some(value) = entry.value.as_str()
+                && crate::security::looks_like_secret(&entry.key, value)
+            {
+                out.secret(res.file, &entry.value, false);
+            }
+        }
+    }
+    let spec = res.root.get("spec");
+    if res.group.starts_with("gateway.networking.") {
+        // The Gateway API kinds have no credential fields, and they are most of a large input:
+        // only the header values of route filters and matches are read.
+        for rule in spec
+            .and_then(|s| s.get("rules"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+        {
+            walk(res.file, rule, "rules", &mut out);
+        }
+    } else if !(res.group.is_empty() && matches!(res.kind, "Service" | "Namespace")) {
         walk(res.file, res.root, "", &mut out);
     }
-    out
+    out.finish()
 }
 
 /// Looks for credential-bearing keys at any depth.
 /// `parent` is the key of the mapping that holds `node` (empty at the root): the only context
-/// the sensitivity rules read.
-fn walk(file: FileId, node: &Node, parent: &str, out: &mut Vec<Masked>) {
+/// the sensitivity rules read, besides a header's name beside its value.
+fn walk(file: FileId, node: &Node, parent: &str, out: &mut Sensitive) {
     match &node.value {
         Value::Map(entries) => {
+            // Per mapping, not per key: this runs for every key of most objects.
+            let header = credential_header_entry(node);
+            let header_map = key_contains(parent, "header");
             for e in entries {
-                if is_sensitive(&e.key, parent) {
-                    leaves(file, &e.value, out);
+                let public_jwks =
+                    is_jwks(&e.key, parent) && e.value.as_str().is_some_and(|t| !private_jwks(t));
+                if (is_sensitive(&e.key, parent) && !public_jwks)
+                    || (header && e.key == "value")
+                    || (header_map && is_credential_header(&e.key))
+                {
+                    out.secret(file, &e.value, false);
                 } else {
                     walk(file, &e.value, &e.key, out);
                 }
@@ -83,6 +219,72 @@ fn walk(file: FileId, node: &Node, parent: &str, out: &mut Vec<Masked>) {
         Value::Seq(items) => items.iter().for_each(|n| walk(file, n, parent, out)),
         _ => {}
     }
+}
+
+fn is_jwks(key: &str, parent: &str) -> bool {
+    key_is(key, "inline") && (key_is(parent, "jwks") || key_is(parent, "local"))
+}
+
+/// Whether an inline key set holds key material that must stay secret: a symmetric (`k`) or
+/// private member (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`), a PEM that is not a public key, or
+/// text that cannot be read as a key set (it may be anything). Public keys (`n`, `e`, `x`, `y`)
+/// are shown: they are what a reader checks.
+fn private_jwks(text: &str) -> bool {
+    let t = text.trim();
+    if t.starts_with("-----BEGIN") {
+        return !(t.starts_with("-----BEGIN PUBLIC KEY-----")
+            || t.starts_with("-----BEGIN RSA PUBLIC KEY-----"));
+    }
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(t) else {
+        return true;
+    };
+    let keys = match value.get("keys") {
+        Some(serde_json::Value::Array(keys)) => keys.iter().collect(),
+        Some(_) => return true,
+        None => vec![&value],
+    };
+    keys.iter().any(|k| {
+        k.as_object().is_none_or(|o| {
+            ["k", "d", "p", "q", "dp", "dq", "qi", "oth"]
+                .iter()
+                .any(|m| o.contains_key(*m))
+        })
+    })
+}
+
+/// `{name: Authorization, value: ...}`: a header set, added or matched, whose value is a
+/// credential.
+fn credential_header_entry(node: &Node) -> bool {
+    node.get("value").is_some()
+        && node
+            .get("name")
+            .and_then(Node::as_str)
+            .is_some_and(is_credential_header)
+}
+
+/// Header names whose values are credentials: authorization, cookies, API keys and tokens.
+fn is_credential_header(name: &str) -> bool {
+    let n = normalized(name);
+    matches!(
+        n.as_str(),
+        "authorization" | "proxyauthorization" | "cookie" | "setcookie"
+    ) || [
+        "apikey",
+        "token",
+        "secret",
+        "password",
+        "credential",
+        "session",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+/// Whether `key` contains `word` (lowercase, without separators), in any case; no allocation.
+fn key_contains(key: &str, word: &str) -> bool {
+    key.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 fn normalized(key: &str) -> String {
@@ -115,8 +317,8 @@ fn is_sensitive(key: &str, parent: &str) -> bool {
     SECRET_KEYS.iter().any(|t| key_is(key, t))
         // An inline API key (`auth.key`), not a selector's `key`.
         || (key_is(key, "key") && key_is(parent, "auth"))
-        // Inline JWKS (`jwks.inline`, `jwks.local.inline`): may hold private members.
-        || (key_is(key, "inline") && (key_is(parent, "jwks") || key_is(parent, "local")))
+        // Inline JWKS (`jwks.inline`, `jwks.local.inline`), unless public (see `walk`).
+        || is_jwks(key, parent)
         // htpasswd lines of basic authentication.
         || (key_is(key, "users") && key_starts_with(parent, "basicauth"))
 }
@@ -193,6 +395,26 @@ mod tests {
         let m = mask_text(t, &[Span::new(3, 4)]);
         assert_eq!(m.len(), t.len());
         assert!(!m.contains('é'));
+    }
+
+    #[test]
+    fn only_key_sets_with_private_or_symmetric_members_are_secret() {
+        let public = r#"{"keys": [{"kty": "RSA", "n": "AQAB", "e": "AQAB"}, {"kty": "EC", "x": "a", "y": "b"}]}"#;
+        assert!(!private_jwks(public));
+        assert!(!private_jwks(
+            "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"
+        ));
+        assert!(private_jwks(
+            r#"{"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}"#
+        ));
+        assert!(private_jwks(
+            r#"{"kty": "EC", "x": "a", "y": "b", "d": "c"}"#
+        ));
+        assert!(private_jwks(
+            "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----"
+        ));
+        assert!(private_jwks("{not json"));
+        assert!(private_jwks(r#"{"keys": "oops"}"#));
     }
 
     #[test]

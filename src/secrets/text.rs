@@ -1,8 +1,9 @@
 //! A line-based safety net for what the tree does not hold: documents that failed to parse (their
-//! snippet is still shown) and the second value of a duplicate key. It knows block YAML only; a
-//! JSON or flow-style Secret with a syntax error is not covered.
+//! snippet is still shown) and the second value of a duplicate key. Block YAML is read line by
+//! line; a JSON or flow-style document (one that starts with `{` or `[`) is read by its tokens
+//! (`flow`).
 
-use super::{Masked, SECRET_KEYS, normalized};
+use super::{Masked, SECRET_KEYS, flow, normalized};
 use crate::source::{FileId, Span};
 
 /// The secret-looking values of `text`, document by document.
@@ -25,6 +26,18 @@ pub(super) fn of_text(file: FileId, text: &str) -> Vec<Masked> {
 }
 
 fn document(file: FileId, text: &str, lines: &[(usize, &str)], out: &mut Vec<Masked>) {
+    let significant = lines.iter().find(|(_, l)| {
+        let t = l.trim_start();
+        !t.is_empty() && !t.starts_with('#')
+    });
+    if let Some(&(start, line)) = significant
+        && line.trim_start().starts_with(['{', '['])
+    {
+        let from = start + (line.len() - line.trim_start().len());
+        let to = lines.last().map_or(from, |(s, l)| s + l.len());
+        flow::document(file, text, from, to, out);
+        return;
+    }
     let top_value = |key: &str| {
         lines.iter().any(|(_, l)| {
             l.strip_prefix(key)

@@ -51,6 +51,11 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
     }
 }
 
+/// Whether GW403 reports a ConfigMap entry: the secrets classification masks the same values.
+pub(crate) fn looks_like_secret(key: &str, value: &str) -> bool {
+    credential_key(key, value) || value_shape(value).is_some()
+}
+
 fn credential_key(key: &str, value: &str) -> bool {
     let norm: String = key
         .chars()

@@ -136,3 +136,29 @@ pub fn positioned(run: &LintRun, prefix: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// `text` with each distinct secret digest numbered in order of first appearance (`<secret #1>`):
+/// the digests' key is drawn per run, so a snapshot pins which secrets are equal, not the digests.
+pub fn stable_digests(text: &str) -> String {
+    let prefix = gwctl::render::SECRET_PREFIX;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(prefix) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail.find('>').map_or(tail.len(), |e| e + 1);
+        let digest = &tail[..end];
+        let n = match seen.iter().position(|d| *d == digest) {
+            Some(i) => i + 1,
+            None => {
+                seen.push(digest);
+                seen.len()
+            }
+        };
+        out.push_str(&format!("<secret #{n}>"));
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}

@@ -3,7 +3,7 @@
 use crate::render::base64;
 use serde_json::{Map, Value, json};
 
-use super::secrets::{secret_bytes, shown};
+use super::secrets::{secret_text, shown};
 use super::{Context, str_at};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -65,20 +65,15 @@ pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'stat
         let terminates = matches!(protocol, "HTTPS" | "TLS")
             && str_at(l, "/tls/mode").unwrap_or("Terminate") == "Terminate";
         if terminates {
-            let (cert, key) =
-                certificate(ctx, gw, &l["tls"]["certificateRefs"][0]).unwrap_or_else(|| {
-                    (
-                        UNRESOLVED_CERTIFICATE.to_vec(),
-                        UNRESOLVED_CERTIFICATE.to_vec(),
-                    )
+            // The Secret's values are secret (digests); the placeholder the controller writes
+            // for an unresolved certificate is not.
+            let (cert, key) = certificate(ctx, gw, &l["tls"]["certificateRefs"][0])
+                .map(|(cert, key)| (shown(cert), shown(key)))
+                .unwrap_or_else(|| {
+                    let unresolved = base64::encode(UNRESOLVED_CERTIFICATE);
+                    (unresolved.clone().into(), shown(unresolved))
                 });
-            listener.insert(
-                "tls".into(),
-                json!({
-                    "cert": base64::encode(&cert),
-                    "privateKey": shown(base64::encode(&key)),
-                }),
-            );
+            listener.insert("tls".into(), json!({"cert": cert, "privateKey": key}));
         }
         out.push(("listener", Value::Object(listener)));
     }
@@ -104,7 +99,7 @@ fn bind_protocol(listener_protocol: &str) -> Option<&'static str> {
 
 /// The certificate and key of a listener's certificateRef; `None` when the Secret is missing,
 /// incomplete, or in another namespace without a ReferenceGrant.
-fn certificate(ctx: &Context<'_>, gw: &Object, r: &Value) -> Option<(Vec<u8>, Vec<u8>)> {
+fn certificate(ctx: &Context<'_>, gw: &Object, r: &Value) -> Option<(String, String)> {
     let name = r["name"].as_str()?;
     if !matches!(r["kind"].as_str(), None | Some("Secret")) {
         return None;
@@ -119,7 +114,7 @@ fn certificate(ctx: &Context<'_>, gw: &Object, r: &Value) -> Option<(Vec<u8>, Ve
         return None;
     }
     Some((
-        secret_bytes(ctx, ns, name, "tls.crt")?,
-        secret_bytes(ctx, ns, name, "tls.key")?,
+        secret_text(ctx, ns, name, "tls.crt")?,
+        secret_text(ctx, ns, name, "tls.key")?,
     ))
 }

@@ -5,21 +5,20 @@ use serde_json::Value;
 use super::super::secret_digest;
 use super::Context;
 
-/// The bytes of entry `key` of the Secret `namespace/name`: `data` base64-decoded, else
-/// `stringData`. `None` when the Secret or the entry is missing or not base64.
-pub(super) fn secret_bytes(
+/// Entry `key` of the Secret `namespace/name`, as the model keeps it: every Secret value is
+/// secret, so this is its digest (see `render::secret_data`). `None` when the Secret or the
+/// entry is missing or not base64.
+pub(super) fn secret_text(
     ctx: &Context<'_>,
     namespace: &str,
     name: &str,
     key: &str,
-) -> Option<Vec<u8>> {
+) -> Option<String> {
     let secret = ctx.inputs.get("", "Secret", namespace, name)?;
     if let Some(data) = secret.value["data"][key].as_str() {
-        return super::super::base64::decode(data);
+        return super::super::secret_data(data);
     }
-    secret.value["stringData"][key]
-        .as_str()
-        .map(|s| s.as_bytes().to_vec())
+    secret.value["stringData"][key].as_str().map(str::to_string)
 }
 
 /// Entry `key` of the ConfigMap `namespace/name`.

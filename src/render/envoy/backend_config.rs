@@ -1,7 +1,6 @@
 //! BackendConfigPolicy: the effective policy of a Service port or Backend (the merge stage) as
 //! fields of its Cluster.
 
-use crate::render::base64;
 use serde_json::{Map, Value, json};
 
 use super::super::Context;
@@ -217,8 +216,7 @@ pub fn backend_tls_policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
                     .get("", "Secret", ns, name)
                     .and_then(|s| s.value.pointer("/data/ca.crt"))
                     .and_then(Value::as_str)
-                    .and_then(base64::decode)
-                    .and_then(|b| String::from_utf8(b).ok()),
+                    .and_then(crate::render::secret_data),
                 _ => ctx
                     .inputs
                     .get("", "ConfigMap", ns, name)
@@ -471,9 +469,7 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
                 .and_then(|d| d.get(key))
                 .and_then(Value::as_str)
                 .map(|b64| {
-                    let text = base64::decode(b64)
-                        .and_then(|bytes| String::from_utf8(bytes).ok())
-                        .unwrap_or_else(|| b64.to_string());
+                    let text = crate::render::secret_data(b64).unwrap_or_else(|| b64.to_string());
                     json!({"inlineString": super::secret_digest(&text)})
                 })
         };

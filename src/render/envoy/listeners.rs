@@ -281,7 +281,9 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
     if let Some((Some(ca), _)) = &client {
         validation.insert(
             "trustedCa".into(),
-            json!({"inlineBytes": secret_digest(ca)}),
+            // The digest of the bundle's bytes, as of any bytes shown.
+            json!({"inlineBytes": base64::decode(ca)
+                .map_or_else(|| secret_digest(ca), |b| crate::secrets::digest_bytes(&b))}),
         );
     }
     if let Some(hashes) = option("kgateway.dev/verify-certificate-hash") {

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use super::traffic::{authorization, existing_backend};
 use super::{Feature, Policy};
 use crate::model::Object;
-use crate::render::ai::secrets::{config_map_text, secret_bytes, shown};
+use crate::render::ai::secrets::{config_map_text, secret_text, shown};
 use crate::render::ai::{Context, pick, service_host, str_at};
 
 pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Vec<Feature> {
@@ -69,10 +69,7 @@ fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
         return None;
     }
     if let Some(name) = str_at(a, "/aws/secretRef/name") {
-        let read = |key: &str| {
-            secret_bytes(ctx, ns, name, key)
-                .map(|b| shown(String::from_utf8_lossy(&b).into_owned()))
-        };
+        let read = |key: &str| secret_text(ctx, ns, name, key).map(shown);
         let mut explicit = Map::new();
         explicit.insert("accessKeyId".into(), read("accessKey")?);
         explicit.insert("secretAccessKey".into(), read("secretKey")?);
@@ -85,11 +82,10 @@ fn auth(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Option<Value> {
         return Some(json!({ "key": { "secret": shown(key.to_string()) } }));
     }
     if let Some(name) = str_at(a, "/secretRef/name") {
-        let Some(bytes) = secret_bytes(ctx, ns, name, "Authorization") else {
+        let Some(text) = secret_text(ctx, ns, name, "Authorization") else {
             policy.problem(format!("secret {ns}/{name} missing Authorization value"));
             return None;
         };
-        let text = String::from_utf8_lossy(&bytes);
         let key = text
             .strip_prefix("Bearer ")
             .unwrap_or(&text)
@@ -113,14 +109,9 @@ fn backend_tls(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Value {
             policy.problem(format!("secret {ns}/{name} not found"));
         }
         for (key, field) in [("tls.crt", "cert"), ("tls.key", "key"), ("ca.crt", "root")] {
-            if let Some(bytes) = secret_bytes(ctx, ns, name, key) {
-                let encoded = base64::encode(&bytes);
-                let value = if field == "key" {
-                    shown(encoded)
-                } else {
-                    encoded.into()
-                };
-                out.insert(field.into(), value);
+            // Every value of a Secret is secret, the certificates too: digests.
+            if let Some(text) = secret_text(ctx, ns, name, key) {
+                out.insert(field.into(), shown(text));
             }
         }
     }

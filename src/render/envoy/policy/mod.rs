@@ -237,10 +237,8 @@ impl Policies<'_> {
             .and_then(|s| s.value.pointer("/data/.htpasswd"))
             .and_then(Value::as_str)
             .ok_or_else(|| format!("Secret {ns}/{name} has no .htpasswd"))?;
-        let bytes = crate::render::base64::decode(encoded)
+        let text = crate::render::secret_data(encoded)
             .ok_or_else(|| format!("Secret {ns}/{name}: .htpasswd is not base64"))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("Secret {ns}/{name}: .htpasswd is not text"))?;
         Ok(text.trim_end_matches('\n').to_string())
     }
 
@@ -341,13 +339,16 @@ impl Policies<'_> {
                 let config = if disabled {
                     json!({"disabled": true})
                 } else {
-                    let users: Vec<&str> = value
-                        .get("users")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect();
+                    // The model keeps the users (password hashes) as one digest.
+                    let users: Vec<&str> = match value.get("users") {
+                        Some(Value::String(digest)) => vec![digest.as_str()],
+                        users => users
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .collect(),
+                    };
                     let text = if users.is_empty() {
                         self.htpasswd(f, &value)?
                     } else {

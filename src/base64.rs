@@ -1,6 +1,7 @@
 //! Base64 as rendered configuration carries it: Envoy's inline bytes and the AI data plane's
 //! certificates (standard alphabet, padded), JWKS key parts (URL alphabet, unpadded), and Secret
-//! data read back (standard, padding and line breaks optional).
+//! data read back (standard, padding and line breaks optional), which the secrets' digests
+//! decode too.
 
 const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -1,0 +1,112 @@
+//! Findings without the secret values they quote: done once, at the end of the lint stage, so
+//! that every later reader of the findings (each report format, `diff`, the statuses `render`
+//! and `explain` derive from them) gets messages that are safe to print.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+
+use super::{Masked, scrub, scrubbable};
+use crate::diag::Diagnostic;
+use crate::source::{FileId, SourceFile, Span};
+
+/// Scrubs the messages, help and related messages of `diagnostics` of the `masked` values.
+pub fn scrub_findings(files: &[SourceFile], masked: &[Masked], diagnostics: &mut [Diagnostic]) {
+    if masked.is_empty() {
+        return;
+    }
+    // Per file, the texts to scrub. A message quotes values of the file it points into, so each
+    // finding is scrubbed with its own files' secrets only (all secrets for a finding without a
+    // file); scanning every message for every secret of a large run was the slowest part of the
+    // whole lint. Every form is a slice of the run's own text: nothing is copied.
+    let mut texts: BTreeMap<FileId, Vec<&str>> = BTreeMap::new();
+    // Per file, the masked spans with their text, by position: a finding on a masked value may
+    // quote it however short it is (GW110 quotes a plain `yes`).
+    let mut at: BTreeMap<FileId, Vec<(Span, &str)>> = BTreeMap::new();
+    for m in masked {
+        at.entry(m.file).or_default().push((m.span, &m.text));
+        // A message may quote the value decoded (`"hunter2"`), or as written (`'hunter2'`, a
+        // line of a block scalar): all of these forms are scrubbed.
+        let forms = texts.entry(m.file).or_default();
+        forms.push(&m.text);
+        forms.extend(m.text.lines().map(str::trim));
+        if let Some(raw) = files
+            .get(m.file)
+            .and_then(|f| f.text.get(m.span.start..m.span.end))
+        {
+            forms.push(raw);
+            forms.push(raw.trim_matches(|c| c == '"' || c == '\''));
+        }
+    }
+    for list in at.values_mut() {
+        list.sort_by_key(|(span, _)| (span.start, span.end));
+    }
+    for forms in texts.values_mut() {
+        forms.retain(|s| scrubbable(s));
+        // Longest first: a secret that contains another is replaced whole.
+        forms.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        forms.dedup();
+    }
+    diagnostics.par_iter_mut().for_each(|d| {
+        if let Some(l) = &d.location
+            && let Some(list) = at.get(&l.file)
+        {
+            d.message = scrub_quoted(&d.message, overlapping(list, l.span));
+        }
+        let mut files: Vec<FileId> = d.related.iter().map(|r| r.location.file).collect();
+        match &d.location {
+            Some(l) => files.push(l.file),
+            None => files.extend(texts.keys().copied()),
+        }
+        files.sort_unstable();
+        files.dedup();
+        let gathered: Vec<&str>;
+        let secrets: &[&str] = match files.as_slice() {
+            // Most findings point into one file, whose list is in order already.
+            [f] => texts.get(f).map_or(&[], Vec::as_slice),
+            _ => {
+                let mut all: Vec<&str> = files
+                    .iter()
+                    .filter_map(|f| texts.get(f))
+                    .flatten()
+                    .copied()
+                    .collect();
+                all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+                gathered = all;
+                &gathered
+            }
+        };
+        if secrets.is_empty() {
+            return;
+        }
+        d.message = scrub(&d.message, secrets);
+        d.help = d.help.as_deref().map(|h| scrub(h, secrets));
+        for r in &mut d.related {
+            r.message = scrub(&r.message, secrets);
+        }
+    });
+}
+
+/// The masked values among `list` (sorted, disjoint) that overlap `span`.
+fn overlapping<'a>(list: &'a [(Span, &'a str)], span: Span) -> impl Iterator<Item = &'a str> {
+    let end = list.partition_point(|(s, _)| s.start < span.end.max(span.start + 1));
+    list[..end]
+        .iter()
+        .rev()
+        .take_while(move |(s, _)| s.end > span.start || s.start == span.start)
+        .map(|(_, text)| *text)
+}
+
+/// `message` with each of `secrets` that it quotes (`"yes"`, `'yes'`) replaced by `"****"`.
+fn scrub_quoted<'a>(message: &str, secrets: impl Iterator<Item = &'a str>) -> String {
+    let mut out = message.to_string();
+    for secret in secrets.filter(|s| !s.is_empty()) {
+        for quote in ['"', '\''] {
+            let quoted = format!("{quote}{secret}{quote}");
+            if out.contains(&quoted) {
+                out = out.replace(&quoted, &format!("{quote}****{quote}"));
+            }
+        }
+    }
+    out
+}
