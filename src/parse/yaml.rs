@@ -136,7 +136,7 @@ fn run_chunk(builder: &mut Builder<'_>, chunk: &str, base: usize) -> Option<usiz
 fn next_document_marker(text: &str, from: usize, base: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut line = from.min(bytes.len());
-    if line > 0 && bytes.get(line - 1) != Some(&b'\n') {
+    if line > 0 && !matches!(bytes.get(line - 1), Some(b'\n' | b'\r')) {
         line = next_line(text, line)?;
     }
     loop {
@@ -154,8 +154,12 @@ fn next_document_marker(text: &str, from: usize, base: usize) -> Option<usize> {
     }
 }
 
+/// Start of the line after the one at `from` (LF, CR LF or a lone CR ends a line).
 fn next_line(text: &str, from: usize) -> Option<usize> {
-    text.get(from..)?.find('\n').map(|i| from + i + 1)
+    let rest = text.as_bytes().get(from..)?;
+    let i = memchr::memchr2(b'\n', b'\r', rest)?;
+    let crlf = rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n');
+    Some(from + i + 1 + usize::from(crlf))
 }
 
 /// Converts saphyr's character indices to byte offsets. ASCII text maps 1:1; otherwise a cursor
