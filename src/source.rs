@@ -129,7 +129,11 @@ impl SourceFile {
     /// The byte range of the 0-based line `index` without its line break, and whether a line
     /// break ends it.
     pub fn line_range(&self, index: usize) -> (std::ops::Range<usize>, bool) {
-        let start = self.line_starts.get(index).copied().unwrap_or(self.text.len());
+        let start = self
+            .line_starts
+            .get(index)
+            .copied()
+            .unwrap_or(self.text.len());
         let Some(&next) = self.line_starts.get(index + 1) else {
             return (start..self.text.len(), false);
         };

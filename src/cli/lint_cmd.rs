@@ -91,8 +91,8 @@ pub(super) fn run(args: &LintArgs) -> u8 {
     };
     phases.mark("lint");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let printed = report::write(&run, terminal_format, &render_options, &mut out)
-        .and_then(|()| out.flush());
+    let printed =
+        report::write(&run, terminal_format, &render_options, &mut out).and_then(|()| out.flush());
     drop(out);
     if let Err(code) = written(printed) {
         super::exit_now(code);

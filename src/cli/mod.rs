@@ -54,9 +54,9 @@ pub(crate) fn print_stdout(text: &str) -> Result<(), u8> {
 /// and is exit status 2 (a report that did not reach its file must not pass for a clean run).
 pub(crate) fn written(result: std::io::Result<()>) -> Result<(), u8> {
     match result {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(usage_error(&format!(
-            "cannot write the output: {e}"
-        ))),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(usage_error(&format!("cannot write the output: {e}")))
+        }
         _ => Ok(()),
     }
 }

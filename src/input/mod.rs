@@ -237,9 +237,8 @@ fn read_candidate(c: Candidate) -> ReadResult {
         Candidate::File(p, allowed) => {
             let name = display_name(&p);
             let mut bytes = Vec::new();
-            let read = std::fs::File::open(&p).and_then(|f| {
-                f.take(allowed.saturating_add(1)).read_to_end(&mut bytes)
-            });
+            let read = std::fs::File::open(&p)
+                .and_then(|f| f.take(allowed.saturating_add(1)).read_to_end(&mut bytes));
             match read {
                 Ok(_) if bytes.len() as u64 > allowed => Err(Box::new(over_budget(&name, allowed))),
                 Ok(_) => Ok((name, bytes)),

@@ -50,7 +50,10 @@ mod tests {
     fn escapes_terminal_controls_and_keeps_layout() {
         assert_eq!(escape_controls("a\x1b[31mb\x07\r"), "a\\x1b[31mb\\x07\\x0d");
         assert_eq!(escape_controls("x\u{202e}y\u{85}"), "x\\u{202e}y\\x85");
-        assert!(matches!(escape_controls("tab\there\nok é"), Cow::Borrowed(_)));
+        assert!(matches!(
+            escape_controls("tab\there\nok é"),
+            Cow::Borrowed(_)
+        ));
         for c in ['\x1b', '\u{202e}', '\u{7f}', 'a', 'é'] {
             let mut s = String::new();
             push_escaped(&mut s, c);

@@ -188,9 +188,10 @@ impl Finding {
                 source.span(*span),
             ));
         }
-        let same_file = d.related.iter().filter(|r| {
-            file_of(run, r.location.file).is_some_and(|other| other.id == file.id)
-        });
+        let same_file = d
+            .related
+            .iter()
+            .filter(|r| file_of(run, r.location.file).is_some_and(|other| other.id == file.id));
         for (r, span) in same_file.zip(own) {
             labels.push(LabeledSpan::new_with_span(
                 Some(shown(&r.message)),

@@ -202,11 +202,11 @@ impl SourceCode for Snippet {
             .saturating_sub(1);
         let group = self.groups.get(g).ok_or(miette::MietteError::OutOfBounds)?;
         let text = &self.text[group.range.clone()];
-        let local_start = span.offset().saturating_sub(group.range.start).min(text.len());
-        let local = SourceSpan::new(
-            local_start.into(),
-            span.len().min(text.len() - local_start),
-        );
+        let local_start = span
+            .offset()
+            .saturating_sub(group.range.start)
+            .min(text.len());
+        let local = SourceSpan::new(local_start.into(), span.len().min(text.len() - local_start));
         let inner = text.read_span(&local, context_lines_before, context_lines_after)?;
         // The header's column is the file's, in characters (miette would count display bytes).
         let column = self.file.line_col(self.to_file(span.offset())).column - 1;
@@ -235,9 +235,16 @@ mod tests {
         let file = SourceFile::new(0, "f.json", line);
         let key = Span::new(100_000, 100_003);
         let snippet = Snippet::new(&file, &[key]);
-        assert!(snippet.text.chars().count() <= MAX_LINE_CHARS + 3, "{}", snippet.text);
+        assert!(
+            snippet.text.chars().count() <= MAX_LINE_CHARS + 3,
+            "{}",
+            snippet.text
+        );
         let shown = snippet.span(key);
-        assert_eq!(&snippet.text[shown.offset()..shown.offset() + shown.len()], "KEY");
+        assert_eq!(
+            &snippet.text[shown.offset()..shown.offset() + shown.len()],
+            "KEY"
+        );
         assert_eq!(snippet.to_file(shown.offset()), 100_000);
     }
 
@@ -248,7 +255,10 @@ mod tests {
         let snippet = Snippet::new(&file, &[value]);
         assert_eq!(snippet.text, "name: \"a\\x1bb\" # x\n");
         let shown = snippet.span(value);
-        assert_eq!(&snippet.text[shown.offset()..shown.offset() + shown.len()], "\"a\\x1bb\"");
+        assert_eq!(
+            &snippet.text[shown.offset()..shown.offset() + shown.len()],
+            "\"a\\x1bb\""
+        );
     }
 
     #[test]
@@ -259,7 +269,10 @@ mod tests {
         let nineteenth = file.line_range(18).0;
         let snippet = Snippet::new(
             &file,
-            &[Span::new(second.start, second.end), Span::new(nineteenth.start, nineteenth.end)],
+            &[
+                Span::new(second.start, second.end),
+                Span::new(nineteenth.start, nineteenth.end),
+            ],
         );
         assert_eq!(snippet.text, "l1\nl2\nl3\nl4\nl17\nl18\nl19\nl20\n");
         assert_eq!(snippet.groups[1].first_line, 16);
