@@ -443,3 +443,26 @@ fn control_characters_never_reach_a_text_output_raw() {
     );
     assert!(!has_raw_control(&explained), "{explained:?}");
 }
+
+#[test]
+fn diff_escapes_control_characters_in_every_text_format() {
+    let base = dir_with(&[("a.yaml", CONTROL_NAME.as_bytes())]);
+    let changed = CONTROL_NAME.replace("port: 80", "port: 81");
+    let head = dir_with(&[("a.yaml", changed.as_bytes())]);
+    for format in ["human", "markdown", "json"] {
+        let out = stdout_of(
+            gwctl().args([
+                "diff",
+                "-o",
+                format,
+                "--color",
+                "never",
+                &base.path().display().to_string(),
+                &head.path().display().to_string(),
+            ]),
+            0,
+        );
+        assert!(!has_raw_control(&out), "{format}: {out:?}");
+        assert!(out.contains("edge\\"), "{format}: {out}");
+    }
+}
