@@ -277,7 +277,6 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
     )];
     let mut head = gateway(vec![]);
     head.gateways[0].statuses = json!({"gateways": [{"accepted": false}]});
-    head.gateways[0].refused = vec!["rule 0 of HTTPRoute shop/a is invalid".to_string()];
     head.shared = vec![resource(
         "output",
         "backend/shop/llm",
@@ -305,14 +304,13 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
     assert_eq!(
         what,
         vec![
-            ("Gateway/shop/public", "Refused", "", Change::Added),
             ("Gateway/shop/public", "Statuses", "", Change::Changed),
             ("shared", "Clusters", "kube_shop_web_80", Change::Changed),
             ("shared", "output", "backend/shop/llm", Change::Changed),
         ]
     );
     assert_eq!(
-        changes[0].changes[1].diff,
+        changes[0].changes[0].diff,
         "--- a/Statuses\n+++ b/Statuses\n@@ -1,2 +1,2 @@\n gateways:\n-  - accepted: true\n+  - accepted: false\n"
     );
 }

@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod base64;
+mod discovery;
 mod document;
 pub mod envoy;
 pub mod proto;
@@ -21,13 +22,18 @@ use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
-/// What `standard` and `strict` do with an invalid route rule (decisions.md section 7).
+/// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
+/// refuses a Gateway whole.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ValidationLevel {
-    /// An invalid route rule becomes a direct response 500; the rest is rendered.
+    /// A rule the controller finds invalid becomes a direct response 500; what only the proxy
+    /// would reject (a regex RE2 refuses, a template that does not compile) is rendered as
+    /// written.
     #[default]
     Standard,
-    /// An invalid route rule refuses the whole Gateway, with the reasons.
+    /// The proxy's validation too: a rule whose matcher the proxy rejects is dropped (the route
+    /// not Accepted, reason `RouteRuleDropped`); anything else either rejects is a direct
+    /// response 500, as in standard.
     Strict,
 }
 
@@ -45,6 +51,10 @@ pub struct RenderOptions {
     /// value `controller.extraEnv.KGW_WEIGHTED_ROUTE_PRECEDENCE`): routes ordered by their
     /// `kgateway.dev/route-weight` annotation first.
     pub weighted_route_precedence: bool,
+    /// The controller setting discoveryNamespaceSelectors (chart value
+    /// `discoveryNamespaceSelectors`): label selectors of the namespaces it watches; empty
+    /// watches every namespace.
+    pub discovery_namespace_selectors: Vec<Value>,
 }
 
 impl RenderOptions {
@@ -60,6 +70,7 @@ impl RenderOptions {
             ai_controller: config.controllers.ai.clone(),
             proxy_controller: config.controllers.proxy.clone(),
             weighted_route_precedence: config.weighted_route_precedence,
+            discovery_namespace_selectors: Vec::new(),
         }
     }
 }
@@ -95,8 +106,6 @@ pub struct RenderedGateway {
     /// The conditions the controller would write, in the shape of the reference's `Statuses`
     /// (`gateways`, `httpRoutes`, `policies` ...), for this Gateway and what attaches to it.
     pub statuses: Value,
-    /// With `ValidationLevel::Strict`: why the Gateway is refused (then `resources` is empty).
-    pub refused: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -148,11 +157,15 @@ pub struct Inputs<'a> {
 }
 
 impl<'a> Inputs<'a> {
-    pub fn new(objects: &'a [Object]) -> Self {
+    /// The objects the controller sees: those of the namespaces `discovery` watches.
+    fn new(objects: &'a [Object], discovery: &discovery::Discovery<'_>) -> Self {
         let mut by_key = FastMap::default();
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
         let mut grants: FastMap<&'a str, Vec<usize>> = FastMap::default();
         for (i, o) in objects.iter().enumerate() {
+            if !discovery.sees(&o.id.namespace) {
+                continue;
+            }
             if o.id.kind == "ReferenceGrant" && o.id.group == GATEWAY_API {
                 grants.entry(o.id.namespace.as_str()).or_default().push(i);
             }
@@ -307,11 +320,18 @@ fn render_with<'a>(
     // A controller setting the chart values file turns on, as the config file can.
     let values = run.model.as_ref().and_then(|m| m.values.as_ref());
     let with_values;
-    let options = if !options.weighted_route_precedence
-        && values.is_some_and(crate::config::weighted_route_precedence_in_values)
-    {
+    let weighted = !options.weighted_route_precedence
+        && values.is_some_and(crate::config::weighted_route_precedence_in_values);
+    let selectors = values
+        .and_then(|v| v.get("discoveryNamespaceSelectors"))
+        .and_then(Value::as_array)
+        .filter(|_| options.discovery_namespace_selectors.is_empty());
+    let options = if weighted || selectors.is_some() {
         with_values = RenderOptions {
-            weighted_route_precedence: true,
+            weighted_route_precedence: options.weighted_route_precedence || weighted,
+            discovery_namespace_selectors: selectors
+                .cloned()
+                .unwrap_or_else(|| options.discovery_namespace_selectors.clone()),
             ..options.clone()
         };
         &with_values
@@ -330,7 +350,10 @@ fn render_with<'a>(
     }
     let ctx = Context {
         run,
-        inputs: Inputs::new(&run.objects),
+        inputs: Inputs::new(
+            &run.objects,
+            &discovery::Discovery::new(&run.objects, &options.discovery_namespace_selectors),
+        ),
         merged,
         options,
         facts,
@@ -405,7 +428,6 @@ impl RenderedGateway {
             data_plane,
             resources: Vec::new(),
             statuses: Value::Null,
-            refused: Vec::new(),
         }
     }
 }
