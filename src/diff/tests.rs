@@ -156,7 +156,11 @@ fn findings_are_known_by_what_they_say_not_where() {
         .collect();
     assert_eq!(
         introduced,
-        vec![("GW301", Some("TrafficPolicy shop/b"), Some("two.yaml:8:5"))]
+        vec![(
+            "GW301",
+            Some("TrafficPolicy shop/b"),
+            Some("two.yaml:10:11")
+        )]
     );
     let back = findings::compare(&head, &base);
     assert_eq!(

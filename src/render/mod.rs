@@ -21,6 +21,7 @@ use crate::lint::{LintOptions, LintRun};
 use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
+use crate::resolve::{Grant, Grants};
 
 /// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
 /// refuses a Gateway whole.
@@ -153,7 +154,41 @@ pub struct Inputs<'a> {
     by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
     /// ReferenceGrants (of Gateway API) by namespace: each cross-namespace reference asks its
     /// target's.
-    grants: FastMap<&'a str, Vec<usize>>,
+    grants: Grants,
+}
+
+/// A ReferenceGrant's `from` and `to` lists, as the resolve stage reads them from the facts.
+fn grant_of(value: &Value) -> Grant {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let list = |side: &str| {
+        value
+            .pointer(side)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    };
+    Grant {
+        from: list("/spec/from")
+            .iter()
+            .filter_map(|f| {
+                Some((
+                    text(f, "group").unwrap_or_default(),
+                    text(f, "kind")?,
+                    text(f, "namespace")?,
+                ))
+            })
+            .collect(),
+        to: list("/spec/to")
+            .iter()
+            .filter_map(|t| {
+                Some((
+                    text(t, "group").unwrap_or_default(),
+                    text(t, "kind")?,
+                    text(t, "name"),
+                ))
+            })
+            .collect(),
+    }
 }
 
 impl<'a> Inputs<'a> {
@@ -161,13 +196,13 @@ impl<'a> Inputs<'a> {
     fn new(objects: &'a [Object], discovery: &discovery::Discovery<'_>) -> Self {
         let mut by_key = FastMap::default();
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
-        let mut grants: FastMap<&'a str, Vec<usize>> = FastMap::default();
+        let mut grants = Grants::default();
         for (i, o) in objects.iter().enumerate() {
             if !discovery.sees(&o.id.namespace) {
                 continue;
             }
             if o.id.kind == "ReferenceGrant" && o.id.group == GATEWAY_API {
-                grants.entry(o.id.namespace.as_str()).or_default().push(i);
+                grants.add(&o.id.namespace, grant_of(&o.value));
             }
             by_kind
                 .entry((o.id.group.as_str(), o.id.kind.as_str()))
@@ -198,31 +233,9 @@ impl<'a> Inputs<'a> {
     }
 
     /// Whether a ReferenceGrant in the target's namespace lets `from` (group, kind, namespace)
-    /// refer to `to` (group, kind, namespace, name).
+    /// refer to `to` (group, kind, namespace, name): the resolve stage's check.
     pub fn granted(&self, from: (&str, &str, &str), to: (&str, &str, &str, &str)) -> bool {
-        let (to_group, to_kind, to_ns, to_name) = to;
-        let text = |v: &'a Value, key: &str| v.get(key).and_then(Value::as_str);
-        let list = |g: &'a Object, side: &str| {
-            g.value
-                .pointer(side)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-        };
-        let grants = self.grants.get(to_ns).into_iter().flatten();
-        grants.map(|&i| &self.objects[i]).any(|g| {
-            let by = list(g, "/spec/from").any(|f| {
-                text(f, "group").unwrap_or("") == from.0
-                    && text(f, "kind") == Some(from.1)
-                    && text(f, "namespace") == Some(from.2)
-            });
-            let of = list(g, "/spec/to").any(|t| {
-                text(t, "group").unwrap_or("") == to_group
-                    && text(t, "kind") == Some(to_kind)
-                    && text(t, "name").is_none_or(|n| n == to_name)
-            });
-            by && of
-        })
+        self.grants.granted(from, to)
     }
 
     pub fn of_kind<'s>(
