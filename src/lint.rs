@@ -1,6 +1,5 @@
 //! The lint pipeline: load -> parse -> model -> validate -> security. Returns data; printing is the report stage's.
 
-use crate::rules;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,6 +12,7 @@ use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::input::{self, Filters};
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
+use crate::rules;
 use crate::schema::{Lookup, Registry};
 use crate::secrets::{self, Masked};
 use crate::source::{FileId, SourceFile, Span};

@@ -5,13 +5,13 @@
 //! those annotations become GW011 notes; then the config file's `ignore` entries and `severity`
 //! overrides (`off` suppresses) apply to every finding, GW011 included.
 
-use crate::rules;
 use std::collections::HashMap;
 
 use crate::config::Config;
 use crate::diag::{Diagnostic, Suppressed};
 use crate::lint::{LintRun, report_order};
 use crate::parse::Node;
+use crate::rules;
 use crate::rules::rule;
 use crate::source::Span;
 

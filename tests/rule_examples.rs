@@ -1,5 +1,5 @@
 //! Every declared rule's examples, as data: the failing example has the rule's finding, the fixed
-//! one has not, and the failing example's findings are an insta snapshot in the rule's folder
+//! one has not (nor any other error), and the failing example's findings are an insta snapshot in the rule's folder
 //! (`src/rules/<family>/<rule>/failing.snap`). Command-line examples (rules about paths, file
 //! names and bytes) run the binary in the rule's `files/` folder.
 //!
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use gwctl::config::{Config, parse_config};
-use gwctl::diag::Diagnostic;
+use gwctl::diag::{Diagnostic, Severity};
 use gwctl::lint::{LintOptions, lint_sources, lint_sources_with_values};
 use gwctl::parse::{Limits, parse_file};
 use gwctl::rules::{self, Code, ExampleKind, Rule};
@@ -22,10 +22,11 @@ use gwctl::source::SourceFile;
 #[path = "cli/support.rs"]
 mod support;
 
-/// What one example gives: the codes found and the findings as `file:line:col: severity[CODE]
-/// message` lines (the short format).
+/// What one example gives: the codes found, whether any finding is an error, and the findings as
+/// `file:line:col: severity[CODE] message` lines (the short format).
 struct Outcome {
     codes: Vec<Code>,
+    has_error: bool,
     lines: String,
 }
 
@@ -48,6 +49,12 @@ fn failing_examples_fail_and_fixed_examples_pass() {
         if fixed.codes.contains(&rule.code) {
             problems.push(format!(
                 "{}: the fixed example still gives it:\n{}",
+                rule.code, fixed.lines
+            ));
+        } else if fixed.has_error {
+            // A fixed example the API server (or gwctl) would still refuse fixes nothing.
+            problems.push(format!(
+                "{}: the fixed example has another error:\n{}",
                 rule.code, fixed.lines
             ));
         }
@@ -172,6 +179,7 @@ fn from_diagnostics(files: &[SourceFile], diags: &[Diagnostic]) -> Outcome {
     }
     Outcome {
         codes: diags.iter().map(|d| d.code).collect(),
+        has_error: diags.iter().any(|d| d.severity == Severity::Error),
         lines,
     }
 }
@@ -201,5 +209,10 @@ fn run_command(rule: &Rule, text: &str, which: &str) -> Outcome {
         .map(|r| r.code)
         .filter(|c| lines.contains(&format!("[{c}]")))
         .collect();
-    Outcome { codes, lines }
+    let has_error = lines.lines().any(|l| l.contains(": error["));
+    Outcome {
+        codes,
+        has_error,
+        lines,
+    }
 }

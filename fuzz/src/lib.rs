@@ -59,7 +59,7 @@ pub fn assert_diagnostics(files: &[SourceFile], diagnostics: &[Diagnostic]) {
             let file = files
                 .get(loc.file)
                 .unwrap_or_else(|| panic!("{}: unknown file id {}", d.code, loc.file));
-            assert_span(&file.text, loc.span, d.code);
+            assert_span(&file.text, loc.span, d.code.as_str());
             let start = file.line_col(loc.span.start);
             let end = file.line_col(loc.span.end);
             assert!(

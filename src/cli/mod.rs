@@ -10,11 +10,12 @@ mod render_cmd;
 mod rules_cmd;
 mod schema_cmd;
 
-use crate::rules;
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
+
+use crate::rules;
 
 pub use args::{Cli, ColorChoice, Command, FailOn};
 pub use generate::{write_completions, write_man_pages};

@@ -1,6 +1,5 @@
 //! Finding, reading and checking the config file.
 
-use crate::rules;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -10,6 +9,7 @@ use super::{Config, IgnoreEntry, PolicyMerge, ValidationLevel};
 use crate::diag::ResourceRef;
 use crate::diag::{Diagnostic, Severity};
 use crate::parse::{Limits, Node, parse_file};
+use crate::rules;
 use crate::rules::rule;
 use crate::schema::KindSchema;
 use crate::schema::compile::compile;

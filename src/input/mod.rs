@@ -1,7 +1,6 @@
 //! Load stage: turns the user's paths (files, directories, `-` for stdin) into source files.
 //! Directories are walked recursively, honouring .gitignore and skipping hidden entries.
 
-use crate::rules;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -9,6 +8,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
 use crate::diag::Diagnostic;
+use crate::rules;
 use crate::source::SourceFile;
 
 /// Which files of a directory walk are read.

@@ -2,10 +2,10 @@
 //! anywhere (GW311), a `disable` that cancels nothing (GW312), PreRouting and PostRouting
 //! traffic configuring the same feature (GW313).
 
-use crate::rules;
 use std::collections::BTreeSet;
 
 use crate::fasthash::{FastMap, FastSet};
+use crate::rules;
 
 use crate::diag::Diagnostic;
 use crate::model::facts::Facts;

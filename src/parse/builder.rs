@@ -1,7 +1,6 @@
 //! Builds spanned documents from saphyr-parser events: an explicit stack (no recursion), duplicate keys,
 //! anchors, aliases with an expansion budget, `<<` merge keys and the input limits.
 
-use crate::rules;
 use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, ScalarStyle};
@@ -10,6 +9,7 @@ use super::scalar::{block_header, key_text, quoted_end, resolve, skip_props, tri
 use super::yaml::RUN_ALIAS_FACTOR;
 use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Str, Value};
 use crate::diag::Diagnostic;
+use crate::rules;
 use crate::source::{SourceFile, Span};
 
 /// Maps with more entries than this get a hash index for the duplicate check.

@@ -7,10 +7,10 @@
 //! an AI Gateway (GW307), `backend.ai` / `backend.mcp` on an AiGatewayBackend of another
 //! kind (GW309).
 
-use crate::rules;
 use std::collections::BTreeSet;
 
 use crate::fasthash::FastMap;
+use crate::rules;
 
 use crate::diag::Diagnostic;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, ObjRef, Spec};

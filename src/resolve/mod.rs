@@ -13,13 +13,13 @@ mod refs;
 mod route_conflicts;
 mod routes;
 
-use crate::rules;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
+use crate::rules;
 
 pub use duplicates::duplicates;
 pub use grants::{Grant, Grants, grant_required};

@@ -1,7 +1,6 @@
 //! `--crds`: CustomResourceDefinitions supplied by the user, added to (or replacing kinds of) the
 //! built-in schemas. Their files join the lint run so a malformed CRD is reported with its position.
 
-use crate::rules;
 use std::path::PathBuf;
 
 use crate::cel::{self, CelLimits};
@@ -9,6 +8,7 @@ use crate::diag::Diagnostic;
 use crate::input::{self, Filters};
 use crate::lint::LintRun;
 use crate::parse::{self, Limits, Node, Value};
+use crate::rules;
 use crate::source::SourceFile;
 use crate::validate::values::position::ScalarMap;
 

@@ -21,12 +21,12 @@ mod weak_password_hash;
 #[cfg(test)]
 mod tests;
 
-use crate::rules;
 use std::fmt::Display;
 
 use crate::diag::Diagnostic;
 use crate::model::Resource;
 use crate::parse::{Entry, Node};
+use crate::rules;
 use crate::source::Span;
 
 /// Default API groups of the two gateway data planes. The config file's `apiGroups` is not

@@ -1,7 +1,6 @@
 //! CEL rules (x-kubernetes-validations): values for `self`, defaults, evaluation and the API
 //! server's wording of failures.
 
-use crate::rules;
 use serde_json::Value as Json;
 
 use crate::cel::{
@@ -10,6 +9,7 @@ use crate::cel::{
 };
 use crate::diag::Diagnostic;
 use crate::parse::{Node, Value};
+use crate::rules;
 use crate::schema::compile::{JsonType, Reason, Rule, SchemaNode};
 use crate::source::Span;
 

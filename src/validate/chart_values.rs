@@ -3,11 +3,11 @@
 //! structural walk, plus the rules a schema cannot say: `validation.level` in any case,
 //! inference routing without the AI gateway, xDS TLS without its Secret in the inputs.
 
-use crate::rules;
 use std::sync::{Arc, OnceLock};
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, Value};
+use crate::rules;
 use crate::schema::KindSchema;
 use crate::schema::compile::compile;
 use crate::source::{FileId, SourceFile, Span};

@@ -1,11 +1,11 @@
 //! oneOf / anyOf / allOf / not, reported as kube-openapi does: a composite error naming the field,
 //! plus the errors of the closest failing alternative.
 
-use crate::rules;
 use serde_json::Value as Json;
 
 use crate::diag::Diagnostic;
 use crate::parse::{Node, Value};
+use crate::rules;
 use crate::schema::compile::{JsonType, SchemaNode};
 
 use super::messages::{char_len, go_quote};

@@ -1,12 +1,12 @@
 //! x-kubernetes-list-type `set` and `map`: items (or their key fields) must be unique.
 
-use crate::rules;
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
 use crate::diag::Diagnostic;
 use crate::parse::{Node, Value};
+use crate::rules;
 use crate::schema::compile::{ListType, SchemaNode};
 
 use super::Walker;

@@ -4,7 +4,6 @@
 //! for each parent route; a parent whose delegation finds no valid child, or a cycle, does not
 //! resolve all its references.
 
-use crate::rules;
 use serde_json::Value;
 
 use super::lookup::Lookup;
@@ -13,6 +12,7 @@ use crate::lint::LintRun;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 use crate::resolve::Condition;
+use crate::rules;
 
 /// The group and kind of a backendRef that selects child routes by label.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";

@@ -1,12 +1,12 @@
 //! Data-plane CEL expressions (decisions.md section 8): syntax, and top-level names against the
 //! data plane's context.
 
-use crate::rules;
 use std::cell::RefCell;
 
 use super::Finding;
 use crate::cel::{CelLimits, skip_string};
 use crate::memo::Accepted;
+use crate::rules;
 use crate::validate::messages::{go_quote, suggest};
 
 /// The variables the data plane binds for an expression.

@@ -3,10 +3,10 @@
 //! its type needs. Private members in a verification key set are warnings. Key material is
 //! never put into a message.
 
-use crate::rules;
 use serde_json::{Map, Value};
 
 use super::Finding;
+use crate::rules;
 use crate::validate::messages::go_quote;
 
 /// Members each key type needs (RFC 7518 section 6, RFC 8037).

@@ -17,11 +17,11 @@ mod tests;
 #[cfg(test)]
 mod tests_template;
 
-use crate::rules;
 use std::ops::Range;
 
 use crate::diag::Diagnostic;
 use crate::parse::Node;
+use crate::rules;
 use crate::schema::compile::ValueFormat;
 
 use super::{Walker, display_path};

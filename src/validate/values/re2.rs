@@ -6,12 +6,12 @@
 //! `\Q..\E` and `\C`, which Rust does not. A pre-scan handles those differences; the rest is
 //! parsed by `regex-syntax` (for the error's position) and compiled with a size limit.
 
-use crate::rules;
 use std::cell::RefCell;
 use std::ops::Range;
 
 use super::Finding;
 use crate::memo::Accepted;
+use crate::rules;
 
 /// RE2's largest repeat count.
 const MAX_REPEAT: u32 = 1000;

@@ -5,10 +5,11 @@
 //! expression grammar itself is not parsed; a name the data plane does not define is a runtime
 //! matter (the template still loads).
 
-use crate::rules;
 use std::ops::Range;
 
 use super::Finding;
+
+use crate::rules;
 
 const CODE: rules::Code = rules::GW127;
 const HELP: &str = "the proxy compiles the template when it loads the route configuration and rejects the configuration when it does not compile";
