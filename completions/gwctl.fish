@@ -52,8 +52,8 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l values -d 'The cont
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l crds -d 'CustomResourceDefinition file or directory to check objects against (repeatable); a CRD of a built-in kind replaces the built-in schema' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l output -d 'Also write the report in --format to FILE; the terminal then gets the human format' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
-complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
-complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-depth -d 'Nesting depth of mappings and sequences' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one file (all files together: 100 times as many)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-depth -d 'Nesting depth of mappings and sequences (at most 1000)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-document-bytes -d 'Bytes in one document' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-documents -d 'Documents in one file' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l max-total-bytes -d 'Bytes of all input files together; files beyond it are skipped with a finding' -r
@@ -116,8 +116,8 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l validation-level -d
 strict\t'The proxy\'s validation too: a rule whose matcher the proxy rejects is dropped (the route not Accepted, reason `RouteRuleDropped`); anything else either rejects is a direct response 500, as in standard'"
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l values -d 'The control-plane chart\'s values file, for both sides' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
-complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r
-complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-depth -d 'Nesting depth of mappings and sequences' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one file (all files together: 100 times as many)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-depth -d 'Nesting depth of mappings and sequences (at most 1000)' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-document-bytes -d 'Bytes in one document' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-documents -d 'Documents in one file' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-total-bytes -d 'Bytes of all input files together; files beyond it are skipped with a finding' -r

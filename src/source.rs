@@ -47,7 +47,14 @@ pub struct SourceFile {
     pub text: Arc<str>,
     /// Shared: a masked copy of the text (same line breaks) reuses it.
     line_starts: Arc<[usize]>,
+    /// Characters before each multiple of [`CHAR_MARK_STRIDE`] bytes, so that a column is counted
+    /// from the nearest mark, not from the start of a line that may be megabytes long; empty when
+    /// the text is ASCII (a column is then a byte difference).
+    char_marks: Arc<[usize]>,
 }
+
+/// Bytes between two entries of [`SourceFile::char_marks`].
+const CHAR_MARK_STRIDE: usize = 1024;
 
 /// 1-based line and column; the column counts characters (as editors do), not bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -60,10 +67,11 @@ impl SourceFile {
     pub fn new(id: FileId, name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text: Arc<str> = text.into();
         let mut line_starts = vec![0];
-        line_starts.extend(memchr_newlines(text.as_bytes()));
+        line_starts.extend(line_breaks(text.as_bytes()));
         SourceFile {
             id,
             name: name.into(),
+            char_marks: char_marks(&text),
             text,
             line_starts: line_starts.into(),
         }
@@ -72,10 +80,13 @@ impl SourceFile {
     /// The same file with `text` in place of its text; `text` must have the same line breaks at
     /// the same offsets (a masked copy), so the line index is shared, not rebuilt.
     pub fn with_same_lines(&self, text: impl Into<Arc<str>>) -> SourceFile {
+        let text: Arc<str> = text.into();
         SourceFile {
             id: self.id,
             name: self.name.clone(),
-            text: text.into(),
+            // A masked value may have other characters than the original: counted afresh.
+            char_marks: char_marks(&text),
+            text,
             line_starts: Arc::clone(&self.line_starts),
         }
     }
@@ -93,15 +104,52 @@ impl SourceFile {
         while !self.text.is_char_boundary(end) {
             end -= 1;
         }
-        let column = self.text[start..end].chars().count() + 1;
         LineCol {
             line: line + 1,
-            column,
+            column: self.chars_before(end) - self.chars_before(start.min(end)) + 1,
         }
     }
 
+    /// Characters in the text before byte `offset` (a character boundary): at most one stride of
+    /// bytes is counted, so many findings on one long line stay linear.
+    fn chars_before(&self, offset: usize) -> usize {
+        if self.char_marks.is_empty() {
+            return offset;
+        }
+        let mark = offset / CHAR_MARK_STRIDE;
+        let from = mark * CHAR_MARK_STRIDE;
+        self.char_marks[mark] + count_chars(&self.text.as_bytes()[from..offset])
+    }
+
+    /// Number of lines (a text without a line break has one).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The byte range of the 0-based line `index` without its line break, and whether a line
+    /// break ends it.
+    pub fn line_range(&self, index: usize) -> (std::ops::Range<usize>, bool) {
+        let start = self
+            .line_starts
+            .get(index)
+            .copied()
+            .unwrap_or(self.text.len());
+        let Some(&next) = self.line_starts.get(index + 1) else {
+            return (start..self.text.len(), false);
+        };
+        let bytes = self.text.as_bytes();
+        let mut end = next;
+        if end > start && bytes[end - 1] == b'\n' {
+            end -= 1;
+        }
+        if end > start && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        (start..end, true)
+    }
+
     /// The 0-based line of a byte offset (within the text).
-    fn line_index(&self, offset: usize) -> usize {
+    pub fn line_index(&self, offset: usize) -> usize {
         match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
@@ -147,6 +195,30 @@ impl SourceFile {
     }
 }
 
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    memchr::memchr_iter(b'\n', bytes).map(|i| i + 1)
+/// Starts of the lines after the first: after each LF, CR LF or lone CR (YAML's three line breaks,
+/// so that a file with old Mac line endings is not one long line).
+fn line_breaks(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+        .map(|i| i + 1)
+}
+
+/// See [`SourceFile::char_marks`].
+fn char_marks(text: &str) -> Arc<[usize]> {
+    if text.is_ascii() {
+        return Arc::from([]);
+    }
+    let mut marks = Vec::with_capacity(text.len() / CHAR_MARK_STRIDE + 1);
+    let mut chars = 0;
+    marks.push(0);
+    for chunk in text.as_bytes().chunks(CHAR_MARK_STRIDE) {
+        chars += count_chars(chunk);
+        marks.push(chars);
+    }
+    marks.into()
+}
+
+/// Characters starting in `bytes`: every byte that is not a UTF-8 continuation byte.
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }

@@ -96,7 +96,8 @@ fn unreadable_file_is_a_finding() {
     let dir = dir_with(&[("good.yaml", GOOD.as_bytes())]);
     std::os::unix::fs::symlink(dir.path().join("gone/x"), dir.path().join("gone.yaml"))
         .expect("symlink");
-    let out = short(dir.path(), 1);
+    // Unreadable like a path argument: exit 2 (issue 20), the rest still linted.
+    let out = short(dir.path(), 2);
     assert!(
         out.contains("error[GW001] gone.yaml: no such file or directory"),
         "{out}"
@@ -125,7 +126,8 @@ fn symlink_loops_terminate_with_a_finding() {
     std::fs::create_dir(dir.path().join("sub")).expect("dir");
     std::os::unix::fs::symlink("..", dir.path().join("sub/up")).expect("symlink");
     std::os::unix::fs::symlink("self.yaml", dir.path().join("self.yaml")).expect("symlink");
-    let out = short(dir.path(), 1);
+    // An input error like any unreadable path: exit 2.
+    let out = short(dir.path(), 2);
     assert!(
         out.contains("error[GW001] sub/up: symbolic link loop: it leads back to ."),
         "{out}"

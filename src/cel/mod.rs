@@ -16,10 +16,12 @@
 //! `self.all(l1, self.exists_one(l2, l1.name == l2.name))` (nine inner iterations).
 //!
 //! Known differences from the API server: there is no type checker, so a rule naming a field
-//! the schema lacks fails when evaluated ("No such key") rather than when compiled; no cost
-//! budget; unescaping also applies to selections on `additionalProperties` maps; `url()` is an
+//! the schema lacks fails when evaluated ("No such key") rather than when compiled; the cost
+//! budget ([`CompiledRule::cost_bound`]) covers nested loops only and bounds them by the data's
+//! largest collection, not by the schema's `maxItems`; unescaping also applies to selections on `additionalProperties` maps; `url()` is an
 //! approximation of Go's `ParseRequestURI`; the lists/sets/semver/authz libraries are absent.
 
+mod cost;
 mod fast;
 mod formats;
 mod k8s_functions;
@@ -45,6 +47,7 @@ use std::sync::{Arc, LazyLock};
 use cel::common::value::CowVal;
 use cel::{Context, Env, Value};
 
+pub use cost::PER_CALL_LIMIT;
 pub use fast::SchemaView;
 pub use rewrite::escape as escape_property_name;
 pub use syntax::{
@@ -98,6 +101,7 @@ pub struct CompiledRule {
     /// The rule compiled for [`fast`], when it uses only what that evaluates: it can then run on
     /// the tree directly.
     fast: Option<fast::Program>,
+    cost: cost::CostShape,
     env: Arc<Env>,
 }
 
@@ -129,6 +133,7 @@ impl CompiledRule {
         };
         Ok(CompiledRule {
             source: rule.to_string(),
+            cost: cost::CostShape::of(&expr),
             expr,
             transition,
             fast,
@@ -143,6 +148,14 @@ impl CompiledRule {
     /// True when the rule reads `oldSelf` (a transition rule: skipped offline).
     pub fn is_transition_rule(&self) -> bool {
         self.transition
+    }
+
+    /// The bound on one evaluation's cost when no list, map or string of the data has more than
+    /// `largest` items, for a rule whose cost can grow faster than its data (nested loops);
+    /// `None` for the others, whose cost is linear in the data. A bound over
+    /// [`PER_CALL_LIMIT`] means the rule is not evaluated.
+    pub fn cost_bound(&self, largest: impl FnOnce() -> usize) -> Option<u64> {
+        self.cost.superlinear().then(|| self.cost.bound(largest()))
     }
 
     /// True when [`Self::eval_node`] can evaluate the rule on the tree without a CEL value.

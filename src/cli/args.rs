@@ -6,7 +6,7 @@ use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
 
-use crate::parse::Limits;
+use crate::parse::{Limits, MAX_DEPTH_CAP};
 use crate::report::{ExplainFormat, Format};
 
 /// Lint declarative gateway manifests offline.
@@ -294,12 +294,13 @@ pub struct LintArgs {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
-    /// Nodes that YAML alias expansion may add to one document
+    /// Nodes that YAML alias expansion may add to one file (all files together: 100 times as many)
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_alias_nodes)]
     pub max_alias_nodes: usize,
 
-    /// Nesting depth of mappings and sequences
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth)]
+    /// Nesting depth of mappings and sequences (at most 1000)
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_DEPTH_CAP as u64))]
     pub max_depth: usize,
 
     /// Bytes in one document
@@ -338,6 +339,7 @@ impl From<&LimitArgs> for Limits {
             max_regex_size: a.max_regex_size,
             max_cel_length: a.max_cel_length,
             max_cel_depth: a.max_cel_depth,
+            ..Limits::default()
         }
     }
 }

@@ -70,7 +70,9 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         DiffFormat::Json => diff::json(&d),
         DiffFormat::Markdown => diff::markdown(&d, args.max_chars),
     };
-    print_stdout(&text);
+    if let Err(code) = print_stdout(&text) {
+        super::exit_now(code);
+    }
     let changed = args.exit_code && d.changes_effect();
     let failed = args
         .fail_on

@@ -72,6 +72,7 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
     if let Some(unread) = super::unreadable(&run) {
         return usage_error(&unread);
     }
+    let skipped = u8::from(super::report_skipped_inputs(&run));
     let Some(model) = &run.model else {
         return usage_error("no manifests were read");
     };
@@ -97,16 +98,12 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let mut list = ExplanationList::new(&mut out, args.output, color);
         for place in places {
-            if list
-                .push(&explain(facts, &merged, &statuses, place))
-                .is_err()
-            {
-                // A closed pipe: nobody reads the rest.
-                return 0;
+            if let Err(e) = list.push(&explain(facts, &merged, &statuses, place)) {
+                return super::written(Err(e)).map_or_else(|code| code, |()| skipped);
             }
         }
-        let _ = list.finish();
-        return 0;
+        let finished = list.finish().and_then(|()| std::io::Write::flush(&mut out));
+        return super::written(finished).map_or_else(|code| code, |()| skipped);
     }
     let Some(i) = facts
         .iter()
@@ -134,8 +131,8 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
     let merged = model.merge();
     let statuses = status_index(&Model::statuses(&merged, &run));
     let explanation = explain(facts, &merged, &statuses, place);
-    print_stdout(&render_explanation(&explanation, args.output, color));
-    0
+    print_stdout(&render_explanation(&explanation, args.output, color))
+        .map_or_else(|code| code, |()| skipped)
 }
 
 /// The error for a target that is not in the inputs, with the closest names of its kind.

@@ -24,8 +24,7 @@ pub(super) fn run_completions(args: &CompletionsArgs) -> u8 {
     let mut cmd = Cli::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "gwctl", &mut out);
-    super::print_stdout(&String::from_utf8_lossy(&out));
-    0
+    super::print_stdout(&String::from_utf8_lossy(&out)).map_or_else(|code| code, |()| 0)
 }
 
 pub(super) fn run_man(args: &ManArgs) -> u8 {

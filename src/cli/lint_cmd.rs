@@ -1,13 +1,13 @@
 //! `gwctl lint`: runs the pipeline, prints the report, decides the exit status.
 
 use std::ffi::OsStr;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Arc;
 
 use super::args::{ColorChoice, FailOn, LintArgs};
 use super::progress::Bar;
-use super::{EXIT_USAGE, print_stdout, usage_error};
+use super::{EXIT_USAGE, usage_error, written};
 use crate::config::{self, Config, ConfigError};
 use crate::diag::Severity;
 use crate::input::Filters;
@@ -67,8 +67,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
                 color: false,
                 ..render_options.clone()
             };
-            let report = report::render(&run, args.format, &file_options);
-            if let Err(e) = std::fs::write(path, report) {
+            if let Err(e) = write_report_file(path, &run, args.format, &file_options) {
                 return usage_error(&format!("{}: {e}", path.display()));
             }
             Format::Human
@@ -76,15 +75,31 @@ pub(super) fn run(args: &LintArgs) -> u8 {
         None => args.format,
     };
     phases.mark("lint");
-    let report = report::render(&run, terminal_format, &render_options);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let printed =
+        report::write(&run, terminal_format, &render_options, &mut out).and_then(|()| out.flush());
+    drop(out);
+    if let Err(code) = written(printed) {
+        super::exit_now(code);
+    }
     phases.mark("report");
-    print_stdout(&report);
-    phases.mark("print");
     // Formats without a place for the table keep stdout machine-readable: it goes to stderr.
     if args.statistics && !matches!(terminal_format, Format::Human | Format::Json) {
         eprint!("{}", report::statistics_table(&run));
     }
     super::exit_now(exit_code(&run, args.fail_on))
+}
+
+/// `--output FILE`: the report in its format, streamed to the file.
+fn write_report_file(
+    path: &Path,
+    run: &LintRun,
+    format: Format,
+    options: &RenderOptions,
+) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    report::write(run, format, options, &mut out)?;
+    out.flush()
 }
 
 /// The config file named by `--config`, else the nearest one above the current directory, else

@@ -45,10 +45,41 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Writes to stdout; a closed pipe (`gwctl lint | head`) is not an error worth reporting.
-pub(crate) fn print_stdout(text: &str) {
+/// Writes to stdout. `Err` is the exit status after a failed write (a full disk), which is
+/// reported; a closed pipe (`gwctl lint | head`) is not an error worth reporting.
+pub(crate) fn print_stdout(text: &str) -> Result<(), u8> {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+}
+
+/// The outcome of writing the output: a failure other than a closed pipe is reported on stderr
+/// and is exit status 2 (a report that did not reach its file must not pass for a clean run).
+pub(crate) fn written(result: std::io::Result<()>) -> Result<(), u8> {
+    match result {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(usage_error(&format!("cannot write the output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `render` and `explain` print no findings; an input they could not use whole (a file that is
+/// not UTF-8, one skipped over a limit: findings without a position) must not pass silently, so
+/// those are written on stderr as lint's short format writes them. True when one is an error.
+pub(crate) fn report_skipped_inputs(run: &crate::lint::LintRun) -> bool {
+    let mut error = false;
+    for d in run.diagnostics.iter().filter(|d| d.location.is_none()) {
+        if d.severity >= crate::diag::Severity::Warning {
+            eprintln!(
+                "gwctl: {}[{}] {}",
+                d.severity.as_str(),
+                d.code,
+                crate::report::escape::escape_controls(&d.message)
+            );
+            error |= d.severity == crate::diag::Severity::Error;
+        }
+    }
+    error
 }
 
 /// What could not be read, when a path of the run was unreadable (a usage error for the commands

@@ -36,6 +36,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     if let Some(unread) = super::unreadable(&run) {
         return usage_error(&unread);
     }
+    let skipped = super::report_skipped_inputs(&run);
     if let Some((ns, name)) = &gateway
         && !run.model.iter().flat_map(|m| &m.objects).any(|o| {
             o.id.group == GATEWAY_API
@@ -67,11 +68,13 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     for doc in rest.into_documents(kinds, with_statuses) {
         out.write(&doc);
     }
-    out.finish();
+    if let Err(code) = super::written(out.finish()) {
+        super::exit_now(code);
+    }
     for failure in &failures {
         eprintln!("error: {failure}");
     }
-    super::exit_now(u8::from(!failures.is_empty()))
+    super::exit_now(u8::from(!failures.is_empty() || skipped))
 }
 
 /// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.
@@ -110,8 +113,8 @@ struct Documents {
     out: std::io::BufWriter<std::io::StdoutLock<'static>>,
     format: RenderFormat,
     written: usize,
-    /// A closed pipe (`| head`) ends the output; there is no one left to tell.
-    closed: bool,
+    /// A failed write ends the output; [`Documents::finish`] returns it.
+    failed: Option<std::io::Error>,
 }
 
 impl Documents {
@@ -120,12 +123,12 @@ impl Documents {
             out: std::io::BufWriter::new(std::io::stdout().lock()),
             format,
             written: 0,
-            closed: false,
+            failed: None,
         }
     }
 
     fn write(&mut self, doc: &serde_json::Value) {
-        if self.closed {
+        if self.failed.is_some() {
             return;
         }
         let first = self.written == 0;
@@ -151,18 +154,18 @@ impl Documents {
                     .and_then(|()| self.out.write_all(to_yaml(doc).as_bytes()))
             }
         };
-        self.closed = result.is_err();
+        self.failed = result.err();
     }
 
-    fn finish(mut self) {
-        if self.closed {
-            return;
+    fn finish(mut self) -> std::io::Result<()> {
+        if let Some(e) = self.failed {
+            return Err(e);
         }
         let end: &[u8] = match (self.format, self.written) {
             (RenderFormat::Json, 0) => b"[]\n",
             (RenderFormat::Json, _) => b"\n]\n",
             (RenderFormat::Yaml, _) => b"",
         };
-        let _ = self.out.write_all(end).and_then(|()| self.out.flush());
+        self.out.write_all(end).and_then(|()| self.out.flush())
     }
 }

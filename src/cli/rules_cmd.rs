@@ -8,19 +8,12 @@ use crate::rules::{self, ExampleKind, Rule, rule};
 
 pub(super) fn run(args: &RulesArgs) -> u8 {
     if args.markdown {
-        print_stdout(&rules_markdown());
-        return 0;
+        return print_stdout(&rules_markdown()).map_or_else(|code| code, |()| 0);
     }
     match &args.code {
-        None => {
-            print_stdout(&rules_table());
-            0
-        }
+        None => print_stdout(&rules_table()).map_or_else(|code| code, |()| 0),
         Some(code) => match rule(&code.to_ascii_uppercase()) {
-            Some(r) => {
-                print_stdout(&rule_details(r));
-                0
-            }
+            Some(r) => print_stdout(&rule_details(r)).map_or_else(|code| code, |()| 0),
             None => usage_error(&format!(
                 "unknown rule code {code:?}; `gwctl rules` lists them"
             )),

@@ -6,10 +6,7 @@ use crate::schema::Registry;
 
 pub(super) fn run(args: &SchemaArgs) -> u8 {
     match schema_text(Registry::builtin(), &args.kind, args.api_version.as_deref()) {
-        Ok(text) => {
-            print_stdout(&text);
-            0
-        }
+        Ok(text) => print_stdout(&text).map_or_else(|code| code, |()| 0),
         Err(message) => usage_error(&message),
     }
 }

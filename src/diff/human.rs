@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use super::effective::{FieldState, grouped, targets_text};
 use super::{Diff, count};
+use crate::report::escape::escape_controls;
 
 /// Targets named for one group of equal changes; the others are counted.
 const SHOWN_TARGETS: usize = 20;
@@ -14,7 +15,10 @@ const RED: &str = "31";
 const GREEN: &str = "32";
 const CYAN: &str = "36";
 
+/// Names and values are escaped (a control character in a name would act on the terminal),
+/// then styled.
 fn paint(text: &str, code: &str, color: bool) -> String {
+    let text = escape_controls(text);
     if color {
         format!("\x1b[{code}m{text}\x1b[0m")
     } else {
@@ -50,7 +54,7 @@ pub fn human(d: &Diff, color: bool) -> String {
     for x in &f.introduced {
         let _ = writeln!(out, "  {}", paint(&format!("+ {}", x.line()), GREEN, color));
         if let Some(at) = &x.location {
-            let _ = writeln!(out, "      at {at}");
+            let _ = writeln!(out, "{}", escape_controls(&format!("      at {at}")));
         }
     }
     for x in &f.fixed {
@@ -71,17 +75,12 @@ pub fn human(d: &Diff, color: bool) -> String {
         let _ = writeln!(
             out,
             "  {}",
-            targets_text(&targets, SHOWN_TARGETS, str::to_string)
+            escape_controls(&targets_text(&targets, SHOWN_TARGETS, str::to_string))
         );
         for c in changes {
             let via = c.via.as_deref().map(|v| format!(" (via {v})"));
-            let _ = writeln!(
-                out,
-                "    {} {}{}",
-                c.family,
-                c.field,
-                via.unwrap_or_default()
-            );
+            let line = format!("    {} {}{}", c.family, c.field, via.unwrap_or_default());
+            let _ = writeln!(out, "{}", escape_controls(&line));
             let before = format!("- {}", state(c.before.as_ref()));
             let after = format!("+ {}", state(c.after.as_ref()));
             let _ = writeln!(out, "      {}", paint(&before, RED, color));
@@ -100,7 +99,7 @@ pub fn human(d: &Diff, color: bool) -> String {
     };
     let _ = writeln!(out, "{}", paint(&title, BOLD, color));
     for g in &d.rendered {
-        let _ = writeln!(out, "  {}", g.gateway);
+        let _ = writeln!(out, "  {}", escape_controls(&g.gateway));
         for r in &g.changes {
             for line in r.diff.lines() {
                 let painted = if line.starts_with("+++") || line.starts_with("---") {
@@ -112,7 +111,7 @@ pub fn human(d: &Diff, color: bool) -> String {
                 } else if line.starts_with("@@") {
                     paint(line, CYAN, color)
                 } else {
-                    line.to_string()
+                    escape_controls(line).into_owned()
                 };
                 let _ = writeln!(out, "    {painted}");
             }

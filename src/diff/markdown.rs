@@ -236,7 +236,13 @@ fn rendered_section(d: &Diff) -> Option<Section> {
     Some(s)
 }
 
+/// The Markdown text, with control characters in names and values escaped (a pull-request comment
+/// is also read in terminals); an escape can make the text a few characters longer than `cap`.
 pub fn markdown(d: &Diff, cap: usize) -> String {
+    crate::report::escape::escape_controls(&composed(d, cap)).into_owned()
+}
+
+fn composed(d: &Diff, cap: usize) -> String {
     let f = &d.findings;
     let findings = format!(
         "{} introduced, {} fixed, {} unchanged",

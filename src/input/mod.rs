@@ -62,14 +62,31 @@ pub fn load_bounded(
             continue;
         }
         match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk_dir(
-                path,
-                include.as_ref(),
-                exclude.as_ref(),
-                &mut candidates,
-                &mut diagnostics,
-            ),
-            Ok(_) => candidates.push(Candidate::File(path.clone())),
+            Ok(meta) if meta.is_dir() => {
+                input_error |= walk_dir(
+                    path,
+                    include.as_ref(),
+                    exclude.as_ref(),
+                    &mut candidates,
+                    &mut diagnostics,
+                );
+            }
+            Ok(meta) if meta.is_file() => candidates.push(Candidate::File(path.clone(), 0)),
+            // A FIFO without a writer blocks forever, a device never ends: only `-` reads a stream.
+            Ok(meta) => {
+                input_error = true;
+                diagnostics.push(
+                    Diagnostic::new(
+                        rules::GW001,
+                        format!(
+                            "{}: not a regular file ({})",
+                            display_name(path),
+                            file_kind(&meta)
+                        ),
+                    )
+                    .with_help("give a stream on stdin with `-` (`cmd | gwctl lint -`)"),
+                );
+            }
             Err(e) => {
                 input_error = true;
                 diagnostics.push(Diagnostic::new(
@@ -145,7 +162,9 @@ type ReadResult = Result<(String, Vec<u8>), Box<Diagnostic>>;
 
 enum Candidate {
     Stdin,
-    File(PathBuf),
+    /// A regular file, and the bytes it may have when read (what was left of the budget when
+    /// it was counted), so that a file that grows meanwhile is read only that far.
+    File(PathBuf, u64),
     /// Already read (stdin, whose size is known only by reading it).
     Read(ReadResult),
 }
@@ -163,14 +182,14 @@ fn within_budget(
         |name: String, diagnostics: &mut Vec<Diagnostic>| diagnostics.push(over_budget(&name, max));
     for c in candidates {
         match c {
-            Candidate::File(p) => {
+            Candidate::File(p, _) => {
                 // An unreadable file costs nothing: reading it reports why.
                 let size = std::fs::metadata(&p).map_or(0, |m| m.len());
                 if size > left {
                     skip(display_name(&p), diagnostics);
                 } else {
+                    out.push(Candidate::File(p, left));
                     left -= size;
-                    out.push(Candidate::File(p));
                 }
             }
             Candidate::Stdin => match read_stdin(left) {
@@ -216,25 +235,33 @@ fn read_candidate(c: Candidate) -> ReadResult {
     match c {
         Candidate::Stdin => read_stdin(u64::MAX),
         Candidate::Read(r) => r,
-        Candidate::File(p) => {
+        Candidate::File(p, allowed) => {
             let name = display_name(&p);
-            std::fs::read(&p).map(|b| (name.clone(), b)).map_err(|e| {
-                Box::new(Diagnostic::new(
+            let mut bytes = Vec::new();
+            let read = std::fs::File::open(&p)
+                .and_then(|f| f.take(allowed.saturating_add(1)).read_to_end(&mut bytes));
+            match read {
+                Ok(_) if bytes.len() as u64 > allowed => Err(Box::new(over_budget(&name, allowed))),
+                Ok(_) => Ok((name, bytes)),
+                Err(e) => Err(Box::new(Diagnostic::new(
                     rules::GW001,
                     format!("{name}: {}", io_reason(&e)),
-                ))
-            })
+                ))),
+            }
         }
     }
 }
 
+/// Adds the candidate files below `root`; true when an entry could not be read (a dangling
+/// link, a link loop), which is an input error like an unreadable path argument.
 fn walk_dir(
     root: &Path,
     include: Option<&GlobSet>,
     exclude: Option<&GlobSet>,
     out: &mut Vec<Candidate>,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> bool {
+    let mut failed = false;
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .require_git(false)
@@ -246,6 +273,7 @@ fn walk_dir(
             Ok(e) => e,
             Err(e) => {
                 diagnostics.push(Diagnostic::new(rules::GW001, walk_error(root, &e)));
+                failed = true;
                 continue;
             }
         };
@@ -260,8 +288,29 @@ fn walk_dir(
         if include.is_some_and(|g| !g.is_match(rel)) || exclude.is_some_and(|g| g.is_match(rel)) {
             continue;
         }
-        out.push(Candidate::File(path.to_path_buf()));
+        out.push(Candidate::File(path.to_path_buf(), 0));
     }
+    failed
+}
+
+/// What a path that is neither a file nor a directory is, for the finding.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "neither a file nor a directory"
 }
 
 /// Whether a directory walk reads a file of this name: a manifest extension or a tool file (which

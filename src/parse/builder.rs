@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use saphyr_parser::{Event, ScalarStyle};
 
 use super::scalar::{block_header, key_text, quoted_end, resolve, skip_props, trim_end};
+use super::yaml::RUN_ALIAS_FACTOR;
 use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Str, Value};
 use crate::diag::Diagnostic;
 use crate::rules;
@@ -92,8 +93,6 @@ struct Doc {
     index: usize,
     start: usize,
     skip: bool,
-    /// Nodes added by alias expansion so far.
-    added: usize,
     root: Option<Node>,
 }
 
@@ -106,6 +105,8 @@ pub(super) struct Builder<'a> {
     anchors: HashMap<usize, (Node, usize)>,
     doc: Option<Doc>,
     next_index: usize,
+    /// Nodes alias expansion added to this file so far.
+    aliased: usize,
     out: ParsedFile,
 }
 
@@ -150,6 +151,7 @@ impl<'a> Builder<'a> {
             anchors: HashMap::new(),
             doc: None,
             next_index: 0,
+            aliased: 0,
             out: ParsedFile::default(),
         }
     }
@@ -200,12 +202,8 @@ impl<'a> Builder<'a> {
                     return Flow::Continue;
                 }
                 if end.saturating_sub(doc.start) > self.limits.max_document_bytes {
-                    let msg = format!(
-                        "document larger than the limit of {} bytes; raise it with --max-document-bytes",
-                        self.limits.max_document_bytes
-                    );
                     let span = char_span(self.text, doc.start);
-                    self.diag(rules::GW005, msg, span);
+                    self.diag(rules::GW005, self.too_large(), span);
                     self.skip_doc();
                     return Flow::Continue;
                 }
@@ -215,20 +213,45 @@ impl<'a> Builder<'a> {
         }
     }
 
+    fn too_large(&self) -> String {
+        format!(
+            "document larger than the limit of {} bytes; raise it with --max-document-bytes",
+            self.limits.max_document_bytes
+        )
+    }
+
+    /// A document found too large before parsing (starting at `start`): reported and counted,
+    /// never parsed.
+    pub(super) fn oversized_document(&mut self, start: usize) -> Flow {
+        if self.documents_exceeded(start) {
+            return Flow::Stop;
+        }
+        self.next_index += 1;
+        self.diag(rules::GW005, self.too_large(), char_span(self.text, start));
+        Flow::Continue
+    }
+
+    /// Whether the file already has `--max-documents` documents (reported once, at `start`).
+    fn documents_exceeded(&mut self, start: usize) -> bool {
+        if self.next_index < self.limits.max_documents {
+            return false;
+        }
+        let msg = format!(
+            "more than {} documents in the file; the rest are skipped; raise the limit with --max-documents",
+            self.limits.max_documents
+        );
+        self.diag(rules::GW005, msg, char_span(self.text, start));
+        true
+    }
+
     fn start_doc(&mut self, start: usize) -> Flow {
-        if self.next_index >= self.limits.max_documents {
-            let msg = format!(
-                "more than {} documents in the file; the rest are skipped; raise the limit with --max-documents",
-                self.limits.max_documents
-            );
-            self.diag(rules::GW005, msg, char_span(self.text, start));
+        if self.documents_exceeded(start) {
             return Flow::Stop;
         }
         self.doc = Some(Doc {
             index: self.next_index,
             start,
             skip: false,
-            added: 0,
             root: None,
         });
         self.next_index += 1;
@@ -315,7 +338,8 @@ impl<'a> Builder<'a> {
         } else {
             s
         };
-        if self.stack.len() >= self.limits.max_depth {
+        // A library caller's limits are capped as the flag is.
+        if self.stack.len() >= self.limits.max_depth.min(super::MAX_DEPTH_CAP) {
             let msg = format!(
                 "nesting deeper than the limit of {} levels; raise it with --max-depth",
                 self.limits.max_depth
@@ -375,20 +399,32 @@ impl<'a> Builder<'a> {
             return;
         };
         let count = *count;
-        let Some(doc) = &mut self.doc else {
+        if self.doc.is_none() {
             return;
+        }
+        // Check the budgets before cloning anything, so hostile documents cost no memory: this
+        // file's, then the run's (shared with the files parsed in parallel).
+        let max = self.limits.max_alias_nodes;
+        let msg = if self.aliased.saturating_add(count) > max {
+            Some(format!(
+                "YAML alias expansion exceeds the limit of {max} nodes in this file (a \"billion laughs\" document?); raise it with --max-alias-nodes"
+            ))
+        } else {
+            let run_max = max.saturating_mul(RUN_ALIAS_FACTOR);
+            let before = self
+                .limits
+                .alias_nodes_used
+                .fetch_add(count, std::sync::atomic::Ordering::Relaxed);
+            (before.saturating_add(count) > run_max).then(|| format!(
+                "YAML alias expansion exceeds the limit of {run_max} nodes in all files together ({RUN_ALIAS_FACTOR} times --max-alias-nodes); raise it with --max-alias-nodes"
+            ))
         };
-        // Check the budget before cloning anything, so hostile documents cost no memory.
-        if doc.added.saturating_add(count) > self.limits.max_alias_nodes {
-            let msg = format!(
-                "YAML alias expansion exceeds the limit of {} nodes (a \"billion laughs\" document?); raise it with --max-alias-nodes",
-                self.limits.max_alias_nodes
-            );
+        if let Some(msg) = msg {
             self.diag(rules::GW005, msg, span);
             self.skip_doc();
             return;
         }
-        doc.added += count;
+        self.aliased += count;
         let mut copy = node.clone();
         copy.span = span;
         self.add(copy, count, 0);

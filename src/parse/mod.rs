@@ -12,4 +12,4 @@ mod tests_recover;
 mod yaml;
 
 pub use node::{Entry, Node, PathSeg, Str, Value, parse_path};
-pub use yaml::{Limits, ParsedDocument, ParsedFile, parse_file};
+pub use yaml::{Limits, MAX_DEPTH_CAP, ParsedDocument, ParsedFile, RUN_ALIAS_FACTOR, parse_file};

@@ -80,7 +80,7 @@ fn billion_laughs_is_rejected_quickly() {
     let d = &parsed.diagnostics[0];
     assert_eq!(
         d.message,
-        "YAML alias expansion exceeds the limit of 100000 nodes (a \"billion laughs\" document?); \
+        "YAML alias expansion exceeds the limit of 100000 nodes in this file (a \"billion laughs\" document?); \
          raise it with --max-alias-nodes"
     );
     // The work stays bounded: the budget is checked before an alias is copied, so the expansion

@@ -4,6 +4,8 @@
 //! and after a syntax error resumes at the next `---` line so later documents are still linted.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 
 use saphyr_parser::Parser;
 
@@ -15,8 +17,12 @@ use crate::source::{SourceFile, Span};
 /// Safety limits; each exceeded limit is a GW005 finding naming it.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// Nodes that alias expansion may add to one document (billion-laughs guard).
+    /// Nodes that alias expansion may add to one file (billion-laughs guard); a run may add
+    /// [`RUN_ALIAS_FACTOR`] times as many in all its files.
     pub max_alias_nodes: usize,
+    /// Nodes alias expansion has added so far, shared by every file parsed with these limits
+    /// (clones of one `Limits` share it: one run, or both sides of a diff).
+    pub alias_nodes_used: Arc<AtomicUsize>,
     /// Nesting depth of mappings and sequences.
     pub max_depth: usize,
     /// Bytes in one document.
@@ -37,6 +43,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_alias_nodes: 100_000,
+            alias_nodes_used: Arc::new(AtomicUsize::new(0)),
             max_depth: 128,
             max_document_bytes: 16 * 1024 * 1024,
             max_documents: 100_000,
@@ -50,6 +57,14 @@ impl Default for Limits {
         }
     }
 }
+
+/// How many times `--max-alias-nodes` the files of one run may add together: each file is
+/// bounded already, this bounds the time 200,000 files just under it would take.
+pub const RUN_ALIAS_FACTOR: usize = 100;
+
+/// The highest `--max-depth`: every stage after the parser walks the tree recursively (schema
+/// validation, CEL values, dropping the tree), on threads with 2 MiB stacks.
+pub const MAX_DEPTH_CAP: usize = 1000;
 
 /// One document of a stream. Empty documents are not returned.
 #[derive(Debug)]
@@ -84,10 +99,27 @@ pub fn parse_file(file: &SourceFile, limits: &Limits) -> ParsedFile {
     let mut builder = Builder::new(file, limits);
     // The BOM is skipped by starting the first chunk after it; spans still index the original text.
     let mut base = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    // Documents over `--max-document-bytes` are found before parsing and never given to the
+    // parser, which would hold all of one in memory (a 50 MB flow sequence aborted in it).
+    for oversized in oversized_documents(text, base, limits.max_document_bytes) {
+        if oversized.start > base {
+            parse_range(&mut builder, text, base, oversized.start);
+        }
+        if builder.oversized_document(oversized.start) == Flow::Stop {
+            return builder.finish();
+        }
+        base = oversized.end;
+    }
+    parse_range(&mut builder, text, base, text.len());
+    builder.finish()
+}
+
+/// Parses `text[base..end]`, resuming after a syntax error at the next `---` line before `end`.
+fn parse_range(builder: &mut Builder<'_>, text: &str, mut base: usize, end: usize) {
     loop {
-        let chunk = text.get(base..).unwrap_or("");
+        let chunk = text.get(base..end).unwrap_or("");
         // saphyr-parser is not ours: a panic in it must not take the whole run down.
-        let result = catch_unwind(AssertUnwindSafe(|| run_chunk(&mut builder, chunk, base)));
+        let result = catch_unwind(AssertUnwindSafe(|| run_chunk(builder, chunk, base)));
         let error_pos = match result {
             Ok(None) => break,
             Ok(Some(pos)) => pos,
@@ -97,11 +129,31 @@ pub fn parse_file(file: &SourceFile, limits: &Limits) -> ParsedFile {
             }
         };
         match next_document_marker(text, error_pos, base) {
-            Some(next) => base = next,
-            None => break,
+            Some(next) if next < end => base = next,
+            _ => break,
         }
     }
-    builder.finish()
+}
+
+/// The byte ranges, between `---` lines, longer than `max` (none when the text is not).
+fn oversized_documents(text: &str, from: usize, max: usize) -> Vec<std::ops::Range<usize>> {
+    if text.len().saturating_sub(from) <= max {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut start = from;
+    let mut at = from;
+    loop {
+        let next = next_document_marker(text, at, start).unwrap_or(text.len());
+        if next - start > max {
+            out.push(start..next);
+        }
+        if next >= text.len() {
+            return out;
+        }
+        start = next;
+        at = next;
+    }
 }
 
 /// Parses `chunk` (which starts at byte `base` of the file). Returns the byte position of a syntax
@@ -139,7 +191,7 @@ fn run_chunk(builder: &mut Builder<'_>, chunk: &str, base: usize) -> Option<usiz
 fn next_document_marker(text: &str, from: usize, base: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut line = from.min(bytes.len());
-    if line > 0 && bytes.get(line - 1) != Some(&b'\n') {
+    if line > 0 && !matches!(bytes.get(line - 1), Some(b'\n' | b'\r')) {
         line = next_line(text, line)?;
     }
     loop {
@@ -157,8 +209,12 @@ fn next_document_marker(text: &str, from: usize, base: usize) -> Option<usize> {
     }
 }
 
+/// Start of the line after the one at `from` (LF, CR LF or a lone CR ends a line).
 fn next_line(text: &str, from: usize) -> Option<usize> {
-    text.get(from..)?.find('\n').map(|i| from + i + 1)
+    let rest = text.as_bytes().get(from..)?;
+    let i = memchr::memchr2(b'\n', b'\r', rest)?;
+    let crlf = rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n');
+    Some(from + i + 1 + usize::from(crlf))
 }
 
 /// Converts saphyr's character indices to byte offsets. ASCII text maps 1:1; otherwise a cursor

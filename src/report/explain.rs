@@ -4,6 +4,7 @@
 
 use crate::merge::explain::Explanation;
 
+use super::escape::escape_controls;
 use super::yaml::{field_lines, to_yaml};
 
 /// How `explain` prints.
@@ -84,7 +85,10 @@ impl<'w, W: std::io::Write> ExplanationList<'w, W> {
     }
 }
 
+/// Names and values in the text format are escaped (a control character in a name would act on
+/// the terminal); the styles are added after.
 fn bold(text: &str, color: bool) -> String {
+    let text = escape_controls(text);
     if color {
         format!("\x1b[1m{text}\x1b[0m")
     } else {
@@ -93,6 +97,7 @@ fn bold(text: &str, color: bool) -> String {
 }
 
 fn dim(text: &str, color: bool) -> String {
+    let text = escape_controls(text);
     if color {
         format!("\x1b[2m{text}\x1b[0m")
     } else {
@@ -107,7 +112,7 @@ fn human(e: &Explanation, color: bool) -> String {
     out.push_str(&bold("Hierarchy", color));
     out.push('\n');
     for line in &e.hierarchy {
-        out.push_str(&format!("  {line}\n"));
+        out.push_str(&format!("  {}\n", escape_controls(line)));
     }
     out.push('\n');
     out.push_str(&bold("Attached policies", color));
@@ -124,7 +129,8 @@ fn human(e: &Explanation, color: bool) -> String {
     for a in &e.attached {
         let label = a.policy.label();
         let status = a.status.as_deref().unwrap_or("");
-        out.push_str(format!("  {label:<width$}  {status}").trim_end());
+        let line = format!("  {label:<width$}  {status}");
+        out.push_str(escape_controls(line.trim_end()).as_ref());
         out.push('\n');
     }
     if e.effective.is_empty() {
@@ -154,7 +160,7 @@ fn human(e: &Explanation, color: bool) -> String {
                 first.push_str(&source);
             }
             for l in lines {
-                out.push_str(&l);
+                out.push_str(&escape_controls(&l));
                 out.push('\n');
             }
             for l in &f.losers {

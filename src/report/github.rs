@@ -57,11 +57,14 @@ fn message(d: &Diagnostic) -> String {
     text
 }
 
-/// The runner decodes `%XX` in the message; `%`, CR and LF must be encoded.
+/// The runner decodes `%XX` in the message; `%`, CR and LF must be encoded. Other control
+/// characters would reach the log viewer: they are escaped as in every text format.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let encoded = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    super::escape::escape_controls(&encoded).into_owned()
 }
 
 /// Properties are also split at `,` and end at `::`, so those are encoded too.

@@ -5,18 +5,32 @@
 
 use std::fmt::{self, Write};
 
-use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceCode, SourceSpan,
-};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
+use super::escape::escape_controls;
+use super::snippet::{CONTEXT_LINES, Snippet};
 use super::{
     RenderOptions, context_line, file_of, listed, resolve, statistics_table, summary_line, tag,
 };
 use crate::diag::{Diagnostic, Severity};
 use crate::lint::LintRun;
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 
+/// The report as one string (tests, `--config` errors).
 pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write(run, options, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Writes the report finding by finding, so that a run with many findings never holds the
+/// whole text.
+pub(super) fn write(
+    run: &LintRun,
+    options: &RenderOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let theme = if options.color {
         GraphicalTheme::unicode()
     } else {
@@ -26,29 +40,33 @@ pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_links(false)
         .with_width(options.width)
+        .with_context_lines(CONTEXT_LINES)
         .with_show_related_as_nested(true);
-    let mut out = String::new();
+    let mut buf = String::new();
     let findings = listed(run, options);
     for (i, d) in findings.iter().enumerate() {
+        buf.clear();
         if i > 0 {
-            out.push('\n');
+            buf.push('\n');
         }
-        render_one(&mut out, &handler, run, d, options.color);
+        render_one(&mut buf, &handler, run, d, options.color);
+        out.write_all(buf.as_bytes())?;
     }
+    buf.clear();
     if options.statistics {
         if !findings.is_empty() {
-            out.push('\n');
+            buf.push('\n');
         }
-        out.push_str(&statistics_table(run));
+        buf.push_str(&statistics_table(run));
     }
     if !options.quiet {
         if !findings.is_empty() || options.statistics {
-            out.push('\n');
+            buf.push('\n');
         }
-        out.push_str(&summary_line(run));
-        out.push('\n');
+        buf.push_str(&summary_line(run));
+        buf.push('\n');
     }
-    out
+    out.write_all(buf.as_bytes())
 }
 
 fn render_one(
@@ -71,21 +89,41 @@ fn render_one(
         .location
         .as_ref()
         .and_then(|l| resolve(run, l))
-        .map(|r| format!("{}:{}:{}: ", r.file.name, r.start.line, r.start.column))
+        .map(|r| {
+            format!(
+                "{}:{}:{}: ",
+                escape_controls(&r.file.name),
+                r.start.line,
+                r.start.column
+            )
+        })
         .unwrap_or_default();
     let _ = write!(
         out,
         "{position}{}: {}",
         paint(&tag(d), d.severity, color),
-        d.message
+        shown(&d.message)
     );
     if let Some(context) = context_line(d) {
-        let _ = write!(out, " ({context})");
+        let _ = write!(out, " ({})", shown(&context));
     }
     out.push('\n');
     if let Some(help) = &d.help {
-        let _ = writeln!(out, "  help: {help}");
+        let _ = writeln!(out, "  help: {}", shown(help));
     }
+}
+
+/// Characters of a message or label shown at most: a value quoted whole (a megabyte-long key)
+/// would otherwise be printed whole in every finding about it.
+const MAX_TEXT_CHARS: usize = 1000;
+
+/// A text as the human report shows it: escaped, and cut after [`MAX_TEXT_CHARS`].
+fn shown(text: &str) -> String {
+    let text = match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    };
+    escape_controls(&text).into_owned()
 }
 
 fn paint(text: &str, severity: Severity, color: bool) -> String {
@@ -108,137 +146,99 @@ fn miette_severity(s: Severity) -> miette::Severity {
     }
 }
 
-/// A span miette can read: inside the text and on character boundaries (it slices the text).
-fn source_span(text: &str, span: Span) -> SourceSpan {
-    let span = span.within(text);
-    SourceSpan::from(span.start..span.end)
-}
-
-/// A file as miette reads it. miette counts the header's column in bytes; this reports characters,
-/// like every other format (`café: x` must not put `x` at column 8).
+/// One finding as miette sees it: texts escaped, spans in its snippet's offsets.
 #[derive(Debug)]
-struct Source {
-    file: SourceFile,
-}
-
-impl Source {
-    fn new(file: &SourceFile) -> Self {
-        Source { file: file.clone() }
-    }
-}
-
-impl SourceCode for Source {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let text: &str = &self.file.text;
-        // miette counts lines from the top of the text it is given: given the whole file, each
-        // snippet would cost a read of the file. It is given the lines around the span (one more
-        // each side than it shows), and its answer is moved back to the file's lines and offsets.
-        let (first_line, window) = self.file.lines_around(
-            span.offset(),
-            span.offset() + span.len(),
-            context_lines_before + 1,
-            context_lines_after + 1,
-        );
-        let local = SourceSpan::new(
-            span.offset().saturating_sub(window.start).into(),
-            span.len(),
-        );
-        let inner =
-            text[window.clone()].read_span(&local, context_lines_before, context_lines_after)?;
-        let mut column = inner.column();
-        if column > 0 {
-            let offset = span.offset().min(text.len());
-            // As `SourceFile::line_col`: a byte order mark is no column.
-            let line_start = match text[..offset].rfind('\n') {
-                Some(i) => i + 1,
-                None if text.starts_with('\u{feff}') => 3.min(offset),
-                None => 0,
-            };
-            column = text[line_start..offset].chars().count();
-        }
-        let data_span = SourceSpan::new(
-            (inner.span().offset() + window.start).into(),
-            inner.span().len(),
-        );
-        Ok(Box::new(MietteSpanContents::new_named(
-            self.file.name.clone(),
-            inner.data(),
-            data_span,
-            inner.line() + first_line,
-            column,
-            inner.line_count(),
-        )))
-    }
-}
-
-/// One finding as miette sees it.
-#[derive(Debug)]
-struct Finding<'a> {
-    d: &'a Diagnostic,
+struct Finding {
+    message: String,
+    help: Option<String>,
     code: String,
-    source: Source,
+    severity: Severity,
+    source: Snippet,
     labels: Vec<LabeledSpan>,
     related: Vec<RelatedFinding>,
 }
 
-impl<'a> Finding<'a> {
-    fn new(run: &LintRun, d: &'a Diagnostic, file: &SourceFile) -> Self {
-        let mut labels = Vec::with_capacity(1 + d.related.len());
+impl Finding {
+    fn new(run: &LintRun, d: &Diagnostic, file: &SourceFile) -> Self {
+        let text: &str = &file.text;
+        // The spans of this file first (primary first), to cut the snippet's lines around them.
+        let mut spans = Vec::with_capacity(1 + d.related.len());
         if let Some(loc) = &d.location {
-            labels.push(LabeledSpan::new_primary_with_span(
-                context_line(d),
-                source_span(&file.text, loc.span),
-            ));
+            spans.push(loc.span.within(text));
         }
-        let mut related = Vec::new();
+        let mut elsewhere = Vec::new();
         for r in &d.related {
             let Some(other) = file_of(run, r.location.file) else {
                 continue;
             };
-            let span = source_span(&other.text, r.location.span);
             if other.id == file.id {
-                labels.push(LabeledSpan::new_with_span(Some(r.message.clone()), span));
+                spans.push(r.location.span.within(text));
             } else {
-                related.push(RelatedFinding {
-                    message: r.message.clone(),
-                    source: Source::new(other),
-                    label: LabeledSpan::new_primary_with_span(None, span),
-                });
+                elsewhere.push((other, r));
             }
         }
+        let source = Snippet::new(file, &spans);
+        let mut labels = Vec::with_capacity(spans.len());
+        let mut own = spans.iter();
+        if d.location.is_some()
+            && let Some(span) = own.next()
+        {
+            labels.push(LabeledSpan::new_primary_with_span(
+                context_line(d).map(|c| shown(&c)),
+                source.span(*span),
+            ));
+        }
+        let same_file = d
+            .related
+            .iter()
+            .filter(|r| file_of(run, r.location.file).is_some_and(|other| other.id == file.id));
+        for (r, span) in same_file.zip(own) {
+            labels.push(LabeledSpan::new_with_span(
+                Some(shown(&r.message)),
+                source.span(*span),
+            ));
+        }
+        let related = elsewhere
+            .into_iter()
+            .map(|(other, r)| {
+                let span = r.location.span.within(&other.text);
+                let source = Snippet::new(other, &[span]);
+                RelatedFinding {
+                    message: shown(&r.message),
+                    label: LabeledSpan::new_primary_with_span(None, source.span(span)),
+                    source,
+                }
+            })
+            .collect();
         Finding {
-            d,
+            message: shown(&d.message),
+            help: d.help.as_deref().map(shown),
             code: tag(d),
-            source: Source::new(file),
+            severity: d.severity,
+            source,
             labels,
             related,
         }
     }
 }
 
-impl fmt::Display for Finding<'_> {
+impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.d.message)
+        f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for Finding<'_> {}
+impl std::error::Error for Finding {}
 
-impl miette::Diagnostic for Finding<'_> {
+impl miette::Diagnostic for Finding {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         Some(Box::new(&self.code))
     }
     fn severity(&self) -> Option<miette::Severity> {
-        Some(miette_severity(self.d.severity))
+        Some(miette_severity(self.severity))
     }
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.d
-            .help
+        self.help
             .as_ref()
             .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
@@ -262,7 +262,7 @@ impl miette::Diagnostic for Finding<'_> {
 #[derive(Debug)]
 struct RelatedFinding {
     message: String,
-    source: Source,
+    source: Snippet,
     label: LabeledSpan,
 }
 

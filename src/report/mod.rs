@@ -1,6 +1,7 @@
 //! Report stage: the only place that formats findings. Every format shows the same facts, in the
 //! order of [`LintRun::diagnostics`].
 
+pub mod escape;
 mod explain;
 mod github;
 mod human;
@@ -9,6 +10,7 @@ mod junit;
 mod redact;
 mod sarif;
 mod short;
+mod snippet;
 mod statistics;
 mod summary;
 pub mod yaml;
@@ -71,13 +73,7 @@ impl Default for RenderOptions {
 
 /// The whole report for a run, as it is printed on stdout.
 pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String {
-    let hidden = redact::redacted(
-        run,
-        redact::Carry {
-            shows_source: format == Format::Human,
-            resources: format == Format::Junit,
-        },
-    );
+    let hidden = redacted_for(run, format);
     let run = hidden.as_ref().unwrap_or(run);
     match format {
         Format::Human => human::render(run, options),
@@ -87,6 +83,30 @@ pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String 
         Format::Github => github::render(run, options),
         Format::Junit => junit::render(run, options),
     }
+}
+
+/// Writes the report to `out`; the human format is written finding by finding, never whole.
+pub fn write(
+    run: &LintRun,
+    format: Format,
+    options: &RenderOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    if format != Format::Human {
+        return out.write_all(render(run, format, options).as_bytes());
+    }
+    let hidden = redacted_for(run, format);
+    human::write(hidden.as_ref().unwrap_or(run), options, out)
+}
+
+fn redacted_for(run: &LintRun, format: Format) -> Option<LintRun> {
+    redact::redacted(
+        run,
+        redact::Carry {
+            shows_source: format == Format::Human,
+            resources: format == Format::Junit,
+        },
+    )
 }
 
 /// The findings a report lists: the active ones, plus the suppressed ones (in order among them)

@@ -89,8 +89,22 @@ fn scalar(v: &Value) -> String {
     }
 }
 
+/// JSON quoting, which YAML reads as a double-quoted scalar; JSON leaves DEL, C1 controls and bidi
+/// marks raw, which YAML does not allow or a terminal acts on, so they are written `\uXXXX` too.
 fn quoted(s: &str) -> String {
-    Value::String(s.to_string()).to_string()
+    let json = Value::String(s.to_string()).to_string();
+    if !json.chars().any(super::escape::is_unsafe) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        if super::escape::is_unsafe(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Whether a string reads back as the same string without quotes.
@@ -111,6 +125,7 @@ fn plain(s: &str) -> bool {
         && !s.contains(" #")
         && !s.ends_with(':')
         && !s.contains('\n')
+        && !s.chars().any(|c| c == '\t' || super::escape::is_unsafe(c))
 }
 
 #[cfg(test)]
@@ -126,6 +141,15 @@ mod tests {
         assert_eq!(
             to_yaml(&v),
             "a:\n  b:\n    - 1\n    - c: x\n      d: \"true\"\n  e: {}\nf: 1s\ng: \"10\"\nh: \"\"\ni: \"a: b\"\n"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_quoted_and_escaped() {
+        let v = serde_json::json!({"n\u{1b}": "a\u{1b}[31mb\u{7}\u{85}\u{202e}"});
+        assert_eq!(
+            to_yaml(&v),
+            "\"n\\u001b\": \"a\\u001b[31mb\\u0007\\u0085\\u202e\"\n"
         );
     }
 }

@@ -4,7 +4,8 @@
 use serde_json::Value as Json;
 
 use crate::cel::{
-    BoundSelf, CelValue, CompiledRule, from_json, list_value, map_value, string_value,
+    BoundSelf, CelValue, CompiledRule, PER_CALL_LIMIT, from_json, list_value, map_value,
+    string_value,
 };
 use crate::diag::Diagnostic;
 use crate::parse::{Node, Value};
@@ -70,6 +71,28 @@ fn with_defaults(json: &Json, schema: &SchemaNode) -> CelValue {
     }
 }
 
+/// Items of the largest list or map in the node: how many times a loop of a rule on it can run
+/// at most.
+fn largest_collection(node: &Node) -> usize {
+    let mut largest = 0;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match &n.value {
+            Value::Seq(items) => {
+                largest = largest.max(items.len());
+                stack.extend(items);
+            }
+            Value::Map(entries) => {
+                largest = largest.max(entries.len());
+                stack.extend(entries.iter().map(|e| &e.value));
+            }
+            // A loop runs over lists and maps only.
+            _ => {}
+        }
+    }
+    largest
+}
+
 /// The message of a failed rule when it has none.
 fn default_message(rule: &Rule) -> String {
     format!("failed rule: {}", rule.rule.trim())
@@ -80,8 +103,16 @@ fn default_message(rule: &Rule) -> String {
 fn message_from_expression(
     compiled: &Result<CompiledRule, String>,
     value: &CelValue,
+    node: &Node,
 ) -> Option<String> {
-    let text = compiled.as_ref().ok()?.eval_string(value).ok()?;
+    let compiled = compiled.as_ref().ok()?;
+    if compiled
+        .cost_bound(|| largest_collection(node))
+        .is_some_and(|cost| cost > PER_CALL_LIMIT)
+    {
+        return None;
+    }
+    let text = compiled.eval_string(value).ok()?;
     let text = text.trim();
     (!text.is_empty() && !text.contains('\n')).then(|| text.to_string())
 }
@@ -117,12 +148,38 @@ impl<'v> Walker<'v> {
             Value::Map(_) | Value::Seq(_) => key_span,
             _ => node.span,
         };
+        // Rules whose cost could exceed the budget on this data are not evaluated at all (GW113).
+        let mut largest = None;
+        let mut over_budget = |c: &CompiledRule| {
+            c.cost_bound(|| *largest.get_or_insert_with(|| largest_collection(node)))
+                .filter(|cost| *cost > PER_CALL_LIMIT)
+        };
+        let too_costly: Vec<Option<u64>> = schema
+            .rules
+            .iter()
+            .map(|rule| match &*rule.compiled {
+                Ok(c) if !rule.is_transition() => over_budget(c),
+                _ => None,
+            })
+            .collect();
+        for (rule, cost) in schema.rules.iter().zip(&too_costly) {
+            if let Some(cost) = cost {
+                self.not_evaluated(
+                    rule,
+                    span,
+                    &format!("its estimated cost, {cost}, exceeds the limit of {PER_CALL_LIMIT} for one evaluation"),
+                );
+            }
+        }
         // First the tree evaluator; only rules it cannot decide (and failures whose message is
         // an expression) need the node's CEL value, built and bound once for all of them.
         let fast: Vec<Option<bool>> = schema
             .rules
             .iter()
-            .map(|rule| match &*rule.compiled {
+            .zip(&too_costly)
+            .map(|(rule, cost)| match &*rule.compiled {
+                // Dealt with: as if it passed.
+                _ if cost.is_some() => Some(true),
                 Ok(c) if !rule.is_transition() => c.eval_node(node, Some(schema)),
                 _ => None,
             })
@@ -162,7 +219,7 @@ impl<'v> Walker<'v> {
                     let detail = rule
                         .message_expression
                         .as_ref()
-                        .and_then(|e| message_from_expression(e, value))
+                        .and_then(|e| message_from_expression(e, value, node))
                         .or_else(|| rule.message.clone())
                         .unwrap_or_else(|| default_message(rule));
                     self.rule_failed(node, schema, rule, span, detail);
@@ -176,26 +233,29 @@ impl<'v> Walker<'v> {
                     let detail = format!("{} evaluating rule: {what}", lower_first(&e));
                     self.rule_failed(node, schema, rule, span, detail);
                 }
-                Err(e) => {
-                    let path = self.path_string();
-                    let what = rule
-                        .message
-                        .clone()
-                        .unwrap_or_else(|| default_message(rule));
-                    let message = format!(
-                        "{}: rule not evaluated ({e}); it checks: {what}",
-                        display_path(&path)
-                    );
-                    self.emit_diag(
-                        Diagnostic::new(rules::GW113, message)
-                            .at(self.file, span)
-                            .with_resource(Some(self.resource.clone()))
-                            .with_path(path)
-                            .with_help(format!("rule: {}", rule.rule.trim())),
-                    );
-                }
+                Err(e) => self.not_evaluated(rule, span, &e),
             }
         }
+    }
+
+    /// GW113: the rule could not be evaluated (`why`), so the object is not checked against it.
+    fn not_evaluated(&mut self, rule: &Rule, span: Span, why: &str) {
+        let path = self.path_string();
+        let what = rule
+            .message
+            .clone()
+            .unwrap_or_else(|| default_message(rule));
+        let message = format!(
+            "{}: rule not evaluated ({why}); it checks: {what}",
+            display_path(&path)
+        );
+        self.emit_diag(
+            Diagnostic::new(rules::GW113, message)
+                .at(self.file, span)
+                .with_resource(Some(self.resource.clone()))
+                .with_path(path)
+                .with_help(format!("rule: {}", rule.rule.trim())),
+        );
     }
 
     fn rule_failed(

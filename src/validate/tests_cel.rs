@@ -239,3 +239,56 @@ fn root_rule_and_object_bounds_and_not() {
         ["6:11 GW108 spec.labels: Too many: 3: must have at most 2 items"]
     );
 }
+
+/// A CRD whose rule has three nested loops over `spec.items`: its cost grows with the cube of
+/// the list, as in a CEL bomb.
+fn cubic_crd() -> serde_json::Value {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Cube"},
+            "scope": "Namespaced",
+            "versions": [{"name": "v1", "served": true, "schema": {"openAPIV3Schema": {
+                "type": "object",
+                "properties": {
+                    "apiVersion": {"type": "string"},
+                    "kind": {"type": "string"},
+                    "metadata": {"type": "object"},
+                    "spec": {
+                        "type": "object",
+                        "x-kubernetes-validations": [{
+                            "rule": "self.items.all(a, self.items.all(b, self.items.all(c, a + b + c < 100)))",
+                            "message": "small sums"
+                        }],
+                        "properties": {"items": {"type": "array", "items": {"type": "integer"}}}
+                    }
+                }
+            }}}]
+        }
+    })
+}
+
+#[test]
+fn a_rule_over_its_cost_budget_is_not_evaluated() {
+    let head = "apiVersion: example.com/v1\nkind: Cube\nmetadata: {name: c}\n";
+    // Three items: evaluated (and failing: 40 + 40 + 40).
+    let few = format!("{head}spec:\n  items: [1, 2, 40]\n");
+    assert_eq!(
+        super::tests::lint_with_crd(&cubic_crd(), &few),
+        [r#"4:1 GW112 spec: Invalid value: "object": small sums"#]
+    );
+    // 200 items: 200^3 loops at least, beyond the limit of one evaluation; never run.
+    let items: Vec<String> = (0..200).map(|i| i.to_string()).collect();
+    let many = format!("{head}spec:\n  items: [{}]\n", items.join(", "));
+    let found = super::tests::lint_with_crd(&cubic_crd(), &many);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("4:1 GW113 spec: rule not evaluated (its estimated cost, ")
+            && found[0].contains(
+                ", exceeds the limit of 1000000 for one evaluation); it checks: small sums"
+            ),
+        "{found:?}"
+    );
+}

@@ -162,8 +162,18 @@ impl<'v> Walker<'v> {
         if let Value::Float(f) = node.value
             && !f.is_finite()
         {
+            // `.inf`, `-.inf` and `.nan` are at most 5 characters; a longer one is a literal beyond
+            // a 64-bit float (a million digits), which is not the infinity it parsed to.
+            let huge = f.is_infinite() && node.span.len() > 5;
             self.report(rules::GW103, node.span, true, |p| {
-                format!("{p}: Invalid value: {f}: NaN and infinities have no JSON form")
+                if huge {
+                    format!(
+                        "{p}: Invalid value: a number of {} characters: beyond the range of a 64-bit float, which JSON numbers have",
+                        node.span.len()
+                    )
+                } else {
+                    format!("{p}: Invalid value: {f}: NaN and infinities have no JSON form")
+                }
             });
             return false;
         }

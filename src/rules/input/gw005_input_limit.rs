@@ -3,10 +3,11 @@ declare_rule! {
     name: "input-limit",
     severity: Error,
     summary: "An input exceeded a safety limit",
-    explanation: "A YAML alias expansion, nesting depth or document size limit was hit (for \
-        example a \"billion laughs\" document), or the inputs together exceed --max-total-bytes. \
-        The document (or the file, for the total) is not linted further; the limit is named in the \
-        message.",
+    explanation: "A YAML alias expansion (per file, and for all files together), nesting depth or \
+        document size limit was hit (for example a \"billion laughs\" document), or the inputs \
+        together exceed --max-total-bytes. A document over the size limit is found before it is \
+        parsed. The document (or the file, for the total) is not linted further; the limit is \
+        named in the message.",
     example: Manifest {
         failing: include_str!("gw005_input_limit/failing.yaml"),
         fixed: include_str!("gw005_input_limit/fixed.yaml"),

@@ -6,7 +6,9 @@ declare_rule! {
     explanation: "gwctl could not evaluate a CEL rule of the schema on this value, so the check \
         was skipped. This is a gwctl limitation; the API server may still reject the object. A \
         rule of a --crds CRD that exceeds --max-cel-length or --max-cel-depth is not compiled: it \
-        is reported once at its place in the CRD file, and on each object it would have checked.",
+        is reported once at its place in the CRD file, and on each object it would have checked. \
+        A rule with nested loops whose cost on the value could exceed the API server's limit for \
+        one evaluation (1,000,000) is not evaluated either.",
     example: Crd {
         failing: include_str!("gw113_rule_not_evaluated/failing.yaml"),
         fixed: include_str!("gw113_rule_not_evaluated/fixed.yaml"),
