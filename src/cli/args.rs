@@ -8,9 +8,14 @@ use clap_complete::Shell;
 use crate::parse::Limits;
 use crate::report::{ExplainFormat, Format};
 
+/// `--version`: the version and the commit it was built from (build.rs); `-V` prints the
+/// version alone. Generated files (man pages) leave the commit out, or they would go stale with
+/// every commit.
+pub const LONG_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("GWCTL_COMMIT"), ")");
+
 /// Lint declarative gateway manifests offline.
 #[derive(Debug, Parser)]
-#[command(name = "gwctl", version, about, propagate_version = true)]
+#[command(name = "gwctl", version, long_version = LONG_VERSION, about, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
