@@ -288,6 +288,11 @@ pub struct LintArgs {
     #[arg(long)]
     pub statistics: bool,
 
+    /// Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing
+    /// the terminal before each report. Ctrl-C ends it (exit status 0)
+    #[arg(long)]
+    pub watch: bool,
+
     #[command(flatten)]
     pub limits: LimitArgs,
 }

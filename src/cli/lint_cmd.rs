@@ -19,6 +19,16 @@ use crate::schema::{ApiGroups, user_crds};
 const DEFAULT_WIDTH: usize = 100;
 
 pub(super) fn run(args: &LintArgs) -> u8 {
+    if args.watch {
+        return super::watch::run(args);
+    }
+    let code = lint_once(args);
+    super::exit_now(code)
+}
+
+/// One lint of the paths: the report printed (and written with `--output`), the exit status
+/// returned.
+pub(super) fn lint_once(args: &LintArgs) -> u8 {
     let config = match load_config(args.config.as_deref()) {
         Ok(config) => config,
         Err(code) => return code,
@@ -99,7 +109,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
     if args.statistics && !matches!(terminal_format, Format::Human | Format::Json) {
         eprint!("{}", report::statistics_table(&run));
     }
-    super::exit_now(exit_code(&run, args.fail_on))
+    exit_code(&run, args.fail_on)
 }
 
 /// The config file named by `--config`, else the nearest one above the current directory, else
