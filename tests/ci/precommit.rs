@@ -13,7 +13,11 @@ use crate::support::*;
 
 fn pre_commit(test: &str) -> Option<PathBuf> {
     let exe = std::env::var_os("GWCTL_PRE_COMMIT").map(PathBuf::from);
-    if let Some(exe) = exe.filter(|p| p.is_file()) {
+    // Absolute: pre-commit runs with the test repository as its working directory.
+    if let Some(exe) = exe
+        .and_then(|p| p.canonicalize().ok())
+        .filter(|p| p.is_file())
+    {
         return Some(exe);
     }
     assert!(
