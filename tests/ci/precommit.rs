@@ -29,8 +29,7 @@ fn pre_commit(test: &str) -> Option<PathBuf> {
 }
 
 fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    out
+    cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"))
 }
 
 fn text(out: &Output) -> String {
@@ -129,7 +128,7 @@ fn cargo_install_locked_from_the_checkout() {
         .arg("--root")
         .arg(root.path()));
     assert!(out.status.success(), "{}", text(&out));
-    let version = run(&mut Command::new(root.path().join("bin/gwctl")).arg("--version"));
+    let version = run(Command::new(root.path().join("bin/gwctl")).arg("--version"));
     let stdout = String::from_utf8_lossy(&version.stdout);
     assert!(
         stdout.starts_with(&format!("gwctl {} (commit ", env!("CARGO_PKG_VERSION"))),
