@@ -527,7 +527,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__rules)
-            opts="-h -V --markdown --help --version"
+            opts="-h -V --markdown --help --version GW001 GW002 GW003 GW004 GW005 GW006 GW007 GW008 GW009 GW010 GW011 GW012 GW101 GW102 GW103 GW104 GW105 GW106 GW107 GW108 GW109 GW110 GW111 GW112 GW113 GW114 GW115 GW116 GW117 GW118 GW119 GW120 GW121 GW122 GW123 GW124 GW125 GW126 GW127 GW201 GW202 GW203 GW204 GW205 GW206 GW207 GW208 GW209 GW210 GW211 GW212 GW301 GW302 GW303 GW304 GW305 GW306 GW307 GW308 GW309 GW310 GW311 GW312 GW313 GW401 GW402 GW403 GW404 GW405 GW406 GW407 GW408"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

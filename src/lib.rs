@@ -19,6 +19,7 @@ pub mod parse;
 pub mod render;
 pub mod report;
 pub mod resolve;
+pub mod rules;
 pub mod schema;
 pub mod secrets;
 pub mod security;

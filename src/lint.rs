@@ -1,5 +1,6 @@
 //! The lint pipeline: load -> parse -> model -> validate -> security. Returns data; printing is the report stage's.
 
+use crate::rules;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -384,7 +385,7 @@ pub fn report_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
     };
     key(a)
         .cmp(&key(b))
-        .then_with(|| a.code.cmp(b.code))
+        .then_with(|| a.code.cmp(&b.code))
         .then_with(|| a.message.cmp(&b.message))
 }
 
@@ -425,7 +426,7 @@ fn lint_file(
     if out
         .diagnostics
         .iter()
-        .any(|d| matches!(d.code, "GW002" | "GW003" | "GW005"))
+        .any(|d| matches!(d.code, rules::GW002 | rules::GW003 | rules::GW005))
     {
         out.masked.extend(secrets::of_text(file.id, &file.text));
     }
@@ -479,7 +480,7 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out:
             .extend(validate::validate_resource_with(res, schema, limits)),
         Lookup::UnknownVersion { known } => out.diagnostics.push(
             Diagnostic::new(
-                "GW007",
+                rules::GW007,
                 format!(
                     "no schema for version {} of kind {}; known: {}",
                     res.version,
@@ -499,7 +500,7 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out:
                 .unwrap_or(res.root.span);
             out.diagnostics.push(
                 Diagnostic::new(
-                    "GW006",
+                    rules::GW006,
                     format!("no kind {:?} in API group {:?}", res.kind, res.group),
                 )
                 .at(res.file, kind_span)

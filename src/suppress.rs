@@ -5,12 +5,14 @@
 //! those annotations become GW011 notes; then the config file's `ignore` entries and `severity`
 //! overrides (`off` suppresses) apply to every finding, GW011 included.
 
+use crate::rules;
 use std::collections::HashMap;
 
 use crate::config::Config;
-use crate::diag::{Diagnostic, Suppressed, rule};
+use crate::diag::{Diagnostic, Suppressed};
 use crate::lint::{LintRun, report_order};
 use crate::parse::Node;
+use crate::rules::rule;
 use crate::source::Span;
 
 /// The annotation that lists codes to suppress on its resource: `"GW301,GW402"`.
@@ -43,7 +45,7 @@ pub fn apply(run: &mut LintRun, config: &Config) {
         }
         if ignored_by_config(run_file_name(&run.files, d), d, config) {
             d.suppressed = Some(Suppressed::ConfigIgnore);
-        } else if let Some(level) = config.severity.get(d.code) {
+        } else if let Some(level) = config.severity.get(d.code.as_str()) {
             match level {
                 Some(severity) => d.severity = *severity,
                 None => d.suppressed = Some(Suppressed::SeverityOff),
@@ -93,7 +95,7 @@ fn by_annotation(run: &mut LintRun) -> Vec<Diagnostic> {
         }) else {
             continue;
         };
-        if let Some(i) = a.codes.iter().position(|c| c == d.code) {
+        if let Some(i) = a.codes.iter().position(|c| c == d.code.as_str()) {
             a.used[i] = true;
             d.suppressed = Some(Suppressed::Annotation);
         }
@@ -114,7 +116,7 @@ fn by_annotation(run: &mut LintRun) -> Vec<Diagnostic> {
                 format!("{IGNORE_ANNOTATION}: {code} is not a rule code")
             };
             notes.push(
-                Diagnostic::new("GW011", message)
+                Diagnostic::new(rules::GW011, message)
                     .at(r.file, span)
                     .with_resource(Some(r.reference.clone()))
                     .with_path(format!("metadata.annotations.{IGNORE_ANNOTATION}"))
@@ -136,7 +138,7 @@ fn run_file_name<'a>(files: &'a [crate::source::SourceFile], d: &Diagnostic) -> 
 
 fn ignored_by_config(file: Option<&str>, d: &Diagnostic, config: &Config) -> bool {
     config.ignore.iter().any(|entry| {
-        if entry.code != d.code {
+        if entry.code != d.code.as_str() {
             return false;
         }
         if let Some(glob) = &entry.resource {

@@ -391,10 +391,10 @@ fn colour_follows_flag_and_no_color() {
 #[test]
 fn rules_lists_every_code() {
     let out = stdout_of(gwctl().arg("rules"), 0);
-    for rule in gwctl::diag::RULES {
+    for rule in gwctl::rules::all() {
         let line = out
             .lines()
-            .find(|l| l.starts_with(rule.code))
+            .find(|l| l.starts_with(rule.code.as_str()))
             .unwrap_or_else(|| panic!("{} missing:\n{out}", rule.code));
         assert!(
             line.contains(rule.severity.as_str()) && line.contains(rule.summary),

@@ -1,5 +1,5 @@
-//! `gwctl rules`: examples and the generated docs/rules.md; the command-line examples of the rules
-//! about the input itself (GW001, GW008, GW009, GW010), which no single document can show.
+//! `gwctl rules`: examples and the generated docs/rules.md. The examples themselves are run by
+//! tests/rule_examples.rs.
 
 use std::path::Path;
 
@@ -31,69 +31,3 @@ fn committed_rules_doc_is_current() {
         "docs/rules.md is stale; regenerate with `{REGENERATE_DOCS}`"
     );
 }
-
-/// The `Cli` examples of `gwctl rules` (findings about the input, not a document), run for real.
-#[test]
-fn cli_examples_of_input_rules() {
-    let dir = dir_with(&[
-        ("manifests/route.yaml", VALID_ROUTE.as_bytes()),
-        ("overlays/kustomization.yaml", b"resources: []\n"),
-        ("overlays/route.yaml", VALID_ROUTE.as_bytes()),
-        ("utf16/route.yaml", b"\xff\xfea\x00p\x00"),
-        (
-            "crds/widget-no-group.yaml",
-            WIDGET_CRD.replace("  group: example.com\n", "").as_bytes(),
-        ),
-        ("crds/widget.yaml", WIDGET_CRD.as_bytes()),
-    ]);
-    let lint = |args: &[&str]| {
-        let mut cmd = gwctl();
-        cmd.current_dir(dir.path())
-            .args(["lint", "--format", "short"])
-            .args(args);
-        let out = cmd.output().expect("runs");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
-    // GW001: a path that does not exist, then one that does.
-    let (code, out) = lint(&["manifests/missing.yaml"]);
-    assert!(code == Some(2) && out.contains("[GW001]"), "{out}");
-    let (code, out) = lint(&["manifests/"]);
-    assert!(code == Some(0) && !out.contains("[GW001]"), "{out}");
-    // GW008: a tool file in the directory, then excluded.
-    let (_, out) = lint(&["overlays/"]);
-    assert!(out.contains("[GW008]"), "{out}");
-    let (_, out) = lint(&["--exclude", "kustomization.yaml", "overlays/"]);
-    assert!(!out.contains("[GW008]"), "{out}");
-    // GW009: UTF-16 text, then the same manifest as UTF-8.
-    let (_, out) = lint(&["utf16/route.yaml"]);
-    assert!(out.contains("[GW009]"), "{out}");
-    let (_, out) = lint(&["manifests/route.yaml"]);
-    assert!(!out.contains("[GW009]"), "{out}");
-    // GW010: a CRD gwctl cannot use, then a complete one.
-    let (_, out) = lint(&["--crds", "crds/widget-no-group.yaml", "manifests/"]);
-    assert!(out.contains("[GW010]"), "{out}");
-    let (_, out) = lint(&["--crds", "crds/widget.yaml", "manifests/"]);
-    assert!(!out.contains("[GW010]"), "{out}");
-}
-
-const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names:
-    kind: Widget
-    plural: widgets
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-";

@@ -5,6 +5,7 @@ mod common;
 
 use common::{corpus, describe, errors_without_references, files_under, lint_texts};
 use gwctl::lint::{LintOptions, lint_paths};
+use gwctl::rules;
 
 #[test]
 fn examples_have_no_errors() {
@@ -28,95 +29,95 @@ fn examples_have_no_errors() {
 
 /// Upstream records no expectation per file; these are the checks each file was written to trip
 /// (code, and a fragment of the API server's message).
-const INVALID: &[(&str, &str, &str)] = &[
+const INVALID: &[(&str, rules::Code, &str)] = &[
     (
         "experimental/httproute/invalid-filter-externalauth-empty.yaml",
-        "GW112",
+        rules::GW112,
         "filter.externalAuth must be specified for ExternalAuth filter.type",
     ),
     (
         "experimental/httproute/invalid-header-value.yaml",
-        "GW105",
+        rules::GW105,
         "in body should match '^[!-~]+([\\t ]?[!-~]+)*$'",
     ),
     (
         "standard/gateway/hostname-tcp.yaml",
-        "GW112",
+        rules::GW112,
         "hostname must not be specified for protocols ['TCP', 'UDP']",
     ),
     (
         "standard/gateway/invalid-addresses.yaml",
-        "GW111",
+        rules::GW111,
         "spec.addresses[5].value: Invalid value: \"1.1.1\"",
     ),
     (
         "standard/gateway/invalid-listener-port.yaml",
-        "GW107",
+        rules::GW107,
         "spec.listeners[0].port: Invalid value: 123456789: spec.listeners[0].port in body should be less than or equal to 65535",
     ),
     (
         "standard/gateway/tlsconfig-tcp.yaml",
-        "GW112",
+        rules::GW112,
         "tls must not be specified for protocols ['HTTP', 'TCP', 'UDP']",
     ),
     (
         "standard/httproute/duplicate-header-match.yaml",
-        "GW109",
+        rules::GW109,
         "spec.rules[0].matches[0].headers[1]: Duplicate value",
     ),
     (
         "standard/httproute/httproute-portless-backend.yaml",
-        "GW112",
+        rules::GW112,
         "Must have port for Service reference",
     ),
     (
         "standard/httproute/invalid-backend-group.yaml",
-        "GW105",
+        rules::GW105,
         "spec.rules[0].backendRefs[0].group: Invalid value: \"*\"",
     ),
     (
         "standard/httproute/invalid-filter-duplicate.yaml",
-        "GW112",
+        rules::GW112,
         "RequestHeaderModifier filter cannot be repeated",
     ),
     (
         "standard/httproute/invalid-filter-empty.yaml",
-        "GW112",
+        rules::GW112,
         "filter.requestHeaderModifier must be specified for RequestHeaderModifier filter.type",
     ),
     (
         "standard/httproute/invalid-header-name.yaml",
-        "GW105",
+        rules::GW105,
         "spec.rules[0].matches[0].headers[0].name: Invalid value: \"magic/\"",
     ),
     (
         "standard/httproute/invalid-httpredirect-hostname.yaml",
-        "GW105",
+        rules::GW105,
         "spec.rules[0].filters[0].requestRedirect.hostname: Invalid value: \"*.gateway.networking.k8s.io\"",
     ),
     (
         "standard/httproute/invalid-path-specialchars.yaml",
-        "GW112",
+        rules::GW112,
         "must only contain valid characters",
     ),
     (
         "standard/httproute/invalid-request-redirect-with-backendref.yaml",
-        "GW112",
+        rules::GW112,
         "RequestRedirect filter must not be used together with backendRefs",
     ),
     (
         "standard/referencegrant/missing-from.yaml",
-        "GW102",
+        rules::GW102,
         "spec.from: Required value",
     ),
     (
         "standard/referencegrant/missing-to.yaml",
-        "GW102",
+        rules::GW102,
         "spec.to: Required value",
     ),
     (
         "standard/tlsroute/no-hostname.yaml",
-        "GW102",
+        rules::GW102,
         "spec.hostnames: Required value",
     ),
 ];

@@ -94,7 +94,7 @@ fn policy_problems(case: &kgateway::Case) -> Vec<String> {
         }
         if accepted
             && let Some(d) = found.iter().find(|d| {
-                (d.code.starts_with("GW2") || d.code.starts_with("GW3"))
+                (d.code.as_str().starts_with("GW2") || d.code.as_str().starts_with("GW3"))
                     && d.severity == Severity::Error
             })
         {

@@ -96,7 +96,7 @@ fn a_missing_path_is_reported_and_the_others_are_still_read() {
     assert!(loaded.input_error);
     assert_eq!(loaded.files.len(), 1);
     let d = &loaded.diagnostics[0];
-    assert_eq!(d.code, "GW001");
+    assert_eq!(d.code, gwctl::rules::GW001);
     assert_eq!(
         d.message,
         "/nonexistent/gwctl/manifests: no such file or directory"
@@ -117,7 +117,7 @@ fn binary_files_are_skipped_with_a_finding() {
     let d = loaded
         .diagnostics
         .iter()
-        .find(|d| d.code == "GW009")
+        .find(|d| d.code == gwctl::rules::GW009)
         .expect("a GW009 finding");
     assert!(
         d.message
@@ -135,7 +135,7 @@ fn kustomization_and_chart_files_are_skipped_with_a_note() {
     let notes: Vec<&str> = loaded
         .diagnostics
         .iter()
-        .filter(|d| d.code == "GW008")
+        .filter(|d| d.code == gwctl::rules::GW008)
         .map(|d| d.message.as_str())
         .collect();
     assert_eq!(notes.len(), 2, "{notes:?}");

@@ -434,7 +434,7 @@ fn the_chart_values_turn_route_weight_on() {
         Ok(run) => run,
         Err(e) => panic!("{e}"),
     };
-    let findings: Vec<&str> = run.diagnostics.iter().map(|d| d.code).collect();
+    let findings: Vec<&str> = run.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(findings, Vec::<&str>::new());
     let r = render::render(&run, &RenderOptions::default());
     let first = &resource(&r, "route", "listener~8080")["virtualHosts"][0]["routes"][0]["name"];

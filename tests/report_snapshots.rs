@@ -8,6 +8,7 @@ use std::time::Duration;
 use gwctl::diag::{Diagnostic, ResourceRef, Severity};
 use gwctl::lint::{LintRun, ResourceEntry, Stats};
 use gwctl::report::{Format, RenderOptions, render};
+use gwctl::rules;
 use gwctl::source::{SourceFile, Span};
 
 const ROUTE: &str = "\
@@ -77,24 +78,24 @@ fn fixture() -> LintRun {
         SourceFile::new(1, "gateway.yaml", GATEWAY),
     ];
     let diagnostics = vec![
-        Diagnostic::new("GW001", "missing.yaml: no such file or directory"),
-        Diagnostic::new("GW115", "annotation values must be strings")
+        Diagnostic::new(rules::GW001, "missing.yaml: no such file or directory"),
+        Diagnostic::new(rules::GW115, "annotation values must be strings")
             .at(0, span_in(ROUTE, "x: 1", "1"))
             .with_resource(route_ref())
             .with_path("metadata.annotations.x")
             .with_help("quote the value: \"1\""),
-        Diagnostic::new("GW003", "duplicate key \"name\"")
+        Diagnostic::new(rules::GW003, "duplicate key \"name\"")
             .at(0, span_of(ROUTE, "name", 3))
             .with_resource(route_ref())
             .with_path("spec.parentRefs[0].name")
             .with_related(0, span_of(ROUTE, "name", 2), "first defined here"),
-        Diagnostic::new("GW101", "unknown field \"spec.rules[0].foo\"")
+        Diagnostic::new(rules::GW101, "unknown field \"spec.rules[0].foo\"")
             .at(0, span_of(ROUTE, "foo", 0))
             .with_resource(route_ref())
             .with_path("spec.rules[0].foo")
             .with_help("did you mean \"filters\"?"),
         Diagnostic::new(
-            "GW110",
+            rules::GW110,
             "plain `yes` is a boolean to Kubernetes, not the string \"yes\"",
         )
         .at(1, span_of(GATEWAY, "yes", 0))
@@ -110,7 +111,7 @@ fn fixture() -> LintRun {
             span_of(ROUTE, "gw", 0),
             "the route attached to this Gateway",
         ),
-        Diagnostic::new("GW008", "example.com/v1 Widget is not checked")
+        Diagnostic::new(rules::GW008, "example.com/v1 Widget is not checked")
             .at(1, span_of(GATEWAY, "example.com/v1", 0))
             .with_resource(Some(ResourceRef {
                 kind: "Widget".into(),
@@ -254,9 +255,9 @@ fn spans_outside_the_text_do_not_panic() {
     let mut run = fixture();
     let mid_e = span_of(ROUTE, "é", 0).start + 1;
     run.diagnostics = vec![
-        Diagnostic::new("GW002", "past the end").at(0, Span::new(10_000, 20_000)),
+        Diagnostic::new(rules::GW002, "past the end").at(0, Span::new(10_000, 20_000)),
         // Inside the two bytes of `é`.
-        Diagnostic::new("GW002", "mid-character")
+        Diagnostic::new(rules::GW002, "mid-character")
             .at(0, Span::new(mid_e, mid_e + 1))
             .with_severity(Severity::Warning),
     ];
@@ -286,7 +287,7 @@ fn github_escapes_properties_and_message() {
     let mut run = fixture();
     run.files[0].name = "dir,a:b%c.yaml".to_string();
     run.diagnostics = vec![
-        Diagnostic::new("GW101", "50% of\r\nlines: a,b")
+        Diagnostic::new(rules::GW101, "50% of\r\nlines: a,b")
             .at(0, span_of(ROUTE, "foo", 0))
             .with_severity(Severity::Info),
     ];

@@ -23,7 +23,7 @@ fn findings(run: &LintRun) -> Vec<String> {
 fn messages(run: &LintRun, code: &str) -> Vec<String> {
     run.diagnostics
         .iter()
-        .filter(|d| d.code == code)
+        .filter(|d| d.code.as_str() == code)
         .map(|d| d.message.clone())
         .collect()
 }
@@ -146,7 +146,7 @@ spec:
 fn codes(run: &LintRun) -> Vec<&'static str> {
     run.diagnostics
         .iter()
-        .map(|d| d.code)
+        .map(|d| d.code.as_str())
         .filter(|c| c.starts_with("GW30"))
         .collect()
 }

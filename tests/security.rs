@@ -233,7 +233,7 @@ spec:
     assert_eq!(describe(&run), Vec::<String>::new());
     let optional = strict.replace("secretRef", "mode: Optional\n      secretRef");
     let run = lint_texts(&[("backend.yaml", FORWARD_PROXY), ("policy.yaml", &optional)]);
-    let codes: Vec<&str> = run.diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<&str> = run.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["GW408"]);
 }
 

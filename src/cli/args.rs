@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
 
@@ -365,6 +366,7 @@ pub enum FailOn {
 #[derive(Debug, Args)]
 pub struct RulesArgs {
     /// A rule code such as GW101 (case-insensitive)
+    #[arg(value_parser = RuleCodes, hide_possible_values = true)]
     pub code: Option<String>,
 
     /// Print every rule with its explanation and examples as Markdown (docs/rules.md)
@@ -399,4 +401,28 @@ pub struct ManArgs {
     /// Directory to write the pages into
     #[arg(long, value_name = "DIR")]
     pub dir: PathBuf,
+}
+
+/// Any string (`gwctl rules` reports an unknown code itself, with a shorter message than clap's
+/// list of every code), offering the declared codes and their summaries to the completions.
+#[derive(Clone)]
+struct RuleCodes;
+
+impl TypedValueParser for RuleCodes {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(crate::rules::all().map(|r| {
+            PossibleValue::new(r.code.as_str()).help(r.summary)
+        })))
+    }
 }

@@ -11,6 +11,7 @@ mod rules_cmd;
 mod schema_cmd;
 mod watch;
 
+use crate::rules;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -56,7 +57,7 @@ pub(crate) fn unreadable(run: &crate::lint::LintRun) -> Option<String> {
     run.input_error.then(|| {
         run.diagnostics
             .iter()
-            .filter(|d| d.code == "GW001")
+            .filter(|d| d.code == rules::GW001)
             .map(|d| d.message.as_str())
             .collect::<Vec<_>>()
             .join("; ")

@@ -1,5 +1,6 @@
 //! Finding, reading and checking the config file.
 
+use crate::rules;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -7,8 +8,9 @@ use globset::{GlobBuilder, GlobMatcher};
 
 use super::{Config, IgnoreEntry, PolicyMerge, ValidationLevel};
 use crate::diag::ResourceRef;
-use crate::diag::{Diagnostic, RULES, Severity, rule};
+use crate::diag::{Diagnostic, Severity};
 use crate::parse::{Limits, Node, parse_file};
+use crate::rules::rule;
 use crate::schema::KindSchema;
 use crate::schema::compile::compile;
 use crate::source::SourceFile;
@@ -17,7 +19,8 @@ use crate::validate::validate_document;
 /// Names looked for in each directory, in this order.
 pub const CONFIG_FILE_NAMES: &[&str] = &["gwctl.yaml", ".gwctl.yaml"];
 
-const CONFIG_SCHEMA: &str = include_str!("../../schemas/config.json");
+/// Its `severity` keys are generated from the rule declarations (`committed_schema_lists_every_rule`).
+pub(super) const CONFIG_SCHEMA: &str = include_str!("../../schemas/config.json");
 
 /// Why a config file cannot be used: a usage error (exit 2).
 #[derive(Debug)]
@@ -62,7 +65,7 @@ pub fn parse_config(file: &SourceFile) -> Result<Config, Vec<Diagnostic>> {
     let docs: Vec<&Node> = parsed.documents.iter().map(|d| &d.root).collect();
     if let Some(second) = docs.get(1) {
         diags.push(
-            Diagnostic::new("GW012", "a config file holds one YAML document")
+            Diagnostic::new(rules::GW012, "a config file holds one YAML document")
                 .at(file.id, second.span),
         );
     }
@@ -86,7 +89,7 @@ pub fn parse_config(file: &SourceFile) -> Result<Config, Vec<Diagnostic>> {
         extract(file, root, &mut config, &mut diags);
     }
     // gwctl reads its own config as YAML 1.2, so `off` is the string it documents, not a boolean.
-    diags.retain(|d| d.code != "GW110");
+    diags.retain(|d| d.code != rules::GW110);
     if diags.iter().any(|d| d.severity == Severity::Error) {
         diags.sort_by_key(|d| d.location.as_ref().map(|l| l.span.start));
         return Err(diags);
@@ -121,9 +124,12 @@ fn check_codes(file: &SourceFile, root: &Node, diags: &mut Vec<Diagnostic>) {
         if rule(code).is_some() || !code.starts_with("GW") {
             return;
         }
-        let mut d = Diagnostic::new("GW012", format!("{path}: no rule has the code {code:?}"))
-            .at(file.id, span)
-            .with_path(path);
+        let mut d = Diagnostic::new(
+            rules::GW012,
+            format!("{path}: no rule has the code {code:?}"),
+        )
+        .at(file.id, span)
+        .with_path(path);
         if let Some(near) = nearest_code(code) {
             d = d.with_help(format!("did you mean {near:?}?"));
         }
@@ -133,7 +139,7 @@ fn check_codes(file: &SourceFile, root: &Node, diags: &mut Vec<Diagnostic>) {
         for e in entries {
             if !e.key.starts_with("GW") {
                 diags.push(
-                    Diagnostic::new("GW012", format!("severity.{}: not a rule code", e.key))
+                    Diagnostic::new(rules::GW012, format!("severity.{}: not a rule code", e.key))
                         .at(file.id, e.key_span)
                         .with_path(format!("severity.{}", e.key))
                         .with_help("keys are rule codes such as GW101 (`gwctl rules` lists them)"),
@@ -153,9 +159,8 @@ fn check_codes(file: &SourceFile, root: &Node, diags: &mut Vec<Diagnostic>) {
 }
 
 fn nearest_code(code: &str) -> Option<&'static str> {
-    RULES
-        .iter()
-        .map(|r| (strsim::levenshtein(code, r.code), r.code))
+    rules::all()
+        .map(|r| (strsim::levenshtein(code, r.code.as_str()), r.code.as_str()))
         .filter(|(d, _)| *d <= 1)
         .min()
         .map(|(_, c)| c)
@@ -199,9 +204,12 @@ fn extract(file: &SourceFile, root: &Node, config: &mut Config, diags: &mut Vec<
                 Ok(m) => Some(m),
                 Err(e) => {
                     diags.push(
-                        Diagnostic::new("GW012", format!("ignore[{i}].{key}: invalid glob: {e}"))
-                            .at(file.id, node.span)
-                            .with_path(format!("ignore[{i}].{key}")),
+                        Diagnostic::new(
+                            rules::GW012,
+                            format!("ignore[{i}].{key}: invalid glob: {e}"),
+                        )
+                        .at(file.id, node.span)
+                        .with_path(format!("ignore[{i}].{key}")),
                     );
                     None
                 }

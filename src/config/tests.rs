@@ -1,6 +1,6 @@
 //! Unit tests of config parsing; discovery and the CLI flag are tested in tests/config.rs.
 
-use super::load::schema_parses;
+use super::load::{CONFIG_SCHEMA, schema_parses};
 use super::{Config, ValidationLevel, parse_config};
 use crate::diag::Severity;
 use crate::source::SourceFile;
@@ -157,4 +157,37 @@ fn weighted_route_precedence_from_chart_values() {
     assert!(on(&env(serde_json::json!("true"))));
     assert!(!on(&env(serde_json::json!("false"))));
     assert!(!on(&serde_json::json!({"controller": {}})));
+}
+
+/// schemas/config.json names every declared rule under `severity` (for editors that complete keys
+/// from the schema), each with the value schema of `additionalProperties`. Unknown codes stay
+/// allowed by the schema: `check_codes` reports them as GW012 with "did you mean".
+#[test]
+fn committed_schema_lists_every_rule() {
+    let committed: serde_json::Value = serde_json::from_str(CONFIG_SCHEMA).expect("parses");
+    let mut fresh = committed.clone();
+    let severity = &mut fresh["properties"]["severity"];
+    let levels = severity["additionalProperties"].clone();
+    let mut properties = serde_json::Map::new();
+    for rule in crate::rules::all() {
+        let mut schema = serde_json::json!({
+            "description": format!("{}: {}", rule.name, rule.summary)
+        });
+        if let (Some(schema), Some(levels)) = (schema.as_object_mut(), levels.as_object()) {
+            schema.extend(levels.clone());
+        }
+        properties.insert(rule.code.to_string(), schema);
+    }
+    severity["properties"] = serde_json::Value::Object(properties);
+    if std::env::var_os("GWCTL_UPDATE_SCHEMAS").is_some() {
+        let text = serde_json::to_string_pretty(&fresh).expect("serialises") + "\n";
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schemas/config.json");
+        std::fs::write(path, text).expect("writes schemas/config.json");
+        return;
+    }
+    assert!(
+        committed == fresh,
+        "schemas/config.json is stale; regenerate with \
+         `GWCTL_UPDATE_SCHEMAS=1 cargo test --lib committed_schema_lists_every_rule`"
+    );
 }

@@ -1,40 +1,8 @@
 //! Diagnostics are values: every stage returns them, only the report stage formats them.
 
-mod codes;
-mod examples;
-mod examples_effects;
-mod examples_merge;
-mod examples_policies;
-mod examples_refs;
-mod examples_resolve;
-mod examples_schema;
-mod examples_security;
-mod examples_values;
-#[cfg(test)]
-mod tests_examples;
-
-pub use codes::{RULES, Rule, rule};
-pub use examples::{Example, ExampleKind, example, examples};
+pub use crate::rules::{Code, Severity};
 
 use crate::source::{FileId, Span};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
 
 /// The resource a finding belongs to, as `kind namespace/name`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
@@ -66,10 +34,10 @@ pub struct Related {
     pub message: String,
 }
 
-/// One finding. `code` is a key of [`RULES`]; its default severity comes from there.
+/// One finding, of a declared rule (see `crate::rules`); its default severity comes from there.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
-    pub code: &'static str,
+    pub code: Code,
     pub severity: Severity,
     pub message: String,
     /// Where the finding points; `None` only for findings about no file (a missing path).
@@ -107,11 +75,10 @@ impl Suppressed {
 
 impl Diagnostic {
     /// A finding with the rule's default severity.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        let severity = rule(code).map(|r| r.severity).unwrap_or(Severity::Error);
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
-            severity,
+            severity: code.default_severity(),
             message: message.into(),
             location: None,
             resource: None,

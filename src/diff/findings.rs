@@ -53,7 +53,7 @@ pub fn of_run(run: &LintRun) -> Findings {
     let mut out: BTreeMap<Key, Vec<FindingView>> = BTreeMap::new();
     for d in &run.diagnostics {
         let key = (
-            d.code,
+            d.code.as_str(),
             d.resource.as_ref().map(ToString::to_string),
             d.path.clone(),
             without_positions(&d.message),
@@ -83,7 +83,7 @@ fn view(run: &LintRun, d: &Diagnostic) -> FindingView {
         Some(format!("{}:{}:{}", file.name, lc.line, lc.column))
     });
     FindingView {
-        code: d.code,
+        code: d.code.as_str(),
         severity: d.severity,
         message: d.message.clone(),
         resource: d.resource.as_ref().map(ToString::to_string),

@@ -1,6 +1,7 @@
 //! Load stage: turns the user's paths (files, directories, `-` for stdin) into source files.
 //! Directories are walked recursively, honouring .gitignore and skipping hidden entries.
 
+use crate::rules;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -72,7 +73,7 @@ pub fn load_bounded(
             Err(e) => {
                 input_error = true;
                 diagnostics.push(Diagnostic::new(
-                    "GW001",
+                    rules::GW001,
                     format!("{}: {}", path.display(), io_reason(&e)),
                 ));
             }
@@ -123,14 +124,14 @@ fn prepare(read: ReadResult) -> Prepared {
         .any(|t| Path::new(&name).file_name().is_some_and(|f| f == *t))
     {
         return Prepared::Skipped(Box::new(Diagnostic::new(
-            "GW008",
+            rules::GW008,
             format!("{name}: skipped: a tool file, not a resource"),
         )));
     }
     match String::from_utf8(bytes) {
         Ok(text) => Prepared::File(SourceFile::new(0, name, text)),
         Err(e) => Prepared::Skipped(Box::new(Diagnostic::new(
-            "GW009",
+            rules::GW009,
             format!(
                 "{name}: skipped: not UTF-8 text (invalid byte at offset {})",
                 e.utf8_error().valid_up_to()
@@ -189,7 +190,7 @@ fn within_budget(
 /// The finding for a file skipped because the inputs exceed `--max-total-bytes`.
 pub fn over_budget(name: &str, max: u64) -> Diagnostic {
     Diagnostic::new(
-        "GW005",
+        rules::GW005,
         format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)"),
     )
     .with_help("raise the limit with --max-total-bytes to lint this file")
@@ -203,7 +204,7 @@ fn read_stdin(limit: u64) -> ReadResult {
         .read_to_end(&mut buf)
         .map_err(|e| {
             Box::new(Diagnostic::new(
-                "GW001",
+                rules::GW001,
                 format!("<stdin>: {}", io_reason(&e)),
             ))
         })?;
@@ -219,7 +220,7 @@ fn read_candidate(c: Candidate) -> ReadResult {
             let name = display_name(&p);
             std::fs::read(&p).map(|b| (name.clone(), b)).map_err(|e| {
                 Box::new(Diagnostic::new(
-                    "GW001",
+                    rules::GW001,
                     format!("{name}: {}", io_reason(&e)),
                 ))
             })
@@ -244,7 +245,7 @@ fn walk_dir(
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                diagnostics.push(Diagnostic::new("GW001", walk_error(root, &e)));
+                diagnostics.push(Diagnostic::new(rules::GW001, walk_error(root, &e)));
                 continue;
             }
         };

@@ -2,6 +2,7 @@
 //! anywhere (GW311), a `disable` that cancels nothing (GW312), PreRouting and PostRouting
 //! traffic configuring the same feature (GW313).
 
+use crate::rules;
 use std::collections::BTreeSet;
 
 use crate::fasthash::{FastMap, FastSet};
@@ -20,7 +21,7 @@ fn who(facts: &[Facts], s: &Setting<'_>) -> String {
 /// A finding at a policy's field key, when the setting is a policy's.
 fn at(
     facts: &[Facts],
-    code: &'static str,
+    code: rules::Code,
     s: &Setting<'_>,
     path: String,
     message: String,
@@ -117,7 +118,7 @@ pub(super) fn findings(
                         who(facts, &field.winner),
                     );
                     let path = spec_path(facts, s, e.family, field.name);
-                    if let Some(d) = at(facts, "GW310", s, path, message) {
+                    if let Some(d) = at(facts, rules::GW310, s, path, message) {
                         let wid = &facts[w].id;
                         out.push(d.with_related(wid.file, field.winner.span, "the winning setting is here").with_help(
                             "set the kgateway.dev/policy-weight annotation on the policy that should win, or set the field in one policy only",
@@ -143,7 +144,7 @@ pub(super) fn findings(
                     who(facts, &other.winner),
                 );
                 let path = format!("spec.traffic.{}", field.name);
-                if let Some(d) = at(facts, "GW313", &field.winner, path, message) {
+                if let Some(d) = at(facts, rules::GW313, &field.winner, path, message) {
                     let pid = &facts[a].id;
                     out.push(d.with_related(
                         pid.file,
@@ -175,7 +176,7 @@ pub(super) fn findings(
             qualified(&id.namespace, &id.name),
             who(facts, winner)
         );
-        let mut d = Diagnostic::new("GW311", message)
+        let mut d = Diagnostic::new(rules::GW311, message)
             .at(id.file, id.name_span)
             .with_resource(Some(resource_ref(id)))
             .with_path("metadata.name");
@@ -197,7 +198,7 @@ pub(super) fn findings(
             who(facts, s)
         );
         let path = format!("{}.disable", spec_path(facts, s, family, name));
-        out.extend(at(facts, "GW312", s, path, message));
+        out.extend(at(facts, rules::GW312, s, path, message));
     }
     out
 }

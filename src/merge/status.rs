@@ -7,6 +7,7 @@
 //! controller merges a route's levels into one route configuration).
 
 use crate::fasthash::{FastMap, FastSet};
+use crate::rules;
 
 use crate::diag::{Diagnostic, ResourceRef, Severity};
 use crate::model::facts::{Facts, Spec};
@@ -250,7 +251,7 @@ fn key(r: &ResourceRef) -> (&str, &str, &str) {
 /// Errors only the proxy finds, when it loads the configuration: the controller accepts the
 /// policy and sends the setting on (with validation level standard; strict has the proxy check
 /// the configuration first). A malformed transformation template (GW127).
-const PROXY_ONLY: &[&str] = &["GW127"];
+const PROXY_ONLY: &[rules::Code] = &[rules::GW127];
 
 /// Whether the controller rejects the resource a finding is on: an error it detects itself.
 pub fn rejects(d: &Diagnostic) -> bool {

@@ -33,7 +33,7 @@ fn findings(docs: &[String]) -> Vec<String> {
     run_with(docs, &MergeOptions::default(), false)
         .diagnostics
         .iter()
-        .filter(|d| d.code.starts_with("GW31"))
+        .filter(|d| d.code.as_str().starts_with("GW31"))
         .map(|d| {
             let who = d.resource.as_ref().map(|r| r.name.as_str()).unwrap_or("");
             format!("{} {who}: {}", d.code, d.message)

@@ -14,6 +14,7 @@ mod facts_refs;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};
+use crate::rules;
 use crate::source::{FileId, SourceFile};
 
 /// A Kubernetes object found in the input.
@@ -75,7 +76,7 @@ fn classify<'a>(
         _ => {
             diags.push(
                 Diagnostic::new(
-                    "GW004",
+                    rules::GW004,
                     format!("{where_}document is not a Kubernetes object: expected a mapping with apiVersion and kind, found {}", root.type_name()),
                 )
                 .at(file, root.span),
@@ -106,7 +107,7 @@ fn classify<'a>(
             .find_map(|k| root.entry(k))
             .map(|e| e.value.span)
             .unwrap_or(root.span);
-        diags.push(Diagnostic::new("GW004", msg).at(file, span));
+        diags.push(Diagnostic::new(rules::GW004, msg).at(file, span));
         return;
     };
     if index.is_none()

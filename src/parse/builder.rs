@@ -1,6 +1,7 @@
 //! Builds spanned documents from saphyr-parser events: an explicit stack (no recursion), duplicate keys,
 //! anchors, aliases with an expansion budget, `<<` merge keys and the input limits.
 
+use crate::rules;
 use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, ScalarStyle};
@@ -157,7 +158,7 @@ impl<'a> Builder<'a> {
         self.out
     }
 
-    fn diag(&mut self, code: &'static str, msg: String, span: Span) {
+    fn diag(&mut self, code: rules::Code, msg: String, span: Span) {
         self.out
             .diagnostics
             .push(Diagnostic::new(code, msg).at(self.file.id, span));
@@ -174,7 +175,7 @@ impl<'a> Builder<'a> {
     /// A syntax error ends the parse of this chunk: the document in progress is lost (and counted).
     pub(super) fn syntax_error(&mut self, info: &str, pos: usize) {
         let span = char_span(self.text, pos);
-        self.diag("GW002", info.to_owned(), span);
+        self.diag(rules::GW002, info.to_owned(), span);
         if self.doc.take().is_none() {
             self.next_index += 1;
         }
@@ -204,7 +205,7 @@ impl<'a> Builder<'a> {
                         self.limits.max_document_bytes
                     );
                     let span = char_span(self.text, doc.start);
-                    self.diag("GW005", msg, span);
+                    self.diag(rules::GW005, msg, span);
                     self.skip_doc();
                     return Flow::Continue;
                 }
@@ -220,7 +221,7 @@ impl<'a> Builder<'a> {
                 "more than {} documents in the file; the rest are skipped; raise the limit with --max-documents",
                 self.limits.max_documents
             );
-            self.diag("GW005", msg, char_span(self.text, start));
+            self.diag(rules::GW005, msg, char_span(self.text, start));
             return Flow::Stop;
         }
         self.doc = Some(Doc {
@@ -319,7 +320,7 @@ impl<'a> Builder<'a> {
                 "nesting deeper than the limit of {} levels; raise it with --max-depth",
                 self.limits.max_depth
             );
-            self.diag("GW005", msg, char_span(self.text, s));
+            self.diag(rules::GW005, msg, char_span(self.text, s));
             self.skip_doc();
             return;
         }
@@ -366,7 +367,7 @@ impl<'a> Builder<'a> {
     fn alias(&mut self, id: usize, span: Span) {
         let Some((node, count)) = self.anchors.get(&id) else {
             self.diag(
-                "GW002",
+                rules::GW002,
                 "alias refers to an anchor not defined earlier in this document".to_owned(),
                 span,
             );
@@ -383,7 +384,7 @@ impl<'a> Builder<'a> {
                 "YAML alias expansion exceeds the limit of {} nodes (a \"billion laughs\" document?); raise it with --max-alias-nodes",
                 self.limits.max_alias_nodes
             );
-            self.diag("GW005", msg, span);
+            self.diag(rules::GW005, msg, span);
             self.skip_doc();
             return;
         }
@@ -438,7 +439,7 @@ impl<'a> Builder<'a> {
         let merge = matches!(&node.value, Value::Str(Str { text, plain: true }) if text == "<<");
         let Some(key) = key_text(node.value) else {
             self.diag(
-                "GW002",
+                rules::GW002,
                 "complex mapping keys are not supported".to_owned(),
                 span,
             );
@@ -453,7 +454,7 @@ impl<'a> Builder<'a> {
                     at.line, at.column
                 );
                 self.out.diagnostics.push(
-                    Diagnostic::new("GW003", msg)
+                    Diagnostic::new(rules::GW003, msg)
                         .at(self.file.id, span)
                         .with_related(self.file.id, first, "first set here"),
                 );
@@ -481,11 +482,11 @@ impl<'a> Builder<'a> {
                     for item in items {
                         match item.value {
                             Value::Map(src) => merge_in(src, entries),
-                            _ => self.diag("GW002", MERGE_MSG.to_owned(), item.span),
+                            _ => self.diag(rules::GW002, MERGE_MSG.to_owned(), item.span),
                         }
                     }
                 }
-                _ => self.diag("GW002", MERGE_MSG.to_owned(), m.span),
+                _ => self.diag(rules::GW002, MERGE_MSG.to_owned(), m.span),
             }
         }
     }

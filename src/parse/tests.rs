@@ -18,7 +18,7 @@ pub(super) fn slice(file: &SourceFile, span: Span) -> &str {
 }
 
 pub(super) fn codes(parsed: &ParsedFile) -> Vec<&'static str> {
-    parsed.diagnostics.iter().map(|d| d.code).collect()
+    parsed.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 fn str_val(text: &str, plain: bool) -> Value {

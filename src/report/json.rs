@@ -114,7 +114,7 @@ pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
 
 fn finding<'a>(run: &'a LintRun, d: &'a Diagnostic) -> Finding<'a> {
     Finding {
-        code: d.code,
+        code: d.code.as_str(),
         severity: d.severity,
         message: &d.message,
         position: d

@@ -3,14 +3,14 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::diag::rule;
 use crate::lint::LintRun;
+use crate::rules::rule;
 
 /// Active findings per code, most frequent first, then by code.
 pub fn code_counts(run: &LintRun) -> Vec<(&'static str, usize)> {
     let mut counts: HashMap<&'static str, usize> = HashMap::new();
     for d in &run.diagnostics {
-        *counts.entry(d.code).or_default() += 1;
+        *counts.entry(d.code.as_str()).or_default() += 1;
     }
     let mut out: Vec<_> = counts.into_iter().collect();
     out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));

@@ -5,6 +5,7 @@
 //! every one that has it), then `namespace/name`.
 
 use crate::fasthash::FastMap;
+use crate::rules;
 use std::cmp::Ordering;
 
 use crate::model::facts::{Facts, ObjRef, Spec};
@@ -104,7 +105,7 @@ fn conflicts(ctx: &mut Ctx<'_>, target: usize, ranked: &[usize]) {
             }
             let at = ObjRef::at(field.key_span, format!("spec.{}", field.name));
             let d = diag(
-                "GW308",
+                rules::GW308,
                 format!(
                     "{} on {} {} is not applied: BackendConfigPolicy {} also sets it and ranks first because {}",
                     field.name,

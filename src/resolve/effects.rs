@@ -7,6 +7,7 @@
 //! an AI Gateway (GW307), `backend.ai` / `backend.mcp` on an AiGatewayBackend of another
 //! kind (GW309).
 
+use crate::rules;
 use std::collections::BTreeSet;
 
 use crate::fasthash::FastMap;
@@ -213,7 +214,7 @@ fn wrong_plane(ctx: &mut Ctx<'_>, a: &Attachment, pf: &PolicyFacts, want: Plane,
         )
     };
     let mut d = diag(
-        "GW305",
+        rules::GW305,
         format!(
             "{} configures {} but its target uses {}{through}: the policy has no effect there",
             p.id.kind,
@@ -248,7 +249,7 @@ fn unknown_plane(ctx: &mut Ctx<'_>, gateway: usize) {
         .cloned()
         .unwrap_or_else(|| ObjRef::at(g.id.name_span, "metadata.name"));
     let d = diag(
-        "GW306",
+        rules::GW306,
         format!(
             "data plane of Gateway {} unknown: GatewayClass {:?} is not in the inputs, so policies of both families are assumed to take effect",
             qualified(&g.id.namespace, &g.id.name),
@@ -305,7 +306,7 @@ fn cloud_behind_ai(ctx: &mut Ctx<'_>, planes: &mut Planes<'_>) {
         let backend = &facts[b];
         let g = &facts[gateway];
         let d: Diagnostic = diag(
-            "GW307",
+            rules::GW307,
             format!(
                 "Backend {} is a cloud function backend, which the AI data plane of Gateway {} does not support",
                 qualified(&backend.id.namespace, &backend.id.name),
@@ -356,7 +357,7 @@ fn backend_fields(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
             );
             let at = ObjRef::at(field.key_span, format!("spec.{}", field.name));
             let d = diag(
-                "GW309",
+                rules::GW309,
                 format!(
                     "{} applies only to {what} backend, but AiGatewayBackend {} is not one ({is}): the field has no effect there",
                     field.name,

@@ -9,6 +9,7 @@ mod policies;
 mod refs;
 mod routes;
 
+use crate::rules;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -177,7 +178,7 @@ impl Ctx<'_> {
             };
             self.out.push(
                 diag(
-                    "GW212",
+                    rules::GW212,
                     format!("{what} to {kind} objects not checked: none in the inputs"),
                     &owner,
                     &r,
@@ -197,7 +198,7 @@ pub(crate) fn resource_ref(id: &Ident) -> ResourceRef {
 }
 
 /// A finding at a reference of a resource.
-pub(crate) fn diag(code: &'static str, message: String, owner: &Ident, r: &ObjRef) -> Diagnostic {
+pub(crate) fn diag(code: rules::Code, message: String, owner: &Ident, r: &ObjRef) -> Diagnostic {
     Diagnostic::new(code, message)
         .at(owner.file, r.span)
         .with_resource(Some(resource_ref(owner)))

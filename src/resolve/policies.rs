@@ -6,6 +6,7 @@
 
 use crate::model::facts::{Facts, GATEWAY_API, ObjRef, Spec};
 use crate::model::facts_policy::{PolicyFacts, TargetSelector, default_group};
+use crate::rules;
 
 use super::{Ctx, diag, qualified, resource_ref};
 
@@ -87,7 +88,7 @@ fn target_ref(
     }
     if targets.is_empty() {
         let mut d = diag(
-            "GW301",
+            rules::GW301,
             format!(
                 "policy target {kind} {} not found{}",
                 qualified(ns, &r.name),
@@ -146,7 +147,7 @@ fn target_selector(
             None => "in any namespace".to_string(),
         };
         ctx.out.push(diag(
-            "GW303",
+            rules::GW303,
             format!(
                 "targetSelector selects no {} {place} (matchLabels: {})",
                 s.kind,
@@ -198,7 +199,7 @@ fn section(
     let at = ObjRef::at(span, format!("{path}.sectionName"));
     ctx.out.push(
         diag(
-            "GW302",
+            rules::GW302,
             format!(
                 "sectionName {name:?} matches no {what} of {} {}; {have}",
                 t.id.kind,
@@ -265,7 +266,7 @@ fn nothing_attached(ctx: &mut Ctx<'_>, f: &Facts, p: &PolicyFacts) {
     };
     ctx.out.push(
         crate::diag::Diagnostic::new(
-            "GW304",
+            rules::GW304,
             format!(
                 "{} {} attaches to nothing: {why}",
                 f.id.kind,

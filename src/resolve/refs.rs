@@ -4,6 +4,7 @@
 //! needs.
 
 use crate::model::facts::{Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, Spec};
+use crate::rules;
 
 use super::{Condition, Ctx, RouteStatus, diag, qualified};
 
@@ -86,7 +87,7 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
             return None;
         }
         ctx.out.push(diag(
-            "GW207",
+            rules::GW207,
             format!("backendRef kind {kind:?} in group {group:?} is not a backend kind (Service, Backend or AiGatewayBackend)"),
             &owner.id,
             r,
@@ -102,7 +103,7 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
     let Some(target) = ctx.index.get(group, kind, ns, &r.name) else {
         let message = format!("{kind} {} not found", qualified(ns, &r.name));
         ctx.out.push(diag(
-            "GW205",
+            rules::GW205,
             format!("{message}{}", hint(ctx, group, kind, ns, &r.name)),
             &owner.id,
             r,
@@ -118,12 +119,13 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
             qualified(ns, &r.name),
             list.join(", ")
         );
-        ctx.out
-            .push(diag("GW206", message.clone(), &owner.id, r).with_related(
+        ctx.out.push(
+            diag(rules::GW206, message.clone(), &owner.id, r).with_related(
                 target.id.file,
                 target.id.name_span,
                 "the Service is here",
-            ));
+            ),
+        );
         return Some(fail("BackendNotFound", &message));
     }
     None
@@ -160,7 +162,7 @@ fn grant(
         id.namespace
     );
     ctx.out.push(
-        diag("GW208", message.clone(), id, r).with_help(format!(
+        diag(rules::GW208, message.clone(), id, r).with_help(format!(
             "add a ReferenceGrant in {ns} with from {{group: {:?}, kind: {}, namespace: {}}} and to {{group: {group:?}, kind: {kind}}}",
             id.group, id.kind, id.namespace
         )),
@@ -192,7 +194,7 @@ fn exists<'a>(
             qualified(ns, &r.name),
             hint(ctx, group, kind, ns, &r.name)
         );
-        ctx.out.push(diag("GW209", message, &owner.id, r));
+        ctx.out.push(diag(rules::GW209, message, &owner.id, r));
     }
     found
 }
@@ -214,7 +216,7 @@ fn gateway_class(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
         hint(ctx, GATEWAY_API, "GatewayClass", "", &r.name)
     );
     ctx.out
-        .push(diag("GW209", message, &owner.id, r).with_severity(crate::diag::Severity::Info));
+        .push(diag(rules::GW209, message, &owner.id, r).with_severity(crate::diag::Severity::Info));
 }
 
 fn certificate(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
@@ -269,7 +271,7 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
             {
                 ctx.out.push(
                     diag(
-                        "GW211",
+                        rules::GW211,
                         format!(
                             "GatewayExtension {} does not provide {p} (it sets: {})",
                             qualified(ns, &r.name),
@@ -304,7 +306,7 @@ fn keys(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts, needed: &[
     let id: &Ident = &target.id;
     ctx.out.push(
         diag(
-            "GW210",
+            rules::GW210,
             format!(
                 "{} {} has no key {} (keys: {})",
                 id.kind,

@@ -6,13 +6,14 @@ use crate::diag::Severity;
 use crate::model::facts::{
     Facts, GATEWAY_API, GATEWAY_API_X, Ident, Listener, ObjRef, RouteFacts, Spec,
 };
+use crate::rules;
 
 use super::{Condition, Ctx, RouteStatus, diag, qualified, resource_ref};
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
 /// the related location is (the parent, or the listener that came closest).
 struct Rejection {
-    code: &'static str,
+    code: rules::Code,
     reason: &'static str,
     message: String,
     related: Option<(Ident, crate::source::Span, String)>,
@@ -104,7 +105,7 @@ fn parent_outcome(
             .map(|n| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
         return Some(Err(Rejection {
-            code: "GW201",
+            code: rules::GW201,
             reason: "NoMatchingParent",
             message: format!(
                 "parentRef names {kind} {} which is not in the inputs{hint}",
@@ -145,7 +146,7 @@ fn parent_outcome(
             .map(|(_, n)| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
         return Some(Err(Rejection {
-            code: "GW202",
+            code: rules::GW202,
             reason: "NoMatchingParent",
             message: format!(
                 "{what} has no listener {} (listeners: {}){hint}",
@@ -164,7 +165,7 @@ fn parent_outcome(
     if allowed.is_empty() {
         let l = by_ref[0];
         return Some(Err(Rejection {
-            code: "GW203",
+            code: rules::GW203,
             reason: "NotAllowedByListeners",
             message: format!(
                 "no listener of {what} allows this {route_kind} ({})",
@@ -181,7 +182,7 @@ fn parent_outcome(
     if attached.is_empty() {
         let l = allowed[0];
         return Some(Err(Rejection {
-            code: "GW204",
+            code: rules::GW204,
             reason: "NoMatchingListenerHostname",
             message: format!(
                 "no hostname of the route matches a listener of {what} (listener {:?} has hostname {:?})",

@@ -1,6 +1,7 @@
 //! `--crds`: CustomResourceDefinitions supplied by the user, added to (or replacing kinds of) the
 //! built-in schemas. Their files join the lint run so a malformed CRD is reported with its position.
 
+use crate::rules;
 use std::path::PathBuf;
 
 use crate::cel::{self, CelLimits};
@@ -49,8 +50,11 @@ pub fn load_crds(
             match registry.add_crd_with(&json, &limits.cel()) {
                 Ok(()) => imported += 1,
                 Err(e) => diagnostics.push(
-                    Diagnostic::new("GW010", format!("invalid CustomResourceDefinition: {e}"))
-                        .at(file.id, doc.root.span),
+                    Diagnostic::new(
+                        rules::GW010,
+                        format!("invalid CustomResourceDefinition: {e}"),
+                    )
+                    .at(file.id, doc.root.span),
                 ),
             }
         }
@@ -121,7 +125,7 @@ fn check_rule(file: &SourceFile, rule: &Node, limits: &CelLimits, out: &mut Vec<
         let span = ScalarMap::new(&file.text, field.value.span, &text.text)
             .span(e.offset, e.offset + width);
         out.push(
-            Diagnostic::new("GW113", format!("{} not compiled: {}", field.key, e.message))
+            Diagnostic::new(rules::GW113, format!("{} not compiled: {}", field.key, e.message))
                 .at(file.id, span)
                 .with_help(format!(
                     "raise the limit with {} if the expression is meant; objects of this kind are checked without it",

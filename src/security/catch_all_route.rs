@@ -10,6 +10,7 @@
 
 use super::{Findings, GATEWAY_API_GROUP};
 use crate::parse::Node;
+use crate::rules;
 use crate::source::Span;
 
 pub(super) fn check(f: &mut Findings<'_, '_>) {
@@ -42,7 +43,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
         };
         let d = f
             .diagnostic(
-                "GW406",
+                rules::GW406,
                 span,
                 &path,
                 format!("the route has no hostnames and this rule matches every path, so it {answer} for \"/\" on every hostname of its parent listeners"),

@@ -7,6 +7,7 @@
 //! arbitrary bytes by design.
 
 use super::Findings;
+use crate::rules;
 
 /// Words a credential key ends with, compared without case and separators (`db_password`,
 /// `clientSecret`); ending rather than containing, so that `token-url` or `password-policy` pass.
@@ -40,7 +41,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
         };
         let d = f
             .diagnostic(
-                "GW403",
+                rules::GW403,
                 e.value.span,
                 &format!("data.{}", e.key),
                 format!("ConfigMap holds what looks like secret material: {what}"),

@@ -4,6 +4,7 @@
 
 use super::{AI_GROUP, Findings, GATEWAY_API_GROUP, GATEWAY_GROUP, each, is_true};
 use crate::parse::Node;
+use crate::rules;
 
 /// Where each kind keeps its CORS settings.
 const PLACES: &[(&str, &str, &str)] = &[
@@ -31,7 +32,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
             if let Some((i, star)) = wildcard_with_credentials(cors) {
                 let d = f
                     .diagnostic(
-                        "GW404",
+                        rules::GW404,
                         star.span,
                         &format!("{path}.allowOrigins[{i}]"),
                         "any origin (\"*\") is allowed together with allowCredentials: true, so every website can make credentialed requests and read the responses",

@@ -3,6 +3,7 @@
 //! cause one) disables authentication. Only the gateway group's GatewayExtension has the field.
 
 use super::{Findings, GATEWAY_GROUP, is_true};
+use crate::rules;
 
 pub(super) fn check(f: &mut Findings<'_, '_>) {
     if !f.is(GATEWAY_GROUP, "GatewayExtension") {
@@ -19,7 +20,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
     }
     let d = f
         .diagnostic(
-            "GW405",
+            rules::GW405,
             fail_open.span,
             "spec.extAuth.failOpen",
             "requests are allowed without authorization when the authorization service is unavailable or fails",

@@ -6,6 +6,7 @@
 
 use super::{AI_GROUP, Findings, GATEWAY_API_GROUP, GATEWAY_GROUP, each_entry};
 use crate::parse::Value;
+use crate::rules;
 
 pub(super) fn check(f: &mut Findings<'_, '_>) {
     let res = f.res;
@@ -36,7 +37,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
             _ => return,
         };
         let d = f
-            .diagnostic("GW401", e.value.span, path, what)
+            .diagnostic(rules::GW401, e.value.span, path, what)
             .with_help("remove insecureSkipVerify and configure the CA (and the SNI / subject alt names) of the backend");
         f.report(d);
     });

@@ -3,6 +3,7 @@
 //! groups check the `aud` claim only when audiences are listed.
 
 use super::{AI_GROUP, Findings, GATEWAY_GROUP, each};
+use crate::rules;
 
 /// Where each kind lists JWT providers (the MCP `authentication` block is one provider).
 const PLACES: &[(&str, &str, &str)] = &[
@@ -59,7 +60,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
             };
             let d = f
                 .diagnostic(
-                    "GW407",
+                    rules::GW407,
                     span,
                     path,
                     format!("{what} has no audiences, so tokens issued for any other service are accepted"),

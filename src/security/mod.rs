@@ -22,6 +22,7 @@ mod weak_password_hash;
 #[cfg(test)]
 mod tests;
 
+use crate::rules;
 use std::fmt::Display;
 
 use crate::diag::Diagnostic;
@@ -38,15 +39,15 @@ pub(crate) const GATEWAY_API_GROUP: &str = "gateway.networking.k8s.io";
 type Check = fn(&mut Findings<'_, '_>);
 
 /// Every rule of the stage with the code it emits; a test keeps it in step with the rule table.
-pub(crate) static CHECKS: &[(&str, Check)] = &[
-    ("GW401", insecure_tls::check),
-    ("GW402", weak_password_hash::check),
-    ("GW403", configmap_secret::check),
-    ("GW404", cors_any_origin::check),
-    ("GW405", extauth_fail_open::check),
-    ("GW406", catch_all_route::check),
-    ("GW407", jwt_any_audience::check),
-    ("GW408", open_forward_proxy::check),
+pub(crate) static CHECKS: &[(rules::Code, Check)] = &[
+    (rules::GW401, insecure_tls::check),
+    (rules::GW402, weak_password_hash::check),
+    (rules::GW403, configmap_secret::check),
+    (rules::GW404, cors_any_origin::check),
+    (rules::GW405, extauth_fail_open::check),
+    (rules::GW406, catch_all_route::check),
+    (rules::GW407, jwt_any_audience::check),
+    (rules::GW408, open_forward_proxy::check),
 ];
 
 /// The stage's findings for one resource; facts for the set-wide rules go to `set`.
@@ -98,7 +99,7 @@ impl Findings<'_, '_> {
     /// A finding at `span`, with the message `<path>: <rest>` as the schema findings have it.
     pub(crate) fn diagnostic(
         &self,
-        code: &'static str,
+        code: rules::Code,
         span: Span,
         path: &str,
         rest: impl Display,

@@ -9,6 +9,7 @@
 
 use super::{AI_GROUP, Findings, GATEWAY_GROUP};
 use crate::parse::Node;
+use crate::rules;
 
 pub(super) fn check(f: &mut Findings<'_, '_>) {
     let res = f.res;
@@ -53,7 +54,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
     if let Some((span, path)) = place {
         let d = f
             .diagnostic(
-                "GW408",
+                rules::GW408,
                 span,
                 path,
                 "a dynamic forward proxy sends requests to any host the client names, and no TrafficPolicy or AiGatewayPolicy in the inputs configures authentication",

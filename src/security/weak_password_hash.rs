@@ -12,6 +12,7 @@
 //! the scheme recogniser is shared (`htpasswd::scheme_of`) and the finding is not repeated here.
 
 use super::{AI_GROUP, Findings, GATEWAY_GROUP, each};
+use crate::rules;
 use crate::validate::values::htpasswd::scheme_of;
 use crate::validate::values::position::ScalarMap;
 
@@ -57,7 +58,7 @@ pub(super) fn check(f: &mut Findings<'_, '_>) {
         let span = ScalarMap::new(&res.source.text, line.span, text).span(start, text.len());
         let d = f
             .diagnostic(
-                "GW402",
+                rules::GW402,
                 span,
                 path,
                 format!("password hash of user {user:?} {weakness}, which is fast to brute-force"),

@@ -1,6 +1,7 @@
 //! CEL rules (x-kubernetes-validations): values for `self`, defaults, evaluation and the API
 //! server's wording of failures.
 
+use crate::rules;
 use serde_json::Value as Json;
 
 use crate::cel::{
@@ -186,7 +187,7 @@ impl<'v> Walker<'v> {
                         display_path(&path)
                     );
                     self.emit_diag(
-                        Diagnostic::new("GW113", message)
+                        Diagnostic::new(rules::GW113, message)
                             .at(self.file, span)
                             .with_resource(Some(self.resource.clone()))
                             .with_path(path)
@@ -229,6 +230,6 @@ impl<'v> Walker<'v> {
             Reason::Required => format!("{p}: Required value: {detail}"),
             Reason::Duplicate => format!("{p}: Duplicate value: {detail}"),
         };
-        self.emit("GW112", span, path, message);
+        self.emit(rules::GW112, span, path, message);
     }
 }

@@ -3,6 +3,7 @@
 //! structural walk, plus the rules a schema cannot say: `validation.level` in any case,
 //! inference routing without the AI gateway, xDS TLS without its Secret in the inputs.
 
+use crate::rules;
 use std::sync::{Arc, OnceLock};
 
 use crate::diag::{Diagnostic, ResourceRef};
@@ -84,7 +85,7 @@ pub fn check(file: &SourceFile, root: &Node, secrets: &[SecretSeen]) -> Vec<Diag
         return Vec::new();
     }
     let mut out = super::validate_document(file, root, schema(), label.clone());
-    let at = |code: &'static str, node: &Node, path: &str, message: String| {
+    let at = |code: rules::Code, node: &Node, path: &str, message: String| {
         Diagnostic::new(code, message)
             .at(file.id, node.span)
             .with_resource(Some(label.clone()))
@@ -95,7 +96,7 @@ pub fn check(file: &SourceFile, root: &Node, secrets: &[SecretSeen]) -> Vec<Diag
         && !["standard", "strict"].contains(&text.to_ascii_lowercase().as_str())
     {
         out.push(at(
-            "GW104",
+            rules::GW104,
             level,
             "validation.level",
             format!(
@@ -113,7 +114,7 @@ pub fn check(file: &SourceFile, root: &Node, secrets: &[SecretSeen]) -> Vec<Diag
         && let Some(node) = root.lookup("inferenceRouting.enabled")
     {
         let mut d = at(
-            "GW125",
+            rules::GW125,
             node,
             "inferenceRouting.enabled",
             "inferenceRouting.enabled: inference routing without the AI gateway (aiGateway.enabled is false) is deprecated in v2.1 and unsupported in v2.2".to_string(),
@@ -131,7 +132,7 @@ pub fn check(file: &SourceFile, root: &Node, secrets: &[SecretSeen]) -> Vec<Diag
         match secrets.iter().find(|s| s.name == XDS_CERT_SECRET) {
             None => out.push(
                 at(
-                    "GW126",
+                    rules::GW126,
                     node,
                     path,
                     format!(
@@ -158,7 +159,7 @@ pub fn check(file: &SourceFile, root: &Node, secrets: &[SecretSeen]) -> Vec<Diag
                     }
                     out.push(
                         at(
-                            "GW126",
+                            rules::GW126,
                             node,
                             path,
                             format!(

@@ -1,6 +1,7 @@
 //! oneOf / anyOf / allOf / not, reported as kube-openapi does: a composite error naming the field,
 //! plus the errors of the closest failing alternative.
 
+use crate::rules;
 use serde_json::Value as Json;
 
 use crate::diag::Diagnostic;
@@ -130,7 +131,7 @@ impl<'v> Walker<'v> {
                         "{path}: Invalid value: {}: the default does not match the alternative",
                         super::messages::canonical_json(default)
                     );
-                    self.emit("GW114", node.span, path, message);
+                    self.emit(rules::GW114, node.span, path, message);
                 }
             }
         }
@@ -153,7 +154,7 @@ impl<'v> Walker<'v> {
         let path = self.path_string();
         let quoted = go_quote(display_path(&path));
         let text = message(&quoted);
-        self.emit("GW114", node.span, path, text);
+        self.emit(rules::GW114, node.span, path, text);
     }
 }
 

@@ -1,5 +1,6 @@
 //! x-kubernetes-list-type `set` and `map`: items (or their key fields) must be unique.
 
+use crate::rules;
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
@@ -46,7 +47,7 @@ impl<'v> Walker<'v> {
                 Some(&j) => {
                     let path = format!("{}[{i}]", self.path_string());
                     let message = format!("{path}: Duplicate value: {shown}");
-                    let d = Diagnostic::new("GW109", message)
+                    let d = Diagnostic::new(rules::GW109, message)
                         .at(self.file, items[i].span)
                         .with_resource(Some(self.resource.clone()))
                         .with_path(path)

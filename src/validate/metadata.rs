@@ -4,6 +4,7 @@
 use crate::cel::{CelValue, map_value, string_value};
 use crate::diag::{Diagnostic, Severity};
 use crate::parse::{Entry, Node, Value};
+use crate::rules;
 use crate::source::Span;
 
 use super::Walker;
@@ -101,7 +102,7 @@ impl<'v> Walker<'v> {
     pub(super) fn missing_name(&mut self, span: Span) {
         self.blocking += 1;
         self.emit(
-            "GW102",
+            rules::GW102,
             span,
             "metadata.name".to_string(),
             "metadata.name: Required value: name or generateName is required".to_string(),
@@ -118,7 +119,7 @@ impl<'v> Walker<'v> {
             }
             let actual = e.value.type_name();
             self.emit_blocking_meta(
-                "GW103",
+                rules::GW103,
                 e.value.span,
                 "metadata",
                 format!("metadata: Invalid value: \"{actual}\": metadata in body must be of type object: \"{actual}\""),
@@ -135,7 +136,7 @@ impl<'v> Walker<'v> {
                     if text.is_none() && !matches!(f.value.value, Value::Null) =>
                 {
                     let actual = f.value.type_name();
-                    self.emit_blocking_meta("GW103", f.value.span, &path, format!(
+                    self.emit_blocking_meta(rules::GW103, f.value.span, &path, format!(
                         "{path}: Invalid value: \"{actual}\": {path} in body must be of type string: \"{actual}\""
                     ));
                 }
@@ -160,7 +161,7 @@ impl<'v> Walker<'v> {
                 k if OBJECT_META_FIELDS.contains(&k) => {}
                 _ => {
                     let mut d =
-                        Diagnostic::new("GW101", format!("unknown field {}", go_quote(&path)))
+                        Diagnostic::new(rules::GW101, format!("unknown field {}", go_quote(&path)))
                             .at(self.file, f.key_span)
                             .with_resource(Some(self.resource.clone()))
                             .with_path(path);
@@ -177,7 +178,7 @@ impl<'v> Walker<'v> {
         want.then(|| map_value(cel))
     }
 
-    fn emit_blocking_meta(&mut self, code: &'static str, span: Span, path: &str, message: String) {
+    fn emit_blocking_meta(&mut self, code: rules::Code, span: Span, path: &str, message: String) {
         self.blocking += 1;
         self.emit(code, span, path.to_string(), message);
     }
@@ -207,7 +208,7 @@ impl<'v> Walker<'v> {
     fn check_namespace(&mut self, ns: &str, f: &Entry) {
         if self.kind.cluster_scoped {
             let d = Diagnostic::new(
-                "GW115",
+                rules::GW115,
                 format!(
                     "metadata.namespace: {} is cluster-scoped; the API server ignores the namespace",
                     self.kind.kind
@@ -236,7 +237,7 @@ impl<'v> Walker<'v> {
 
     fn meta_invalid(&mut self, span: Span, path: &str, shown: &str, detail: &str) {
         self.emit(
-            "GW115",
+            rules::GW115,
             span,
             path.to_string(),
             format!("{path}: Invalid value: {shown}: {detail}"),
@@ -251,7 +252,7 @@ impl<'v> Walker<'v> {
             Value::Null => return,
             _ => {
                 let actual = f.value.type_name();
-                self.emit_blocking_meta("GW103", f.value.span, &base, format!(
+                self.emit_blocking_meta(rules::GW103, f.value.span, &base, format!(
                     "{base}: Invalid value: \"{actual}\": {base} in body must be of type object: \"{actual}\""
                 ));
                 return;
@@ -289,7 +290,7 @@ impl<'v> Walker<'v> {
         }
         if !labels && total > ANNOTATIONS_MAX_BYTES {
             self.emit(
-                "GW115",
+                rules::GW115,
                 f.key_span,
                 base.clone(),
                 format!("{base}: Too long: may not be more than {ANNOTATIONS_MAX_BYTES} bytes"),
@@ -302,7 +303,7 @@ impl<'v> Walker<'v> {
         let shown = go_value(value);
         self.blocking += 1;
         self.emit(
-            "GW115",
+            rules::GW115,
             value.span,
             path.clone(),
             format!("{path}: Invalid value: {shown}: must be of type string"),

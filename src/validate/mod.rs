@@ -45,6 +45,7 @@ mod tests_corpus;
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::Resource;
 use crate::parse::{Limits, Node};
+use crate::rules;
 use crate::schema::KindSchema;
 use crate::source::{FileId, SourceFile, Span};
 
@@ -150,7 +151,7 @@ impl<'v> Walker<'v> {
         s
     }
 
-    fn emit(&mut self, code: &'static str, span: Span, path: String, message: String) {
+    fn emit(&mut self, code: rules::Code, span: Span, path: String, message: String) {
         self.emit_diag(
             Diagnostic::new(code, message)
                 .at(self.file, span)
@@ -165,13 +166,13 @@ impl<'v> Walker<'v> {
 
     /// Like [`Walker::error`], for an error after which the API server skips CEL rules: wrong type
     /// (and format), unsupported value, required, too long, too many.
-    fn blocking_error(&mut self, code: &'static str, span: Span, rest: impl std::fmt::Display) {
+    fn blocking_error(&mut self, code: rules::Code, span: Span, rest: impl std::fmt::Display) {
         self.blocking += 1;
         self.error(code, span, rest);
     }
 
     /// Emits at the current path with the message `<path>: <rest>`.
-    fn error(&mut self, code: &'static str, span: Span, rest: impl std::fmt::Display) {
+    fn error(&mut self, code: rules::Code, span: Span, rest: impl std::fmt::Display) {
         let path = self.path_string();
         let message = format!("{}: {rest}", display_path(&path));
         self.emit(code, span, path, message);

@@ -31,7 +31,7 @@ pub(super) fn lint(yaml: &str) -> Vec<String> {
     let schema: Vec<_> = run
         .diagnostics
         .into_iter()
-        .filter(|d| !d.code.starts_with("GW2") && !d.code.starts_with("GW4"))
+        .filter(|d| !d.code.as_str().starts_with("GW2") && !d.code.as_str().starts_with("GW4"))
         .collect();
     render(&run.files[0], &schema)
 }
@@ -284,7 +284,7 @@ spec:
     let dup: Vec<_> = run
         .diagnostics
         .iter()
-        .filter(|d| d.code == "GW109")
+        .filter(|d| d.code == crate::rules::GW109)
         .collect();
     // The API server reports both the list-map duplicate and the CEL rule.
     assert_eq!(

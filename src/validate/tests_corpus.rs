@@ -76,7 +76,7 @@ fn lint_dir(dir: &Path) -> Vec<(String, Vec<String>, usize)> {
     for d in run
         .diagnostics
         .iter()
-        .filter(|d| !d.code.starts_with("GW2"))
+        .filter(|d| !d.code.as_str().starts_with("GW2"))
     {
         let Some(loc) = &d.location else { continue };
         let f = &run.files[loc.file];

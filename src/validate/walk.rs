@@ -3,6 +3,7 @@
 
 use crate::cel::{CelValue, list_value, map_value};
 use crate::parse::{Entry, Node, Value};
+use crate::rules;
 use crate::schema::compile::{JsonType, SchemaNode};
 use crate::source::Span;
 
@@ -152,7 +153,7 @@ impl<'v> Walker<'v> {
             super::display_path(&path),
             go_quote(text),
         );
-        self.emit("GW110", node.span, path, message);
+        self.emit(rules::GW110, node.span, path, message);
         result
     }
 
@@ -161,7 +162,7 @@ impl<'v> Walker<'v> {
         if let Value::Float(f) = node.value
             && !f.is_finite()
         {
-            self.report("GW103", node.span, true, |p| {
+            self.report(rules::GW103, node.span, true, |p| {
                 format!("{p}: Invalid value: {f}: NaN and infinities have no JSON form")
             });
             return false;
@@ -185,7 +186,7 @@ impl<'v> Walker<'v> {
             return true;
         }
         let expected = schema.ty.map_or("integer,string", JsonType::name);
-        self.report("GW103", node.span, true, |p| {
+        self.report(rules::GW103, node.span, true, |p| {
             format!("{p}: Invalid value: \"{actual}\": {p} in body must be of type {expected}: \"{actual}\"")
         });
         false
@@ -194,7 +195,7 @@ impl<'v> Walker<'v> {
     /// Emits a finding whose message needs the path more than once.
     pub(super) fn report(
         &mut self,
-        code: &'static str,
+        code: rules::Code,
         span: Span,
         blocking: bool,
         message: impl FnOnce(&str) -> String,
@@ -270,21 +271,21 @@ impl<'v> Walker<'v> {
             let has_default = schema.property(name).is_some_and(|p| p.default.is_some());
             if !has_default && !present(name) {
                 self.path.push(Seg::Key(name));
-                self.blocking_error("GW102", key_span, "Required value");
+                self.blocking_error(rules::GW102, key_span, "Required value");
                 self.path.pop();
             } else {
                 self.matched += 1;
             }
         }
         if let Some(min) = schema.min_properties.filter(|m| count < *m) {
-            self.report("GW108", node.span, false, |p| {
+            self.report(rules::GW108, node.span, false, |p| {
                 format!(
                     "{p}: Invalid value: {count}: {p} in body should have at least {min} properties"
                 )
             });
         }
         if let Some(max) = schema.max_properties.filter(|m| count > *m) {
-            self.report("GW108", node.span, true, |p| {
+            self.report(rules::GW108, node.span, true, |p| {
                 format!("{p}: Too many: {count}: must have at most {max} items")
             });
         }
@@ -302,11 +303,13 @@ impl<'v> Walker<'v> {
 
     fn unknown_field(&mut self, e: &Entry, schema: &SchemaNode) {
         let path = self.path_string();
-        let mut d =
-            crate::diag::Diagnostic::new("GW101", format!("unknown field {}", go_quote(&path)))
-                .at(self.file, e.key_span)
-                .with_resource(Some(self.resource.clone()))
-                .with_path(path);
+        let mut d = crate::diag::Diagnostic::new(
+            rules::GW101,
+            format!("unknown field {}", go_quote(&path)),
+        )
+        .at(self.file, e.key_span)
+        .with_resource(Some(self.resource.clone()))
+        .with_path(path);
         if let Some(s) = suggest(&e.key, schema.property_names.iter().map(|n| &**n)) {
             d = d.with_help(format!("did you mean {}?", go_quote(s)));
         }
@@ -340,12 +343,12 @@ impl<'v> Walker<'v> {
         }
         let n = items.len() as u64;
         if let Some(max) = schema.max_items.filter(|m| n > *m) {
-            self.report("GW108", node.span, true, |p| {
+            self.report(rules::GW108, node.span, true, |p| {
                 format!("{p}: Too many: {n}: must have at most {max} items")
             });
         }
         if let Some(min) = schema.min_items.filter(|m| n < *m) {
-            self.report("GW108", node.span, false, |p| {
+            self.report(rules::GW108, node.span, false, |p| {
                 format!("{p}: Invalid value: {n}: {p} in body should have at least {min} items")
             });
         }
@@ -372,7 +375,7 @@ impl<'v> Walker<'v> {
             } else {
                 let supported: Vec<String> = values.iter().map(supported_value).collect();
                 let shown = go_value(node);
-                self.report("GW104", node.span, true, |p| {
+                self.report(rules::GW104, node.span, true, |p| {
                     format!(
                         "{p}: Unsupported value: {shown}: supported values: {}",
                         supported.join(", ")
@@ -397,7 +400,7 @@ impl<'v> Walker<'v> {
             } else {
                 let v = shown();
                 let src = &pat.source;
-                self.report("GW105", node.span, false, |p| {
+                self.report(rules::GW105, node.span, false, |p| {
                     format!("{p}: Invalid value: {v}: {p} in body should match '{src}'")
                 });
             }
@@ -406,14 +409,14 @@ impl<'v> Walker<'v> {
             let len = char_len(text);
             if let Some(min) = schema.min_length.filter(|m| len < *m) {
                 let v = shown();
-                self.report("GW106", node.span, false, |p| {
+                self.report(rules::GW106, node.span, false, |p| {
                     format!(
                         "{p}: Invalid value: {v}: {p} in body should be at least {min} chars long"
                     )
                 });
             }
             if let Some(max) = schema.max_length.filter(|m| len > *m) {
-                self.report("GW106", node.span, true, |p| {
+                self.report(rules::GW106, node.span, true, |p| {
                     format!("{p}: Too long: may not be more than {max} bytes")
                 });
             }
@@ -424,7 +427,7 @@ impl<'v> Walker<'v> {
             } else {
                 let v = shown();
                 let name = formats::name(f);
-                self.report("GW111", node.span, true, |p| {
+                self.report(rules::GW111, node.span, true, |p| {
                     format!("{p}: Invalid value: {v}: {p} in body must be of type {name}: {v}")
                 });
             }
@@ -449,7 +452,7 @@ impl<'v> Walker<'v> {
                 },
                 go_float(b.value),
             );
-            self.report("GW107", node.span, false, |p| {
+            self.report(rules::GW107, node.span, false, |p| {
                 format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
             });
         }
@@ -464,7 +467,7 @@ impl<'v> Walker<'v> {
                 },
                 go_float(b.value),
             );
-            self.report("GW107", node.span, false, |p| {
+            self.report(rules::GW107, node.span, false, |p| {
                 format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
             });
         }
@@ -472,7 +475,7 @@ impl<'v> Walker<'v> {
             let q = x / m;
             if (q - q.round()).abs() > 1e-9 {
                 let m = go_float(m);
-                self.report("GW107", node.span, false, |p| {
+                self.report(rules::GW107, node.span, false, |p| {
                     format!("{p}: Invalid value: {shown}: {p} in body should be a multiple of {m}")
                 });
             }

@@ -167,7 +167,7 @@ pub fn route_problems(case: &Case) -> (Vec<String>, Vec<String>) {
     for (kind, route, accepted, good) in expected_routes(&case.output) {
         let on_route: Vec<_> = on(&case.run, kind, &route)
             .into_iter()
-            .filter(|d| d.code.starts_with("GW2") && d.code != "GW212")
+            .filter(|d| d.code.as_str().starts_with("GW2") && d.code != gwctl::rules::GW212)
             .collect();
         if good {
             extra.extend(
@@ -183,8 +183,13 @@ pub fn route_problems(case: &Case) -> (Vec<String>, Vec<String>) {
         }
         if accepted
             && let Some(d) = on_route.iter().find(|d| {
-                matches!(d.code, "GW201" | "GW202" | "GW203" | "GW204")
-                    && d.severity == gwctl::diag::Severity::Error
+                matches!(
+                    d.code,
+                    gwctl::rules::GW201
+                        | gwctl::rules::GW202
+                        | gwctl::rules::GW203
+                        | gwctl::rules::GW204
+                ) && d.severity == gwctl::diag::Severity::Error
             })
         {
             problems.push(format!(

@@ -103,8 +103,8 @@ pub fn errors_without_references(run: &LintRun) -> Vec<String> {
         .iter()
         .filter(|d| {
             d.severity == Severity::Error
-                && !d.code.starts_with("GW2")
-                && !d.code.starts_with("GW3")
+                && !d.code.as_str().starts_with("GW2")
+                && !d.code.as_str().starts_with("GW3")
         })
         .map(|d| describe_one(run, d))
         .collect()
@@ -115,7 +115,7 @@ pub fn errors_without_references(run: &LintRun) -> Vec<String> {
 pub fn positioned(run: &LintRun, prefix: &str) -> Vec<String> {
     run.diagnostics
         .iter()
-        .filter(|d| d.code.starts_with(prefix))
+        .filter(|d| d.code.as_str().starts_with(prefix))
         .map(|d| {
             let at = |loc: &gwctl::diag::Location| {
                 let lc = run.files[loc.file].line_col(loc.span.start);

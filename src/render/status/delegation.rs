@@ -4,6 +4,7 @@
 //! for each parent route; a parent whose delegation finds no valid child, or a cycle, does not
 //! resolve all its references.
 
+use crate::rules;
 use serde_json::Value;
 
 use super::lookup::Lookup;
@@ -344,8 +345,10 @@ fn matches_within(child: &Object, parent: &[Match]) -> bool {
 fn backends_condition(run: &LintRun, route: &Object) -> Condition {
     let id = &route.id;
     let finding = run.diagnostics.iter().find(|d| {
-        matches!(d.code, "GW205" | "GW206" | "GW207" | "GW208")
-            && d.path.as_deref().is_some_and(|p| p.contains("backendRefs"))
+        matches!(
+            d.code,
+            rules::GW205 | rules::GW206 | rules::GW207 | rules::GW208
+        ) && d.path.as_deref().is_some_and(|p| p.contains("backendRefs"))
             && d.resource.as_ref().is_some_and(|r| {
                 r.kind == id.kind
                     && r.name == id.name
@@ -355,8 +358,8 @@ fn backends_condition(run: &LintRun, route: &Object) -> Condition {
     match finding {
         None => held("ResolvedRefs"),
         Some(d) => match d.code {
-            "GW207" => failed("InvalidKind", "unknown backend kind".to_string()),
-            "GW208" => failed("RefNotPermitted", d.message.clone()),
+            rules::GW207 => failed("InvalidKind", "unknown backend kind".to_string()),
+            rules::GW208 => failed("RefNotPermitted", d.message.clone()),
             // The finding's hint ("; did you mean ...") is not the condition's.
             _ => failed(
                 "BackendNotFound",

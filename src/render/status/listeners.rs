@@ -273,7 +273,10 @@ fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Opti
             return None;
         }
         let d = lookup.first_error(&resource_ref(&policy.id))?;
-        d.code.starts_with("GW2").then(|| controller_message(d))
+        d.code
+            .as_str()
+            .starts_with("GW2")
+            .then(|| controller_message(d))
     })
 }
 

@@ -2,6 +2,7 @@
 //! the wording the controller uses for the reference failures it reports itself.
 
 use crate::diag::Diagnostic;
+use crate::rules;
 
 /// The controller's message for a finding, where it has its own words for it; else the
 /// finding's message.
@@ -10,12 +11,12 @@ pub(super) fn controller_message(d: &Diagnostic) -> String {
     let missing = d.message.strip_suffix(" not found");
     match (d.code, missing) {
         // The extension a policy's feature names is looked up when the policy is translated.
-        ("GW209", Some(what)) if path.starts_with("spec.extAuth.") => {
+        (rules::GW209, Some(what)) if path.starts_with("spec.extAuth.") => {
             let name = what.strip_prefix("GatewayExtension ").unwrap_or(what);
             format!("extauth: gateway extension {name} not found")
         }
         // A backend TLS secret is read when the cluster's TLS context is built.
-        ("GW209", Some(_)) if path == "spec.tls.secretRef" => {
+        (rules::GW209, Some(_)) if path == "spec.tls.secretRef" => {
             format!("failed to extract TLS data: {}", d.message)
         }
         _ => d.message.clone(),

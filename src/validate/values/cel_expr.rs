@@ -1,6 +1,7 @@
 //! Data-plane CEL expressions (decisions.md section 8): syntax, and top-level names against the
 //! data plane's context.
 
+use crate::rules;
 use std::cell::RefCell;
 
 use super::Finding;
@@ -68,13 +69,13 @@ pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
                     hit.flag()
                 )
             });
-            let mut f = Finding::new("GW116", e.message, Some(char_at(expr, e.offset)));
+            let mut f = Finding::new(rules::GW116, e.message, Some(char_at(expr, e.offset)));
             f.help = help;
             return vec![f];
         }
         Err(e) => {
             return vec![Finding::new(
-                "GW116",
+                rules::GW116,
                 // The parser's messages start with "Syntax error: " already.
                 format!(
                     "CEL syntax error: {}",
@@ -96,7 +97,7 @@ pub(crate) fn check(expr: &str, limits: &CelLimits) -> Vec<Finding> {
                 None => format!("the data plane provides: {}", CONTEXT_NAMES.join(", ")),
             };
             Finding::new(
-                "GW117",
+                rules::GW117,
                 format!(
                     "CEL expression reads {}, which is not a variable of the data plane",
                     go_quote(name)

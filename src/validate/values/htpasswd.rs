@@ -3,6 +3,7 @@
 //! in messages; the user name is (it is not secret, and it tells which line is meant).
 
 use super::Finding;
+use crate::rules;
 use crate::validate::messages::go_quote;
 
 const CRYPT_ALPHABET: &[u8] = b"./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -23,7 +24,11 @@ pub(crate) fn check(text: &str) -> Vec<Finding> {
             continue;
         }
         if let Some(message) = line_error(content) {
-            out.push(Finding::new("GW124", message, Some(at..at + content.len())));
+            out.push(Finding::new(
+                rules::GW124,
+                message,
+                Some(at..at + content.len()),
+            ));
         }
     }
     out

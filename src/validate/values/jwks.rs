@@ -3,6 +3,7 @@
 //! its type needs. Private members in a verification key set are warnings. Key material is
 //! never put into a message.
 
+use crate::rules;
 use serde_json::{Map, Value};
 
 use super::Finding;
@@ -41,7 +42,7 @@ pub(crate) fn check(text: &str) -> Vec<Finding> {
             let at = offset_of(text, e.line(), e.column());
             let width = text[at..].chars().next().map_or(0, char::len_utf8);
             return vec![Finding::new(
-                "GW122",
+                rules::GW122,
                 format!("JWKS is not valid JSON: {}", json_reason(&e)),
                 Some(at..at + width),
             )];
@@ -75,7 +76,7 @@ pub(crate) fn check(text: &str) -> Vec<Finding> {
 }
 
 fn invalid(message: &str) -> Finding {
-    Finding::new("GW122", message.to_string(), None)
+    Finding::new(rules::GW122, message.to_string(), None)
 }
 
 fn check_key(key: &Map<String, Value>, index: Option<usize>) -> Vec<Finding> {
@@ -128,7 +129,7 @@ fn check_key(key: &Map<String, Value>, index: Option<usize>) -> Vec<Finding> {
             )
         };
         out.push(
-            Finding::new("GW123", format!("{which} {what}"), None).with_help(
+            Finding::new(rules::GW123, format!("{which} {what}"), None).with_help(
                 "publish only public keys; treat the private key as compromised and rotate it",
             ),
         );
@@ -149,7 +150,7 @@ fn pem(text: &str) -> Vec<Finding> {
     if label.contains("PRIVATE") {
         return vec![
             Finding::new(
-                "GW123",
+                rules::GW123,
                 format!("PEM block is a {label}, not a public key"),
                 None,
             )

@@ -17,6 +17,7 @@ mod tests;
 #[cfg(test)]
 mod tests_template;
 
+use crate::rules;
 use std::ops::Range;
 
 use crate::diag::Diagnostic;
@@ -28,7 +29,7 @@ use super::{Walker, display_path};
 /// A problem inside a string value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Finding {
-    pub code: &'static str,
+    pub code: rules::Code,
     /// Without the field path (the walker prefixes it).
     pub message: String,
     /// Byte range in the decoded string; `None` is the whole value.
@@ -37,7 +38,7 @@ pub(crate) struct Finding {
 }
 
 impl Finding {
-    pub(crate) fn new(code: &'static str, message: String, range: Option<Range<usize>>) -> Self {
+    pub(crate) fn new(code: rules::Code, message: String, range: Option<Range<usize>>) -> Self {
         Finding {
             code,
             message,

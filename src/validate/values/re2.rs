@@ -6,6 +6,7 @@
 //! `\Q..\E` and `\C`, which Rust does not. A pre-scan handles those differences; the rest is
 //! parsed by `regex-syntax` (for the error's position) and compiled with a size limit.
 
+use crate::rules;
 use std::cell::RefCell;
 use std::ops::Range;
 
@@ -66,7 +67,7 @@ fn check_uncached(pattern: &str, size_limit: usize) -> Vec<Finding> {
 
 fn finding(message: String, range: Option<Range<usize>>) -> Finding {
     Finding::new(
-        "GW118",
+        rules::GW118,
         format!("invalid regular expression: {message}"),
         range,
     )

@@ -2,6 +2,7 @@
 //! metav1.Duration fields are decoded with) and Kubernetes quantities (`resource.ParseQuantity`).
 
 use super::Finding;
+use crate::rules;
 use crate::validate::messages::go_quote;
 
 /// HTTP/2 pseudo-headers, which header matchers of the data plane accept by name.
@@ -21,7 +22,7 @@ fn is_tchar(c: char) -> bool {
 pub(crate) fn header_name(name: &str) -> Vec<Finding> {
     if name.is_empty() {
         return vec![Finding::new(
-            "GW119",
+            rules::GW119,
             "header name must not be empty".into(),
             None,
         )];
@@ -32,7 +33,7 @@ pub(crate) fn header_name(name: &str) -> Vec<Finding> {
     match name.char_indices().find(|(_, c)| !is_tchar(*c)) {
         None => Vec::new(),
         Some((at, c)) => vec![Finding::new(
-            "GW119",
+            rules::GW119,
             format!(
                 "invalid header name: {} is not allowed (RFC 7230 token: letters, digits and !#$%&'*+-.^_`|~)",
                 describe_char(c)
@@ -67,7 +68,7 @@ pub(crate) fn duration(text: &str) -> Vec<Finding> {
     match parse_duration(text) {
         Ok(_) => Vec::new(),
         Err((message, range)) => vec![Finding::new(
-            "GW120",
+            rules::GW120,
             format!("Invalid value: {}: {message}", go_quote(text)),
             range,
         )],
@@ -184,7 +185,7 @@ pub(crate) fn quantity(text: &str) -> Vec<Finding> {
         Some(m) => m,
     };
     vec![Finding::new(
-        "GW121",
+        rules::GW121,
         format!("Invalid value: {}: {message}", go_quote(text)),
         None,
     )]

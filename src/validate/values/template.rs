@@ -5,11 +5,12 @@
 //! expression grammar itself is not parsed; a name the data plane does not define is a runtime
 //! matter (the template still loads).
 
+use crate::rules;
 use std::ops::Range;
 
 use super::Finding;
 
-const CODE: &str = "GW127";
+const CODE: rules::Code = rules::GW127;
 const HELP: &str = "the proxy compiles the template when it loads the route configuration and rejects the configuration when it does not compile";
 
 /// Tags that open a block, with the tag that closes it.

@@ -292,12 +292,15 @@ fn jwks_structure_and_private_members() {
         r#"{"keys": [{"kty": "oct", "k": "c2VjcmV0"}]}"#,
     );
     assert_eq!(oct.len(), 1);
-    assert_eq!(oct[0].code, "GW123");
+    assert_eq!(oct[0].code, crate::rules::GW123);
     assert!(!oct[0].message.contains("c2VjcmV0"));
     let pem = "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n";
     assert_eq!(check(ValueFormat::Jwks, pem), vec![]);
     let private = "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n";
-    assert_eq!(check(ValueFormat::Jwks, private)[0].code, "GW123");
+    assert_eq!(
+        check(ValueFormat::Jwks, private)[0].code,
+        crate::rules::GW123
+    );
 }
 
 #[test]

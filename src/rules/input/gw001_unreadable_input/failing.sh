@@ -1,0 +1,1 @@
+gwctl lint manifests/route.yaml   # no such file

@@ -1,0 +1,1 @@
+gwctl lint manifests/             # a path that exists

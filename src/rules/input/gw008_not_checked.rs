@@ -1,0 +1,12 @@
+declare_rule! {
+    code: GW008,
+    name: "not-checked",
+    severity: Info,
+    summary: "A document gwctl does not check",
+    explanation: "The object's kind is outside the API groups gwctl knows (or a tool file such as \
+        kustomization.yaml), so it is not validated. Supply its CRD with `--crds` to check it.",
+    example: Cli {
+        failing: include_str!("gw008_not_checked/failing.sh"),
+        fixed: include_str!("gw008_not_checked/fixed.sh"),
+    },
+}

@@ -1,0 +1,1 @@
+gwctl lint overlays/          # overlays/kustomization.yaml is a tool file

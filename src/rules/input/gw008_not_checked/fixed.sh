@@ -1,0 +1,1 @@
+gwctl lint --exclude kustomization.yaml overlays/

@@ -1,0 +1,1 @@
+gwctl lint route.yaml         # saved as UTF-16 or binary

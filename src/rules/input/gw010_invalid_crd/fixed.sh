@@ -1,0 +1,1 @@
+gwctl lint --crds crds/widget.yaml manifests/            # spec.group, names.kind and versions set

@@ -1,0 +1,14 @@
+declare_rule! {
+    code: GW201,
+    name: "parent-not-found",
+    severity: Error,
+    summary: "A route's parentRef names a Gateway or ListenerSet that is not in the inputs",
+    explanation: "The route attaches to nothing through this parentRef (a controller sets no \
+        status for it at all). The message suggests a close name of the same kind in the same \
+        namespace. Severity is error when no parentRef of the route is accepted, warning when \
+        another one is.",
+    example: Manifest {
+        failing: include_str!("gw201_parent_not_found/failing.yaml"),
+        fixed: include_str!("gw201_parent_not_found/fixed.yaml"),
+    },
+}

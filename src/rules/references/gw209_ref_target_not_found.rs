@@ -1,0 +1,15 @@
+declare_rule! {
+    code: GW209,
+    name: "ref-target-not-found",
+    severity: Error,
+    summary: "A referenced object is not in the inputs",
+    explanation: "A certificateRef, secretRef, configMapRef, extensionRef, parametersRef or \
+        ListenerSet parentRef names an object that is not in the inputs. The message suggests a \
+        close name of the same kind in the same namespace. A gatewayClassName naming a class that \
+        is not in the inputs (while others are) is only a note: the Gateway's data plane is then \
+        unknown.",
+    example: Manifest {
+        failing: include_str!("gw209_ref_target_not_found/failing.yaml"),
+        fixed: include_str!("gw209_ref_target_not_found/fixed.yaml"),
+    },
+}

@@ -1,0 +1,16 @@
+//! GW2xx, references and route attachment, across all the inputs.
+
+family! {
+    gw201_parent_not_found => GW201,
+    gw202_no_matching_listener => GW202,
+    gw203_not_allowed_by_listeners => GW203,
+    gw204_no_matching_listener_hostname => GW204,
+    gw205_backend_not_found => GW205,
+    gw206_service_port_not_found => GW206,
+    gw207_invalid_backend_kind => GW207,
+    gw208_ref_not_permitted => GW208,
+    gw209_ref_target_not_found => GW209,
+    gw210_ref_missing_key => GW210,
+    gw211_extension_wrong_type => GW211,
+    gw212_refs_not_checked => GW212,
+}

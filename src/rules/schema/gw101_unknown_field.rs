@@ -1,0 +1,13 @@
+declare_rule! {
+    code: GW101,
+    name: "unknown-field",
+    severity: Error,
+    summary: "A field that the schema does not declare",
+    explanation: "With strict field validation (kubectl's default) the API server rejects the \
+        object; with lax validation the field is silently dropped, so the setting has no effect. \
+        Usually a typo or a field at the wrong level.",
+    example: Manifest {
+        failing: include_str!("gw101_unknown_field/failing.yaml"),
+        fixed: include_str!("gw101_unknown_field/fixed.yaml"),
+    },
+}

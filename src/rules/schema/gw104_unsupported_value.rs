@@ -1,0 +1,11 @@
+declare_rule! {
+    code: GW104,
+    name: "unsupported-value",
+    severity: Error,
+    summary: "A value outside the field's enumeration",
+    explanation: "The field accepts only the listed values; matching is case-sensitive.",
+    example: Manifest {
+        failing: include_str!("gw104_unsupported_value/failing.yaml"),
+        fixed: include_str!("gw104_unsupported_value/fixed.yaml"),
+    },
+}

@@ -1,0 +1,13 @@
+declare_rule! {
+    code: GW110,
+    name: "yaml11-boolean",
+    severity: Warning,
+    summary: "A plain scalar that Kubernetes reads as a boolean",
+    explanation: "The API server parses YAML 1.1, where unquoted `yes`, `no`, `on`, `off`, `y` and \
+        `n` are booleans, not strings. Quote the value if a string is meant; write `true` or \
+        `false` if a boolean is meant.",
+    example: Manifest {
+        failing: include_str!("gw110_yaml11_boolean/failing.yaml"),
+        fixed: include_str!("gw110_yaml11_boolean/fixed.yaml"),
+    },
+}

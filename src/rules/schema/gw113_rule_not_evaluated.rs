@@ -1,0 +1,14 @@
+declare_rule! {
+    code: GW113,
+    name: "rule-not-evaluated",
+    severity: Warning,
+    summary: "A validation rule could not be evaluated",
+    explanation: "gwctl could not evaluate a CEL rule of the schema on this value, so the check \
+        was skipped. This is a gwctl limitation; the API server may still reject the object. A \
+        rule of a --crds CRD that exceeds --max-cel-length or --max-cel-depth is not compiled: it \
+        is reported once at its place in the CRD file, and on each object it would have checked.",
+    example: Crd {
+        failing: include_str!("gw113_rule_not_evaluated/failing.yaml"),
+        fixed: include_str!("gw113_rule_not_evaluated/fixed.yaml"),
+    },
+}
