@@ -309,7 +309,7 @@ fn gitlab_fingerprints_tell_twins_apart() {
     let mut run = fixture();
     // The same finding twice in one file, at different places: alike in every named part.
     let twin = |nth| {
-        Diagnostic::new("GW003", "duplicate key \"name\"")
+        Diagnostic::new(rules::GW003, "duplicate key \"name\"")
             .at(0, span_of(ROUTE, "name", nth))
             .with_resource(route_ref())
     };

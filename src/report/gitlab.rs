@@ -70,7 +70,7 @@ fn issue(run: &LintRun, d: &Diagnostic, seen: &mut HashMap<[u8; 32], u32>) -> Is
     *rank += 1;
     Issue {
         description: description(d),
-        check_name: d.code.to_string(),
+        check_name: d.code.as_str().to_string(),
         fingerprint,
         severity: severity(d),
         location: IssueLocation {
@@ -86,7 +86,7 @@ fn identity(d: &Diagnostic, path: &str) -> [u8; 32] {
     let mut h = Sha256::new();
     // Each part is length-prefixed so that no two different tuples hash the same bytes.
     for part in [
-        Some(d.code.to_string()),
+        Some(d.code.as_str().to_string()),
         Some(path.to_string()),
         resource,
         d.path.clone(),

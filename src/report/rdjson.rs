@@ -72,7 +72,7 @@ pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
 }
 
 fn diagnostic(run: &LintRun, d: &Diagnostic) -> RdDiagnostic {
-    let code = d.code.to_string();
+    let code = d.code.as_str().to_string();
     RdDiagnostic {
         message: message(run, d),
         location: d.location.as_ref().and_then(|l| location(run, l)),
