@@ -103,7 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Which resources to print')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--validation-level', '--validation-level', [CompletionResultType]::ParameterName, 'What an invalid route rule does: `standard` renders it as a direct response 500, `strict` refuses the Gateway (default: the values file''s `validation.level`, else standard)')
+            [CompletionResult]::new('--validation-level', '--validation-level', [CompletionResultType]::ParameterName, 'What an invalid route rule does: `standard` renders it as a direct response 500 and passes what only the proxy rejects through; `strict` adds the proxy''s checks, drops a rule whose matcher the proxy rejects and answers 500 for the rest (default: the values file''s `validation.level`, else standard). Neither refuses a Gateway')
             [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'The control-plane chart''s values file (`validation.level`, `policyMerge`)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Check every rendered Envoy resource against Envoy''s proto definitions')

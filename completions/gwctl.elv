@@ -95,7 +95,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --type 'Which resources to print'
             cand -o 'Output format'
             cand --output 'Output format'
-            cand --validation-level 'What an invalid route rule does: `standard` renders it as a direct response 500, `strict` refuses the Gateway (default: the values file''s `validation.level`, else standard)'
+            cand --validation-level 'What an invalid route rule does: `standard` renders it as a direct response 500 and passes what only the proxy rejects through; `strict` adds the proxy''s checks, drops a rule whose matcher the proxy rejects and answers 500 for the rest (default: the values file''s `validation.level`, else standard). Neither refuses a Gateway'
             cand --values 'The control-plane chart''s values file (`validation.level`, `policyMerge`)'
             cand --config 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory'
             cand --check 'Check every rendered Envoy resource against Envoy''s proto definitions'

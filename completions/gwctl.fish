@@ -95,8 +95,8 @@ status\t''
 all\t''"
 complete -c gwctl -n "__fish_gwctl_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''"
-complete -c gwctl -n "__fish_gwctl_using_subcommand render" -l validation-level -d 'What an invalid route rule does: `standard` renders it as a direct response 500, `strict` refuses the Gateway (default: the values file\'s `validation.level`, else standard)' -r -f -a "standard\t'An invalid route rule becomes a direct response 500; the rest is rendered'
-strict\t'An invalid route rule refuses the whole Gateway, with the reasons'"
+complete -c gwctl -n "__fish_gwctl_using_subcommand render" -l validation-level -d 'What an invalid route rule does: `standard` renders it as a direct response 500 and passes what only the proxy rejects through; `strict` adds the proxy\'s checks, drops a rule whose matcher the proxy rejects and answers 500 for the rest (default: the values file\'s `validation.level`, else standard). Neither refuses a Gateway' -r -f -a "standard\t'A rule the controller finds invalid becomes a direct response 500; what only the proxy would reject (a regex RE2 refuses, a template that does not compile) is rendered as written'
+strict\t'The proxy\'s validation too: a rule whose matcher the proxy rejects is dropped (the route not Accepted, reason `RouteRuleDropped`); anything else either rejects is a direct response 500, as in standard'"
 complete -c gwctl -n "__fish_gwctl_using_subcommand render" -l values -d 'The control-plane chart\'s values file (`validation.level`, `policyMerge`)' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand render" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand render" -l check -d 'Check every rendered Envoy resource against Envoy\'s proto definitions'
@@ -115,8 +115,8 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l fail-on -d 'Exit wi
 warning\t''"
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-chars -d 'Markdown: the longest comment to print; what does not fit is counted instead' -r
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l gateway -d 'Only this Gateway\'s rendered configuration, as NAMESPACE/NAME (or NAME in namespace `default`)' -r
-complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l validation-level -d 'What an invalid route rule renders as on both sides (see `gwctl render`)' -r -f -a "standard\t'An invalid route rule becomes a direct response 500; the rest is rendered'
-strict\t'An invalid route rule refuses the whole Gateway, with the reasons'"
+complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l validation-level -d 'What an invalid route rule renders as on both sides (see `gwctl render`)' -r -f -a "standard\t'A rule the controller finds invalid becomes a direct response 500; what only the proxy would reject (a regex RE2 refuses, a template that does not compile) is rendered as written'
+strict\t'The proxy\'s validation too: a rule whose matcher the proxy rejects is dropped (the route not Accepted, reason `RouteRuleDropped`); anything else either rejects is a direct response 500, as in standard'"
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l values -d 'The control-plane chart\'s values file, for both sides' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-alias-nodes -d 'Nodes that YAML alias expansion may add to one document' -r

@@ -290,6 +290,17 @@ fn run_stages(
         diagnostics.extend(r.diagnostics);
     }
     diagnostics.extend(security.finish());
+    // One object defined twice: the later stages see the last definition only.
+    let (keep, found) = resolve::duplicates(&facts);
+    if !found.is_empty() {
+        diagnostics.extend(found);
+        let mut kept = keep.iter().copied();
+        facts.retain(|_| kept.next().unwrap_or(true));
+        if options.keep_objects {
+            let mut kept = keep.iter().copied();
+            objects.retain(|_| kept.next().unwrap_or(true));
+        }
+    }
     phases.mark("gather");
     let resolved = if options.skip_resolve {
         resolve::Resolved::default()
@@ -493,20 +504,13 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out:
             .with_path("apiVersion"),
         ),
         Lookup::UnknownKind => {
-            let kind_span = res
-                .root
-                .get("kind")
-                .map(|n| n.span)
-                .unwrap_or(res.root.span);
-            out.diagnostics.push(
-                Diagnostic::new(
-                    rules::GW006,
-                    format!("no kind {:?} in API group {:?}", res.kind, res.group),
-                )
-                .at(res.file, kind_span)
-                .with_resource(Some(res.reference()))
-                .with_path("kind"),
-            )
+            let (d, not_checked) = validate::unknown_kind(res, registry);
+            out.diagnostics.push(d);
+            if not_checked {
+                *out.not_checked
+                    .entry(format!("{}/{}", res.api_version, res.kind))
+                    .or_default() += 1;
+            }
         }
         Lookup::UnknownGroup => {
             *out.not_checked

@@ -12,11 +12,9 @@ use support::*;
 #[test]
 fn files_beyond_max_total_bytes_are_skipped_with_a_finding() {
     // Read in order: a.yaml (its bytes fit), then b.yaml, which would go beyond 300 bytes.
-    let dir = dir_with(&[
-        ("a.yaml", VALID_ROUTE.as_bytes()),
-        ("b.yaml", VALID_ROUTE.as_bytes()),
-    ]);
-    assert!(VALID_ROUTE.len() < 300 && 2 * VALID_ROUTE.len() > 300);
+    let b = valid_route_named("b");
+    let dir = dir_with(&[("a.yaml", VALID_ROUTE.as_bytes()), ("b.yaml", b.as_bytes())]);
+    assert!(VALID_ROUTE.len() < 300 && VALID_ROUTE.len() + b.len() > 300);
     let out = stdout_of(
         gwctl().current_dir(dir.path()).args([
             "lint",

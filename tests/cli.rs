@@ -40,7 +40,7 @@ fn limit_flags_are_accepted() {
 
 #[test]
 fn needs_parser_limit_flags_reach_the_parser() {
-    let two_docs = format!("{VALID_ROUTE}---\n{VALID_ROUTE}");
+    let two_docs = format!("{VALID_ROUTE}---\n{}", valid_route_named("web2"));
     let dir = dir_with(&[("two.yaml", two_docs.as_bytes())]);
     gwctl()
         .args(["lint", "--format", "short", "--max-documents", "1"])
@@ -200,12 +200,13 @@ fn needs_parser_stdin_document_is_linted() {
 
 #[test]
 fn directories_are_walked_with_filters() {
+    let (b, d) = (valid_route_named("b"), valid_route_named("d"));
     let dir = dir_with(&[
         ("a.yaml", VALID_ROUTE.as_bytes()),
-        ("sub/b.yml", VALID_ROUTE.as_bytes()),
+        ("sub/b.yml", b.as_bytes()),
         ("sub/c.json", JSON_ROUTE.as_bytes()),
         ("notes.txt", b"not yaml"),
-        ("vendor/d.yaml", VALID_ROUTE.as_bytes()),
+        ("vendor/d.yaml", d.as_bytes()),
     ]);
     let files = |extra: &[&str]| {
         let json = json_of(

@@ -300,7 +300,12 @@ fn statistics_go_to_stderr_in_line_formats() {
 fn no_progress_bar_when_piped() {
     // stderr is a pipe here: even a large input draws nothing.
     let many: Vec<(String, Vec<u8>)> = (0..2100)
-        .map(|i| (format!("r{i}.yaml"), VALID_ROUTE.as_bytes().to_vec()))
+        .map(|i| {
+            (
+                format!("r{i}.yaml"),
+                valid_route_named(&format!("r{i}")).into_bytes(),
+            )
+        })
         .collect();
     let files: Vec<(&str, &[u8])> = many
         .iter()

@@ -40,11 +40,11 @@ const FLOOR_ROUTES: usize = 42;
 const KNOWN: &[(&str, &str)] = &[
     (
         "HTTPListenerPolicy merging",
-        "policy access-log sets accessLog[].openTelemetry.attributes, which this API does not have: it is Invalid here (GW101) and takes no part; and the reference's provenance names its internal fields (accessLogConfig, healthCheckPolicy, mergeStreamIdleTimeout) where the API has healthCheck and streamIdleTimeout",
+        "not in this API: policy access-log sets accessLog[].openTelemetry.attributes, which this API does not have: it is Invalid here (GW101) and takes no part; and the reference's provenance names its internal fields (accessLogConfig, healthCheckPolicy, mergeStreamIdleTimeout) where the API has healthCheck and streamIdleTimeout",
     ),
     (
         "ListenerPolicy merging",
-        "the three policies set default.httpSettings, which this API does not have (kgateway-seed SOURCE.md): they are Invalid here (GW101) and take no part",
+        "not in this API: the three policies set default.httpSettings, which this API does not have (kgateway-seed SOURCE.md): they are Invalid here (GW101) and take no part",
     ),
 ];
 

@@ -94,7 +94,7 @@ fn base_from_a_revision_head_from_the_working_tree() {
         fixed,
         vec![
             ("GW304", "HEAD:manifests/shop.yaml:54:9"),
-            ("GW301", "HEAD:manifests/shop.yaml:58:5")
+            ("GW301", "HEAD:manifests/shop.yaml:60:11")
         ]
     );
     assert_eq!(d["findings"]["introduced"], serde_json::json!([]));
@@ -120,7 +120,7 @@ fn base_from_a_revision_head_from_the_working_tree() {
             d["findings"]["fixed"][1]["location"].as_str(),
             &d["findings"]["unchanged"]
         ),
-        (Some("HEAD~1:shop.yaml:58:5"), &serde_json::json!(1))
+        (Some("HEAD~1:shop.yaml:60:11"), &serde_json::json!(1))
     );
 }
 

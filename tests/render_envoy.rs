@@ -211,36 +211,53 @@ fn missing_backend_goes_to_the_blackhole() {
     );
 }
 
-#[test]
-fn invalid_rule_is_a_direct_response_in_standard() {
-    let r = rendered("invalid.yaml", ValidationLevel::Standard);
-    assert!(r.gateways[0].refused.is_empty());
-    let rc = resource(&r, "route", "listener~80");
-    let routes = rc["virtualHosts"][0]["routes"]
+fn routes_of(r: &Rendered) -> Vec<Value> {
+    resource(r, "route", "listener~80")["virtualHosts"][0]["routes"]
         .as_array()
         .cloned()
-        .unwrap_or_default();
-    // The rule with the bad regular expression is left out.
-    assert_eq!(routes.len(), 2, "{routes:?}");
-    assert_eq!(routes[0]["match"]["pathSeparatedPrefix"], "/legacy");
-    assert_eq!(routes[0]["directResponse"]["status"], 500);
-    assert!(routes[0].get("route").is_none());
-    assert_eq!(routes[1]["match"]["prefix"], "/");
-    assert_eq!(routes[1]["route"]["cluster"], "kube_web_items_80");
+        .unwrap_or_default()
+}
+
+fn route_condition(r: &Rendered) -> Value {
+    r.gateways[0].statuses["httpRoutes"]["web/mixed"]["parents"][0]["conditions"][0].clone()
 }
 
 #[test]
-fn invalid_rule_refuses_the_gateway_in_strict() {
+fn standard_answers_an_invalid_rule_with_500_and_passes_a_bad_regex_through() {
+    let r = rendered("invalid.yaml", ValidationLevel::Standard);
+    let routes = routes_of(&r);
+    assert_eq!(routes.len(), 3, "{routes:?}");
+    // Only the proxy checks a regular expression: written as given.
+    assert_eq!(routes[0]["match"]["safeRegex"]["regex"], "/items/[0-9+");
+    assert_eq!(routes[0]["route"]["cluster"], "kube_web_items_80");
+    assert_eq!(routes[1]["match"]["pathSeparatedPrefix"], "/legacy");
+    assert_eq!(routes[1]["directResponse"]["status"], 500);
+    assert!(routes[1].get("route").is_none());
+    assert_eq!(routes[2]["match"]["prefix"], "/");
+    assert_eq!(routes[2]["route"]["cluster"], "kube_web_items_80");
+}
+
+#[test]
+fn strict_drops_a_rule_whose_matcher_the_proxy_rejects_and_keeps_the_gateway() {
     let r = rendered("invalid.yaml", ValidationLevel::Strict);
-    let g = &r.gateways[0];
-    assert!(g.resources.is_empty());
-    assert_eq!(g.refused.len(), 2, "{:?}", g.refused);
+    let routes = routes_of(&r);
+    assert_eq!(routes.len(), 2, "{routes:?}");
+    // The dropped route keeps its number: the others are numbered as in standard.
     assert_eq!(
-        g.refused,
-        [
-            "HTTPRoute web/mixed rule 0: invalid regular expression \"/items/[0-9+\": unclosed character class",
-            "HTTPRoute web/mixed rule 1: rewritten path \"/v2/../admin\" is not a normalised absolute path",
-        ]
+        routes[0]["name"],
+        "listener~80~example_com-route-1-httproute-mixed-web-1-0-matcher-0"
+    );
+    assert_eq!(routes[0]["directResponse"]["status"], 500);
+    assert_eq!(routes[1]["route"]["cluster"], "kube_web_items_80");
+    assert_eq!(
+        route_condition(&r),
+        serde_json::json!({
+            "lastTransitionTime": null,
+            "message": "Dropped Rule (0): invalid matcher configuration: validation failed: invalid xds configuration: error initializing configuration '/dev/fd/0': missing ]: [0-9+",
+            "reason": "RouteRuleDropped",
+            "status": "False",
+            "type": "Accepted",
+        })
     );
 }
 
@@ -442,4 +459,54 @@ fn the_chart_values_turn_route_weight_on() {
         first,
         "listener~8080~shop_example_com-route-0-httproute-promo-apps-0-0-matcher-0"
     );
+}
+
+#[test]
+fn a_listener_on_a_reserved_port_is_not_programmed() {
+    let text = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: x}\n\
+         spec:\n  gatewayClassName: c\n  listeners:\n  - {name: http, protocol: HTTP, port: 80}\n\
+         \x20 - {name: metrics, protocol: HTTP, port: 9091}\n\
+         ---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: x}\n\
+         spec:\n  parentRefs: [{name: gw}]\n  rules:\n  - backendRefs: [{name: svc, port: 80}]\n\
+         ---\napiVersion: v1\nkind: Service\nmetadata: {name: svc, namespace: x}\nspec:\n  ports: [{port: 80}]\n";
+    let options = render::render_options(LintOptions::default());
+    let run = gwctl::lint::lint_sources(
+        vec![gwctl::source::SourceFile::new(
+            0,
+            "reserved.yaml",
+            text.to_string(),
+        )],
+        &options,
+    );
+    let r = render::render(&run, &RenderOptions::default());
+    let listeners: Vec<&str> = r.gateways[0]
+        .resources
+        .iter()
+        .filter(|x| x.kind == "listener")
+        .map(|x| x.name.as_str())
+        .collect();
+    assert_eq!(listeners, ["listener~80"]);
+}
+
+#[test]
+fn render_command_in_strict_drops_the_rule_and_exits_0() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/invalid.yaml");
+    let out = assert_cmd::Command::cargo_bin("gwctl")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .args(["render", "--validation-level", "strict", "--output", "json"])
+        .arg(&example)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Strict never refuses a Gateway: the rendering succeeds.
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let docs: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let gateway = docs
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["Gateway"] == "web/gw"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(gateway.get("Refused").is_none(), "{gateway}");
+    let accepted = &gateway["Statuses"]["httpRoutes"]["web/mixed"]["parents"][0]["conditions"][0];
+    assert_eq!(accepted["type"], "Accepted");
+    assert_eq!(accepted["reason"], "RouteRuleDropped");
 }

@@ -91,8 +91,8 @@ fn route_statuses_are_predicted_per_parent() {
 /// (warning, related: the Gateway's name); namespace not selected (related: the listener) and its
 /// cross-namespace backendRef without a grant; hostname outside the listener's wildcard.
 const EXPECTED_ATTACHMENT: &[&str] = &[
-    "45:5 error GW201",
-    "58:5 warning GW202 -> 19:9",
+    "45:11 error GW201 -> 45:5",
+    "59:18 warning GW202 -> 58:5 -> 19:9",
     "74:5 error GW203 -> 24:5",
     "79:7 error GW208",
     "90:5 error GW204 -> 24:5",
@@ -104,7 +104,7 @@ const EXPECTED_REFERENCES: &[&str] = &[
     "21:9 error GW210 -> 59:9",
     "22:9 error GW208",
     "34:7 error GW205",
-    "36:7 error GW206 -> 51:9",
+    "37:13 error GW206 -> 36:7 -> 51:9",
     "38:7 error GW207",
     "44:9 error GW209",
     "85:7 error GW211 -> 90:9",

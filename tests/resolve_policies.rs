@@ -87,9 +87,9 @@ fn conflicts_name_the_winner_and_why_it_wins() {
 const EXPECTED: &[&str] = &[
     "73:7 error GW307 -> 89:9 -> 32:9",
     "102:9 error GW304",
-    "105:5 error GW301 -> 54:9",
+    "107:11 error GW301 -> 105:5 -> 54:9",
     "115:9 error GW304",
-    "118:5 error GW302 -> 54:9",
+    "121:18 error GW302 -> 118:5 -> 54:9",
     "129:9 error GW304",
     "132:5 warning GW303",
     "142:9 error GW304",

@@ -167,13 +167,32 @@ spec:
   - matches:
     - path: {type: PathPrefix, value: /}
     backendRefs: [{name: web, port: 80}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: public, namespace: default}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{name: http, protocol: HTTP, port: 80}]
 "#;
+    let catch_all = |text: &str| -> Vec<String> {
+        findings(text)
+            .into_iter()
+            .filter(|f| f.contains(" GW406 "))
+            .collect()
+    };
     assert_eq!(
-        findings(text),
+        catch_all(text),
         [
-            "test.yaml:14:39 GW406 spec.rules[2].matches[0].path.value: the route has no hostnames and this rule matches every path, so it forwards to its backends for \"/\" on every hostname of its parent listeners"
+            "test.yaml:14:39 GW406 spec.rules[2].matches[0].path.value: the route has no hostnames and this rule matches every path, so it forwards to its backends for \"/\" on every hostname of listener \"http\" of Gateway default/public"
         ]
     );
+    // A hostname on the listener limits the route to it.
+    let limited = text.replace(
+        "{name: http, protocol: HTTP, port: 80}",
+        "{name: http, protocol: HTTP, port: 80, hostname: web.example.com}",
+    );
+    assert_eq!(catch_all(&limited), Vec::<String>::new());
 }
 
 #[test]

@@ -61,7 +61,7 @@ error, an unreadable path or an unknown target.";
 
 const RENDER_AFTER_HELP: &str = "\
 Secrets are never printed: their data is replaced by a digest. Exit status: 0 when every selected \
-Gateway was rendered, 1 when one was refused (--validation-level strict) or failed --check, 2 on \
+Gateway was rendered, 1 when one failed --check, 2 on \
 a usage error, an unreadable path or an unknown --gateway.";
 
 const DIFF_AFTER_HELP: &str = "\
@@ -176,8 +176,10 @@ pub struct RenderArgs {
     #[arg(short, long, value_enum, default_value_t = RenderFormat::Yaml)]
     pub output: RenderFormat,
 
-    /// What an invalid route rule does: `standard` renders it as a direct response 500,
-    /// `strict` refuses the Gateway (default: the values file's `validation.level`, else standard)
+    /// What an invalid route rule does: `standard` renders it as a direct response 500 and
+    /// passes what only the proxy rejects through; `strict` adds the proxy's checks, drops a
+    /// rule whose matcher the proxy rejects and answers 500 for the rest (default: the values
+    /// file's `validation.level`, else standard). Neither refuses a Gateway
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub validation_level: Option<crate::render::ValidationLevel>,
 

@@ -49,14 +49,12 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     let (kinds, with_statuses) = selection(args.kind);
     let mut out = Documents::new(args.output);
     let mut failures = Vec::new();
-    let mut refused = false;
     // Each Gateway is written as soon as it is rendered, and dropped: a large repository's
     // rendering is never in memory whole.
     let rest = render::render_each(&run, &render_options, |g| {
         if args.check {
             failures.extend(render::proto::check_gateway(&g));
         }
-        refused |= !g.refused.is_empty();
         out.write(&g.into_document(kinds, with_statuses));
     });
     if args.check {
@@ -69,7 +67,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     for failure in &failures {
         eprintln!("error: {failure}");
     }
-    super::exit_now(u8::from(!failures.is_empty() || refused))
+    super::exit_now(u8::from(!failures.is_empty()))
 }
 
 /// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.

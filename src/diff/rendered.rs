@@ -10,9 +10,8 @@ use similar::TextDiff;
 use crate::render::{Rendered, RenderedGateway};
 use crate::report::yaml::to_yaml;
 
-/// The pseudo-sections a Gateway's status conditions and refusal are compared under.
+/// The pseudo-section a Gateway's status conditions are compared under.
 const STATUSES: &str = "Statuses";
-const REFUSED: &str = "Refused";
 /// What is rendered for no single Gateway (the Envoy clusters, the AI data plane's backends and
 /// policies) is listed under this name.
 pub const SHARED: &str = "shared";
@@ -82,9 +81,6 @@ fn resources(g: RenderedGateway) -> BTreeMap<(String, String), Value> {
     }
     if !g.statuses.is_null() {
         out.insert((STATUSES.to_string(), String::new()), g.statuses);
-    }
-    if !g.refused.is_empty() {
-        out.insert((REFUSED.to_string(), String::new()), g.refused.into());
     }
     out
 }

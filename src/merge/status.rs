@@ -253,9 +253,13 @@ fn key(r: &ResourceRef) -> (&str, &str, &str) {
 /// the configuration first). A malformed transformation template (GW127).
 const PROXY_ONLY: &[rules::Code] = &[rules::GW127];
 
+/// A definition the inputs replace with a later one (GW013): the finding is on the replaced
+/// definition, which the controller never sees, not on the object it keeps.
+const REPLACED: &[rules::Code] = &[rules::GW013];
+
 /// Whether the controller rejects the resource a finding is on: an error it detects itself.
 pub fn rejects(d: &Diagnostic) -> bool {
-    d.severity == Severity::Error && !PROXY_ONLY.contains(&d.code)
+    d.severity == Severity::Error && !PROXY_ONLY.contains(&d.code) && !REPLACED.contains(&d.code)
 }
 
 /// The first finding that `counts` of each resource, by kind, namespace (`default` when the

@@ -8,6 +8,7 @@ use crate::source::{FileId, Span};
 use super::Resource;
 use super::facts_policy::{PolicyFacts, is_policy_kind, is_target_kind, policy_facts};
 use super::facts_refs::field_refs;
+use super::facts_rules::{RuleFacts, http_rules};
 
 pub const GATEWAY_API: &str = "gateway.networking.k8s.io";
 pub const GATEWAY_API_X: &str = "gateway.networking.x-k8s.io";
@@ -38,6 +39,10 @@ pub struct ObjRef {
     pub span: Span,
     /// Field path inside the resource (`spec.parentRefs[0]`).
     pub path: Box<str>,
+    /// The spans of the `name` and `port` values (empty when not written): a finding about a
+    /// wrong name or port points there.
+    pub name_span: Span,
+    pub port_span: Span,
     extra: Option<Box<RefExtra>>,
 }
 
@@ -47,6 +52,7 @@ struct RefExtra {
     kind: Option<Box<str>>,
     namespace: Option<Box<str>>,
     section: Option<Box<str>>,
+    section_span: Span,
 }
 
 impl ObjRef {
@@ -70,6 +76,13 @@ impl ObjRef {
     }
     pub fn section(&self) -> Option<&str> {
         self.extra.as_ref()?.section.as_deref()
+    }
+    /// The span of the `sectionName` value, when written.
+    pub fn section_span(&self) -> Option<Span> {
+        self.extra
+            .as_ref()
+            .filter(|e| e.section.is_some())
+            .map(|e| e.section_span)
     }
     /// Sets the group and kind a field implies (a `secretRef` names a Secret); with `keep`, only
     /// where the reference did not set them.
@@ -138,6 +151,11 @@ pub struct RouteFacts {
     /// The `kgateway.dev/inherited-policy-priority` annotation: how the policies of a route
     /// that delegates combine with its child routes' (the merge stage reads it).
     pub inherited_priority: Option<Box<str>>,
+    /// An HTTPRoute's rules: their matches and catch-all places (empty for other kinds).
+    pub http_rules: Vec<RuleFacts>,
+    /// `metadata.creationTimestamp` as written (RFC 3339 sorts as text): the first tie-break
+    /// between conflicting routes.
+    pub created: Option<Box<str>>,
 }
 
 /// What a secretRef / configMapRef / extensionRef / backendRef / parametersRef of a policy needs.
@@ -151,10 +169,35 @@ pub enum Need {
     Provider(&'static str),
 }
 
+/// Which reference field a reference is written in: what decides whether a target in another
+/// namespace needs a ReferenceGrant (`resolve::grant_required`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefField {
+    /// A route's (or a route filter's) backendRef.
+    RouteBackend,
+    /// A Gateway or ListenerSet listener's `tls.certificateRefs`.
+    ListenerCertificate,
+    /// A Gateway's client certificate validation `caCertificateRefs`.
+    GatewayClientCa,
+    /// TrafficPolicy `basicAuth.secretRef`.
+    BasicAuthSecret,
+    /// A GatewayExtension's backendRef (extAuth, extProc, rate limit, JWKS service).
+    ExtensionBackend,
+    /// A policy's `extensionRef` to a GatewayExtension.
+    PolicyExtension,
+    /// An AiGatewayPolicy's backendRef (global rate limit, extAuth, extProc, tracing).
+    AiPolicyBackend,
+    /// A GatewayClass's parametersRef.
+    ClassParameters,
+    /// Any other reference field.
+    Other,
+}
+
 #[derive(Debug, Clone)]
 pub struct FieldRef {
     pub target: ObjRef,
     pub need: Need,
+    pub field: RefField,
 }
 
 #[derive(Debug, Clone)]
@@ -253,11 +296,13 @@ fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
 /// A reference node (`{group, kind, namespace, name, sectionName, port}`).
 pub(crate) fn obj_ref(node: &Node, path: String) -> ObjRef {
     let boxed = |key| node.get(key).and_then(Node::as_str).map(Box::<str>::from);
+    let span_of = |key| node.get(key).map(|n| n.span).unwrap_or_default();
     let extra = RefExtra {
         group: boxed("group"),
         kind: boxed("kind"),
         namespace: boxed("namespace"),
         section: boxed("sectionName"),
+        section_span: span_of("sectionName"),
     };
     let any = extra.group.is_some()
         || extra.kind.is_some()
@@ -268,6 +313,8 @@ pub(crate) fn obj_ref(node: &Node, path: String) -> ObjRef {
         port: int(node.get("port")),
         span: node.span,
         path: path.into_boxed_str(),
+        name_span: span_of("name"),
+        port_span: span_of("port"),
         extra: any.then(|| Box::new(extra)),
     }
 }
@@ -320,6 +367,13 @@ pub fn facts_of(res: &Resource<'_>) -> Option<Facts> {
                 .and_then(|a| a.get(INHERITED_PRIORITY))
                 .and_then(Node::as_str)
                 .map(Box::from);
+            if res.kind == "HTTPRoute" {
+                facts.http_rules = http_rules(spec_node);
+                facts.created = metadata
+                    .and_then(|m| m.get("creationTimestamp"))
+                    .and_then(Node::as_str)
+                    .map(Box::from);
+            }
             Spec::Route(Box::new(facts))
         }
         ("", "Service") => Spec::Service {

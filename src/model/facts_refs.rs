@@ -5,7 +5,7 @@
 
 use crate::parse::Node;
 
-use super::facts::{FieldRef, Need, obj_ref};
+use super::facts::{FieldRef, Need, RefField, obj_ref};
 
 const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
 const PROVIDERS: &[&str] = &["extAuth", "extProc", "rateLimit", "jwt", "oauth2"];
@@ -101,7 +101,26 @@ fn reference(
         "parametersRef" => Need::Exists,
         _ => return None,
     };
-    Some(FieldRef { target, need })
+    let field = ref_field(group, kind, key, parent);
+    Some(FieldRef {
+        target,
+        need,
+        field,
+    })
+}
+
+/// The reference field a key of an object of (group, kind) is, for the ReferenceGrant table.
+fn ref_field(group: &str, kind: &str, key: &str, parent: &str) -> RefField {
+    match (kind, key) {
+        ("GatewayExtension", "backendRef") => RefField::ExtensionBackend,
+        ("AiGatewayPolicy", "backendRef") => RefField::AiPolicyBackend,
+        ("GatewayClass", "parametersRef") => RefField::ClassParameters,
+        (_, "extensionRef") => RefField::PolicyExtension,
+        (_, "secretRef") if parent == "basicAuth" && group == GATEWAY_GROUP => {
+            RefField::BasicAuthSecret
+        }
+        _ => RefField::Other,
+    }
 }
 
 fn secret_keys(

@@ -11,6 +11,7 @@ pub struct Object {
     pub value: serde_json::Value,
 }
 mod facts_refs;
+pub mod facts_rules;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};

@@ -42,9 +42,6 @@ impl RenderedGateway {
             "DataPlane".into(),
             serde_json::to_value(self.data_plane).unwrap_or_default(),
         );
-        if !self.refused.is_empty() {
-            doc.insert("Refused".into(), self.refused.into());
-        }
         by_section(&mut doc, self.resources, kinds);
         if with_statuses {
             doc.insert("Statuses".into(), self.statuses);

@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod base64;
+mod discovery;
 mod document;
 pub mod envoy;
 pub mod proto;
@@ -20,14 +21,20 @@ use crate::lint::{LintOptions, LintRun};
 use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
+use crate::resolve::{Grant, Grants};
 
-/// What `standard` and `strict` do with an invalid route rule (decisions.md section 7).
+/// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
+/// refuses a Gateway whole.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ValidationLevel {
-    /// An invalid route rule becomes a direct response 500; the rest is rendered.
+    /// A rule the controller finds invalid becomes a direct response 500; what only the proxy
+    /// would reject (a regex RE2 refuses, a template that does not compile) is rendered as
+    /// written.
     #[default]
     Standard,
-    /// An invalid route rule refuses the whole Gateway, with the reasons.
+    /// The proxy's validation too: a rule whose matcher the proxy rejects is dropped (the route
+    /// not Accepted, reason `RouteRuleDropped`); anything else either rejects is a direct
+    /// response 500, as in standard.
     Strict,
 }
 
@@ -45,6 +52,10 @@ pub struct RenderOptions {
     /// value `controller.extraEnv.KGW_WEIGHTED_ROUTE_PRECEDENCE`): routes ordered by their
     /// `kgateway.dev/route-weight` annotation first.
     pub weighted_route_precedence: bool,
+    /// The controller setting discoveryNamespaceSelectors (chart value
+    /// `discoveryNamespaceSelectors`): label selectors of the namespaces it watches; empty
+    /// watches every namespace.
+    pub discovery_namespace_selectors: Vec<Value>,
 }
 
 impl RenderOptions {
@@ -60,6 +71,7 @@ impl RenderOptions {
             ai_controller: config.controllers.ai.clone(),
             proxy_controller: config.controllers.proxy.clone(),
             weighted_route_precedence: config.weighted_route_precedence,
+            discovery_namespace_selectors: Vec::new(),
         }
     }
 }
@@ -95,8 +107,6 @@ pub struct RenderedGateway {
     /// The conditions the controller would write, in the shape of the reference's `Statuses`
     /// (`gateways`, `httpRoutes`, `policies` ...), for this Gateway and what attaches to it.
     pub statuses: Value,
-    /// With `ValidationLevel::Strict`: why the Gateway is refused (then `resources` is empty).
-    pub refused: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -144,17 +154,55 @@ pub struct Inputs<'a> {
     by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
     /// ReferenceGrants (of Gateway API) by namespace: each cross-namespace reference asks its
     /// target's.
-    grants: FastMap<&'a str, Vec<usize>>,
+    grants: Grants,
+}
+
+/// A ReferenceGrant's `from` and `to` lists, as the resolve stage reads them from the facts.
+fn grant_of(value: &Value) -> Grant {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let list = |side: &str| {
+        value
+            .pointer(side)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    };
+    Grant {
+        from: list("/spec/from")
+            .iter()
+            .filter_map(|f| {
+                Some((
+                    text(f, "group").unwrap_or_default(),
+                    text(f, "kind")?,
+                    text(f, "namespace")?,
+                ))
+            })
+            .collect(),
+        to: list("/spec/to")
+            .iter()
+            .filter_map(|t| {
+                Some((
+                    text(t, "group").unwrap_or_default(),
+                    text(t, "kind")?,
+                    text(t, "name"),
+                ))
+            })
+            .collect(),
+    }
 }
 
 impl<'a> Inputs<'a> {
-    pub fn new(objects: &'a [Object]) -> Self {
+    /// The objects the controller sees: those of the namespaces `discovery` watches.
+    fn new(objects: &'a [Object], discovery: &discovery::Discovery<'_>) -> Self {
         let mut by_key = FastMap::default();
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
-        let mut grants: FastMap<&'a str, Vec<usize>> = FastMap::default();
+        let mut grants = Grants::default();
         for (i, o) in objects.iter().enumerate() {
+            if !discovery.sees(&o.id.namespace) {
+                continue;
+            }
             if o.id.kind == "ReferenceGrant" && o.id.group == GATEWAY_API {
-                grants.entry(o.id.namespace.as_str()).or_default().push(i);
+                grants.add(&o.id.namespace, grant_of(&o.value));
             }
             by_kind
                 .entry((o.id.group.as_str(), o.id.kind.as_str()))
@@ -185,31 +233,9 @@ impl<'a> Inputs<'a> {
     }
 
     /// Whether a ReferenceGrant in the target's namespace lets `from` (group, kind, namespace)
-    /// refer to `to` (group, kind, namespace, name).
+    /// refer to `to` (group, kind, namespace, name): the resolve stage's check.
     pub fn granted(&self, from: (&str, &str, &str), to: (&str, &str, &str, &str)) -> bool {
-        let (to_group, to_kind, to_ns, to_name) = to;
-        let text = |v: &'a Value, key: &str| v.get(key).and_then(Value::as_str);
-        let list = |g: &'a Object, side: &str| {
-            g.value
-                .pointer(side)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-        };
-        let grants = self.grants.get(to_ns).into_iter().flatten();
-        grants.map(|&i| &self.objects[i]).any(|g| {
-            let by = list(g, "/spec/from").any(|f| {
-                text(f, "group").unwrap_or("") == from.0
-                    && text(f, "kind") == Some(from.1)
-                    && text(f, "namespace") == Some(from.2)
-            });
-            let of = list(g, "/spec/to").any(|t| {
-                text(t, "group").unwrap_or("") == to_group
-                    && text(t, "kind") == Some(to_kind)
-                    && text(t, "name").is_none_or(|n| n == to_name)
-            });
-            by && of
-        })
+        self.grants.granted(from, to)
     }
 
     pub fn of_kind<'s>(
@@ -307,11 +333,18 @@ fn render_with<'a>(
     // A controller setting the chart values file turns on, as the config file can.
     let values = run.model.as_ref().and_then(|m| m.values.as_ref());
     let with_values;
-    let options = if !options.weighted_route_precedence
-        && values.is_some_and(crate::config::weighted_route_precedence_in_values)
-    {
+    let weighted = !options.weighted_route_precedence
+        && values.is_some_and(crate::config::weighted_route_precedence_in_values);
+    let selectors = values
+        .and_then(|v| v.get("discoveryNamespaceSelectors"))
+        .and_then(Value::as_array)
+        .filter(|_| options.discovery_namespace_selectors.is_empty());
+    let options = if weighted || selectors.is_some() {
         with_values = RenderOptions {
-            weighted_route_precedence: true,
+            weighted_route_precedence: options.weighted_route_precedence || weighted,
+            discovery_namespace_selectors: selectors
+                .cloned()
+                .unwrap_or_else(|| options.discovery_namespace_selectors.clone()),
             ..options.clone()
         };
         &with_values
@@ -330,7 +363,10 @@ fn render_with<'a>(
     }
     let ctx = Context {
         run,
-        inputs: Inputs::new(&run.objects),
+        inputs: Inputs::new(
+            &run.objects,
+            &discovery::Discovery::new(&run.objects, &options.discovery_namespace_selectors),
+        ),
         merged,
         options,
         facts,
@@ -405,7 +441,6 @@ impl RenderedGateway {
             data_plane,
             resources: Vec::new(),
             statuses: Value::Null,
-            refused: Vec::new(),
         }
     }
 }

@@ -275,7 +275,6 @@ mod tests {
                 },
             ],
             statuses: Value::Null,
-            refused: Vec::new(),
         };
         let failures = check_gateway(&gateway);
         assert_eq!(

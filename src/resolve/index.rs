@@ -5,6 +5,8 @@ use crate::fasthash::{FastMap, FastSet};
 
 use crate::model::facts::{Facts, Selector, Spec};
 
+use super::grants::{Grant, Grants};
+
 /// (group, kind, namespace, name)
 type Key<'a> = (&'a str, &'a str, &'a str, &'a str);
 /// (group, kind, namespace)
@@ -15,7 +17,6 @@ type Labelled<'a> = FastMap<(KindKey<'a>, &'a str, &'a str), Vec<usize>>;
 /// (group, kind, name) -> objects in every namespace.
 type Named<'a> = FastMap<(&'a str, &'a str, &'a str), Vec<usize>>;
 type NamespaceLabels<'a> = FastMap<&'a str, &'a [(String, String)]>;
-type Grants<'a> = FastMap<&'a str, Vec<usize>>;
 
 pub struct Index<'a> {
     pub facts: &'a [Facts],
@@ -31,8 +32,7 @@ pub struct Index<'a> {
     namespace_labels: NamespaceLabels<'a>,
     /// (group, kind, namespace, name) of every route filter's extensionRef.
     extension_targets: FastSet<Key<'a>>,
-    /// ReferenceGrants by their namespace (the namespace of the objects they grant access to).
-    grants: Grants<'a>,
+    grants: Grants,
 }
 
 impl<'a> Index<'a> {
@@ -62,7 +62,8 @@ impl<'a> Index<'a> {
         let mut kinds = FastSet::default();
         for (i, f) in facts.iter().enumerate() {
             let id = &f.id;
-            // The first of duplicates wins; duplicates are not this stage's finding.
+            // The lint run keeps the last of duplicates only (GW013); callers that do not filter
+            // them get the first.
             by_key
                 .entry((
                     id.group.as_str(),
@@ -96,10 +97,7 @@ impl<'a> Index<'a> {
     fn others(
         facts: &'a [Facts],
         by_name: bool,
-    ) -> (
-        Named<'a>,
-        (NamespaceLabels<'a>, Grants<'a>, FastSet<Key<'a>>),
-    ) {
+    ) -> (Named<'a>, (NamespaceLabels<'a>, Grants, FastSet<Key<'a>>)) {
         let mut named = Named::default();
         let mut namespace_labels = NamespaceLabels::default();
         let mut grants = Grants::default();
@@ -116,9 +114,13 @@ impl<'a> Index<'a> {
                 Spec::Namespace => {
                     namespace_labels.insert(id.name.as_str(), f.labels.as_slice());
                 }
-                Spec::ReferenceGrant { .. } => {
-                    grants.entry(id.namespace.as_str()).or_default().push(i);
-                }
+                Spec::ReferenceGrant { from, to } => grants.add(
+                    &id.namespace,
+                    Grant {
+                        from: from.clone(),
+                        to: to.clone(),
+                    },
+                ),
                 Spec::Route(route) => {
                     for r in &route.extension_refs {
                         let group = r.group().unwrap_or("");
@@ -247,21 +249,8 @@ impl<'a> Index<'a> {
         best
     }
 
-    /// Whether a ReferenceGrant in `to_ns` lets objects of (group, kind) in `from_ns` refer to
-    /// the object (to_group, to_kind, name).
-    pub fn granted(&self, from: (&str, &str, &str), to: (&str, &str, &str), to_ns: &str) -> bool {
-        let Some(grants) = self.grants.get(to_ns) else {
-            return false;
-        };
-        grants.iter().any(|&i| {
-            let Spec::ReferenceGrant { from: f, to: t } = &self.facts[i].spec else {
-                return false;
-            };
-            f.iter()
-                .any(|(g, k, ns)| g == from.0 && k == from.1 && ns == from.2)
-                && t.iter().any(|(g, k, n)| {
-                    g == to.0 && k == to.1 && n.as_deref().is_none_or(|n| n == to.2)
-                })
-        })
+    /// The ReferenceGrants of the inputs.
+    pub fn grants(&self) -> &Grants {
+        &self.grants
     }
 }

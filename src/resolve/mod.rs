@@ -2,11 +2,15 @@
 //! does not exist, a backendRef to a missing Service, a cross-namespace reference without a
 //! ReferenceGrant). Works on the compact [`Facts`] collected by the per-file pass, never on trees.
 
+mod catch_all;
 mod conflicts;
+mod duplicates;
 mod effects;
+mod grants;
 mod index;
 mod policies;
 mod refs;
+mod route_conflicts;
 mod routes;
 
 use crate::rules;
@@ -17,6 +21,8 @@ use rayon::prelude::*;
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::model::facts::{Facts, GATEWAY_API, Ident, ObjRef};
 
+pub use duplicates::duplicates;
+pub use grants::{Grant, Grants, grant_required};
 pub use index::Index;
 pub use policies::{Attachment, Via};
 pub(crate) use routes::host_match;
@@ -94,10 +100,10 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
                 .par_chunks(chunk)
                 .map(|part| {
                     let mut routes_ctx = new_ctx();
-                    let mut statuses = routes::attach(&mut routes_ctx, part);
+                    let (mut statuses, attached) = routes::attach(&mut routes_ctx, part);
                     let mut refs_ctx = new_ctx();
                     refs::check(&mut refs_ctx, part, &mut statuses);
-                    (routes_ctx, refs_ctx, statuses)
+                    (routes_ctx, refs_ctx, statuses, attached)
                 })
                 .collect::<Vec<_>>()
         },
@@ -110,11 +116,15 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
     let mut ctx = new_ctx();
     let mut route_statuses = Vec::new();
     let mut refs_ctxs = Vec::with_capacity(chunks.len());
-    for (routes_ctx, refs_ctx, statuses) in chunks {
+    let mut attached = Vec::new();
+    for (routes_ctx, refs_ctx, statuses, part) in chunks {
         ctx.absorb(routes_ctx);
         route_statuses.extend(statuses);
         refs_ctxs.push(refs_ctx);
+        attached.extend(part);
     }
+    route_conflicts::check(&mut ctx, &attached);
+    drop(attached);
     for refs_ctx in refs_ctxs {
         ctx.absorb(refs_ctx);
     }
@@ -203,6 +213,26 @@ pub(crate) fn diag(code: rules::Code, message: String, owner: &Ident, r: &ObjRef
         .at(owner.file, r.span)
         .with_resource(Some(resource_ref(owner)))
         .with_path(r.path.to_string())
+}
+
+/// A finding at the value of a reference that is wrong (its `field`: name, sectionName, port),
+/// with the whole reference as a secondary label; at the reference when the value is not
+/// written.
+pub(crate) fn diag_at_value(
+    code: rules::Code,
+    message: String,
+    owner: &Ident,
+    r: &ObjRef,
+    (field, value): (&str, crate::source::Span),
+) -> Diagnostic {
+    if value.end <= value.start {
+        return diag(code, message, owner, r);
+    }
+    Diagnostic::new(code, message)
+        .at(owner.file, value)
+        .with_resource(Some(resource_ref(owner)))
+        .with_path(format!("{}.{field}", r.path))
+        .with_related(owner.file, r.span, "in this reference")
 }
 
 /// `ns/name`, or `name` for cluster-scoped objects.

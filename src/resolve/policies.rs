@@ -8,7 +8,8 @@ use crate::model::facts::{Facts, GATEWAY_API, ObjRef, Spec};
 use crate::model::facts_policy::{PolicyFacts, TargetSelector, default_group};
 use crate::rules;
 
-use super::{Ctx, diag, qualified, resource_ref};
+use super::{Ctx, diag, diag_at_value, qualified, resource_ref};
+use crate::source::Span;
 
 /// How a policy reached its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +88,7 @@ fn target_ref(
         }
     }
     if targets.is_empty() {
-        let mut d = diag(
+        let mut d = diag_at_value(
             rules::GW301,
             format!(
                 "policy target {kind} {} not found{}",
@@ -96,6 +97,7 @@ fn target_ref(
             ),
             &f.id,
             r,
+            ("name", r.name_span),
         );
         if let Some(close) = ctx.index.did_you_mean(group, kind, ns, &r.name)
             && let Some(t) = ctx.index.get(group, kind, ns, close)
@@ -106,7 +108,12 @@ fn target_ref(
         return true;
     }
     for t in targets {
-        if let Some(section) = section(ctx, f, r.section(), t, &r.path, r.span) {
+        let at = Place {
+            path: &r.path,
+            item: r.span,
+            value: r.section_span(),
+        };
+        if let Some(section) = section(ctx, f, r.section(), t, &at) {
             out.push(Attachment {
                 policy,
                 target: t,
@@ -163,7 +170,12 @@ fn target_selector(
         return true;
     }
     for t in selected {
-        if let Some(section) = section(ctx, f, s.section.as_deref(), t, &s.path, s.span) {
+        let at = Place {
+            path: &s.path,
+            item: s.span,
+            value: None,
+        };
+        if let Some(section) = section(ctx, f, s.section.as_deref(), t, &at) {
             out.push(Attachment {
                 policy,
                 target: t,
@@ -175,6 +187,13 @@ fn target_selector(
     true
 }
 
+/// Where a targetRef or targetSelector is: its path, its list item and its sectionName value.
+struct Place<'p> {
+    path: &'p str,
+    item: Span,
+    value: Option<Span>,
+}
+
 /// Checks a sectionName against the target: `Some(section)` when the policy attaches (no
 /// sectionName, or one that names a part of the target), `None` after a GW302 finding.
 fn section(
@@ -182,12 +201,15 @@ fn section(
     f: &Facts,
     name: Option<&str>,
     target: usize,
-    path: &str,
-    span: crate::source::Span,
+    place: &Place<'_>,
 ) -> Option<Option<String>> {
     let Some(name) = name else { return Some(None) };
     let t = &ctx.index.facts[target];
-    let (what, names) = sections(t);
+    // A kind gwctl does not model (a mesh's ServiceEntry): its sections cannot be known, so
+    // the policy is taken to attach as written (decisions.md section 6).
+    let Some((what, names)) = sections(t) else {
+        return Some(Some(name.to_string()));
+    };
     if names.contains(&name) {
         return Some(Some(name.to_string()));
     }
@@ -196,30 +218,35 @@ fn section(
     } else {
         format!("it has: {}", names.join(", "))
     };
-    let at = ObjRef::at(span, format!("{path}.sectionName"));
-    ctx.out.push(
-        diag(
-            rules::GW302,
-            format!(
-                "sectionName {name:?} matches no {what} of {} {}; {have}",
-                t.id.kind,
-                qualified(&t.id.namespace, &t.id.name)
-            ),
-            &f.id,
-            &at,
-        )
-        .with_related(
-            t.id.file,
-            t.id.name_span,
-            format!("the {} is here", t.id.kind),
-        ),
+    let at = ObjRef::at(
+        place.value.unwrap_or(place.item),
+        format!("{}.sectionName", place.path),
     );
+    let mut d = diag(
+        rules::GW302,
+        format!(
+            "sectionName {name:?} matches no {what} of {} {}; {have}",
+            t.id.kind,
+            qualified(&t.id.namespace, &t.id.name)
+        ),
+        &f.id,
+        &at,
+    );
+    if place.value.is_some() {
+        d = d.with_related(f.id.file, place.item, "in this reference");
+    }
+    ctx.out.push(d.with_related(
+        t.id.file,
+        t.id.name_span,
+        format!("the {} is here", t.id.kind),
+    ));
     None
 }
 
-/// What a sectionName names on a target of this kind, and the names it has.
-fn sections(t: &Facts) -> (&'static str, Vec<&str>) {
-    match &t.spec {
+/// What a sectionName names on a target of this kind, and the names it has; `None` for kinds
+/// whose sections gwctl does not know.
+fn sections(t: &Facts) -> Option<(&'static str, Vec<&str>)> {
+    Some(match &t.spec {
         Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => (
             "listener",
             listeners.iter().map(|l| l.name.as_str()).collect(),
@@ -236,9 +263,20 @@ fn sections(t: &Facts) -> (&'static str, Vec<&str>) {
             "provider or MCP target",
             sections.iter().map(String::as_str).collect(),
         ),
-        _ => ("section", Vec::new()),
-    }
+        // Kinds of the groups gwctl checks have no sections beyond those above.
+        _ if KNOWN_GROUPS.contains(&t.id.group.as_str()) => ("section", Vec::new()),
+        _ => return None,
+    })
 }
+
+/// API groups whose kinds gwctl models (section names of their other kinds do not exist).
+const KNOWN_GROUPS: &[&str] = &[
+    "",
+    GATEWAY_API,
+    crate::model::facts::GATEWAY_API_X,
+    "gateway.kgateway.dev",
+    "agentgateway.dev",
+];
 
 /// Whether the policy's namespace is the configured global policy namespace.
 fn global(ctx: &Ctx<'_>, ns: &str) -> bool {

@@ -3,10 +3,10 @@
 //! config maps, extensions, parameters), each with the ReferenceGrant a cross-namespace reference
 //! needs.
 
-use crate::model::facts::{Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, Spec};
+use crate::model::facts::{Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, RefField, Spec};
 use crate::rules;
 
-use super::{Condition, Ctx, RouteStatus, diag, qualified};
+use super::{Condition, Ctx, RouteStatus, diag, diag_at_value, qualified};
 
 const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
 const AI_GROUP: &str = "agentgateway.dev";
@@ -29,7 +29,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, facts: &[Facts], statuses: &mut [RouteSta
             Spec::Route(route) => {
                 let mut resolved = Condition::ok("ResolvedRefs");
                 for b in &route.backend_refs {
-                    if let Some(c) = backend(ctx, f, b)
+                    if let Some(c) = backend(ctx, f, b, RefField::RouteBackend)
                         && resolved.status
                     {
                         resolved = c;
@@ -73,8 +73,8 @@ pub(super) fn check(ctx: &mut Ctx<'_>, facts: &[Facts], statuses: &mut [RouteSta
     }
 }
 
-/// Checks one backendRef; the failed ResolvedRefs condition, if any.
-fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
+/// Checks one backendRef written in `field`; the failed ResolvedRefs condition, if any.
+fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Option<Condition> {
     let group = r.group().unwrap_or("");
     let kind = r.kind().unwrap_or("Service");
     let ns = r.namespace().unwrap_or(&owner.id.namespace);
@@ -94,7 +94,7 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
         ));
         return Some(fail("InvalidKind", "unknown backend kind"));
     }
-    if let Some(c) = grant(ctx, owner, r, (group, kind, ns)) {
+    if let Some(c) = grant(ctx, owner, r, field, (group, kind, ns)) {
         return Some(c);
     }
     if !ctx.checkable(group, kind, &owner.id, r) {
@@ -120,11 +120,14 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) -> Option<Condition> {
             list.join(", ")
         );
         ctx.out.push(
-            diag(rules::GW206, message.clone(), &owner.id, r).with_related(
-                target.id.file,
-                target.id.name_span,
-                "the Service is here",
-            ),
+            diag_at_value(
+                rules::GW206,
+                message.clone(),
+                &owner.id,
+                r,
+                ("port", r.port_span),
+            )
+            .with_related(target.id.file, target.id.name_span, "the Service is here"),
         );
         return Some(fail("BackendNotFound", &message));
     }
@@ -139,21 +142,21 @@ fn fail(reason: &'static str, message: &str) -> Condition {
     }
 }
 
-/// A ReferenceGrant check for a cross-namespace reference; the failed condition when missing.
+/// The ReferenceGrant check of a reference written in `field`; the failed condition when the
+/// field needs a grant and none permits the reference.
 fn grant(
     ctx: &mut Ctx<'_>,
     owner: &Facts,
     r: &ObjRef,
+    field: RefField,
     (group, kind, ns): (&str, &str, &str),
 ) -> Option<Condition> {
     let id = &owner.id;
-    if ns == id.namespace
-        || ctx.index.granted(
-            (&id.group, &id.kind, &id.namespace),
-            (group, kind, &r.name),
-            ns,
-        )
-    {
+    if ctx.index.grants().permits(
+        field,
+        (&id.group, &id.kind, &id.namespace),
+        (group, kind, ns, &r.name),
+    ) {
         return None;
     }
     let message = format!(
@@ -223,7 +226,15 @@ fn certificate(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
     let group = r.group().unwrap_or("");
     let kind = r.kind().unwrap_or("Secret");
     let ns = r.namespace().unwrap_or(&owner.id.namespace);
-    if grant(ctx, owner, r, (group, kind, ns)).is_some() {
+    if grant(
+        ctx,
+        owner,
+        r,
+        RefField::ListenerCertificate,
+        (group, kind, ns),
+    )
+    .is_some()
+    {
         return;
     }
     if let Some(t) = exists(ctx, owner, r, (group, kind, ns))
@@ -251,17 +262,20 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
         return;
     };
     let ns = r.namespace().unwrap_or(&owner.id.namespace);
-    // GatewayClass parametersRef may name a namespaced object; other kinds need the grant.
-    if owner.id.kind != "GatewayClass" && grant(ctx, owner, r, (group, kind, ns)).is_some() {
+    if grant(ctx, owner, r, fr.field, (group, kind, ns)).is_some() {
         return;
     }
     if kind == "Service" || kind == "Backend" || kind == "AiGatewayBackend" {
-        backend(ctx, owner, r);
+        // The grant is checked above, for this field.
+        backend(ctx, owner, r, RefField::Other);
         return;
     }
     let Some(target) = exists(ctx, owner, r, (group, kind, ns)) else {
         return;
     };
+    if fr.field == RefField::PolicyExtension {
+        extension_backends(ctx, owner, r, target);
+    }
     match &fr.need {
         Need::Exists => {}
         Need::Keys(k) => keys(ctx, owner, r, target, k),
@@ -289,6 +303,43 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
             }
         }
     }
+}
+
+/// A GatewayExtension whose backendRef in another namespace has no ReferenceGrant cannot be
+/// used: the controller rejects every policy that refers to it (its own reference gets GW208).
+fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &Facts) {
+    let id = &extension.id;
+    let refused = extension.refs.iter().find(|b| {
+        let t = &b.target;
+        b.field == RefField::ExtensionBackend
+            && !ctx.index.grants().permits(
+                b.field,
+                (&id.group, &id.kind, &id.namespace),
+                (
+                    t.group().unwrap_or(""),
+                    t.kind().unwrap_or("Service"),
+                    t.namespace().unwrap_or(&id.namespace),
+                    &t.name,
+                ),
+            )
+    });
+    let Some(b) = refused else { return };
+    let t = &b.target;
+    ctx.out.push(
+        diag(
+            rules::GW208,
+            format!(
+                "GatewayExtension {} cannot be used: its reference to {} {} needs a ReferenceGrant in namespace {}, so the controller does not accept this policy",
+                qualified(&id.namespace, &id.name),
+                t.kind().unwrap_or("Service"),
+                qualified(t.namespace().unwrap_or(&id.namespace), &t.name),
+                t.namespace().unwrap_or(&id.namespace)
+            ),
+            &owner.id,
+            r,
+        )
+        .with_related(id.file, t.span, "the reference without a ReferenceGrant"),
+    );
 }
 
 fn keys(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts, needed: &[String]) {

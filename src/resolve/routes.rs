@@ -8,26 +8,42 @@ use crate::model::facts::{
 };
 use crate::rules;
 
-use super::{Condition, Ctx, RouteStatus, diag, qualified, resource_ref};
+use super::{Condition, Ctx, RouteStatus, diag, diag_at_value, qualified, resource_ref};
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
 /// the related location is (the parent, or the listener that came closest).
 struct Rejection {
+    /// The value of the parentRef that is wrong (sectionName, port), when one is.
+    value: Option<(&'static str, crate::source::Span)>,
     code: rules::Code,
     reason: &'static str,
     message: String,
     related: Option<(Ident, crate::source::Span, String)>,
 }
 
-/// The statuses of the routes among `facts` (a run of the index's facts).
-pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts]) -> Vec<RouteStatus> {
+/// One listener an HTTPRoute with rules attaches to (what route conflicts are judged on).
+pub(super) struct Attached<'a> {
+    pub route: &'a Facts,
+    /// The Gateway or ListenerSet, by its position in the facts.
+    pub parent: usize,
+    pub listener: &'a Listener,
+}
+
+/// The statuses of the routes among `facts` (a run of the index's facts), and where their
+/// HTTPRoutes attach.
+pub(super) fn attach<'a>(
+    ctx: &mut Ctx<'a>,
+    facts: &'a [Facts],
+) -> (Vec<RouteStatus>, Vec<Attached<'a>>) {
     let mut statuses = Vec::new();
+    let mut attached = Vec::new();
     for f in facts {
         let Spec::Route(route) = &f.spec else {
             continue;
         };
         let mut rejections = Vec::new();
         let mut accepted_any = false;
+        let first_attached = attached.len();
         for (i, parent) in route.parent_refs.iter().enumerate() {
             let (accepted, listeners) = match parent_outcome(ctx, f, route, parent) {
                 // The parent's kind is nowhere in the inputs: nothing to predict.
@@ -35,9 +51,17 @@ pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts]) -> Vec<RouteStatus> {
                     accepted_any = true;
                     continue;
                 }
-                Some(Ok(listeners)) => {
+                Some(Ok((position, listeners))) => {
                     accepted_any = true;
-                    (Condition::ok("Accepted"), listeners)
+                    if !route.http_rules.is_empty() {
+                        attached.extend(listeners.iter().map(|&listener| Attached {
+                            route: f,
+                            parent: position,
+                            listener,
+                        }));
+                    }
+                    let names = listeners.iter().map(|l| l.name.clone()).collect();
+                    (Condition::ok("Accepted"), names)
                 }
                 Some(Err(r)) => {
                     let c = Condition {
@@ -65,24 +89,30 @@ pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts]) -> Vec<RouteStatus> {
             Severity::Error
         };
         for (parent, r) in rejections {
-            let mut d = diag(r.code, r.message, &f.id, parent).with_severity(severity);
+            let mut d = match r.value {
+                Some(value) => diag_at_value(r.code, r.message, &f.id, parent, value),
+                None => diag(r.code, r.message, &f.id, parent),
+            }
+            .with_severity(severity);
             if let Some((owner, span, what)) = r.related {
                 d = d.with_related(owner.file, span, what);
             }
             ctx.out.push(d);
         }
+        super::catch_all::check(ctx, f, route, &attached[first_attached..]);
     }
-    statuses
+    (statuses, attached)
 }
 
-/// The names of the parent's listeners the route attaches to; `None` when the parent cannot be
-/// checked (its kind is not in the inputs).
-fn parent_outcome(
-    ctx: &mut Ctx<'_>,
+/// The parent's position in the facts and its listeners the route attaches to; `None` when the
+/// parent cannot be checked (its kind is not in the inputs, or it is not a Gateway or
+/// ListenerSet).
+fn parent_outcome<'a>(
+    ctx: &mut Ctx<'a>,
     route: &Facts,
     facts: &RouteFacts,
     parent: &ObjRef,
-) -> Option<Result<Vec<String>, Rejection>> {
+) -> Option<Result<(usize, Vec<&'a Listener>), Rejection>> {
     let group = parent.group().unwrap_or(GATEWAY_API);
     let kind = parent.kind().unwrap_or("Gateway");
     let namespace = parent.namespace().unwrap_or(&route.id.namespace);
@@ -99,12 +129,13 @@ fn parent_outcome(
         return None;
     }
     let index = ctx.index;
-    let Some(target) = index.get(group, kind, namespace, &parent.name) else {
+    let Some(position) = index.position(group, kind, namespace, &parent.name) else {
         let hint = index
             .did_you_mean(group, kind, namespace, &parent.name)
             .map(|n| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
         return Some(Err(Rejection {
+            value: Some(("name", parent.name_span)),
             code: rules::GW201,
             reason: "NoMatchingParent",
             message: format!(
@@ -114,6 +145,7 @@ fn parent_outcome(
             related: None,
         }));
     };
+    let target = &index.facts[position];
     let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) = &target.spec
     else {
         return None;
@@ -145,7 +177,15 @@ fn parent_outcome(
             })
             .map(|(_, n)| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
+        // A sectionName that names no listener is the likely mistake; else the port.
+        let value = match parent.section_span() {
+            Some(span) if !names.contains(&parent.section().unwrap_or("")) => ("sectionName", span),
+            _ if parent.port.is_some() => ("port", parent.port_span),
+            Some(span) => ("sectionName", span),
+            None => ("port", parent.port_span),
+        };
         return Some(Err(Rejection {
+            value: Some(value),
             code: rules::GW202,
             reason: "NoMatchingParent",
             message: format!(
@@ -165,6 +205,7 @@ fn parent_outcome(
     if allowed.is_empty() {
         let l = by_ref[0];
         return Some(Err(Rejection {
+            value: None,
             code: rules::GW203,
             reason: "NotAllowedByListeners",
             message: format!(
@@ -174,14 +215,15 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    let attached: Vec<String> = allowed
+    let attached: Vec<&Listener> = allowed
         .iter()
+        .copied()
         .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
-        .map(|l| l.name.clone())
         .collect();
     if attached.is_empty() {
         let l = allowed[0];
         return Some(Err(Rejection {
+            value: None,
             code: rules::GW204,
             reason: "NoMatchingListenerHostname",
             message: format!(
@@ -192,7 +234,7 @@ fn parent_outcome(
             related: related(l.span, format!("listener {:?} is here", l.name)),
         }));
     }
-    Some(Ok(attached))
+    Some(Ok((position, attached)))
 }
 
 /// The route kinds a listener admits: its `allowedRoutes.kinds`, else its protocol's defaults.

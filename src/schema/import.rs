@@ -77,20 +77,35 @@ pub fn import_crd(doc: &Value) -> Result<Vec<ImportedVersion>, String> {
 }
 
 /// The API server accepts `apiVersion`, `kind` and `metadata` on every object whether or not the
-/// CRD's schema lists them; add them when a schema with properties leaves them out.
+/// CRD's schema lists them: add them where a schema leaves them out, also to a schema without
+/// `properties` (which would otherwise make them unknown fields).
 fn with_envelope(mut schema: Value) -> Value {
-    if let Some(Value::Object(props)) = schema.get_mut("properties") {
-        for (name, ty) in [
-            ("apiVersion", "string"),
-            ("kind", "string"),
-            ("metadata", "object"),
-        ] {
-            props.entry(name).or_insert_with(|| {
-                let mut m = Map::new();
-                m.insert("type".into(), ty.into());
-                Value::Object(m)
-            });
-        }
+    let Value::Object(root) = &mut schema else {
+        return schema;
+    };
+    let open = root
+        .get("x-kubernetes-preserve-unknown-fields")
+        .and_then(Value::as_bool)
+        == Some(true);
+    if open && !root.contains_key("properties") {
+        return schema;
+    }
+    let props = root
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(props) = props else {
+        return schema;
+    };
+    for (name, ty) in [
+        ("apiVersion", "string"),
+        ("kind", "string"),
+        ("metadata", "object"),
+    ] {
+        props.entry(name).or_insert_with(|| {
+            let mut m = Map::new();
+            m.insert("type".into(), ty.into());
+            Value::Object(m)
+        });
     }
     schema
 }

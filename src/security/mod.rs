@@ -1,6 +1,6 @@
 //! Security stage (GW4xx): practices that the API server accepts but that weaken a gateway
 //! (disabled certificate checks, weak password hashes, secrets in ConfigMaps, open CORS, failing
-//! open, catch-all routes, tokens for any audience, open forward proxies).
+//! open, tokens for any audience, open forward proxies).
 //!
 //! Each rule is one file with one `check` over a resource's spanned tree; [`CHECKS`] is the
 //! registry. A rule that needs to know about the whole input set (an open forward proxy is only
@@ -10,7 +10,6 @@
 //! Messages never quote secret material (hashes, keys, tokens): they name the field, and for an
 //! htpasswd line the user.
 
-mod catch_all_route;
 mod configmap_secret;
 mod cors_any_origin;
 mod extauth_fail_open;
@@ -39,13 +38,13 @@ pub(crate) const GATEWAY_API_GROUP: &str = "gateway.networking.k8s.io";
 type Check = fn(&mut Findings<'_, '_>);
 
 /// Every rule of the stage with the code it emits; a test keeps it in step with the rule table.
+/// GW406 (a route matching every host) needs the route's listeners: the resolve stage checks it.
 pub(crate) static CHECKS: &[(rules::Code, Check)] = &[
     (rules::GW401, insecure_tls::check),
     (rules::GW402, weak_password_hash::check),
     (rules::GW403, configmap_secret::check),
     (rules::GW404, cors_any_origin::check),
     (rules::GW405, extauth_fail_open::check),
-    (rules::GW406, catch_all_route::check),
     (rules::GW407, jwt_any_audience::check),
     (rules::GW408, open_forward_proxy::check),
 ];

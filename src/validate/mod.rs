@@ -30,7 +30,10 @@ mod formats;
 mod lists;
 mod messages;
 mod metadata;
+mod unknown_kind;
 pub(crate) mod values;
+
+pub use unknown_kind::unknown_kind;
 mod walk;
 
 #[cfg(test)]

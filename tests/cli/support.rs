@@ -22,6 +22,12 @@ spec:
   - web.example.com
 ";
 
+/// [`VALID_ROUTE`] under another name: valid routes that can be linted together (one name
+/// twice is the same object twice, GW013).
+pub fn valid_route_named(name: &str) -> String {
+    VALID_ROUTE.replacen("name: web\n", &format!("name: {name}\n"), 1)
+}
+
 pub const JSON_ROUTE: &str = r#"{"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
  "metadata": {"name": "j"}, "spec": {"parentRefs": [{"name": "gw"}]}}"#;
 

@@ -98,6 +98,21 @@ pub fn cases(corpus: &Path, options: &LintOptions) -> Vec<Case> {
     out
 }
 
+/// The case's `DiscoveryNamespaceSelectors` setting (a JSON list of label selectors), as the
+/// render option; empty without one.
+pub fn discovery_selectors(case: &Case) -> Vec<Value> {
+    let Some(text) = case.settings["DiscoveryNamespaceSelectors"].as_str() else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(list)) => list,
+        _ => panic!(
+            "{}: DiscoveryNamespaceSelectors {text:?} is not a JSON list",
+            case.name
+        ),
+    }
+}
+
 /// The findings on the resource `kind` `ns/name`.
 pub fn on<'r>(run: &'r LintRun, kind: &str, ns_name: &str) -> Vec<&'r Diagnostic> {
     run.diagnostics

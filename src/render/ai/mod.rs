@@ -12,7 +12,7 @@ mod secrets;
 
 use serde_json::{Map, Value, json};
 
-use super::{Context, DataPlane, RenderedGateway, RenderedResource, ValidationLevel};
+use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
@@ -32,13 +32,9 @@ pub fn render_gateway<'a>(
     let mut out = RenderedGateway::new(gateway, DataPlane::Ai);
     let owner = json!({"Name": gateway.id.name, "Namespace": gateway.id.namespace});
     let mut items = gateway::binds_and_listeners(ctx, gateway);
-    let mut invalid = Vec::new();
-    items.extend(routes::routes(ctx, prepared, gateway, &mut invalid));
-    if ctx.options.validation_level == ValidationLevel::Strict && !invalid.is_empty() {
-        // Strict validation refuses the whole Gateway rather than program an invalid rule.
-        out.refused = invalid;
-        return out;
-    }
+    // An unroutable backendRef keeps its place at either validation level (its share of
+    // traffic fails); the Gateway is never refused whole (decisions.md section 7).
+    items.extend(routes::routes(ctx, prepared, gateway));
     out.resources = items
         .into_iter()
         .map(|(kind, value)| {

@@ -65,13 +65,11 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// The routes on a Gateway's listeners, and why a rule is invalid (a backendRef the data plane
-/// cannot route to: with `--validation-level strict` the Gateway is refused for it).
+/// The routes on a Gateway's listeners.
 pub(super) fn routes(
     ctx: &Context<'_>,
     prepared: &Prepared<'_>,
     gw: &Object,
-    invalid: &mut Vec<String>,
 ) -> Vec<(&'static str, Value)> {
     let listeners = gw.value["spec"]["listeners"]
         .as_array()
@@ -89,7 +87,7 @@ pub(super) fn routes(
                 continue;
             };
             let hostname = listener["hostname"].as_str();
-            out.extend(route_resources(ctx, route, gw, name, hostname, invalid));
+            out.extend(route_resources(ctx, route, gw, name, hostname));
         }
     }
     out
@@ -102,7 +100,6 @@ fn route_resources(
     gw: &Object,
     listener: &str,
     listener_hostname: Option<&str>,
-    invalid: &mut Vec<String>,
 ) -> Vec<(&'static str, Value)> {
     let ns = route.id.namespace.as_str();
     let kind = route.id.kind.as_str();
@@ -134,29 +131,6 @@ fn route_resources(
             continue;
         }
         let backends = backends(ctx, route, &rule["backendRefs"]);
-        for (j, r) in rule["backendRefs"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            if backend_ref(ctx, route, r).is_none() {
-                let at = format!("{kind} {ns}/{} rule {i}: backendRefs[{j}]", route.id.name);
-                let ref_kind = r["kind"].as_str().unwrap_or("Service");
-                let reason = match (r["name"].as_str(), r["namespace"].as_str()) {
-                    (None, _) => format!("{at} has no name"),
-                    (Some(name), Some(other)) if other != ns => format!(
-                        "{at} names {ref_kind} {other}/{name} in another namespace, and no ReferenceGrant allows it"
-                    ),
-                    (Some(name), _) => format!(
-                        "{at} names {ref_kind} {name}, which the AI data plane cannot route to"
-                    ),
-                };
-                if !invalid.contains(&reason) {
-                    invalid.push(reason);
-                }
-            }
-        }
         match kind {
             "HTTPRoute" => {
                 let matches: Vec<Option<Value>> = match rule["matches"].as_array() {

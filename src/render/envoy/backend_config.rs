@@ -6,6 +6,8 @@ use serde_json::{Map, Value, json};
 
 use super::super::Context;
 use super::{duration, typed};
+use crate::diag::Diagnostic;
+use crate::fasthash::FastMap;
 use crate::merge::{Family, Place};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -39,6 +41,40 @@ pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map
         }
     }
     out
+}
+
+/// Whether a BackendConfigPolicy the controller rejects (a validation error, a Secret that is
+/// not there) is attached to a Service (any of its ports) or Backend: the controller then
+/// programs its cluster without endpoints ([`without_endpoints`]) rather than without the policy.
+/// `rejecting` is each resource's first finding the controller rejects it for
+/// (`merge::first_findings`), made once for every cluster.
+pub fn rejected(
+    ctx: &Context<'_>,
+    rejecting: &FastMap<(&str, &str, &str), &Diagnostic>,
+    target: &Object,
+    port: Option<usize>,
+) -> bool {
+    let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
+        return false;
+    };
+    let Some(i) = ctx.fact_of(target) else {
+        return false;
+    };
+    let places = [Some(Place::Backend(i)), port.map(|p| Place::Port(i, p))];
+    let attached = places
+        .into_iter()
+        .flatten()
+        .filter_map(|p| merged.hierarchy.attached.get(&p))
+        .flatten();
+    attached.map(|&p| &model.facts[p].id).any(|id| {
+        id.kind == "BackendConfigPolicy"
+            && rejecting.contains_key(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+    })
+}
+
+/// The cluster of a backend whose BackendConfigPolicy was rejected: static, with no endpoints.
+pub fn without_endpoints(name: &str) -> Value {
+    json!({"loadAssignment": {"clusterName": name}, "name": name, "type": "STATIC"})
 }
 
 /// Where [`effective`] notes `<policy>.<namespace>` of the winning loadBalancer setting.

@@ -113,12 +113,17 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
 /// Every cluster, sorted by name.
 pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
     let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    let rejecting = crate::merge::first_findings(&ctx.run.diagnostics, crate::merge::rejects);
     for svc in ctx.inputs.of_kind("", "Service") {
         for (pi, p) in array(&svc.value, "/spec/ports").enumerate() {
             let Some(port) = p.get("port").and_then(Value::as_i64) else {
                 continue;
             };
             let name = format!("kube_{}_{}_{port}", svc.id.namespace, svc.id.name);
+            if backend_config::rejected(ctx, &rejecting, svc, Some(pi)) {
+                out.insert(name.clone(), backend_config::without_endpoints(&name));
+                continue;
+            }
             let app = p.get("appProtocol").and_then(Value::as_str);
             let mut cluster = service_cluster(&name, app);
             let policy = backend_config::effective(ctx, svc, Some(pi));
@@ -130,6 +135,10 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
     }
     for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
         if let Some((name, mut value)) = backend_cluster(b) {
+            if backend_config::rejected(ctx, &rejecting, b, None) {
+                out.insert(name.clone(), backend_config::without_endpoints(&name));
+                continue;
+            }
             let policy = backend_config::effective(ctx, b, None);
             let app = b
                 .value

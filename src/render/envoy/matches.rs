@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 use super::plan::array;
 
 /// The RouteMatch of one HTTPRoute match (`m` may be `Null`: match everything); `Err` says
-/// why the match is invalid (a regular expression Envoy's RE2 would reject ...).
+/// why the controller finds the match invalid. A regular expression is written as given: only
+/// the proxy checks it ([`rejected_regex`]).
 pub fn http(m: &Value) -> Result<Value, String> {
     let mut out = serde_json::Map::new();
     let path_type = m
@@ -22,7 +23,6 @@ pub fn http(m: &Value) -> Result<Value, String> {
             out.insert("path".into(), json!(value));
         }
         "RegularExpression" => {
-            check_regex(value)?;
             out.insert("safeRegex".into(), re2(value));
         }
         _ => {
@@ -91,29 +91,35 @@ fn string_match(h: &Value) -> Result<Value, String> {
     let name = h.get("name").and_then(Value::as_str).unwrap_or("");
     let value = h.get("value").and_then(Value::as_str).unwrap_or("");
     let matcher = match h.get("type").and_then(Value::as_str).unwrap_or("Exact") {
-        "RegularExpression" => {
-            check_regex(value)?;
-            json!({"safeRegex": re2(value)})
-        }
+        "RegularExpression" => json!({"safeRegex": re2(value)}),
         _ => json!({"exact": value}),
     };
     Ok(json!({"name": name, "stringMatch": matcher}))
 }
 
-/// Envoy's RE2 rejects what Rust's regex rejects, and look-around and back-references too
-/// (which Rust's regex also lacks).
-fn check_regex(re: &str) -> Result<(), String> {
-    regex::Regex::new(re).map(|_| ()).map_err(|e| {
-        // The parser's message draws the pattern over several lines; its last says why.
-        let text = e.to_string();
-        let why = text
-            .lines()
-            .last()
-            .unwrap_or("")
-            .trim_start_matches("error: ")
-            .to_string();
-        format!("invalid regular expression {re:?}: {why}")
-    })
+/// Why the proxy rejects a match (an HTTPRoute's, or a GRPCRoute's with `grpc`): its first
+/// regular expression RE2 refuses, in the words Envoy reports it with; `None` when it accepts
+/// every one.
+pub fn rejected_regex(m: &Value, grpc: bool) -> Option<String> {
+    fn regex(v: &Value) -> Option<&str> {
+        (v.get("type").and_then(Value::as_str) == Some("RegularExpression"))
+            .then(|| v.get("value").and_then(Value::as_str))
+            .flatten()
+    }
+    let path = if grpc {
+        None
+    } else {
+        m.get("path").and_then(regex)
+    };
+    let queries = if grpc {
+        None
+    } else {
+        Some(array(m, "/queryParams"))
+    };
+    path.into_iter()
+        .chain(array(m, "/headers").filter_map(regex))
+        .chain(queries.into_iter().flatten().filter_map(regex))
+        .find_map(super::re2_words::rejected)
 }
 
 /// Precedence of a match (Gateway API): sorts before when smaller. Exact paths first, then
@@ -169,7 +175,32 @@ mod tests {
             http(&m).unwrap(),
             json!({"path": "/a", "headers": [{"name": ":method", "stringMatch": {"exact": "GET"}}]})
         );
+        // A regular expression is the proxy's to check: written as given.
         let m = json!({"path": {"type": "RegularExpression", "value": "(a"}});
-        assert!(http(&m).is_err());
+        assert_eq!(
+            http(&m).unwrap(),
+            json!({"safeRegex": {"googleRe2": {}, "regex": "(a"}})
+        );
+        let m = json!({"path": {"type": "PathPrefix", "value": "login"}});
+        assert!(
+            http(&m).is_err(),
+            "a prefix without / is the controller's error"
+        );
+    }
+
+    #[test]
+    fn the_first_regex_the_proxy_rejects_is_named() {
+        let m = json!({
+            "path": {"type": "RegularExpression", "value": "/ok/.*"},
+            "headers": [{"name": "x", "type": "RegularExpression", "value": "[x"}],
+            "queryParams": [{"name": "q", "type": "RegularExpression", "value": "(q"}],
+        });
+        assert_eq!(rejected_regex(&m, false).as_deref(), Some("missing ]: [x"));
+        let m = json!({"queryParams": [{"name": "q", "type": "RegularExpression", "value": "(q"}]});
+        assert_eq!(rejected_regex(&m, false).as_deref(), Some("missing ): (q"));
+        // A gRPC match has no path or query parameters of its own to reject.
+        assert_eq!(rejected_regex(&m, true), None);
+        let m = json!({"path": {"type": "PathPrefix", "value": "[x"}});
+        assert_eq!(rejected_regex(&m, false), None, "not a regular expression");
     }
 }

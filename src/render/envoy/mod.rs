@@ -6,9 +6,9 @@
 //! (their entries, with route delegation, from [`entries`]), and [`clusters`] one Cluster per
 //! Service port and Backend. Policies: TrafficPolicy as HTTP filters ([`policy`]),
 //! HTTPListenerPolicy and ListenerPolicy on the Listener ([`listener_policy`]),
-//! BackendConfigPolicy and BackendTLSPolicy on the Cluster ([`backend_config`]). Strict
-//! validation refuses the Gateway when any rule or policy is invalid; secret material is
-//! printed as [`secret_digest`]s.
+//! BackendConfigPolicy and BackendTLSPolicy on the Cluster ([`backend_config`]). An invalid rule
+//! or policy is replaced by a direct response 500, never the whole Gateway (decisions.md section
+//! 7); secret material is printed as [`secret_digest`]s.
 
 mod backend_config;
 mod clusters;
@@ -19,6 +19,7 @@ mod listeners;
 mod matches;
 mod plan;
 mod policy;
+mod re2_words;
 mod routes;
 mod tracing;
 
@@ -27,6 +28,8 @@ use serde_json::{Value, json};
 pub(crate) use super::secret_digest;
 use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
+pub(crate) use matches::rejected_regex;
+pub(crate) use plan::RESERVED_PORTS;
 
 /// What every proxy-based Gateway's rendering shares, made once per render: the policy index,
 /// the routes by parent, and the clusters (every Service port and Backend, the same for each
@@ -64,21 +67,21 @@ pub fn render_gateway<'c>(
     let mut out = RenderedGateway::new(gateway, DataPlane::Envoy);
     let plan = plan::Plan::new(ctx, &prepared.routes, gateway);
     let policies = &prepared.policies;
-    let mut refused = Vec::new();
-    let gateway_policy = policies.gateway(gateway).unwrap_or_else(|why| {
-        refused.push(format!("Gateway policy: {why}"));
-        policy::Applied::default()
-    });
+    // An invalid Gateway-level policy answers 500 on its route configurations (routes::render)
+    // and programs nothing of its own.
+    let gateway_policy = match policies.invalid_on_gateway(gateway, None) {
+        Some(_) => policy::Applied::default(),
+        None => policies.gateway(gateway).unwrap_or_default(),
+    };
     let mut route_configs = Vec::new();
     let mut filters_of: Vec<(String, Vec<Value>)> = Vec::new();
-    let mut shared = routes::Shared {
+    let shared = routes::Shared {
         policies,
         gateway: &gateway_policy,
-        refused: &mut refused,
     };
     for port in &plan.ports {
         for rc in listeners::route_configs(&plan, port) {
-            let rendered = routes::render(ctx, &plan, &rc, &mut shared);
+            let rendered = routes::render(ctx, &plan, &rc, &shared);
             filters_of.push((rc.name.clone(), policies.ordered(&rendered.declarations)));
             route_configs.push(rendered.value);
         }
@@ -118,10 +121,6 @@ pub fn render_gateway<'c>(
         if let Value::Object(fields) = resource {
             listener_policies.write_metadata(fields);
         }
-    }
-    if !refused.is_empty() && ctx.options.validation_level == super::ValidationLevel::Strict {
-        out.refused = refused;
-        return out;
     }
     for l in listeners {
         let name = l["name"].as_str().unwrap_or_default().to_string();

@@ -186,8 +186,12 @@ fn add_listeners<'a>(
     }
 }
 
+/// The ports the proxy serves itself (admin, readiness, metrics, the AI data plane's admin):
+/// the controller rejects a listener on one of them.
+pub const RESERVED_PORTS: [i64; 4] = [8082, 9091, 15000, 19000];
+
 fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool {
-    if !matches!(l.protocol, "HTTP" | "HTTPS" | "TCP" | "TLS") {
+    if !matches!(l.protocol, "HTTP" | "HTTPS" | "TCP" | "TLS") || RESERVED_PORTS.contains(&l.port) {
         return false;
     }
     let kinds: Vec<&str> = array(l.value, "/allowedRoutes/kinds")

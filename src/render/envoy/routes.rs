@@ -1,7 +1,7 @@
 //! RouteConfigurations: one virtual host per hostname the attached routes serve, and in it one
 //! Envoy Route per (route, rule, match), in Gateway API precedence.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
@@ -25,7 +25,6 @@ const INVALID_BODY: &str =
 pub struct Shared<'s, 'c> {
     pub policies: &'s Policies<'c>,
     pub gateway: &'s Applied,
-    pub refused: &'s mut Vec<String>,
 }
 
 /// A rendered RouteConfiguration and the HTTP filters its chain declares.
@@ -39,7 +38,7 @@ pub fn render(
     ctx: &Context<'_>,
     plan: &Plan<'_>,
     rc: &RouteConfig,
-    shared: &mut Shared<'_, '_>,
+    shared: &Shared<'_, '_>,
 ) -> Rendered {
     let mut declarations = BTreeMap::new();
     // Listener-level settings: on the route configuration when it serves one listener, else on
@@ -51,16 +50,20 @@ pub fn render(
         // policies at the listener level, under the parent Gateway's).
         policies.listener(l.set.unwrap_or(plan.gateway), l.index, only)
     };
-    let mut problems = Vec::new();
+    // An invalid listener-level policy is answered below (the configuration returns 500).
+    let mut listener_failed = None;
     let mut rc_policy = if rc.https {
         listener_policy(rc.listeners[0], false).unwrap_or_else(|why| {
-            problems.push(why);
+            listener_failed = Some(why);
             Applied::default()
         })
     } else {
         shared.gateway.clone()
     };
     let mut host_policy: BTreeMap<String, Applied> = BTreeMap::new();
+    // The virtual hosts of listeners with an invalid listener-level TrafficPolicy: each answers
+    // 500 on every path.
+    let mut replaced_hosts: BTreeSet<String> = BTreeSet::new();
     let mut by_domain: BTreeMap<String, Vec<Entry<'_>>> = BTreeMap::new();
     for &li in &rc.listeners {
         let l = &plan.listeners[li];
@@ -74,11 +77,13 @@ pub fn render(
             for domain in domains(l.hostname, &hostnames) {
                 if !rc.https && !host_policy.contains_key(&domain) {
                     let owner = l.set.unwrap_or(plan.gateway);
-                    problems.extend(policies.invalid_on_listener(owner, l.index));
-                    let applied = listener_policy(li, true).unwrap_or_else(|why| {
-                        problems.push(why);
-                        Applied::default()
-                    });
+                    let applied = match listener_policy(li, true) {
+                        Ok(a) if policies.invalid_on_listener(owner, l.index).is_none() => a,
+                        _ => {
+                            replaced_hosts.insert(domain.clone());
+                            Applied::default()
+                        }
+                    };
                     host_policy.insert(domain.clone(), applied);
                 }
                 let entries = by_domain.entry(domain).or_default();
@@ -116,44 +121,43 @@ pub fn render(
         } else {
             format!("{}~{}", rc.name, underscored(&domain))
         };
+        if replaced_hosts.contains(&domain) {
+            hosts.push(json!({"domains": [domain], "name": vhost, "routes": replaced_routes()}));
+            continue;
+        }
+        let strict = ctx.options.validation_level == ValidationLevel::Strict;
         let mut routes = Vec::new();
         for (i, e) in entries.iter().enumerate() {
             // Numbered in precedence order among every entry, as the reference numbers them (a
-            // delegating rule takes a number, its children are routes).
+            // delegating rule takes a number, its children are routes; a dropped one keeps its
+            // number).
             let name = route_name(&vhost, i, e);
             match e.delegation {
                 Delegation::None => {}
                 Delegation::Children => continue,
-                Delegation::Invalid(why) => {
-                    shared.refused.push(format!(
-                        "{} {}/{} rule {}: {why}",
-                        e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
-                    ));
-                    if ctx.options.validation_level == ValidationLevel::Standard {
-                        routes.extend(invalid(e, name));
-                    }
+                Delegation::Invalid(_) => {
+                    routes.extend(invalid(e, name));
                     continue;
                 }
             }
+            // Strict: the proxy rejects the matcher, so the controller drops the route.
+            if strict && matcher_rejected(e).is_some() {
+                continue;
+            }
             match route(ctx, e, name.clone(), shared, &mut declarations) {
                 Ok(r) => routes.push(r),
-                Err(why) => {
-                    shared.refused.push(format!(
-                        "{} {}/{} rule {}: {why}",
-                        e.route.id.kind, e.route.id.namespace, e.route.id.name, e.rule_index
-                    ));
-                    if ctx.options.validation_level == ValidationLevel::Standard {
-                        routes.extend(invalid(e, name));
-                    }
-                }
+                Err(_) => routes.extend(invalid(e, name)),
             }
         }
-        // Built field by field: `json!` would copy the routes through serialisation.
+        // Built field by field: `json!` would copy the routes through serialisation. A host
+        // whose every route was dropped has none.
         let mut host = Value::Object(Map::from_iter([
             ("domains".to_string(), json!([domain])),
             ("name".to_string(), Value::String(vhost)),
-            ("routes".to_string(), Value::Array(routes)),
         ]));
+        if !routes.is_empty() {
+            host["routes"] = Value::Array(routes);
+        }
         if rc.tls {
             host["requireTls"] = json!("ALL");
         }
@@ -176,6 +180,8 @@ pub fn render(
         }
         hosts.push(host);
     }
+    // The controller orders virtual hosts by name (dots made underscores), not by hostname.
+    hosts.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     // An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves
     // nothing valid to route: one catch-all virtual host answers 500, as the reference does. One
     // on a listener set, for a port's shared configuration, keeps the set's virtual hosts, each
@@ -189,26 +195,20 @@ pub fn render(
         Some(_) => None,
         None => owner.and_then(|set| policies.invalid_on_gateway(set, own_listener)),
     };
-    if let Some(why) = on_gateway.as_ref().or(on_set.as_ref()) {
-        shared
-            .refused
-            .push(format!("route configuration {}: {why}", rc.name));
-        let replaced = json!([{
-            "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
-            "match": {"prefix": "/"},
-        }]);
-        hosts = if on_gateway.is_none() && !rc.https {
+    if on_gateway.is_some() || on_set.is_some() || listener_failed.is_some() {
+        hosts = if on_gateway.is_none() && listener_failed.is_none() && !rc.https {
             hosts
                 .iter()
-                .map(|h| json!({"domains": h["domains"], "name": h["name"], "routes": replaced}))
+                .map(|h| json!({"domains": h["domains"], "name": h["name"], "routes": replaced_routes()}))
                 .collect()
         } else {
-            vec![json!({"domains": ["*"], "name": "default", "routes": replaced})]
+            vec![json!({"domains": ["*"], "name": "default", "routes": replaced_routes()})]
         };
-        // Nothing of the valid policies is left on a replaced listener's own configuration
-        // either; a port's shared one keeps the Gateway's.
+        // Nothing of the valid policies is left on a replaced listener's own configuration, nor
+        // of the Gateway's when it is the Gateway's policy that is invalid; a port's shared one
+        // keeps the Gateway's.
         declarations.clear();
-        if rc.https {
+        if rc.https || on_gateway.is_some() {
             rc_policy = Applied::default();
         }
     }
@@ -223,11 +223,18 @@ pub fn render(
     if !hosts.is_empty() {
         value.insert("virtualHosts".into(), Value::Array(hosts));
     }
-    shared.refused.extend(problems);
     Rendered {
         value: Value::Object(value),
         declarations,
     }
+}
+
+/// The one route of a virtual host whose listener or Gateway has an invalid policy.
+fn replaced_routes() -> Value {
+    json!([{
+        "directResponse": {"body": {"inlineString": INVALID_BODY}, "status": 500},
+        "match": {"prefix": "/"},
+    }])
 }
 
 fn domain_of(host: &Value) -> String {
@@ -279,6 +286,12 @@ fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
     )
 }
 
+/// Why the proxy rejects an entry's matcher (a regular expression RE2 refuses), in the proxy's
+/// words; `None` when it accepts it.
+pub fn matcher_rejected(e: &Entry<'_>) -> Option<String> {
+    matches::rejected_regex(&e.m, e.route.id.kind == "GRPCRoute")
+}
+
 fn route_match(e: &Entry<'_>) -> Result<Value, String> {
     if e.route.id.kind == "GRPCRoute" {
         matches::grpc(&e.m)
@@ -287,9 +300,9 @@ fn route_match(e: &Entry<'_>) -> Result<Value, String> {
     }
 }
 
-/// The direct response 500 that replaces an invalid rule (validation level `standard`), on the
-/// rule's own match. A match that cannot be rendered (a regular expression Envoy rejects) has
-/// nothing to answer on: the route is left out rather than answer on another path.
+/// The direct response 500 that replaces an invalid rule, on the rule's own match. A match that
+/// cannot be rendered (a path prefix without a leading `/`) has nothing to answer on: the route
+/// is left out rather than answer on another path.
 fn invalid(e: &Entry<'_>, name: String) -> Option<Value> {
     let m = route_match(e).ok()?;
     Some(json!({

@@ -10,6 +10,7 @@ use super::messages::controller_message;
 use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
+use crate::render::envoy::RESERVED_PORTS;
 use crate::resolve::{Index, resource_ref};
 
 /// A condition that does not hold: its reason and message.
@@ -44,6 +45,8 @@ struct Listener<'v> {
     programmed: Option<Failure>,
     supported_kinds: Vec<&'static str>,
     attached_routes: usize,
+    /// On a port the proxy serves itself: the controller finds it first, as a conflict.
+    reserved_port: bool,
 }
 
 impl Listener<'_> {
@@ -107,7 +110,13 @@ impl Listener<'_> {
                 Some(f) => ("Programmed", true, "False", f.reason, f.message.as_str()),
             },
         ];
-        let failed = all.iter().filter(|c| c.1);
+        // The order the controller finds the failures in.
+        let order: [usize; 4] = if self.reserved_port {
+            [1, 0, 3, 2]
+        } else {
+            [0, 1, 2, 3]
+        };
+        let failed = order.iter().map(|&i| &all[i]).filter(|c| c.1);
         let held = all.iter().filter(|c| !c.1);
         failed
             .chain(held)
@@ -203,6 +212,7 @@ fn listener<'v>(
         programmed: None,
         supported_kinds: Vec::new(),
         attached_routes: routes.len(),
+        reserved_port: false,
     };
     if let Some(message) = replacing_policy(lookup, owner, name) {
         l.accepted = Some(Failure::new(REPLACED, message));
@@ -214,6 +224,14 @@ fn listener<'v>(
         ));
         return l;
     };
+    // A port the proxy serves itself: found once the protocol is known to be served.
+    if let Some(port) = l.port.filter(|p| RESERVED_PORTS.contains(p)) {
+        let message = format!("invalid port {port} in listener: port is reserved");
+        l.reserved_port = true;
+        l.conflicted = Some(Failure::new("Invalid", message.clone()));
+        l.accepted = Some(Failure::new("Invalid", message.clone()));
+        l.programmed = Some(Failure::new("Invalid", message));
+    }
     let allowed = spec
         .pointer("/allowedRoutes/kinds")
         .and_then(Value::as_array)
@@ -390,19 +408,32 @@ pub(super) fn gateway_statuses(
     }
     let mut conditions = Vec::new();
     let any_set = of_sets.iter().any(|(_, ls)| ls.is_some());
-    conditions.push(match (allowed_from, any_set) {
-        (false, _) => condition(
+    // The listeners of admitted listener sets are the Gateway's too.
+    let set_listeners = of_sets.iter().flat_map(|(_, ls)| ls.iter().flatten());
+    let any_valid = own.iter().chain(set_listeners).any(Listener::valid);
+    // A Gateway that admits listener sets but has no valid listener is rejected before their
+    // attachment is reported.
+    match (allowed_from, any_set) {
+        (false, _) => conditions.push(condition(
             "AttachedListenerSets",
             "Unknown",
             "ListenerSetsNotAllowed",
             "",
-        ),
-        (true, true) => condition("AttachedListenerSets", "True", "ListenerSetsAttached", ""),
-        (true, false) => condition("AttachedListenerSets", "False", "NoResources", ""),
-    });
-    // The listeners of admitted listener sets are the Gateway's too.
-    let set_listeners = of_sets.iter().flat_map(|(_, ls)| ls.iter().flatten());
-    let any_valid = own.iter().chain(set_listeners).any(Listener::valid);
+        )),
+        (true, _) if !any_valid => {}
+        (true, true) => conditions.push(condition(
+            "AttachedListenerSets",
+            "True",
+            "ListenerSetsAttached",
+            "",
+        )),
+        (true, false) => conditions.push(condition(
+            "AttachedListenerSets",
+            "False",
+            "NoResources",
+            "",
+        )),
+    }
     conditions.extend(owner_conditions(&own, any_valid, "Gateway"));
     let mut g = Map::new();
     g.insert("conditions".into(), conditions.into());
@@ -432,7 +463,9 @@ pub(super) fn gateway_statuses(
                     );
                 }
                 Some(ls) => {
-                    let valid = ls.iter().any(Listener::valid);
+                    // A set whose listeners are on reserved ports is accepted with them not
+                    // programmed; its Gateway has no valid listener from it.
+                    let valid = ls.iter().any(|l| l.valid() || l.reserved_port);
                     s.insert(
                         "conditions".into(),
                         owner_conditions(ls, valid, "ListenerSet").into(),
@@ -483,13 +516,17 @@ fn owner_conditions(listeners: &[Listener<'_>], any_valid: bool, what: &str) -> 
             ),
         )
     };
-    vec![
-        accepted,
+    // A listener set with a listener on a reserved port says so on Programmed too, with no
+    // message.
+    let programmed = if what == "ListenerSet" && listeners.iter().any(|l| l.reserved_port) {
+        condition("Programmed", "True", "ListenersNotValid", "")
+    } else {
         condition(
             "Programmed",
             "True",
             "Programmed",
             &format!("Successfully programmed {what}"),
-        ),
-    ]
+        )
+    };
+    vec![accepted, programmed]
 }

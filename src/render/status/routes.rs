@@ -7,6 +7,7 @@ use super::delegation::Delegation;
 use super::{Attachment, Context, condition, status_word};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
+use crate::render::ValidationLevel;
 use crate::resolve::Condition;
 
 /// The section of each route kind.
@@ -46,11 +47,17 @@ pub(super) fn route_statuses(
     let mut entries: Vec<Entry<'_>> = attached
         .iter()
         .map(|a| {
-            let replaced =
-                super::rules::replaced(ctx, a.route).filter(|_| a.status.accepted.status);
-            Entry {
-                route: a.route,
-                accepted: match replaced {
+            let strict = ctx.options.validation_level == ValidationLevel::Strict;
+            let dropped = super::rules::dropped(a.route).filter(|_| strict);
+            let replaced = || super::rules::replaced(ctx, a.route);
+            let accepted = match (a.status.accepted.status, dropped) {
+                (false, _) => a.status.accepted.clone(),
+                (true, Some(message)) => Condition {
+                    status: false,
+                    reason: "RouteRuleDropped",
+                    message,
+                },
+                (true, None) => match replaced() {
                     Some(message) => Condition {
                         status: false,
                         reason: "RouteRuleReplaced",
@@ -58,6 +65,10 @@ pub(super) fn route_statuses(
                     },
                     None => a.status.accepted.clone(),
                 },
+            };
+            Entry {
+                route: a.route,
+                accepted,
                 resolved_refs: a.status.resolved_refs.clone(),
                 parent_ref: parent_ref(a.parent_ref),
             }

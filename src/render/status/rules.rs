@@ -1,6 +1,7 @@
 //! Route rules the controller replaces (with a direct response 500) because it cannot build
 //! them: a filter's extensionRef to a policy that is not there, a redirect status code it cannot
-//! use. The route is then not Accepted, with reason `RouteRuleReplaced`.
+//! use. The route is then not Accepted, with reason `RouteRuleReplaced`. With strict validation,
+//! a rule whose matcher the proxy rejects is dropped instead (reason `RouteRuleDropped`).
 
 use serde_json::Value;
 
@@ -36,6 +37,25 @@ pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
             "Replaced Rule ({}): {errors}",
             matches.saturating_sub(1)
         ))
+    })
+}
+
+/// The Accepted message of a route with a match the proxy rejects (strict validation drops
+/// it), or `None`; numbered as [`replaced`] numbers, the last one set kept.
+pub(super) fn dropped(route: &Object) -> Option<String> {
+    let grpc = route.id.kind == "GRPCRoute";
+    let rules = route
+        .value
+        .pointer("/spec/rules")
+        .and_then(Value::as_array)?;
+    rules.iter().rev().find_map(|rule| {
+        let matches = rule.get("matches").and_then(Value::as_array)?;
+        matches.iter().enumerate().rev().find_map(|(i, m)| {
+            let why = crate::render::envoy::rejected_regex(m, grpc)?;
+            Some(format!(
+                "Dropped Rule ({i}): invalid matcher configuration: validation failed: invalid xds configuration: error initializing configuration '/dev/fd/0': {why}"
+            ))
+        })
     })
 }
 

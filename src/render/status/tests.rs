@@ -320,7 +320,7 @@ spec:
   parentRef: {name: gw, kind: Gateway, group: gateway.networking.k8s.io}
   listeners:
   - {name: a, protocol: HTTP, port: 9090}
-  - {name: b, protocol: HTTP, port: 9091}
+  - {name: b, protocol: HTTP, port: 9092}
 ";
 
 fn admitting_gateway() -> String {
@@ -558,5 +558,41 @@ spec:
     assert_eq!(
         unrouted["BackendConfigPolicy/default/idle"]["ancestors"][0]["ancestorRef"]["name"],
         "idle"
+    );
+}
+
+#[test]
+fn a_listener_on_a_port_the_proxy_serves_itself_is_not_programmed() {
+    let gateway = GATEWAY.replace(
+        "  - {name: http, protocol: HTTP, port: 8080}",
+        "  - {name: http, protocol: HTTP, port: 8080}\n  - {name: admin, protocol: HTTP, port: 19000}",
+    );
+    let s = statuses(&[&gateway]);
+    let g = &s["gateways"]["default/gw"];
+    let reserved = &g["listeners"][1];
+    assert_eq!(reserved["name"], "admin");
+    assert_eq!(
+        conditions(&reserved["conditions"]),
+        triples(&[
+            ("Conflicted", "True", "Invalid"),
+            ("Accepted", "False", "Invalid"),
+            ("Programmed", "False", "Invalid"),
+            ("ResolvedRefs", "True", "ResolvedRefs"),
+        ])
+    );
+    assert_eq!(
+        reserved["conditions"][0]["message"],
+        "invalid port 19000 in listener: port is reserved"
+    );
+    // The Gateway keeps its other listener, and says which one is not programmed.
+    assert_eq!(
+        conditions(&g["listeners"][0]["conditions"]),
+        triples(LISTENER_OK)
+    );
+    let accepted = &g["conditions"][1];
+    assert_eq!(accepted["reason"], "ListenersNotValid");
+    assert_eq!(
+        accepted["message"],
+        "Some listeners are not programmed: admin: invalid port 19000 in listener: port is reserved"
     );
 }

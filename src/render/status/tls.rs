@@ -28,10 +28,9 @@ pub(super) fn certificate_failure(
         let id = &owner.id;
         if ns != id.namespace
             && index.is_some_and(|index| {
-                !index.granted(
+                !index.grants().granted(
                     (&id.group, &id.kind, &id.namespace),
-                    (group, kind, name),
-                    ns,
+                    (group, kind, ns, name),
                 )
             })
         {
@@ -87,11 +86,15 @@ pub(super) fn client_validation_failure(
         let to = (
             text("group").unwrap_or(""),
             text("kind").unwrap_or("ConfigMap"),
+            ns,
             text("name").unwrap_or(""),
         );
         if ns != id.namespace
-            && index
-                .is_some_and(|index| !index.granted((&id.group, &id.kind, &id.namespace), to, ns))
+            && index.is_some_and(|index| {
+                !index
+                    .grants()
+                    .granted((&id.group, &id.kind, &id.namespace), to)
+            })
         {
             return Some(Failure::new(
                 "RefNotPermitted",

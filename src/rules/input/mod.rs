@@ -14,4 +14,5 @@ family! {
     gw010_invalid_crd => GW010,
     gw011_unused_suppression => GW011,
     gw012_invalid_config => GW012,
+    gw013_duplicate_object => GW013,
 }

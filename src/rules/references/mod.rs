@@ -13,4 +13,5 @@ family! {
     gw210_ref_missing_key => GW210,
     gw211_extension_wrong_type => GW211,
     gw212_refs_not_checked => GW212,
+    gw213_conflicting_route_rule => GW213,
 }

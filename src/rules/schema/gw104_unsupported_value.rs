@@ -3,7 +3,8 @@ declare_rule! {
     name: "unsupported-value",
     severity: Error,
     summary: "A value outside the field's enumeration",
-    explanation: "The field accepts only the listed values; matching is case-sensitive.",
+    explanation: "The field accepts only the listed values, and the API server rejects any other \
+        with `Unsupported value`. Matching is case-sensitive: `http` is not `HTTP`.",
     example: Manifest {
         failing: include_str!("gw104_unsupported_value/failing.yaml"),
         fixed: include_str!("gw104_unsupported_value/fixed.yaml"),

@@ -6,10 +6,12 @@ declare_rule! {
     explanation: "A route without `hostnames` takes every hostname its parent listeners accept; a \
         rule without matches, or matching `PathPrefix /` without header, query or method \
         conditions, then serves `/` on all of them, which exposes the backend (or DirectResponse) \
-        on hosts it was not meant for and shadows other routes. Set `hostnames` or narrow the \
-        match. gwctl does not yet read the parent listener: if it sets a hostname, the route is \
-        limited to it and the finding can be ignored. Direct responses set by policies are not \
-        checked (that needs resolution).",
+        on hosts it was not meant for and shadows other routes. Reported only where the route \
+        attaches to a listener without a hostname (the related location): a listener's hostname \
+        limits the route to it, a Service parentRef (mesh) has no listener, and a delegated child \
+        route is reached only through its parent route's hostnames and matches. Set `hostnames`, \
+        narrow the match, or set the listener's hostname. Direct responses set by policies are \
+        not checked.",
     example: Manifest {
         failing: include_str!("gw406_route_matches_every_host/failing.yaml"),
         fixed: include_str!("gw406_route_matches_every_host/fixed.yaml"),

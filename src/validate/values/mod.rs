@@ -60,6 +60,12 @@ pub(crate) fn check(format: ValueFormat, text: &str) -> Vec<Finding> {
     check_with(format, text, &limits)
 }
 
+/// The findings of a regular expression as the proxy's RE2 compiles it (the render asks whether
+/// the proxy refuses a match).
+pub(crate) fn regex_findings(pattern: &str, size_limit: usize) -> Vec<Finding> {
+    re2::check(pattern, size_limit)
+}
+
 /// The findings of one format on one string, under the regex and CEL bounds of `limits`.
 pub(crate) fn check_with(
     format: ValueFormat,

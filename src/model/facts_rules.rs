@@ -1,0 +1,159 @@
+//! Facts of an HTTPRoute's rules that the resolve stage judges once it knows where the route
+//! attaches: what each rule matches (conflicting routes, GW214) and whether it matches every
+//! request (a catch-all rule, GW406).
+
+use crate::parse::Node;
+use crate::source::Span;
+
+/// One rule of an HTTPRoute.
+#[derive(Debug, Clone)]
+pub struct RuleFacts {
+    /// The rule's list item.
+    pub span: Span,
+    /// Each match in a canonical form (defaults filled in, headers and query parameters sorted),
+    /// with its span; a rule without matches has the default `PathPrefix /`, at the rule.
+    pub matches: Vec<(Box<str>, Span)>,
+    /// Where the rule matches every request, and what it then does.
+    pub catch_all: Option<Box<CatchAll>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CatchAll {
+    pub span: Span,
+    /// `spec.rules[i]` or the match (or its path) that matches everything.
+    pub path: Box<str>,
+    /// What the rule does with every request: "forwards to its backends", ...
+    pub answer: Box<str>,
+}
+
+fn seq(node: Option<&Node>) -> &[Node] {
+    node.and_then(Node::as_seq).unwrap_or(&[])
+}
+
+fn text<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
+    node.get(key).and_then(Node::as_str)
+}
+
+/// The facts of the rules of an HTTPRoute's spec.
+pub fn http_rules(spec: Option<&Node>) -> Vec<RuleFacts> {
+    seq(spec.and_then(|n| n.get("rules")))
+        .iter()
+        .enumerate()
+        .map(|(i, rule)| {
+            let path = format!("spec.rules[{i}]");
+            let matches = seq(rule.get("matches"));
+            RuleFacts {
+                span: rule.span,
+                matches: if matches.is_empty() {
+                    vec![(canonical(None), rule.span)]
+                } else {
+                    matches
+                        .iter()
+                        .map(|m| (canonical(Some(m)), m.span))
+                        .collect()
+                },
+                catch_all: catch_all(rule, &path).map(Box::new),
+            }
+        })
+        .collect()
+}
+
+/// A match as one string, equal for two matches the Gateway API treats as the same.
+fn canonical(m: Option<&Node>) -> Box<str> {
+    let path = m.and_then(|m| m.get("path"));
+    let path_type = path.and_then(|p| text(p, "type")).unwrap_or("PathPrefix");
+    let path_value = path.and_then(|p| text(p, "value")).unwrap_or("/");
+    let method = m.and_then(|m| text(m, "method")).unwrap_or("");
+    // Header names are case-insensitive; query parameter names are not.
+    let pairs = |key: &str, fold: bool| {
+        let mut items: Vec<String> = seq(m.and_then(|m| m.get(key)))
+            .iter()
+            .map(|h| {
+                let name = text(h, "name").unwrap_or("");
+                let name = if fold {
+                    name.to_ascii_lowercase()
+                } else {
+                    name.to_string()
+                };
+                match text(h, "type").unwrap_or("Exact") {
+                    "Exact" => format!("{name}={}", text(h, "value").unwrap_or("")),
+                    other => format!("{name}~{other}:{}", text(h, "value").unwrap_or("")),
+                }
+            })
+            .collect();
+        items.sort();
+        items.join(",")
+    };
+    let mut out = format!("{path_type} {path_value}");
+    if !method.is_empty() {
+        out.push_str(&format!(", method {method}"));
+    }
+    for (what, key, fold) in [
+        ("headers", "headers", true),
+        ("query", "queryParams", false),
+    ] {
+        let list = pairs(key, fold);
+        if !list.is_empty() {
+            out.push_str(&format!(", {what} {list}"));
+        }
+    }
+    out.into()
+}
+
+fn has_items(node: &Node, key: &str) -> bool {
+    !seq(node.get(key)).is_empty()
+}
+
+/// Where a rule that sends requests somewhere matches every request (no matches, or a match of
+/// `PathPrefix /` without header, query or method conditions).
+fn catch_all(rule: &Node, path: &str) -> Option<CatchAll> {
+    // A rule with neither backends nor filters only fails.
+    if !has_items(rule, "backendRefs") && !has_items(rule, "filters") {
+        return None;
+    }
+    let matches = seq(rule.get("matches"));
+    let (span, path) = if matches.is_empty() {
+        // No matches means the default `PathPrefix /`: point at the rule itself.
+        (rule.span, path.to_string())
+    } else {
+        matches.iter().enumerate().find_map(|(j, m)| {
+            let narrowed =
+                has_items(m, "headers") || has_items(m, "queryParams") || m.get("method").is_some();
+            if narrowed {
+                return None;
+            }
+            let at = format!("{path}.matches[{j}]");
+            let Some(p) = m.get("path") else {
+                return Some((m.span, at));
+            };
+            let prefix = text(p, "type").unwrap_or("PathPrefix") == "PathPrefix";
+            match p.get("value") {
+                Some(v) if prefix && v.as_str() == Some("/") => {
+                    Some((v.span, format!("{at}.path.value")))
+                }
+                None if prefix => Some((p.span, format!("{at}.path"))),
+                _ => None,
+            }
+        })?
+    };
+    let answer = match direct_response(rule) {
+        Some(name) => format!("answers with DirectResponse {name:?}"),
+        None if has_items(rule, "backendRefs") => "forwards to its backends".to_string(),
+        None => "applies its filters (a redirect, for example)".to_string(),
+    };
+    Some(CatchAll {
+        span,
+        path: path.into(),
+        answer: answer.into(),
+    })
+}
+
+/// The name of a DirectResponse the rule's filters refer to.
+fn direct_response(rule: &Node) -> Option<&str> {
+    seq(rule.get("filters")).iter().find_map(|filter| {
+        let r = filter.get("extensionRef")?;
+        (text(r, "kind")? == "DirectResponse")
+            .then(|| text(r, "name"))
+            .flatten()
+    })
+}
