@@ -73,7 +73,9 @@ fn watch_relints_on_a_change_and_stops_on_sigint() {
         "{first:?}"
     );
 
-    std::fs::write(dir.path().join("broken.yaml"), UNKNOWN_FIELD).expect("write a manifest");
+    // Another route than the first file's, so that the one finding is the unknown field.
+    let broken = UNKNOWN_FIELD.replace("name: web", "name: broken");
+    std::fs::write(dir.path().join("broken.yaml"), broken).expect("write a manifest");
     let changed = Instant::now();
     let second = next_report(&lines, Duration::from_secs(1))
         .unwrap_or_else(|got| panic!("no second report within a second of the change: {got:?}"));
