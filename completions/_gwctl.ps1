@@ -59,6 +59,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Human format: omit the summary line. Also hides the progress bar')
             [CompletionResult]::new('--show-suppressed', '--show-suppressed', [CompletionResultType]::ParameterName, 'List the findings that suppressions hid, marked as suppressed')
             [CompletionResult]::new('--statistics', '--statistics', [CompletionResultType]::ParameterName, 'Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing the terminal before each report. Ctrl-C ends it (exit status 0)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -55,6 +55,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --quiet 'Human format: omit the summary line. Also hides the progress bar'
             cand --show-suppressed 'List the findings that suppressions hid, marked as suppressed'
             cand --statistics 'Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)'
+            cand --watch 'Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing the terminal before each report. Ctrl-C ends it (exit status 0)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -40,7 +40,9 @@ json\t'One JSON object with every finding and a summary (see README)'
 short\t'One line per finding: `file:line:col: severity[CODE] message`'
 sarif\t'SARIF 2.1.0 log (code scanning tools)'
 github\t'GitHub Actions workflow commands (`::error file=...::message`), annotations on a PR'
-junit\t'JUnit XML: one test case per resource (CI test reports)'"
+junit\t'JUnit XML: one test case per resource (CI test reports)'
+gitlab\t'GitLab Code Quality JSON (merge request widget), with stable fingerprints'
+rdjson\t'reviewdog\'s diagnostic format, rdjson (`reviewdog -f=rdjson`)'"
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l color -d 'When to colour human output (`auto`: when stdout is a terminal and NO_COLOR is unset)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -64,6 +66,7 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l strict-refs -d 'Rep
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s q -l quiet -d 'Human format: omit the summary line. Also hides the progress bar'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l show-suppressed -d 'List the findings that suppressions hid, marked as suppressed'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l statistics -d 'Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)'
+complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -l watch -d 'Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing the terminal before each report. Ctrl-C ends it (exit status 0)'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gwctl -n "__fish_gwctl_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand rules" -l markdown -d 'Print every rule with its explanation and examples as Markdown (docs/rules.md)'

@@ -148,6 +148,21 @@ impl SourceFile {
         (start..end, true)
     }
 
+    /// Line and column of a byte offset where the column counts bytes (UTF-8), as reviewdog's
+    /// rdjson wants; otherwise like [`SourceFile::line_col`].
+    pub fn line_byte_col(&self, offset: usize) -> LineCol {
+        let offset = offset.min(self.text.len());
+        let line = self.line_index(offset);
+        let start = match self.line_starts[line] {
+            0 if self.text.starts_with('\u{feff}') => 3.min(offset),
+            s => s,
+        };
+        LineCol {
+            line: line + 1,
+            column: offset - start + 1,
+        }
+    }
+
     /// The 0-based line of a byte offset (within the text).
     pub fn line_index(&self, offset: usize) -> usize {
         match self.line_starts.binary_search(&offset) {

@@ -268,6 +268,8 @@ fn spans_outside_the_text_do_not_panic() {
         Format::Sarif,
         Format::Github,
         Format::Junit,
+        Format::Gitlab,
+        Format::Rdjson,
     ] {
         let out = render(&run, format, &plain());
         assert!(out.contains("past the end") && out.contains("mid-character"));
@@ -294,6 +296,41 @@ fn github_escapes_properties_and_message() {
         out,
         "::notice file=dir%2Ca%3Ab%25c.yaml,line=14,col=5,endLine=14,endColumn=8,title=GW101::50%25 of%0D%0Alines: a,b\n"
     );
+}
+
+#[test]
+fn gitlab() {
+    let out = render(&fixture(), Format::Gitlab, &plain());
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn gitlab_fingerprints_tell_twins_apart() {
+    let mut run = fixture();
+    // The same finding twice in one file, at different places: alike in every named part.
+    let twin = |nth| {
+        Diagnostic::new(rules::GW003, "duplicate key \"name\"")
+            .at(0, span_of(ROUTE, "name", nth))
+            .with_resource(route_ref())
+    };
+    run.diagnostics = vec![twin(2), twin(3)];
+    let report: serde_json::Value =
+        serde_json::from_str(&render(&run, Format::Gitlab, &plain())).expect("JSON");
+    let prints: Vec<&str> = report
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|i| i["fingerprint"].as_str())
+        .collect();
+    assert_eq!(prints.len(), 2);
+    assert_ne!(prints[0], prints[1]);
+    assert_eq!(prints[0].len(), 32, "{prints:?}");
+}
+
+#[test]
+fn rdjson() {
+    let out = render(&fixture(), Format::Rdjson, &plain());
+    insta::assert_snapshot!(out);
 }
 
 #[test]

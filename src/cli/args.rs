@@ -9,9 +9,14 @@ use clap_complete::Shell;
 use crate::parse::{Limits, MAX_DEPTH_CAP};
 use crate::report::{ExplainFormat, Format};
 
+/// `--version`: the version and the commit it was built from (build.rs); `-V` prints the
+/// version alone. Generated files (man pages) leave the commit out, or they would go stale with
+/// every commit.
+pub const LONG_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("GWCTL_COMMIT"), ")");
+
 /// Lint declarative gateway manifests offline.
 #[derive(Debug, Parser)]
-#[command(name = "gwctl", version, about, propagate_version = true)]
+#[command(name = "gwctl", version, long_version = LONG_VERSION, about, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -285,6 +290,11 @@ pub struct LintArgs {
     /// Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)
     #[arg(long)]
     pub statistics: bool,
+
+    /// Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing
+    /// the terminal before each report. Ctrl-C ends it (exit status 0)
+    #[arg(long)]
+    pub watch: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -21,7 +21,7 @@ pub(super) fn run_completions(args: &CompletionsArgs) -> u8 {
         // clap requires one of the two; kept for robustness.
         return usage_error("give a shell or --dir");
     };
-    let mut cmd = Cli::command();
+    let mut cmd = generated_command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "gwctl", &mut out);
     super::print_stdout(&String::from_utf8_lossy(&out)).map_or_else(|code| code, |()| 0)
@@ -37,7 +37,7 @@ pub(super) fn run_man(args: &ManArgs) -> u8 {
 /// Writes the completion script of every shell clap_complete supports into `dir`.
 pub fn write_completions(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let mut cmd = Cli::command();
+    let mut cmd = generated_command();
     for shell in Shell::value_variants() {
         clap_complete::generate_to(*shell, &mut cmd, "gwctl", dir)?;
     }
@@ -47,5 +47,10 @@ pub fn write_completions(dir: &Path) -> std::io::Result<()> {
 /// Writes `gwctl.1` and one `gwctl-<subcommand>.1` per subcommand into `dir`.
 pub fn write_man_pages(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    clap_mangen::generate_to(Cli::command(), dir)
+    clap_mangen::generate_to(generated_command(), dir)
+}
+
+/// The command line without the commit in its version: generated files are committed.
+fn generated_command() -> clap::Command {
+    Cli::command().long_version(None::<&str>)
 }

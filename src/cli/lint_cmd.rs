@@ -18,6 +18,16 @@ use crate::report::{self, Format, RenderOptions};
 const DEFAULT_WIDTH: usize = 100;
 
 pub(super) fn run(args: &LintArgs) -> u8 {
+    if args.watch {
+        return super::watch::run(args);
+    }
+    let code = lint_once(args);
+    super::exit_now(code)
+}
+
+/// One lint of the paths: the report printed (and written with `--output`), the exit status
+/// returned.
+pub(super) fn lint_once(args: &LintArgs) -> u8 {
     let config = match load_config(args.config.as_deref()) {
         Ok(config) => config,
         Err(code) => return code,
@@ -87,7 +97,7 @@ pub(super) fn run(args: &LintArgs) -> u8 {
     if args.statistics && !matches!(terminal_format, Format::Human | Format::Json) {
         eprint!("{}", report::statistics_table(&run));
     }
-    super::exit_now(exit_code(&run, args.fail_on))
+    exit_code(&run, args.fail_on)
 }
 
 /// `--output FILE`: the report in its format, streamed to the file.

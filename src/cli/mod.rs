@@ -9,6 +9,7 @@ mod progress;
 mod render_cmd;
 mod rules_cmd;
 mod schema_cmd;
+mod watch;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -4,9 +4,11 @@
 pub mod escape;
 mod explain;
 mod github;
+mod gitlab;
 mod human;
 mod json;
 mod junit;
+mod rdjson;
 mod redact;
 mod sarif;
 mod short;
@@ -40,6 +42,10 @@ pub enum Format {
     Github,
     /// JUnit XML: one test case per resource (CI test reports)
     Junit,
+    /// GitLab Code Quality JSON (merge request widget), with stable fingerprints
+    Gitlab,
+    /// reviewdog's diagnostic format, rdjson (`reviewdog -f=rdjson`)
+    Rdjson,
 }
 
 #[derive(Debug, Clone)]
@@ -82,6 +88,8 @@ pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String 
         Format::Sarif => sarif::render(run, options),
         Format::Github => github::render(run, options),
         Format::Junit => junit::render(run, options),
+        Format::Gitlab => gitlab::render(run, options),
+        Format::Rdjson => rdjson::render(run, options),
     }
 }
 
