@@ -98,7 +98,9 @@ fn pre_commit_hook_fails_on_errors_and_passes_clean_manifests() {
         text(&clean)
     );
 
-    std::fs::write(repo.path().join("broken.yaml"), UNKNOWN_FIELD).expect("write");
+    // A route of its own name: the same route twice would be a second error (GW013).
+    let broken_route = UNKNOWN_FIELD.replace("name: web", "name: broken");
+    std::fs::write(repo.path().join("broken.yaml"), broken_route).expect("write");
     git(repo.path(), &["add", "broken.yaml"]);
     let broken = try_repo();
     assert_eq!(broken.status.code(), Some(1), "{}", text(&broken));
