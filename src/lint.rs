@@ -433,7 +433,7 @@ fn lint_file(
             });
             // Everything the model keeps of the object is built through its secrets: no later
             // stage (explain, diff, render) holds a secret's text.
-            let sensitive = secrets::of_resource(&res);
+            let sensitive = secrets::of_resource(res.file, res.group, res.kind, res.root);
             if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
                 out.secrets.push(SecretSeen::of(
                     file.id,

@@ -9,6 +9,7 @@
 //!   [`Sensitive::json`], which puts the keyed [`digest`] in place of every secret node, so
 //!   `explain`, `diff` and `render` never hold a secret's text at all.
 
+pub(crate) mod credential;
 mod digest;
 mod flow;
 mod scrub;
@@ -17,7 +18,6 @@ mod text;
 pub use digest::{PREFIX as DIGEST_PREFIX, digest, digest_bytes, is_digest};
 pub use scrub::scrub_findings;
 
-use crate::model::Resource;
 use crate::parse::{Node, Value};
 use crate::source::{FileId, Span};
 
@@ -149,8 +149,23 @@ pub fn of_document(file: FileId, root: &Node) -> Sensitive {
     out.finish()
 }
 
-/// The sensitive values of one resource.
-pub fn of_resource(res: &Resource<'_>) -> Sensitive {
+/// The object a classification reads: named by its parts, so that this module needs nothing of
+/// the model (which builds its facts through the classification).
+struct Object<'a> {
+    file: FileId,
+    group: &'a str,
+    kind: &'a str,
+    root: &'a Node,
+}
+
+/// The sensitive values of one resource (its file, API group, kind and whole mapping).
+pub fn of_resource(file: FileId, group: &str, kind: &str, root: &Node) -> Sensitive {
+    let res = Object {
+        file,
+        group,
+        kind,
+        root,
+    };
     let mut out = Sensitive::default();
     if res.group.is_empty() && res.kind == "Secret" {
         // Every value of a Secret is secret; the keys are not (they are shown, the values masked).
@@ -171,7 +186,7 @@ pub fn of_resource(res: &Resource<'_>) -> Sensitive {
             .unwrap_or_default()
         {
             if let Some(value) = entry.value.as_str()
-                && crate::security::looks_like_secret(&entry.key, value)
+                && credential::looks_like_secret(&entry.key, value)
             {
                 out.secret(res.file, &entry.value, false);
             }

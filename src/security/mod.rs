@@ -21,8 +21,6 @@ mod weak_password_hash;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use configmap_secret::looks_like_secret;
-
 use std::fmt::Display;
 
 use crate::diag::Diagnostic;
