@@ -20,7 +20,8 @@ pub struct UserCrds {
     pub files: Vec<SourceFile>,
     /// Unreadable paths, syntax errors, and CRDs that cannot be imported (GW010).
     pub diagnostics: Vec<Diagnostic>,
-    pub input_error: bool,
+    /// Why each path that could not be read was not.
+    pub unreadable: Vec<String>,
     /// CustomResourceDefinitions imported.
     pub imported: usize,
 }
@@ -63,7 +64,7 @@ pub fn load_crds(
         UserCrds {
             files: loaded.files,
             diagnostics,
-            input_error: loaded.input_error,
+            unreadable: loaded.unreadable,
             imported,
         },
     ))

@@ -132,7 +132,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     if let Some(path) = &options.values {
         let read = input::load(std::slice::from_ref(path), &Filters::default())?;
         loaded.diagnostics.extend(read.diagnostics);
-        loaded.input_error |= read.input_error;
+        loaded.unreadable.extend(read.unreadable);
         values = read.files.into_iter().next();
         // Named as the values file and found in a directory too: linted once, as values.
         if let Ok(canonical) = std::fs::canonicalize(path) {
@@ -160,7 +160,7 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     }
     let mut run = run_stages(loaded.files, values, options, &mut phases);
     run.diagnostics.splice(0..0, loaded.diagnostics);
-    run.input_error = loaded.input_error;
+    run.unreadable = loaded.unreadable;
     if let Some(found) = crd_files {
         append_crds(&mut run, found);
     }
@@ -186,7 +186,7 @@ fn append_crds(run: &mut LintRun, crds: crds::UserCrds) {
         }
         run.diagnostics.push(d);
     }
-    run.input_error |= crds.input_error;
+    run.unreadable.extend(crds.unreadable);
 }
 
 fn renumbered(f: SourceFile, id: usize) -> SourceFile {
@@ -335,6 +335,7 @@ fn run_stages(
             attachments: resolved.attachments,
             route_attachments: resolved.route_attachments,
             unresolved_backends: resolved.unresolved_backends,
+            grants: resolved.grants,
             merge_options,
             values: values_json,
             objects,

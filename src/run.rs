@@ -32,8 +32,9 @@ pub struct LintRun {
     /// Every resource found, in input order (JUnit cases, suppression annotations).
     pub resources: Vec<ResourceEntry>,
     pub stats: Stats,
-    /// A path could not be read: exit code 2 whatever the findings.
-    pub input_error: bool,
+    /// Why each path that could not be read was not: then the exit code is 2 whatever the
+    /// findings, and the commands that need every input stop with these reasons.
+    pub unreadable: Vec<String>,
     /// Secret values of the files: never shown by any report (see `crate::secrets`).
     pub masked: Vec<Masked>,
     /// Predicted route conditions per parentRef, from the resolve stage (for render/explain).
@@ -45,6 +46,13 @@ pub struct LintRun {
     pub model: Option<Model>,
 }
 
+impl LintRun {
+    /// A path could not be read at all.
+    pub fn input_error(&self) -> bool {
+        !self.unreadable.is_empty()
+    }
+}
+
 /// What the merge stage works on, kept for `explain`.
 pub struct Model {
     pub facts: Vec<model::facts::Facts>,
@@ -53,6 +61,8 @@ pub struct Model {
     /// Routes whose backendRefs do not all resolve, by position in the facts (see
     /// [`resolve::Resolved::unresolved_backends`]).
     pub unresolved_backends: Vec<(usize, resolve::Condition)>,
+    /// The resolve stage's ReferenceGrants: render and the statuses ask them, not a copy.
+    pub grants: resolve::Grants,
     pub merge_options: merge::MergeOptions,
     /// The chart values file (`--values`) as JSON, for the controller settings render reads.
     pub values: Option<serde_json::Value>,

@@ -16,7 +16,7 @@ fn examples_have_no_errors() {
     let run = lint_paths(&[dir], &LintOptions::default()).expect("lint runs");
     // Unrelated examples linted together: their references to each other mean nothing.
     assert_eq!(errors_without_references(&run), Vec::<String>::new());
-    assert!(!run.input_error);
+    assert!(!run.input_error());
     // The upstream folder holds 117 documents; all of them are objects gwctl knows.
     assert_eq!(run.stats.documents, 117, "documents read");
     assert_eq!(run.stats.resources, 117);

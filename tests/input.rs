@@ -93,7 +93,10 @@ fn a_missing_path_is_reported_and_the_others_are_still_read() {
     let dir = tree(&["a.yaml"]);
     let missing = PathBuf::from("/nonexistent/gwctl/manifests");
     let loaded = load(&[missing, dir.path().to_path_buf()], &Filters::default()).expect("ok");
-    assert!(loaded.input_error);
+    assert_eq!(
+        loaded.unreadable,
+        ["/nonexistent/gwctl/manifests: no such file or directory"]
+    );
     assert_eq!(loaded.files.len(), 1);
     let d = &loaded.diagnostics[0];
     assert_eq!(d.code, gwctl::rules::GW001);
@@ -113,7 +116,7 @@ fn binary_files_are_skipped_with_a_finding() {
     .expect("write");
     let loaded = load(&[dir.path().to_path_buf()], &Filters::default()).expect("ok");
     assert_eq!(loaded.files.len(), 1);
-    assert!(!loaded.input_error);
+    assert!(!loaded.input_error());
     let d = loaded
         .diagnostics
         .iter()

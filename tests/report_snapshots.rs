@@ -159,7 +159,7 @@ fn fixture() -> LintRun {
         diagnostics,
         resources,
         stats,
-        input_error: true,
+        unreadable: vec!["missing.yaml: no such file or directory".to_string()],
         ..LintRun::default()
     }
 }

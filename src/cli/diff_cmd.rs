@@ -147,13 +147,8 @@ fn revision(rev: &str, paths: &[PathBuf], options: &LintOptions) -> Result<LintR
     let values = match &options.values {
         Some(path) => {
             let read = input::load(std::slice::from_ref(path), &input::Filters::default())?;
-            if read.input_error {
-                return Err(read
-                    .diagnostics
-                    .iter()
-                    .map(|d| d.message.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; "));
+            if read.input_error() {
+                return Err(read.unreadable.join("; "));
             }
             read.files.into_iter().next()
         }

@@ -160,7 +160,7 @@ pub(super) fn threshold(fail_on: FailOn) -> Severity {
 /// The same in every output format; suppressed findings do not count.
 pub fn exit_code(run: &LintRun, fail_on: FailOn) -> u8 {
     let threshold = threshold(fail_on);
-    if run.input_error {
+    if run.input_error() {
         EXIT_USAGE
     } else if run.diagnostics.iter().any(|d| d.severity >= threshold) {
         1

@@ -16,8 +16,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::rules;
-
 pub use args::{Cli, ColorChoice, Command, FailOn};
 pub use generate::{write_completions, write_man_pages};
 pub use lint_cmd::{exit_code, use_color};
@@ -86,14 +84,7 @@ pub(crate) fn report_skipped_inputs(run: &crate::lint::LintRun) -> bool {
 /// What could not be read, when a path of the run was unreadable (a usage error for the commands
 /// that need every input).
 pub(crate) fn unreadable(run: &crate::lint::LintRun) -> Option<String> {
-    run.input_error.then(|| {
-        run.diagnostics
-            .iter()
-            .filter(|d| d.code == rules::GW001)
-            .map(|d| d.message.as_str())
-            .collect::<Vec<_>>()
-            .join("; ")
-    })
+    run.input_error().then(|| run.unreadable.join("; "))
 }
 
 /// Ends the process once every output is written, without running destructors or the

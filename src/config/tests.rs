@@ -191,3 +191,17 @@ fn committed_schema_lists_every_rule() {
          `GWCTL_UPDATE_SCHEMAS=1 cargo test --lib committed_schema_lists_every_rule`"
     );
 }
+
+#[test]
+fn a_plain_off_in_the_config_is_a_string_not_a_yaml_1_1_boolean() {
+    // An error beside it, so that every finding of the file is returned: none is GW110.
+    let errors =
+        parse("severity: {GW008: off, GW101: yes}\nvalidation: {level: lax}\n").unwrap_err();
+    assert_eq!(
+        errors,
+        [
+            r#"1:32 GW104 severity.GW101: Unsupported value: "yes": supported values: "error", "warning", "info", "off""#,
+            r#"2:21 GW104 validation.level: Unsupported value: "lax": supported values: "standard", "strict""#,
+        ]
+    );
+}

@@ -37,7 +37,13 @@ impl Side {
     pub fn of_run(run: &LintRun, options: &RenderOptions) -> Side {
         // One merge serves the effective-policy section and the rendering.
         let merged = run.model.as_ref().map(|m| m.merge());
-        let rendered = render::render_merged(run, merged.as_ref(), options);
+        // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering
+        // is never in memory as a tree.
+        let mut map = rendered::RenderedMap::new();
+        let rest = render::render_merged_each(run, merged.as_ref(), options, |g| {
+            rendered::add_gateway(&mut map, g);
+        });
+        rendered::add_rest(&mut map, rest);
         Side {
             findings: findings::of_run(run),
             effective: run
@@ -46,7 +52,7 @@ impl Side {
                 .zip(merged.as_ref())
                 .map(|(m, merged)| effective::of_merged(&m.facts, merged))
                 .unwrap_or_default(),
-            rendered: rendered::of_rendered(rendered),
+            rendered: map,
         }
     }
 }

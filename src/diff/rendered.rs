@@ -16,8 +16,10 @@ const STATUSES: &str = "Statuses";
 /// policies) is listed under this name.
 pub const SHARED: &str = "shared";
 
-/// One side's rendered resources: Gateway (`Gateway/ns/name`, or [`SHARED`]) to (section, name).
-pub type RenderedMap = BTreeMap<String, BTreeMap<(String, String), Value>>;
+/// One side's rendered resources: Gateway (`Gateway/ns/name`, or [`SHARED`]) to (section, name)
+/// to the resource as one line of JSON. Kept as text, not as a tree: a side's whole rendering is
+/// held until the other side is made, and its text takes a fraction of the tree's memory.
+pub type RenderedMap = BTreeMap<String, BTreeMap<(String, String), Box<str>>>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -42,47 +44,62 @@ pub struct GatewayChange {
     pub changes: Vec<ResourceChange>,
 }
 
-/// Takes the rendering apart (the values are moved, not copied).
+/// Takes a whole rendering apart.
 pub fn of_rendered(rendered: Rendered) -> RenderedMap {
     let mut out = RenderedMap::new();
-    for g in rendered.gateways {
-        out.insert(format!("Gateway/{}/{}", g.namespace, g.name), resources(g));
+    let mut rest = rendered;
+    for g in std::mem::take(&mut rest.gateways) {
+        add_gateway(&mut out, g);
     }
-    let mut shared: BTreeMap<(String, String), Value> = BTreeMap::new();
+    add_rest(&mut out, rest);
+    out
+}
+
+/// Adds one Gateway's rendering, as the renderer hands it on.
+pub fn add_gateway(out: &mut RenderedMap, g: RenderedGateway) {
+    let key = format!("Gateway/{}/{}", g.namespace, g.name);
+    let mut resources: BTreeMap<(String, String), Box<str>> = BTreeMap::new();
+    for r in g.resources {
+        // Names are unique within a section; were one repeated, the first is what is served.
+        resources
+            .entry((r.section.to_string(), r.name))
+            .or_insert_with(|| text(&r.value));
+    }
+    if !g.statuses.is_null() {
+        resources.insert((STATUSES.to_string(), String::new()), text(&g.statuses));
+    }
+    out.insert(key, resources);
+}
+
+/// Adds what is rendered for no single Gateway (the rendering without its Gateways).
+pub fn add_rest(out: &mut RenderedMap, rendered: Rendered) {
+    let mut shared: BTreeMap<(String, String), Box<str>> = BTreeMap::new();
     for r in rendered.clusters.into_iter().chain(rendered.shared) {
         shared
             .entry((r.section.to_string(), r.name))
-            .or_insert(r.value);
+            .or_insert_with(|| text(&r.value));
     }
     if !rendered.unrouted_statuses.is_null() {
         shared.insert(
             (STATUSES.to_string(), "unrouted backends".to_string()),
-            rendered.unrouted_statuses,
+            text(&rendered.unrouted_statuses),
         );
     }
     if !rendered.shared_statuses.is_null() {
         shared.insert(
             (STATUSES.to_string(), String::new()),
-            rendered.shared_statuses,
+            text(&rendered.shared_statuses),
         );
     }
     if !shared.is_empty() {
         out.insert(SHARED.to_string(), shared);
     }
-    out
 }
 
-fn resources(g: RenderedGateway) -> BTreeMap<(String, String), Value> {
-    let mut out: BTreeMap<(String, String), Value> = BTreeMap::new();
-    for r in g.resources {
-        // Names are unique within a section; were one repeated, the first is what is served.
-        out.entry((r.section.to_string(), r.name))
-            .or_insert(r.value);
-    }
-    if !g.statuses.is_null() {
-        out.insert((STATUSES.to_string(), String::new()), g.statuses);
-    }
-    out
+fn text(value: &Value) -> Box<str> {
+    serde_json::to_string(value)
+        .unwrap_or_default()
+        .into_boxed_str()
 }
 
 pub fn compare(base: &RenderedMap, head: &RenderedMap) -> Vec<GatewayChange> {
@@ -99,7 +116,9 @@ pub fn compare(base: &RenderedMap, head: &RenderedMap) -> Vec<GatewayChange> {
         keys.dedup();
         let changes: Vec<ResourceChange> = keys
             .into_iter()
-            .filter_map(|k| resource_change(k, before.get(k), after.get(k)))
+            .filter_map(|k| {
+                resource_change(k, before.get(k).map(|t| &**t), after.get(k).map(|t| &**t))
+            })
             .collect();
         if !changes.is_empty() {
             out.push(GatewayChange {
@@ -113,17 +132,24 @@ pub fn compare(base: &RenderedMap, head: &RenderedMap) -> Vec<GatewayChange> {
 
 fn resource_change(
     (section, name): &(String, String),
-    before: Option<&Value>,
-    after: Option<&Value>,
+    before: Option<&str>,
+    after: Option<&str>,
 ) -> Option<ResourceChange> {
-    let change = match (before, after) {
+    if before == after {
+        return None;
+    }
+    // The text of what was rendered, read back (in the order it was written). Two texts may
+    // differ only in the order of an object's keys, which is no change.
+    let value = |t: Option<&str>| t.map(|t| serde_json::from_str::<Value>(t).unwrap_or_default());
+    let (before, after) = (value(before), value(after));
+    let change = match (&before, &after) {
         (Some(b), Some(a)) if b == a => return None,
         (Some(_), Some(_)) => Change::Changed,
         (None, Some(_)) => Change::Added,
         (Some(_), None) => Change::Removed,
         (None, None) => return None,
     };
-    let yaml = |v: Option<&Value>| v.map(to_yaml).unwrap_or_default();
+    let yaml = |v: Option<Value>| v.as_ref().map(to_yaml).unwrap_or_default();
     let (old, new) = (yaml(before), yaml(after));
     let path = if name.is_empty() {
         section.clone()

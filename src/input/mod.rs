@@ -24,8 +24,36 @@ pub struct Loaded {
     pub files: Vec<SourceFile>,
     /// Unreadable paths (GW001), bad encodings (GW009), skipped tool files (GW008).
     pub diagnostics: Vec<Diagnostic>,
-    /// True when a path could not be read at all: the run exits 2.
-    pub input_error: bool,
+    /// Why each path that could not be read at all was not (the run exits 2): the commands that
+    /// need every input say so without looking at the findings.
+    pub unreadable: Vec<String>,
+}
+
+impl Loaded {
+    /// A path could not be read at all.
+    pub fn input_error(&self) -> bool {
+        !self.unreadable.is_empty()
+    }
+}
+
+/// A finding about an input that could not be read, with its reason kept apart as data.
+pub(crate) struct Unread {
+    pub reason: String,
+    pub finding: Diagnostic,
+}
+
+impl Unread {
+    fn new(reason: String) -> Box<Self> {
+        Box::new(Unread {
+            finding: Diagnostic::new(rules::GW001, reason.clone()),
+            reason,
+        })
+    }
+
+    fn push(self, unreadable: &mut Vec<String>, diagnostics: &mut Vec<Diagnostic>) {
+        unreadable.push(self.reason);
+        diagnostics.push(self.finding);
+    }
 }
 
 const EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
@@ -55,7 +83,7 @@ pub fn load_bounded(
     let exclude = build_globset(&filters.exclude)?;
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut diagnostics = Vec::new();
-    let mut input_error = false;
+    let mut unreadable = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
             candidates.push(Candidate::Stdin);
@@ -63,37 +91,29 @@ pub fn load_bounded(
         }
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
-                input_error |= walk_dir(
+                walk_dir(
                     path,
                     include.as_ref(),
                     exclude.as_ref(),
                     &mut candidates,
-                    &mut diagnostics,
+                    (&mut unreadable, &mut diagnostics),
                 );
             }
             Ok(meta) if meta.is_file() => candidates.push(Candidate::File(path.clone(), 0)),
             // A FIFO without a writer blocks forever, a device never ends: only `-` reads a stream.
             Ok(meta) => {
-                input_error = true;
-                diagnostics.push(
-                    Diagnostic::new(
-                        rules::GW001,
-                        format!(
-                            "{}: not a regular file ({})",
-                            display_name(path),
-                            file_kind(&meta)
-                        ),
-                    )
-                    .with_help("give a stream on stdin with `-` (`cmd | gwctl lint -`)"),
-                );
-            }
-            Err(e) => {
-                input_error = true;
-                diagnostics.push(Diagnostic::new(
-                    rules::GW001,
-                    format!("{}: {}", path.display(), io_reason(&e)),
+                let mut unread = Unread::new(format!(
+                    "{}: not a regular file ({})",
+                    display_name(path),
+                    file_kind(&meta)
                 ));
+                unread.finding = unread
+                    .finding
+                    .with_help("give a stream on stdin with `-` (`cmd | gwctl lint -`)");
+                unread.push(&mut unreadable, &mut diagnostics);
             }
+            Err(e) => Unread::new(format!("{}: {}", path.display(), io_reason(&e)))
+                .push(&mut unreadable, &mut diagnostics),
         }
     }
     let candidates = within_budget(candidates, max_total_bytes, &mut diagnostics);
@@ -110,16 +130,13 @@ pub fn load_bounded(
                 files.push(file);
             }
             Prepared::Skipped(d) => diagnostics.push(*d),
-            Prepared::Failed(d) => {
-                input_error = true;
-                diagnostics.push(*d);
-            }
+            Prepared::Failed(unread) => unread.push(&mut unreadable, &mut diagnostics),
         }
     }
     Ok(Loaded {
         files,
         diagnostics,
-        input_error,
+        unreadable,
     })
 }
 
@@ -128,7 +145,7 @@ enum Prepared {
     File(SourceFile),
     /// Not linted, not an input error (a tool file, a binary file).
     Skipped(Box<Diagnostic>),
-    Failed(Box<Diagnostic>),
+    Failed(Box<Unread>),
 }
 
 fn prepare(read: ReadResult) -> Prepared {
@@ -158,7 +175,7 @@ fn prepare(read: ReadResult) -> Prepared {
 }
 
 /// A file's display name and bytes, or why it could not be read.
-type ReadResult = Result<(String, Vec<u8>), Box<Diagnostic>>;
+type ReadResult = Result<(String, Vec<u8>), Box<Unread>>;
 
 enum Candidate {
     Stdin,
@@ -208,11 +225,12 @@ fn within_budget(
 
 /// The finding for a file skipped because the inputs exceed `--max-total-bytes`.
 pub fn over_budget(name: &str, max: u64) -> Diagnostic {
-    Diagnostic::new(
-        rules::GW005,
-        format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)"),
-    )
-    .with_help("raise the limit with --max-total-bytes to lint this file")
+    Diagnostic::new(rules::GW005, over_budget_reason(name, max))
+        .with_help("raise the limit with --max-total-bytes to lint this file")
+}
+
+fn over_budget_reason(name: &str, max: u64) -> String {
+    format!("{name}: skipped: the inputs exceed --max-total-bytes ({max} bytes)")
 }
 
 /// Stdin, reading one byte more than `limit` at most (enough to tell it is too large).
@@ -221,12 +239,7 @@ fn read_stdin(limit: u64) -> ReadResult {
     std::io::stdin()
         .take(limit.saturating_add(1))
         .read_to_end(&mut buf)
-        .map_err(|e| {
-            Box::new(Diagnostic::new(
-                rules::GW001,
-                format!("<stdin>: {}", io_reason(&e)),
-            ))
-        })?;
+        .map_err(|e| Unread::new(format!("<stdin>: {}", io_reason(&e))))?;
     Ok(("<stdin>".to_string(), buf))
 }
 
@@ -241,27 +254,27 @@ fn read_candidate(c: Candidate) -> ReadResult {
             let read = std::fs::File::open(&p)
                 .and_then(|f| f.take(allowed.saturating_add(1)).read_to_end(&mut bytes));
             match read {
-                Ok(_) if bytes.len() as u64 > allowed => Err(Box::new(over_budget(&name, allowed))),
+                // The file grew past what the budget left it since it was listed.
+                Ok(_) if bytes.len() as u64 > allowed => Err(Box::new(Unread {
+                    finding: over_budget(&name, allowed),
+                    reason: over_budget_reason(&name, allowed),
+                })),
                 Ok(_) => Ok((name, bytes)),
-                Err(e) => Err(Box::new(Diagnostic::new(
-                    rules::GW001,
-                    format!("{name}: {}", io_reason(&e)),
-                ))),
+                Err(e) => Err(Unread::new(format!("{name}: {}", io_reason(&e)))),
             }
         }
     }
 }
 
-/// Adds the candidate files below `root`; true when an entry could not be read (a dangling
-/// link, a link loop), which is an input error like an unreadable path argument.
+/// Adds the candidate files below `root`; an entry that cannot be read (a dangling link, a link
+/// loop) is an input error like an unreadable path argument.
 fn walk_dir(
     root: &Path,
     include: Option<&GlobSet>,
     exclude: Option<&GlobSet>,
     out: &mut Vec<Candidate>,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> bool {
-    let mut failed = false;
+    (unreadable, diagnostics): (&mut Vec<String>, &mut Vec<Diagnostic>),
+) {
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .require_git(false)
@@ -272,8 +285,7 @@ fn walk_dir(
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                diagnostics.push(Diagnostic::new(rules::GW001, walk_error(root, &e)));
-                failed = true;
+                Unread::new(walk_error(root, &e)).push(unreadable, diagnostics);
                 continue;
             }
         };
@@ -290,7 +302,6 @@ fn walk_dir(
         }
         out.push(Candidate::File(path.to_path_buf(), 0));
     }
-    failed
 }
 
 /// What a path that is neither a file nor a directory is, for the finding.
@@ -348,13 +359,14 @@ pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
                 file.id = files.len();
                 files.push(file);
             }
-            Prepared::Skipped(d) | Prepared::Failed(d) => diagnostics.push(*d),
+            Prepared::Skipped(d) => diagnostics.push(*d),
+            Prepared::Failed(unread) => diagnostics.push(unread.finding),
         }
     }
     Loaded {
         files,
         diagnostics,
-        input_error: false,
+        unreadable: Vec::new(),
     }
 }
 

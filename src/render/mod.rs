@@ -23,7 +23,7 @@ use crate::lint::{LintOptions, LintRun, Needs};
 use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
-use crate::resolve::{Grant, Grants};
+use crate::resolve::Grants;
 
 /// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
 /// refuses a Gateway whole.
@@ -162,61 +162,30 @@ pub struct Inputs<'a> {
     by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
     /// Objects by (group, kind), in input order: a kind's objects without a scan of all.
     by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
-    /// ReferenceGrants (of Gateway API) by namespace: each cross-namespace reference asks its
-    /// target's.
-    grants: Grants,
+    /// The resolve stage's ReferenceGrants: each cross-namespace reference asks its target's.
+    grants: &'a Grants,
     /// Positions of the objects in namespaces the controller does not watch.
     unseen: crate::fasthash::FastSet<usize>,
-}
-
-/// A ReferenceGrant's `from` and `to` lists, as the resolve stage reads them from the facts.
-fn grant_of(value: &Value) -> Grant {
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-    let list = |side: &str| {
-        value
-            .pointer(side)
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-    };
-    Grant {
-        from: list("/spec/from")
-            .iter()
-            .filter_map(|f| {
-                Some((
-                    text(f, "group").unwrap_or_default(),
-                    text(f, "kind")?,
-                    text(f, "namespace")?,
-                ))
-            })
-            .collect(),
-        to: list("/spec/to")
-            .iter()
-            .filter_map(|t| {
-                Some((
-                    text(t, "group").unwrap_or_default(),
-                    text(t, "kind")?,
-                    text(t, "name"),
-                ))
-            })
-            .collect(),
-    }
+    /// Those namespaces (a ReferenceGrant in one is not seen either).
+    unseen_namespaces: crate::fasthash::FastSet<&'a str>,
 }
 
 impl<'a> Inputs<'a> {
     /// The objects the controller sees: those of the namespaces `discovery` watches.
-    fn new(objects: &'a [Object], discovery: &discovery::Discovery<'_>) -> Self {
+    fn new(
+        objects: &'a [Object],
+        grants: &'a Grants,
+        discovery: &discovery::Discovery<'_>,
+    ) -> Self {
         let mut by_key = FastMap::default();
         let mut by_kind: FastMap<(&'a str, &'a str), Vec<usize>> = FastMap::default();
-        let mut grants = Grants::default();
         let mut unseen = crate::fasthash::FastSet::default();
+        let mut unseen_namespaces = crate::fasthash::FastSet::default();
         for (i, o) in objects.iter().enumerate() {
             if !discovery.sees(&o.id.namespace) {
                 unseen.insert(i);
+                unseen_namespaces.insert(o.id.namespace.as_str());
                 continue;
-            }
-            if o.id.kind == "ReferenceGrant" && o.id.group == GATEWAY_API {
-                grants.add(&o.id.namespace, grant_of(&o.value));
             }
             by_kind
                 .entry((o.id.group.as_str(), o.id.kind.as_str()))
@@ -238,6 +207,7 @@ impl<'a> Inputs<'a> {
             by_kind,
             grants,
             unseen,
+            unseen_namespaces,
         }
     }
 
@@ -254,9 +224,15 @@ impl<'a> Inputs<'a> {
     }
 
     /// Whether a ReferenceGrant in the target's namespace lets `from` (group, kind, namespace)
-    /// refer to `to` (group, kind, namespace, name): the resolve stage's check.
+    /// refer to `to` (group, kind, namespace, name): the resolve stage's check, over the
+    /// ReferenceGrants of the namespaces the controller watches.
     pub fn granted(&self, from: (&str, &str, &str), to: (&str, &str, &str, &str)) -> bool {
-        self.grants.granted(from, to)
+        self.grants.granted(from, to) && (from.2 == to.2 || !self.unseen_namespaces.contains(to.2))
+    }
+
+    /// The ReferenceGrants of every namespace (the statuses ask these).
+    pub fn grants(&self) -> &'a Grants {
+        self.grants
     }
 
     pub fn of_kind<'s>(
@@ -272,6 +248,8 @@ impl<'a> Inputs<'a> {
             .map(move |&i| &objects[i])
     }
 }
+
+static NO_GRANTS: std::sync::LazyLock<Grants> = std::sync::LazyLock::new(Grants::default);
 
 /// Everything a data plane's renderer reads.
 pub struct Context<'a> {
@@ -301,6 +279,7 @@ impl<'a> Context<'a> {
             run,
             inputs: Inputs::new(
                 objects,
+                run.model.as_ref().map_or(&NO_GRANTS, |m| &m.grants),
                 &discovery::Discovery::new(objects, &options.discovery_namespace_selectors),
             ),
             merged,
@@ -395,6 +374,16 @@ pub fn render_merged<'a>(
     let mut out = render_with(run, merged, options, |g| gateways.push(g));
     out.gateways = gateways;
     out
+}
+
+/// [`render_merged`], handing each Gateway's rendering to `each` as [`render_each`] does.
+pub fn render_merged_each<'a>(
+    run: &'a LintRun,
+    merged: Option<&'a Merged<'a>>,
+    options: &'a RenderOptions,
+    each: impl FnMut(RenderedGateway),
+) -> Rendered {
+    render_with(run, merged, options, each)
 }
 
 /// [`render`], handing each Gateway's rendering to `each` as it is made (in input order) instead

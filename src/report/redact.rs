@@ -56,7 +56,7 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
             Vec::new()
         },
         stats: run.stats.clone(),
-        input_error: run.input_error,
+        unreadable: run.unreadable.clone(),
         masked: Vec::new(),
         route_statuses: Vec::new(),
         policy_statuses: Vec::new(),

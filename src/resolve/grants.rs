@@ -42,7 +42,7 @@ pub struct Grant {
 
 /// The ReferenceGrants of the inputs, by their namespace (the namespace of the objects they
 /// grant access to).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Grants {
     by_namespace: FastMap<String, Vec<Grant>>,
 }

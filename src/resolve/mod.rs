@@ -98,6 +98,8 @@ pub struct Resolved {
     /// ResolvedRefs condition of the first that does not: a delegated child route, which has no
     /// parentRef and so no [`RouteStatus`], gets its condition from here.
     pub unresolved_backends: Vec<(usize, Condition)>,
+    /// The ReferenceGrants of the inputs, for the stages after this one (render, statuses).
+    pub grants: Grants,
 }
 
 /// Resolves every reference of the facts against each other.
@@ -170,6 +172,7 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
         attachments,
         route_attachments,
         unresolved_backends,
+        grants: index.grants().clone(),
     }
 }
 

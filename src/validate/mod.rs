@@ -82,6 +82,21 @@ pub fn validate_document(
     w.out
 }
 
+/// [`validate_document`] for a document read as YAML 1.2 (gwctl's own config): a plain `off`
+/// is the string it says, so it draws no GW110; a boolean field still takes `yes` as true, as
+/// the document's own reader does.
+pub fn validate_yaml12_document(
+    file: &SourceFile,
+    root: &Node,
+    schema: &KindSchema,
+    label: ResourceRef,
+) -> Vec<Diagnostic> {
+    let mut w = Walker::new(file, label, schema, true, &Limits::default());
+    w.yaml11_warnings = false;
+    w.walk(root, &schema.schema.root, root.span, false);
+    w.out
+}
+
 /// One step of the current field path; formatted into a string only when a finding is emitted.
 #[derive(Clone, Copy)]
 enum Seg<'v> {
@@ -108,6 +123,8 @@ pub(crate) struct Walker<'v> {
     plain_document: bool,
     /// The run's limits, for the regex and CEL value checkers.
     limits: Limits,
+    /// GW110 on plain YAML 1.1 booleans (off for a document read as YAML 1.2).
+    yaml11_warnings: bool,
 }
 
 impl<'v> Walker<'v> {
@@ -130,6 +147,7 @@ impl<'v> Walker<'v> {
             value_only: false,
             plain_document,
             limits: limits.clone(),
+            yaml11_warnings: true,
         }
     }
 

@@ -147,6 +147,9 @@ impl<'v> Walker<'v> {
             None if schema.int_or_string => ("quote it to keep a string".to_string(), None),
             _ => return None,
         };
+        if !self.yaml11_warnings {
+            return result;
+        }
         let path = self.path_string();
         let message = format!(
             "{}: plain scalar {} is the boolean {b} to the Kubernetes API server (YAML 1.1); {tail}",

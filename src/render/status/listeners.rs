@@ -11,7 +11,7 @@ use super::{Attachment, Context, Shared, condition, is, key, named, status_word,
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 use crate::render::envoy::RESERVED_PORTS;
-use crate::resolve::{Index, resource_ref};
+use crate::resolve::{Grants, resource_ref};
 
 /// A condition that does not hold: its reason and message.
 #[derive(Debug, Clone, PartialEq)]
@@ -164,7 +164,7 @@ fn protocol_kinds(protocol: &str) -> Option<&'static [&'static str]> {
 fn listeners<'v>(
     ctx: &Context<'_>,
     lookup: &Lookup<'_>,
-    index: Option<&Index<'_>>,
+    index: Option<&Grants>,
     owner: &'v Object,
     attached: &[Attachment<'_>],
 ) -> Vec<Listener<'v>> {
@@ -182,7 +182,7 @@ fn listeners<'v>(
 fn listener<'v>(
     ctx: &Context<'_>,
     lookup: &Lookup<'_>,
-    index: Option<&Index<'_>>,
+    index: Option<&Grants>,
     owner: &'v Object,
     spec: &'v Value,
     attached: &[Attachment<'_>],
@@ -377,8 +377,7 @@ pub(super) fn gateway_statuses(
     sets: &[&Object],
     attached: &[Attachment<'_>],
 ) -> (Value, Option<Value>) {
-    // ReferenceGrants are looked up only for references to other namespaces: the index over all
-    // objects is built when the Gateway or a listener set has some.
+    // ReferenceGrants are asked only about references to other namespaces.
     let crosses = std::iter::once(gateway)
         .chain(sets.iter().copied())
         .any(tls::refers_elsewhere);

@@ -15,16 +15,14 @@ mod routes;
 mod rules;
 mod tls;
 
-use std::sync::OnceLock;
-
 use serde_json::{Map, Value};
 
 use super::Context;
 use crate::fasthash::FastMap;
 use crate::lint::Model;
 use crate::model::Object;
-use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X};
-use crate::resolve::{Index, RouteStatus};
+use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
+use crate::resolve::{Grants, RouteStatus};
 
 /// The statuses of one Gateway. To render many, build [`Shared`] once and use
 /// [`statuses_with`]: this builds it for the one Gateway.
@@ -40,9 +38,8 @@ pub struct Shared<'a> {
     by_parent: FastMap<Target<'a>, Vec<(&'a RouteStatus, &'a Object, &'a Value)>>,
     /// The merge stage's policy statuses, with the run's findings marking the invalid.
     policy_statuses: policies::ByAncestor<'a>,
-    /// The resolve stage's index (for ReferenceGrants), built when a Gateway first needs it.
-    grants: OnceLock<Option<Index<'a>>>,
-    facts: Option<&'a [Facts]>,
+    /// The resolve stage's ReferenceGrants, when the run kept its model.
+    grants: Option<&'a Grants>,
 }
 
 type Target<'a> = (&'a str, &'a str, &'a str, &'a str);
@@ -82,8 +79,7 @@ impl<'a> Shared<'a> {
             policy_statuses: policies::ByAncestor::new(statuses, &lookup),
             lookup,
             by_parent,
-            grants: OnceLock::new(),
-            facts: ctx.run.model.as_ref().map(|m| m.facts.as_slice()),
+            grants: ctx.run.model.as_ref().map(|m| &m.grants),
         }
     }
 
@@ -96,11 +92,9 @@ impl<'a> Shared<'a> {
         }
     }
 
-    /// The index that answers whether a ReferenceGrant allows a reference.
-    fn grants(&self) -> Option<&Index<'a>> {
+    /// The ReferenceGrants that answer whether a reference is allowed.
+    fn grants(&self) -> Option<&'a Grants> {
         self.grants
-            .get_or_init(|| self.facts.map(|f| Index::new(f, false)))
-            .as_ref()
     }
 }
 

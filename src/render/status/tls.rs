@@ -6,13 +6,13 @@ use serde_json::Value;
 use super::Context;
 use super::listeners::Failure;
 use crate::model::Object;
-use crate::resolve::Index;
+use crate::resolve::Grants;
 
 /// The first certificateRef of a listener that cannot be used: in another namespace without a
 /// ReferenceGrant, or a Secret that is not in the inputs.
 pub(super) fn certificate_failure(
     ctx: &Context<'_>,
-    index: Option<&Index<'_>>,
+    grants: Option<&Grants>,
     owner: &Object,
     spec: &Value,
 ) -> Option<Failure> {
@@ -27,8 +27,8 @@ pub(super) fn certificate_failure(
         let name = text("name").unwrap_or("");
         let id = &owner.id;
         if ns != id.namespace
-            && index.is_some_and(|index| {
-                !index.grants().granted(
+            && grants.is_some_and(|grants| {
+                !grants.granted(
                     (&id.group, &id.kind, &id.namespace),
                     (group, kind, ns, name),
                 )
@@ -53,7 +53,7 @@ pub(super) fn certificate_failure(
 /// port's entry, else the default): a CA reference in another namespace without a ReferenceGrant,
 /// or subject alt names to verify with no CA to verify against.
 pub(super) fn client_validation_failure(
-    index: Option<&Index<'_>>,
+    grants: Option<&Grants>,
     owner: &Object,
     spec: &Value,
 ) -> Option<Failure> {
@@ -90,11 +90,8 @@ pub(super) fn client_validation_failure(
             text("name").unwrap_or(""),
         );
         if ns != id.namespace
-            && index.is_some_and(|index| {
-                !index
-                    .grants()
-                    .granted((&id.group, &id.kind, &id.namespace), to)
-            })
+            && grants
+                .is_some_and(|grants| !grants.granted((&id.group, &id.kind, &id.namespace), to))
         {
             return Some(Failure::new(
                 "RefNotPermitted",
