@@ -279,3 +279,19 @@ fn markdown_is_capped_with_a_count_of_what_was_left_out() {
     assert!(stdout.len() <= 1000, "{} chars:\n{stdout}", stdout.len());
     insta::assert_snapshot!(stdout);
 }
+
+#[test]
+fn an_unreadable_side_is_named_even_when_the_config_ignores_gw001() {
+    // The usage error comes from what the load stage could not read, not from the findings
+    // that suppression may have moved away.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let config = dir.path().join("gwctl.yaml");
+    std::fs::write(&config, "ignore:\n- code: GW001\n")
+        .unwrap_or_else(|e| panic!("write config: {e}"));
+    let config = config.to_string_lossy().into_owned();
+    let (code, _, stderr) = gwctl_diff(&["--config", &config, "typo-fix/base", "no-such-dir"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "gwctl: error: no-such-dir: no such file or directory\n")
+    );
+}

@@ -58,6 +58,24 @@ fn a_resource_that_moved_in_the_list_is_no_change() {
 }
 
 #[test]
+fn keys_written_in_another_order_are_no_change() {
+    // Each side keeps its rendering as text; equal values whose keys were inserted in another
+    // order have different texts and are still equal.
+    let base = rendered::of_rendered(gateway(vec![resource(
+        "Clusters",
+        "kube_shop_payments_8080",
+        json!({"name": "kube_shop_payments_8080", "connectTimeout": "5s"}),
+    )]));
+    let head = rendered::of_rendered(gateway(vec![resource(
+        "Clusters",
+        "kube_shop_payments_8080",
+        json!({"connectTimeout": "5s", "name": "kube_shop_payments_8080"}),
+    )]));
+    assert_ne!(base, head);
+    assert_eq!(rendered::compare(&base, &head), vec![]);
+}
+
+#[test]
 fn a_changed_resource_has_a_unified_diff_of_its_yaml() {
     let base = rendered::of_rendered(gateway(vec![resource(
         "Routes",

@@ -22,7 +22,7 @@ use crate::fasthash::FastMap;
 use crate::lint::{LintOptions, LintRun, Needs};
 use crate::merge::Merged;
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{Facts, GATEWAY_API, Spec};
 use crate::resolve::Grants;
 
 /// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
@@ -159,6 +159,8 @@ pub fn render_options(mut options: LintOptions) -> LintOptions {
 /// The inputs, looked up by group, kind, namespace and name.
 pub struct Inputs<'a> {
     pub objects: &'a [Object],
+    /// The typed model of the same objects, position for position.
+    facts: &'a [Facts],
     by_key: FastMap<(&'a str, &'a str, &'a str, &'a str), usize>,
     /// Objects by (group, kind), in input order: a kind's objects without a scan of all.
     by_kind: FastMap<(&'a str, &'a str), Vec<usize>>,
@@ -174,6 +176,7 @@ impl<'a> Inputs<'a> {
     /// The objects the controller sees: those of the namespaces `discovery` watches.
     fn new(
         objects: &'a [Object],
+        facts: &'a [Facts],
         grants: &'a Grants,
         discovery: &discovery::Discovery<'_>,
     ) -> Self {
@@ -203,6 +206,7 @@ impl<'a> Inputs<'a> {
         }
         Inputs {
             objects,
+            facts,
             by_key,
             by_kind,
             grants,
@@ -215,6 +219,18 @@ impl<'a> Inputs<'a> {
     /// controller watches its namespace.
     pub fn at(&self, i: usize) -> Option<&'a Object> {
         self.objects.get(i).filter(|_| !self.unseen.contains(&i))
+    }
+
+    /// The typed facts of the object (group, kind, namespace, name).
+    pub fn facts_of(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&'a Facts> {
+        let i = *self.by_key.get(&(group, kind, namespace, name))?;
+        self.facts.get(i)
     }
 
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
@@ -279,6 +295,7 @@ impl<'a> Context<'a> {
             run,
             inputs: Inputs::new(
                 objects,
+                run.model.as_ref().map_or(&[][..], |m| &m.facts),
                 run.model.as_ref().map_or(&NO_GRANTS, |m| &m.grants),
                 &discovery::Discovery::new(objects, &options.discovery_namespace_selectors),
             ),
@@ -342,15 +359,21 @@ impl Context<'_> {
 
 /// The data plane of a Gateway: its GatewayClass's controllerName.
 pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) -> DataPlane {
-    let class = gateway
-        .value
-        .pointer("/spec/gatewayClassName")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let controller = inputs
-        .get(GATEWAY_API, "GatewayClass", "", class)
-        .and_then(|c| c.value.pointer("/spec/controllerName"))
-        .and_then(Value::as_str);
+    let id = &gateway.id;
+    let class = match inputs.facts_of(&id.group, &id.kind, &id.namespace, &id.name) {
+        Some(Facts {
+            spec: Spec::Gateway { class, .. },
+            ..
+        }) => class.as_ref().map_or("", |c| &*c.name),
+        _ => "",
+    };
+    let controller = match inputs.facts_of(GATEWAY_API, "GatewayClass", "", class) {
+        Some(Facts {
+            spec: Spec::GatewayClass { controller },
+            ..
+        }) => Some(controller.as_str()),
+        _ => None,
+    };
     if controller.is_some_and(|c| !ai_controller.is_empty() && c == ai_controller) {
         DataPlane::Ai
     } else {
@@ -438,8 +461,9 @@ fn kind_and_name(o: &Object) -> String {
     )
 }
 
-/// How many Gateways are rendered in parallel before they are handed on.
-const CHUNK: usize = 64;
+/// How many Gateways are rendered in parallel, per thread, before they are handed on: enough to
+/// keep every thread busy, few enough that the renderings waiting to be written stay small.
+const CHUNK_PER_THREAD: usize = 4;
 
 fn render_with<'a>(
     run: &'a LintRun,
@@ -488,7 +512,8 @@ fn render_with<'a>(
     let mut any = false;
     rayon::in_place_scope(|scope| {
         scope.spawn(|_| ai_rendered = Some(ai::render_shared(&ctx)));
-        for chunk in selected.chunks(CHUNK) {
+        let chunk_len = CHUNK_PER_THREAD * rayon::current_num_threads();
+        for chunk in selected.chunks(chunk_len.max(1)) {
             let rendered: Vec<RenderedGateway> = chunk
                 .par_iter()
                 .filter_map(|&(gateway, plane)| {
