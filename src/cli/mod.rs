@@ -69,12 +69,7 @@ pub(crate) fn report_skipped_inputs(run: &crate::lint::LintRun) -> bool {
     let mut error = false;
     for d in run.diagnostics.iter().filter(|d| d.location.is_none()) {
         if d.severity >= crate::diag::Severity::Warning {
-            eprintln!(
-                "gwctl: {}[{}] {}",
-                d.severity.as_str(),
-                d.code,
-                crate::report::escape::escape_controls(&d.message)
-            );
+            eprintln!("{}", crate::report::stderr_line(d));
             error |= d.severity == crate::diag::Severity::Error;
         }
     }

@@ -77,6 +77,17 @@ impl Default for RenderOptions {
     }
 }
 
+/// A finding on one line for stderr, as `render` and `explain` write the inputs they could not
+/// use whole: `gwctl: error[GW009] ...`.
+pub fn stderr_line(d: &crate::diag::Diagnostic) -> String {
+    format!(
+        "gwctl: {}[{}] {}",
+        d.severity.as_str(),
+        d.code,
+        escape::escape_controls(&d.message)
+    )
+}
+
 /// The whole report for a run, as it is printed on stdout.
 pub fn render(run: &LintRun, format: Format, options: &RenderOptions) -> String {
     let hidden = redacted_for(run, format);
