@@ -200,7 +200,7 @@ fn a_plain_off_in_the_config_is_a_string_not_a_yaml_1_1_boolean() {
     assert_eq!(
         errors,
         [
-            r#"1:32 GW104 severity.GW101: Unsupported value: "yes": supported values: "error", "warning", "info", "off""#,
+            r#"1:31 GW104 severity.GW101: Unsupported value: "yes": supported values: "error", "warning", "info", "off""#,
             r#"2:21 GW104 validation.level: Unsupported value: "lax": supported values: "standard", "strict""#,
         ]
     );
