@@ -28,7 +28,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Ok(gateway) => gateway,
         Err(code) => return code,
     };
-    let (base, head) = match sides(args) {
+    let (base_input, head_input) = match sides(args) {
         Ok(sides) => sides,
         Err(message) => return usage_error(&message),
     };
@@ -41,23 +41,29 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         ..LintOptions::default()
     });
     // One side after the other, each reduced to names and values as soon as it is rendered:
-    // the two runs are never in memory together. Each lint is parallel already; running both at
+    // the two runs are never in memory together, and the head's rendering is compared with the
+    // base's Gateway by Gateway, never kept. Each lint is parallel already; running both at
     // once measured slower, and twice the peak memory.
-    let base = match side(&base, &options, &render_options) {
+    let base = match side_run(&base_input, &options)
+        .map(|run| located(Side::of_run(&run, &render_options), &base_input))
+    {
         Ok(side) => side,
         Err(message) => return usage_error(&message),
     };
-    let head = match side(&head, &options, &render_options) {
-        Ok(side) => side,
+    let mut head = match side_run(&head_input, &options)
+        .map(|run| diff::Head::of_run(&base, &run, &render_options))
+    {
+        Ok(head) => head,
         Err(message) => return usage_error(&message),
     };
+    head.side = located(head.side, &head_input);
     if let Some((ns, name)) = &render_options.gateway {
         let key = format!("Gateway/{ns}/{name}");
-        if !base.rendered.contains_key(&key) && !head.rendered.contains_key(&key) {
+        if !base.rendered.contains_key(&key) && !head.gateways.contains(&key) {
             return usage_error(&format!("no Gateway {ns}/{name} in BASE or HEAD"));
         }
     }
-    let d = diff::diff(&base, &head);
+    let d = diff::diff_head(&base, head);
     let text = match args.output {
         DiffFormat::Human => diff::human(
             &d,
@@ -117,23 +123,24 @@ fn sides(args: &DiffArgs) -> Result<(Input, Input), String> {
     Ok((Input::Paths(base), Input::Paths(head)))
 }
 
-fn side(
-    input: &Input,
-    options: &LintOptions,
-    render_options: &RenderOptions,
-) -> Result<Side, String> {
+/// One side's run; `Err` when an input could not be read.
+fn side_run(input: &Input, options: &LintOptions) -> Result<LintRun, String> {
     let run = match input {
         Input::Paths(paths) => lint_paths(paths, options)?,
         Input::Git(rev, paths) => revision(rev, paths, options)?,
     };
-    if let Some(unread) = super::unreadable(&run) {
-        return Err(unread);
+    match super::unreadable(&run) {
+        Some(unread) => Err(unread),
+        None => Ok(run),
     }
-    let mut side = Side::of_run(&run, render_options);
+}
+
+/// A side's findings located in the revision they were read from.
+fn located(mut side: Side, input: &Input) -> Side {
     if let Input::Git(rev, _) = input {
         side.findings.locate_in(&format!("{rev}:"));
     }
-    Ok(side)
+    side
 }
 
 /// A git revision's manifests, linted as files on disk are (with the values file from disk).

@@ -29,7 +29,7 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
         values: args.values.clone(),
         ..LintOptions::default()
     });
-    let run = match lint_paths(&args.paths, &options) {
+    let mut run = match lint_paths(&args.paths, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
@@ -47,6 +47,9 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     {
         return usage_error(&format!("no Gateway {ns}/{name} in the inputs"));
     }
+    // Nothing from here on prints a finding with its snippet: the files' texts (a tenth of a
+    // large run) are let go before the rendering.
+    run.files = Vec::new();
     let (kinds, with_statuses) = selection(args.kind);
     let mut out = Documents::new(args.output);
     let mut failures = Vec::new();
@@ -135,17 +138,13 @@ impl Documents {
         self.written += 1;
         let result = match self.format {
             RenderFormat::Json => {
-                let text = serde_json::to_string_pretty(doc).unwrap_or_default();
-                let mut chunk = String::with_capacity(text.len() + text.len() / 8);
-                chunk.push_str(if first { "[\n" } else { ",\n" });
-                for (i, line) in text.split('\n').enumerate() {
-                    if i > 0 {
-                        chunk.push('\n');
-                    }
-                    chunk.push_str("  ");
-                    chunk.push_str(line);
-                }
-                self.out.write_all(chunk.as_bytes())
+                // Serialised straight into the output, each line indented as an array item: a
+                // large document (the AI data plane's shared resources) is never a string whole.
+                let open: &[u8] = if first { b"[\n  " } else { b",\n  " };
+                self.out.write_all(open).and_then(|()| {
+                    serde_json::to_writer_pretty(Indented(&mut self.out), doc)
+                        .map_err(std::io::Error::from)
+                })
             }
             RenderFormat::Yaml => {
                 let separator: &[u8] = if first { b"" } else { b"---\n" };
@@ -167,5 +166,26 @@ impl Documents {
             (RenderFormat::Yaml, _) => b"",
         };
         self.out.write_all(end).and_then(|()| self.out.flush())
+    }
+}
+
+/// Writes through to `W`, with two spaces after every line break: a pretty-printed document as
+/// an item of the output's array.
+struct Indented<'w, W: Write>(&'w mut W);
+
+impl<W: Write> Write for Indented<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut start = 0;
+        for (i, _) in buf.iter().enumerate().filter(|(_, b)| **b == b'\n') {
+            self.0.write_all(&buf[start..=i])?;
+            self.0.write_all(b"  ")?;
+            start = i + 1;
+        }
+        self.0.write_all(&buf[start..])?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }

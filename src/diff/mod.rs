@@ -35,26 +35,64 @@ pub struct Side {
 impl Side {
     /// Reduces a run made with `render::render_options` (the model and objects kept).
     pub fn of_run(run: &LintRun, options: &RenderOptions) -> Side {
-        // One merge serves the effective-policy section and the rendering.
-        let merged = run.model.as_ref().map(|m| m.merge());
         // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering
         // is never in memory as a tree.
         let mut map = rendered::RenderedMap::new();
-        let rest = render::render_merged_each(run, merged.as_ref(), options, |g| {
-            rendered::add_gateway(&mut map, g);
-        });
+        let (mut side, rest) = reduce(run, options, |g| rendered::add_gateway(&mut map, g));
         rendered::add_rest(&mut map, rest);
-        Side {
-            findings: findings::of_run(run),
-            effective: run
-                .model
-                .as_ref()
-                .zip(merged.as_ref())
-                .map(|(m, merged)| effective::of_merged(&m.facts, merged))
-                .unwrap_or_default(),
-            rendered: map,
+        side.rendered = map;
+        side
+    }
+}
+
+/// The head of a diff: its findings and effective policies, and its rendering already compared
+/// with the base's.
+#[derive(Debug, Default)]
+pub struct Head {
+    /// The head's findings and effective policies (its `rendered` is empty).
+    pub side: Side,
+    pub rendered: Vec<GatewayChange>,
+    /// The Gateways the head rendered (`Gateway/ns/name`).
+    pub gateways: std::collections::BTreeSet<String>,
+}
+
+impl Head {
+    /// Reduces a run as [`Side::of_run`] does, comparing each Gateway's rendering with the
+    /// base's as it is made: the head's rendering is never kept, only what changed.
+    pub fn of_run(base: &Side, run: &LintRun, options: &RenderOptions) -> Head {
+        let mut against = rendered::Against::new(&base.rendered);
+        let (side, rest) = reduce(run, options, |g| against.add_gateway(g));
+        against.add_rest(rest);
+        let (rendered, gateways) = against.finish();
+        Head {
+            side,
+            rendered,
+            gateways,
         }
     }
+}
+
+/// A side's findings and effective policies (without its rendering), each Gateway's rendering
+/// handed to `each`, and the rest of the rendering.
+fn reduce(
+    run: &LintRun,
+    options: &RenderOptions,
+    each: impl FnMut(render::RenderedGateway),
+) -> (Side, render::Rendered) {
+    // One merge serves the effective-policy section and the rendering.
+    let merged = run.model.as_ref().map(|m| m.merge());
+    let rest = render::render_merged_each(run, merged.as_ref(), options, each);
+    let side = Side {
+        findings: findings::of_run(run),
+        effective: run
+            .model
+            .as_ref()
+            .zip(merged.as_ref())
+            .map(|(m, merged)| effective::of_merged(&m.facts, merged))
+            .unwrap_or_default(),
+        rendered: rendered::RenderedMap::new(),
+    };
+    (side, rest)
 }
 
 /// The three sections of a diff.
@@ -91,6 +129,16 @@ impl Diff {
     /// Rendered resources changed, over every Gateway.
     pub fn resource_changes(&self) -> usize {
         self.rendered.iter().map(|g| g.changes.len()).sum()
+    }
+}
+
+/// Compares a base with a head compared as it was rendered ([`Head::of_run`]): what [`diff`]
+/// says of the two sides.
+pub fn diff_head(base: &Side, head: Head) -> Diff {
+    Diff {
+        findings: findings::compare(&base.findings, &head.side.findings),
+        effective: effective::compare(&base.effective, &head.side.effective),
+        rendered: head.rendered,
     }
 }
 

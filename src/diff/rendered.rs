@@ -107,27 +107,100 @@ pub fn compare(base: &RenderedMap, head: &RenderedMap) -> Vec<GatewayChange> {
     let mut gateways: Vec<&String> = base.keys().chain(head.keys()).collect();
     gateways.sort_unstable();
     gateways.dedup();
-    let mut out = Vec::new();
-    for gateway in gateways {
-        let before = base.get(gateway).unwrap_or(&empty);
-        let after = head.get(gateway).unwrap_or(&empty);
-        let mut keys: Vec<&(String, String)> = before.keys().chain(after.keys()).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let changes: Vec<ResourceChange> = keys
-            .into_iter()
-            .filter_map(|k| {
-                resource_change(k, before.get(k).map(|t| &**t), after.get(k).map(|t| &**t))
-            })
-            .collect();
-        if !changes.is_empty() {
-            out.push(GatewayChange {
-                gateway: gateway.clone(),
-                changes,
-            });
+    gateways
+        .into_iter()
+        .filter_map(|gateway| {
+            gateway_change(
+                gateway,
+                base.get(gateway).unwrap_or(&empty),
+                head.get(gateway).unwrap_or(&empty),
+            )
+        })
+        .collect()
+}
+
+/// The changes of one Gateway (or [`SHARED`]) between its two sides' resources.
+fn gateway_change(
+    gateway: &str,
+    before: &BTreeMap<(String, String), Box<str>>,
+    after: &BTreeMap<(String, String), Box<str>>,
+) -> Option<GatewayChange> {
+    let mut keys: Vec<&(String, String)> = before.keys().chain(after.keys()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let changes: Vec<ResourceChange> = keys
+        .into_iter()
+        .filter_map(|k| resource_change(k, before.get(k).map(|t| &**t), after.get(k).map(|t| &**t)))
+        .collect();
+    (!changes.is_empty()).then(|| GatewayChange {
+        gateway: gateway.to_string(),
+        changes,
+    })
+}
+
+/// The other side's rendering compared with `base` as it is made, Gateway by Gateway: only the
+/// changes are kept, never that side's whole rendering ([`compare`] of the two maps, without the
+/// second map).
+pub struct Against<'b> {
+    base: &'b RenderedMap,
+    changes: Vec<GatewayChange>,
+    /// The Gateways (and [`SHARED`]) the other side rendered.
+    seen: std::collections::BTreeSet<String>,
+}
+
+impl<'b> Against<'b> {
+    pub fn new(base: &'b RenderedMap) -> Self {
+        Against {
+            base,
+            changes: Vec::new(),
+            seen: std::collections::BTreeSet::new(),
         }
     }
-    out
+
+    /// One Gateway's rendering, as the renderer hands it on.
+    pub fn add_gateway(&mut self, g: RenderedGateway) {
+        let mut one = RenderedMap::new();
+        add_gateway(&mut one, g);
+        self.add(one);
+    }
+
+    /// What is rendered for no single Gateway.
+    pub fn add_rest(&mut self, rendered: Rendered) {
+        let mut one = RenderedMap::new();
+        add_rest(&mut one, rendered);
+        self.add(one);
+    }
+
+    fn add(&mut self, one: RenderedMap) {
+        let empty = BTreeMap::new();
+        for (key, after) in one {
+            // Rendered twice under one name, the later rendering is the side's (as in a map).
+            if self.seen.contains(&key) {
+                self.changes.retain(|c| c.gateway != key);
+            }
+            let before = self.base.get(&key).unwrap_or(&empty);
+            self.changes.extend(gateway_change(&key, before, &after));
+            self.seen.insert(key);
+        }
+    }
+
+    /// Whether the other side rendered this Gateway (`Gateway/ns/name`).
+    pub fn rendered(&self, key: &str) -> bool {
+        self.seen.contains(key)
+    }
+
+    /// The changes, in [`compare`]'s order, with what only `base` rendered as removed.
+    pub fn finish(self) -> (Vec<GatewayChange>, std::collections::BTreeSet<String>) {
+        let empty = BTreeMap::new();
+        let mut changes = self.changes;
+        for (key, before) in self.base {
+            if !self.seen.contains(key) {
+                changes.extend(gateway_change(key, before, &empty));
+            }
+        }
+        changes.sort_by(|a, b| a.gateway.cmp(&b.gateway));
+        (changes, self.seen)
+    }
 }
 
 fn resource_change(

@@ -336,3 +336,65 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
         "--- a/Statuses\n+++ b/Statuses\n@@ -1,2 +1,2 @@\n gateways:\n-  - accepted: true\n+  - accepted: false\n"
     );
 }
+
+/// A Gateway named `ns/name` with one route resource.
+fn named_gateway(ns: &str, name: &str, value: serde_json::Value) -> RenderedGateway {
+    let mut g = gateway(vec![resource("Routes", "listener~80", value)])
+        .gateways
+        .remove(0);
+    g.namespace = ns.to_string();
+    g.name = name.to_string();
+    g
+}
+
+#[test]
+fn a_head_compared_as_it_is_rendered_says_what_two_whole_renderings_say() {
+    // Changed (b), removed (c, only in base), added (a, only in head), unchanged (d), and a
+    // shared cluster changed; the head's Gateways come in another order than the base's.
+    let base_gateways = vec![
+        named_gateway("shop", "b", route(json!([]))),
+        named_gateway("shop", "c", route(json!([]))),
+        named_gateway("shop", "d", route(json!([]))),
+    ];
+    let head_gateways = vec![
+        named_gateway("shop", "d", route(json!([]))),
+        named_gateway("shop", "b", route(json!([{"name": "cors"}]))),
+        named_gateway("shop", "a", route(json!([]))),
+    ];
+    let cluster = |timeout: &str| Rendered {
+        clusters: vec![resource(
+            "Clusters",
+            "kube_shop_web_80",
+            json!({"connectTimeout": timeout}),
+        )],
+        ..Rendered::default()
+    };
+    let whole = |gateways: Vec<RenderedGateway>, rest: Rendered| {
+        rendered::of_rendered(Rendered { gateways, ..rest })
+    };
+    let base = whole(base_gateways, cluster("5s"));
+    let expected = rendered::compare(&base, &whole(head_gateways.clone(), cluster("6s")));
+
+    let mut against = rendered::Against::new(&base);
+    for g in head_gateways {
+        against.add_gateway(g);
+    }
+    against.add_rest(cluster("6s"));
+    let (changes, seen) = against.finish();
+
+    assert_eq!(changes, expected);
+    let what: Vec<(&str, Change)> = changes
+        .iter()
+        .map(|g| (g.gateway.as_str(), g.changes[0].change))
+        .collect();
+    assert_eq!(
+        what,
+        vec![
+            ("Gateway/shop/a", Change::Added),
+            ("Gateway/shop/b", Change::Changed),
+            ("Gateway/shop/c", Change::Removed),
+            ("shared", Change::Changed),
+        ]
+    );
+    assert!(seen.contains("Gateway/shop/d") && !seen.contains("Gateway/shop/c"));
+}

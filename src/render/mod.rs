@@ -507,39 +507,38 @@ fn render_with<'a>(
         },
         || status::Shared::new(&ctx),
     );
-    // The AI data plane's shared resources beside the Gateways: neither reads the other.
-    let mut ai_rendered = None;
     let mut any = false;
-    rayon::in_place_scope(|scope| {
-        scope.spawn(|_| ai_rendered = Some(ai::render_shared(&ctx)));
-        let chunk_len = CHUNK_PER_THREAD * rayon::current_num_threads();
-        for chunk in selected.chunks(chunk_len.max(1)) {
-            let rendered: Vec<RenderedGateway> = chunk
-                .par_iter()
-                .filter_map(|&(gateway, plane)| {
-                    let mut rendered = match plane {
-                        DataPlane::Envoy => {
-                            envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway)
-                        }
-                        DataPlane::Ai => ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway),
-                    };
-                    rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
-                    Some(rendered)
-                })
-                .collect();
-            for g in rendered {
-                any = true;
-                each(g);
-            }
+    let chunk_len = CHUNK_PER_THREAD * rayon::current_num_threads();
+    for chunk in selected.chunks(chunk_len.max(1)) {
+        let rendered: Vec<RenderedGateway> = chunk
+            .par_iter()
+            .filter_map(|&(gateway, plane)| {
+                let mut rendered = match plane {
+                    DataPlane::Envoy => {
+                        envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway)
+                    }
+                    DataPlane::Ai => ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway),
+                };
+                rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
+                Some(rendered)
+            })
+            .collect();
+        for g in rendered {
+            any = true;
+            each(g);
         }
-    });
-    let (ai_shared, ai_statuses) = ai_rendered.unwrap_or_default();
+    }
     if let Some(prepared) = envoy_prepared {
         out.clusters = prepared.into_clusters();
     }
+    drop(ai_prepared);
     if any {
         out.unrouted_statuses = shared.unrouted_statuses();
     }
+    drop(shared);
+    // The AI data plane's shared resources after the Gateways, not beside them: the largest
+    // part of a rendering is then never in memory with Gateways waiting to be written.
+    let (ai_shared, ai_statuses) = ai::render_shared(&ctx);
     out.shared = ai_shared;
     out.shared_statuses = ai_statuses;
     out
