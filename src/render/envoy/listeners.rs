@@ -225,9 +225,9 @@ fn tcp_chains(
 fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: bool) -> Value {
     let gw_ns = l.set.unwrap_or(plan.gateway).id.namespace.as_str();
     let mut certs = Vec::new();
-    for r in array(l.value, "/tls/certificateRefs") {
-        let ns = r.get("namespace").and_then(Value::as_str).unwrap_or(gw_ns);
-        let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+    for r in &l.typed.certificate_refs {
+        let ns = r.namespace().unwrap_or(gw_ns);
+        let name = &*r.name;
         let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
             continue;
         };

@@ -7,13 +7,16 @@ use serde_json::Value;
 use super::super::Context;
 use crate::fasthash::FastMap;
 use crate::model::Object;
-use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
+use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Listener, ObjRef, Spec};
 
 pub struct GwListener<'a> {
     pub name: &'a str,
     pub port: i64,
     pub protocol: &'a str,
     pub hostname: Option<&'a str>,
+    /// The listener as the typed model has it (kinds, certificate references).
+    pub typed: &'a Listener,
+    /// The listener as written: what the output copies (TLS options, mode, validation).
     pub value: &'a Value,
     /// The ListenerSet that declares it; `None` for the Gateway's own.
     pub set: Option<&'a Object>,
@@ -142,18 +145,21 @@ fn add_listeners<'a>(
     set: Option<&'a Object>,
     out: &mut Vec<GwListener<'a>>,
 ) {
-    for (index, l) in array(&owner.value, "/spec/listeners").enumerate() {
-        let (Some(name), Some(port)) = (
-            l.get("name").and_then(Value::as_str),
-            l.get("port").and_then(Value::as_i64),
-        ) else {
+    // The typed listeners are the written ones, item for item.
+    let typed = typed_listeners(ctx, owner);
+    for (index, (l, t)) in array(&owner.value, "/spec/listeners")
+        .zip(typed)
+        .enumerate()
+    {
+        let (Some(port), false) = (t.port, t.name.is_empty()) else {
             continue;
         };
         let listener = GwListener {
-            name,
+            name: &t.name,
             port,
-            protocol: l.get("protocol").and_then(Value::as_str).unwrap_or(""),
-            hostname: l.get("hostname").and_then(Value::as_str),
+            protocol: &t.protocol,
+            hostname: t.hostname.as_deref(),
+            typed: t,
             value: l,
             set,
             index,
@@ -162,7 +168,7 @@ fn add_listeners<'a>(
         if listener_valid(ctx, owner, &listener)
             && !out
                 .iter()
-                .any(|o| o.port == port && o.name == name && o.set.is_none() && set.is_none())
+                .any(|o| o.port == port && o.name == t.name && o.set.is_none() && set.is_none())
         {
             out.push(listener);
         }
@@ -177,9 +183,7 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
     if !matches!(l.protocol, "HTTP" | "HTTPS" | "TCP" | "TLS") || RESERVED_PORTS.contains(&l.port) {
         return false;
     }
-    let kinds: Vec<&str> = array(l.value, "/allowedRoutes/kinds")
-        .filter_map(|k| k.get("kind").and_then(Value::as_str))
-        .collect();
+    let kinds: Vec<&str> = l.typed.kinds.iter().map(|(_, k)| k.as_str()).collect();
     if !kinds.is_empty() && !kinds.iter().any(|k| default_kinds(l.protocol).contains(k)) {
         return false;
     }
@@ -187,12 +191,9 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
         return false;
     }
     if terminates_tls(l) {
-        for r in array(l.value, "/tls/certificateRefs") {
-            let ns = r
-                .get("namespace")
-                .and_then(Value::as_str)
-                .unwrap_or(&owner.id.namespace);
-            let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+        for r in &l.typed.certificate_refs {
+            let ns = r.namespace().unwrap_or(&owner.id.namespace);
+            let name = &*r.name;
             let found = ctx.inputs.get("", "Secret", ns, name).is_some();
             let from = (
                 owner.id.group.as_str(),
@@ -265,21 +266,13 @@ pub fn terminates_tls(l: &GwListener<'_>) -> bool {
 
 /// A ListenerSet whose parentRef is the Gateway, from a namespace its `allowedListeners` admits.
 fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
-    let Some(parent) = set.value.pointer("/spec/parentRef") else {
+    let Some(parent) = set_parent(ctx, set) else {
         return false;
     };
-    let ns = parent
-        .get("namespace")
-        .and_then(Value::as_str)
-        .unwrap_or(&set.id.namespace);
-    let name = parent.get("name").and_then(Value::as_str).unwrap_or("");
-    if parent
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("Gateway")
-        != "Gateway"
+    let ns = parent.namespace().unwrap_or(&set.id.namespace);
+    if parent.kind().unwrap_or("Gateway") != "Gateway"
         || ns != gateway.id.namespace
-        || name != gateway.id.name
+        || *parent.name != gateway.id.name
     {
         return false;
     }
@@ -298,6 +291,29 @@ fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
         &gateway.id.namespace,
         &set.id.namespace,
     )
+}
+
+/// The facts of an object that declares listeners (the typed model's).
+fn owner_facts<'a>(ctx: &Context<'a>, owner: &Object) -> Option<&'a Facts> {
+    let id = &owner.id;
+    ctx.inputs
+        .facts_of(&id.group, &id.kind, &id.namespace, &id.name)
+}
+
+/// A Gateway's or ListenerSet's listeners, one per item of its `spec.listeners`.
+fn typed_listeners<'a>(ctx: &Context<'a>, owner: &Object) -> &'a [Listener] {
+    match owner_facts(ctx, owner).map(|f| &f.spec) {
+        Some(Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) => listeners,
+        _ => &[],
+    }
+}
+
+/// A ListenerSet's `spec.parentRef`.
+fn set_parent<'a>(ctx: &Context<'a>, set: &Object) -> Option<&'a ObjRef> {
+    match owner_facts(ctx, set).map(|f| &f.spec) {
+        Some(Spec::ListenerSet { parent, .. }) => Some(parent),
+        _ => None,
+    }
 }
 
 fn default_kinds(protocol: &str) -> &'static [&'static str] {
