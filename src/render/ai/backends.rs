@@ -5,6 +5,8 @@
 use crate::render::base64;
 use serde_json::{Map, Value, json};
 
+use rayon::prelude::*;
+
 use super::ai_backend;
 use super::secrets::config_map_text;
 use super::{AI_GROUP, Context, service_host};
@@ -20,8 +22,13 @@ pub(super) const INFERENCE_GROUP: &str = "inference.networking.k8s.io";
 pub(super) fn backends(ctx: &Context<'_>) -> (Vec<(&'static str, Value)>, Vec<Value>) {
     let mut out = Vec::new();
     let mut statuses = Vec::new();
-    for backend in ctx.inputs.of_kind(AI_GROUP, "AiGatewayBackend") {
-        let (resources, status) = ai_backend::translate(ctx, backend);
+    // Each backend on its own, in parallel; the output keeps the input order.
+    let backends: Vec<&Object> = ctx.inputs.of_kind(AI_GROUP, "AiGatewayBackend").collect();
+    let translated: Vec<_> = backends
+        .par_iter()
+        .map(|backend| ai_backend::translate(ctx, backend))
+        .collect();
+    for (resources, status) in translated {
         out.extend(resources.into_iter().map(|v| ("backend", v)));
         statuses.push(status);
     }

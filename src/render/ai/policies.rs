@@ -12,62 +12,78 @@ use std::cell::RefCell;
 use serde_json::{Map, Value, json};
 
 use super::backends::service_port;
+use rayon::prelude::*;
+
 use super::{AI_GROUP, Context, labels_match, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
 /// The policies, and each AiGatewayPolicy's status (in the reference's status list shape).
 pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
+    // Each policy on its own, in parallel; the output keeps the input order.
+    let objects: Vec<&Object> = ctx.inputs.of_kind(AI_GROUP, "AiGatewayPolicy").collect();
+    let each: Vec<(Vec<Value>, Value)> = objects
+        .par_iter()
+        .map(|object| policy_items(ctx, object))
+        .collect();
     let mut out = Vec::new();
-    let mut statuses = Vec::new();
-    for object in ctx.inputs.of_kind(AI_GROUP, "AiGatewayPolicy") {
-        let policy = Policy::new(object);
-        let spec = &object.value["spec"];
-        let mut features: Vec<Feature> = Vec::new();
-        if let Some(t) = spec.get("traffic") {
-            features.extend(traffic::features(ctx, &policy, t));
-        }
-        if let Some(b) = spec.get("backend") {
-            features.extend(backend::features(ctx, &policy, b));
-        }
-        if let Some(f) = spec.get("frontend") {
-            features.extend(traffic::frontend_features(ctx, &policy, f));
-        }
-        statuses.push(status::policy_status(ctx, &policy));
-        if policy.invalid.borrow().is_some() {
-            // An invalid policy is not programmed at all.
-            continue;
-        }
-        for target_ref in &target_refs(ctx, object) {
-            let Some((target_key, target)) = target(ctx, object, target_ref) else {
-                continue;
-            };
-            for f in &features {
-                let prefix = f.phase.map(|p| format!("{p}/")).unwrap_or_default();
-                let mut p = Map::new();
-                p.insert(
-                    "key".into(),
-                    format!(
-                        "{prefix}{}/{}:{}:{target_key}",
-                        object.id.namespace, object.id.name, f.name
-                    )
-                    .into(),
-                );
-                p.insert(
-                    "name".into(),
-                    json!({
-                        "kind": object.id.kind,
-                        "name": object.id.name,
-                        "namespace": object.id.namespace,
-                    }),
-                );
-                p.insert("target".into(), target.clone());
-                p.insert(f.section.into(), f.value.clone());
-                out.push(Value::Object(p));
-            }
-        }
+    let mut statuses = Vec::with_capacity(each.len());
+    for (items, status) in each {
+        out.extend(items);
+        statuses.push(status);
     }
     (out, statuses)
+}
+
+/// One policy's items (one per feature and target) and its status.
+fn policy_items(ctx: &Context<'_>, object: &Object) -> (Vec<Value>, Value) {
+    let mut out = Vec::new();
+    let policy = Policy::new(object);
+    let spec = &object.value["spec"];
+    let mut features: Vec<Feature> = Vec::new();
+    if let Some(t) = spec.get("traffic") {
+        features.extend(traffic::features(ctx, &policy, t));
+    }
+    if let Some(b) = spec.get("backend") {
+        features.extend(backend::features(ctx, &policy, b));
+    }
+    if let Some(f) = spec.get("frontend") {
+        features.extend(traffic::frontend_features(ctx, &policy, f));
+    }
+    let status = status::policy_status(ctx, &policy);
+    if policy.invalid.borrow().is_some() {
+        // An invalid policy is not programmed at all.
+        return (out, status);
+    }
+    for target_ref in &target_refs(ctx, object) {
+        let Some((target_key, target)) = target(ctx, object, target_ref) else {
+            continue;
+        };
+        for f in &features {
+            let prefix = f.phase.map(|p| format!("{p}/")).unwrap_or_default();
+            let mut p = Map::new();
+            p.insert(
+                "key".into(),
+                format!(
+                    "{prefix}{}/{}:{}:{target_key}",
+                    object.id.namespace, object.id.name, f.name
+                )
+                .into(),
+            );
+            p.insert(
+                "name".into(),
+                json!({
+                    "kind": object.id.kind,
+                    "name": object.id.name,
+                    "namespace": object.id.namespace,
+                }),
+            );
+            p.insert("target".into(), target.clone());
+            p.insert(f.section.into(), f.value.clone());
+            out.push(Value::Object(p));
+        }
+    }
+    (out, status)
 }
 
 /// A policy's targets: its `targetRefs`, then what its `targetSelectors` select (objects of the
