@@ -113,7 +113,8 @@ fn selection(kind: RenderType) -> (&'static [&'static str], bool) {
 /// The output, written one document at a time: YAML documents separated by `---`, or one
 /// pretty-printed JSON array (the same text `serde_json` prints for the whole array).
 struct Documents {
-    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    /// Stdout itself, not its lock: the rendering hands Gateways on from another thread.
+    out: std::io::BufWriter<std::io::Stdout>,
     format: RenderFormat,
     written: usize,
     /// A failed write ends the output; [`Documents::finish`] returns it.
@@ -123,7 +124,7 @@ struct Documents {
 impl Documents {
     fn new(format: RenderFormat) -> Self {
         Documents {
-            out: std::io::BufWriter::new(std::io::stdout().lock()),
+            out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
             format,
             written: 0,
             failed: None,
@@ -142,8 +143,10 @@ impl Documents {
                 // large document (the AI data plane's shared resources) is never a string whole.
                 let open: &[u8] = if first { b"[\n  " } else { b",\n  " };
                 self.out.write_all(open).and_then(|()| {
-                    serde_json::to_writer_pretty(Indented(&mut self.out), doc)
+                    let mut indented = Indented::new(&mut self.out);
+                    serde_json::to_writer_pretty(&mut indented, doc)
                         .map_err(std::io::Error::from)
+                        .and_then(|()| indented.finish())
                 })
             }
             RenderFormat::Yaml => {
@@ -170,22 +173,47 @@ impl Documents {
 }
 
 /// Writes through to `W`, with two spaces after every line break: a pretty-printed document as
-/// an item of the output's array.
-struct Indented<'w, W: Write>(&'w mut W);
+/// an item of the output's array. The serialiser's many small writes are gathered first.
+struct Indented<'w, W: Write> {
+    out: &'w mut W,
+    buf: Vec<u8>,
+}
+
+impl<'w, W: Write> Indented<'w, W> {
+    const FLUSH_AT: usize = 1 << 16;
+
+    fn new(out: &'w mut W) -> Self {
+        Indented {
+            out,
+            buf: Vec::with_capacity(Self::FLUSH_AT + 1024),
+        }
+    }
+
+    /// Writes what is gathered.
+    fn finish(self) -> std::io::Result<()> {
+        self.out.write_all(&self.buf)
+    }
+}
 
 impl<W: Write> Write for Indented<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut start = 0;
-        for (i, _) in buf.iter().enumerate().filter(|(_, b)| **b == b'\n') {
-            self.0.write_all(&buf[start..=i])?;
-            self.0.write_all(b"  ")?;
-            start = i + 1;
+        let mut rest = buf;
+        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+            self.buf.extend_from_slice(&rest[..=i]);
+            self.buf.extend_from_slice(b"  ");
+            rest = &rest[i + 1..];
         }
-        self.0.write_all(&buf[start..])?;
+        self.buf.extend_from_slice(rest);
+        if self.buf.len() >= Self::FLUSH_AT {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        self.out.flush()
     }
 }

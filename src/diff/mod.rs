@@ -77,7 +77,7 @@ impl Head {
 fn reduce(
     run: &LintRun,
     options: &RenderOptions,
-    each: impl FnMut(render::RenderedGateway),
+    each: impl FnMut(render::RenderedGateway) + Send,
 ) -> (Side, render::Rendered) {
     // One merge serves the effective-policy section and the rendering.
     let merged = run.model.as_ref().map(|m| m.merge());

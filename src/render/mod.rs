@@ -404,7 +404,7 @@ pub fn render_merged_each<'a>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
-    each: impl FnMut(RenderedGateway),
+    each: impl FnMut(RenderedGateway) + Send,
 ) -> Rendered {
     render_with(run, merged, options, each)
 }
@@ -415,9 +415,11 @@ pub fn render_merged_each<'a>(
 pub fn render_each(
     run: &LintRun,
     options: &RenderOptions,
-    each: impl FnMut(RenderedGateway),
+    each: impl FnMut(RenderedGateway) + Send,
 ) -> Rendered {
+    let mut phases = crate::lint::Phases::start();
     let merged = run.model.as_ref().map(|m| m.merge());
+    phases.mark("merge");
     render_with(run, merged.as_ref(), options, each)
 }
 
@@ -469,7 +471,7 @@ fn render_with<'a>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
-    mut each: impl FnMut(RenderedGateway),
+    mut each: impl FnMut(RenderedGateway) + Send,
 ) -> Rendered {
     // A controller setting the chart values file turns on, as the config file can.
     let values = run.model.as_ref().and_then(|m| m.values.as_ref());
@@ -492,6 +494,8 @@ fn render_with<'a>(
     } else {
         options
     };
+    // `GWCTL_BENCH_PHASES=1`: each step's wall time, after the lint stages'.
+    let mut phases = crate::lint::Phases::start();
     let ctx = Context::new(run, merged, options);
     let mut out = Rendered::default();
     let selected = ctx.selected();
@@ -507,27 +511,37 @@ fn render_with<'a>(
         },
         || status::Shared::new(&ctx),
     );
+    phases.mark("prepare");
     let mut any = false;
     let chunk_len = CHUNK_PER_THREAD * rayon::current_num_threads();
+    // Each chunk is rendered while the previous one is handed on (written, compared): at most
+    // two chunks are in memory, and the caller's work overlaps the rendering.
+    let mut pending: Vec<RenderedGateway> = Vec::new();
     for chunk in selected.chunks(chunk_len.max(1)) {
-        let rendered: Vec<RenderedGateway> = chunk
-            .par_iter()
-            .filter_map(|&(gateway, plane)| {
-                let mut rendered = match plane {
-                    DataPlane::Envoy => {
-                        envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway)
-                    }
-                    DataPlane::Ai => ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway),
-                };
-                rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
-                Some(rendered)
-            })
-            .collect();
-        for g in rendered {
-            any = true;
-            each(g);
-        }
+        let (rendered, ()) = rayon::join(
+            || {
+                chunk
+                    .par_iter()
+                    .filter_map(|&(gateway, plane)| {
+                        let mut rendered = match plane {
+                            DataPlane::Envoy => {
+                                envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway)
+                            }
+                            DataPlane::Ai => {
+                                ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway)
+                            }
+                        };
+                        rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
+                        Some(rendered)
+                    })
+                    .collect::<Vec<RenderedGateway>>()
+            },
+            || hand_on(&mut pending, &mut each, &mut any),
+        );
+        pending = rendered;
     }
+    hand_on(&mut pending, &mut each, &mut any);
+    phases.mark("gateways");
     if let Some(prepared) = envoy_prepared {
         out.clusters = prepared.into_clusters();
     }
@@ -539,9 +553,22 @@ fn render_with<'a>(
     // The AI data plane's shared resources after the Gateways, not beside them: the largest
     // part of a rendering is then never in memory with Gateways waiting to be written.
     let (ai_shared, ai_statuses) = ai::render_shared(&ctx);
+    phases.mark("ai shared");
     out.shared = ai_shared;
     out.shared_statuses = ai_statuses;
     out
+}
+
+/// Hands the rendered Gateways on to `each`, in order.
+fn hand_on(
+    rendered: &mut Vec<RenderedGateway>,
+    each: &mut impl FnMut(RenderedGateway),
+    any: &mut bool,
+) {
+    for g in rendered.drain(..) {
+        *any = true;
+        each(g);
+    }
 }
 
 impl RenderedGateway {
