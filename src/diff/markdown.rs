@@ -3,10 +3,12 @@
 //! fit is counted in a closing line instead of cut mid-table, and no section can crowd out the
 //! others (each gets a fair share of the room).
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::effective::{FieldState, grouped, targets_text};
 use super::{Diff, count};
+use crate::report::escape::escape_controls;
 
 /// The default cap, below GitHub's comment limit with room for a caller's own text.
 pub const MARKDOWN_CAP: usize = 60_000;
@@ -68,6 +70,28 @@ impl Section {
             blocks: Vec::new(),
             // The blank line ends a table or list the last block left open.
             close: "\n</details>\n\n",
+        }
+    }
+
+    /// The section with control characters escaped in all its text: done before anything is
+    /// measured, so that the escapes (up to 10 bytes for one character) count against the cap.
+    fn escaped(self) -> Section {
+        let esc = |t: String| match escape_controls(&t) {
+            Cow::Borrowed(_) => t,
+            Cow::Owned(e) => e,
+        };
+        Section {
+            open: esc(self.open),
+            heads: self.heads.into_iter().map(esc).collect(),
+            blocks: self
+                .blocks
+                .into_iter()
+                .map(|b| Block {
+                    text: esc(b.text),
+                    ..b
+                })
+                .collect(),
+            close: self.close,
         }
     }
 
@@ -236,13 +260,9 @@ fn rendered_section(d: &Diff) -> Option<Section> {
     Some(s)
 }
 
-/// The Markdown text, with control characters in names and values escaped (a pull-request comment
-/// is also read in terminals); an escape can make the text a few characters longer than `cap`.
+/// The Markdown text, at most `cap` bytes, with control characters in names and values escaped
+/// (a pull-request comment is also read in terminals).
 pub fn markdown(d: &Diff, cap: usize) -> String {
-    crate::report::escape::escape_controls(&composed(d, cap)).into_owned()
-}
-
-fn composed(d: &Diff, cap: usize) -> String {
     let f = &d.findings;
     let findings = format!(
         "{} introduced, {} fixed, {} unchanged",
@@ -290,6 +310,7 @@ fn composed(d: &Diff, cap: usize) -> String {
     ]
     .into_iter()
     .flatten()
+    .map(Section::escaped)
     .collect();
     let frame: usize = sections.iter().map(|s| s.open.len() + s.close.len()).sum();
     let room = cap.saturating_sub(out.len() + frame + RESERVE);

@@ -290,7 +290,7 @@ fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
     node.and_then(Node::as_map)
         .unwrap_or(&[])
         .iter()
-        .filter_map(|e| Some((e.key.clone(), e.value.as_str()?.to_string())))
+        .filter_map(|e| Some((e.key.to_string(), e.value.as_str()?.to_string())))
         .collect()
 }
 
@@ -389,7 +389,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
             let mut keys = Vec::new();
             for field in ["data", "stringData", "binaryData"] {
                 if let Some(m) = root.get(field).and_then(Node::as_map) {
-                    keys.extend(m.iter().map(|e| e.key.clone()));
+                    keys.extend(m.iter().map(|e| e.key.to_string()));
                 }
             }
             Spec::Keys(keys)
@@ -405,7 +405,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
                 .and_then(Node::as_map)
                 .unwrap_or(&[])
                 .iter()
-                .map(|e| e.key.clone())
+                .map(|e| e.key.to_string())
                 .filter(|k| k != "type")
                 .collect(),
         },
@@ -578,7 +578,7 @@ fn fields_of(node: Option<&Node>, secrets: &Sensitive) -> Vec<(String, serde_jso
     node.and_then(Node::as_map)
         .unwrap_or(&[])
         .iter()
-        .map(|e| (e.key.clone(), secrets.json(&e.value)))
+        .map(|e| (e.key.to_string(), secrets.json(&e.value)))
         .collect()
 }
 

@@ -6,8 +6,9 @@ use std::collections::{HashMap, HashSet};
 use saphyr_parser::{Event, ScalarStyle};
 
 use super::scalar::{block_header, key_text, quoted_end, resolve, skip_props, trim_end};
+use super::text::Text;
 use super::yaml::RUN_ALIAS_FACTOR;
-use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Str, Value};
+use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Value};
 use crate::diag::Diagnostic;
 use crate::rules;
 use crate::source::{SourceFile, Span};
@@ -52,7 +53,7 @@ struct Frame {
     pending: Pending,
     /// Values of `<<` keys, merged when the mapping ends (explicit keys win wherever they are).
     merges: Vec<Node>,
-    index: Option<HashMap<String, usize>>,
+    index: Option<HashMap<Text, usize>>,
 }
 
 impl Frame {
@@ -377,12 +378,12 @@ impl<'a> Builder<'a> {
         };
         let span = Span::new(frame.start, span_end.max(frame.start));
         let value = match frame.coll {
-            Coll::Seq(items) => Value::Seq(items),
+            Coll::Seq(items) => Value::Seq(items.into_boxed_slice()),
             Coll::Map(mut entries) => {
                 if !frame.merges.is_empty() {
                     self.apply_merges(&mut entries, frame.merges);
                 }
-                Value::Map(entries)
+                Value::Map(entries.into_boxed_slice())
             }
         };
         self.add(Node { span, value }, frame.count + 1, frame.anchor);
@@ -459,7 +460,7 @@ impl<'a> Builder<'a> {
                     frame.merges.push(node);
                 } else {
                     frame.push_entry(Entry {
-                        key,
+                        key: Text::from(key),
                         key_span: span,
                         value: node,
                     });
@@ -472,7 +473,7 @@ impl<'a> Builder<'a> {
     /// Takes a completed key node for the innermost mapping.
     fn key(&mut self, node: Node) -> Pending {
         let span = node.span;
-        let merge = matches!(&node.value, Value::Str(Str { text, plain: true }) if text == "<<");
+        let merge = matches!(&node.value, Value::Str(s) if s.plain() && s.text == "<<");
         let Some(key) = key_text(node.value) else {
             self.diag(
                 rules::GW002,
@@ -503,8 +504,8 @@ impl<'a> Builder<'a> {
     /// Merges `<<` values (a mapping or a list of mappings) into `entries`; keys already present win,
     /// and earlier merged mappings win over later ones.
     fn apply_merges(&mut self, entries: &mut Vec<Entry>, merges: Vec<Node>) {
-        let mut seen: HashSet<String> = entries.iter().map(|e| e.key.clone()).collect();
-        let mut merge_in = |src: Vec<Entry>, entries: &mut Vec<Entry>| {
+        let mut seen: HashSet<Text> = entries.iter().map(|e| e.key.clone()).collect();
+        let mut merge_in = |src: Box<[Entry]>, entries: &mut Vec<Entry>| {
             for e in src {
                 if seen.insert(e.key.clone()) {
                     entries.push(e);

@@ -282,24 +282,12 @@ fn explicit_tags() {
     );
     let root = &parsed.documents[0].root;
     let v = |k: &str| root.get(k).unwrap().value.clone();
-    assert_eq!(
-        v("a"),
-        Value::Str(Str {
-            text: "123".into(),
-            plain: false
-        })
-    );
+    assert_eq!(v("a"), Value::Str(Str::new("123", false)));
     assert_eq!(v("b"), Value::Int(7));
     assert_eq!(v("c"), Value::Float(1.0));
     assert_eq!(v("d"), Value::Bool(true));
     assert_eq!(v("e"), Value::Null);
-    assert_eq!(
-        v("f"),
-        Value::Str(Str {
-            text: "12".into(),
-            plain: false
-        })
-    );
+    assert_eq!(v("f"), Value::Str(Str::new("12", false)));
 }
 
 #[test]

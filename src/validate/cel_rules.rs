@@ -27,7 +27,7 @@ pub(super) fn json_value(node: &Node) -> CelValue {
         Value::Map(entries) => map_value(
             entries
                 .iter()
-                .map(|e| (e.key.clone(), json_value(&e.value)))
+                .map(|e| (e.key.to_string(), json_value(&e.value)))
                 .collect(),
         ),
     }

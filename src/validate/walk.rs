@@ -108,7 +108,7 @@ impl<'v> Walker<'v> {
     ) -> Option<CelValue> {
         let mut as_bool = None;
         if let Value::Str(s) = &node.value
-            && s.plain
+            && s.plain()
             && !self.value_only
             && let Some(b) = yaml11_bool(&s.text)
         {
@@ -235,7 +235,7 @@ impl<'v> Walker<'v> {
                     count += 1;
                     let v = self.check_metadata(e, want);
                     if let (Some(m), Some(v)) = (&mut map, v) {
-                        m.push((e.key.clone(), v));
+                        m.push((e.key.to_string(), v));
                     }
                     continue;
                 }
@@ -255,7 +255,7 @@ impl<'v> Walker<'v> {
                 Some(f) => {
                     let v = self.walk(&e.value, f, e.key_span, want);
                     if let (Some(m), Some(v)) = (&mut map, v) {
-                        m.push((e.key.clone(), v));
+                        m.push((e.key.to_string(), v));
                     }
                 }
                 None => {
@@ -264,7 +264,7 @@ impl<'v> Walker<'v> {
                     if !(schema.allows_unknown() || self.value_only || embedded_meta) {
                         self.unknown_field(e, schema);
                     } else if let Some(m) = &mut map {
-                        m.push((e.key.clone(), json_value(&e.value)));
+                        m.push((e.key.to_string(), json_value(&e.value)));
                     }
                 }
             }
