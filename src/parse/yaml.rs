@@ -229,7 +229,9 @@ fn is_flow_key(text: &str) -> bool {
             }
             Some(_) => {}
             // A quote opens a scalar only where a scalar can start; elsewhere it is plain text.
-            None if matches!(b, b'"' | b'\'') && matches!(prev, b' ' | b'\t' | b'[' | b'{' | b',' | b':') => {
+            None if matches!(b, b'"' | b'\'')
+                && matches!(prev, b' ' | b'\t' | b'[' | b'{' | b',' | b':') =>
+            {
                 quote = Some(b);
             }
             None if matches!(b, b'[' | b'{') => depth += 1,
