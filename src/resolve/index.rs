@@ -168,6 +168,19 @@ impl<'a> Index<'a> {
         self.namespace_labels.get(name).copied()
     }
 
+    /// The one name of that kind in that namespace one edit away from `name` (a fix's target).
+    pub fn one_edit_away(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&'a str> {
+        let candidates = self.members.get(&(group, kind, namespace))?;
+        let facts = self.facts;
+        super::fixes::one_edit_away(name, candidates.iter().map(|&i| facts[i].id.name.as_str()))
+    }
+
     /// The closest name of that kind in that namespace, if one is close enough to be a typo.
     pub fn did_you_mean(
         &self,
