@@ -26,6 +26,11 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
             "gwctl: {file}: fix \"{title}\" not applied: its edits overlap one another or fall outside the file"
         );
     }
+    for (file, title) in &outcome.deferred {
+        eprintln!(
+            "gwctl: {file}: fix \"{title}\" overlapped another fix; tried again on the fixed text"
+        );
+    }
     if args.diff {
         if let Err(code) = super::print_stdout(&fix::diff::unified(&outcome.changed)) {
             return code;
