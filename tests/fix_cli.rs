@@ -2,6 +2,8 @@
 //! outside the edits kept, the diff applied with `git apply`, and the refusals (a read-only
 //! file, a file changed on disk, overlapping fixes) that write nothing.
 
+// The CLI tests' helpers; this file uses two of them.
+#[allow(dead_code)]
 #[path = "cli/support.rs"]
 mod support;
 
