@@ -352,3 +352,36 @@ metadata:
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\n  annotations:\n    owner: shop\n"
     );
 }
+
+#[test]
+fn diff_does_not_show_a_file_with_secret_values() {
+    let text = "\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+stringData:
+  password: hunter2hunter2
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: flags
+data:
+  debug: on
+";
+    let dir = dir_with(&[("s.yaml", text.as_bytes())]);
+    let out = gwctl()
+        .args(["lint", "--diff"])
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert!(
+        stderr(&out).contains("s.yaml: holds secret values; its fixes are not shown as a diff"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("hunter2"));
+}

@@ -425,3 +425,36 @@ spec:
     assert_eq!(in_grant, Vec::<String>::new());
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn a_fix_that_would_show_a_secret_is_not_offered() {
+    let text = "\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+stringData:
+  password: on
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: flags
+data:
+  debug: on
+";
+    let run = lint(&[("f.yaml", text)]);
+    let gw110: Vec<_> = run
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == gwctl::rules::GW110)
+        .map(|d| (d.resource.as_ref().map(|r| r.kind.clone()), d.fix.is_some()))
+        .collect();
+    assert_eq!(
+        gw110,
+        [
+            (Some("Secret".to_string()), false),
+            (Some("ConfigMap".to_string()), true)
+        ]
+    );
+}

@@ -32,7 +32,26 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
         );
     }
     if args.diff {
-        if let Err(code) = super::print_stdout(&fix::diff::unified(&outcome.changed)) {
+        // A diff shows lines around each edit: not those of a file with secret values.
+        let secret: Vec<&str> = outcome
+            .run
+            .masked
+            .iter()
+            .filter_map(|m| outcome.run.files.get(m.file).map(|f| f.name.as_str()))
+            .collect();
+        let shown: Vec<fix::Changed> = outcome
+            .changed
+            .iter()
+            .filter(|c| {
+                let hidden = secret.contains(&c.name.as_str());
+                if hidden {
+                    eprintln!("gwctl: {}: holds secret values; its fixes are not shown as a diff (--fix applies them)", c.name);
+                }
+                !hidden
+            })
+            .cloned()
+            .collect();
+        if let Err(code) = super::print_stdout(&fix::diff::unified(&shown)) {
             return code;
         }
         eprintln!(
@@ -53,6 +72,16 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
     {
         return code;
     }
+    if let Some(path) = &args.output {
+        let file_options = RenderOptions {
+            color: false,
+            ..render.clone()
+        };
+        let run = &outcome.run;
+        if let Err(e) = super::lint_cmd::write_report_file(path, run, args.format, &file_options) {
+            return usage_error(&format!("{}: {e}", path.display()));
+        }
+    }
     if !args.fix_only {
         // With stdin's fixed text on stdout, the report goes to stderr, in the human format.
         let printed = if stdin.is_some() {
@@ -64,8 +93,14 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
             report::write(&outcome.run, Format::Human, &options, &mut err)
                 .and_then(|()| err.flush())
         } else {
+            // With --output the report went to the file; the terminal gets the human format.
+            let format = if args.output.is_some() {
+                Format::Human
+            } else {
+                args.format
+            };
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            report::write(&outcome.run, args.format, render, &mut out).and_then(|()| out.flush())
+            report::write(&outcome.run, format, render, &mut out).and_then(|()| out.flush())
         };
         if let Err(code) = written(printed) {
             return code;

@@ -110,7 +110,7 @@ fn render_options(args: &LintArgs) -> RenderOptions {
 }
 
 /// `--output FILE`: the report in its format, streamed to the file.
-fn write_report_file(
+pub(super) fn write_report_file(
     path: &Path,
     run: &LintRun,
     format: Format,
