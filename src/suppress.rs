@@ -180,9 +180,32 @@ fn remove_annotation(file: FileId, text: &str, value: Span) -> Edit {
         .trim_end_matches(':')
         .trim_matches(['"', '\'']);
     if key == IGNORE_ANNOTATION && (tail.is_empty() || tail.starts_with('#')) {
-        Edit::delete(file, Span::new(line_start, line_end))
+        Edit::delete(
+            file,
+            Span::new(only_annotation(text, line_start, line_end), line_end),
+        )
     } else {
         Edit::replace(file, value, "\"\"")
+    }
+}
+
+/// Where the deletion of the annotation's line (`start..end`) begins: at its `annotations:` line
+/// when it is the only annotation (which would leave `annotations:` empty), else at the line.
+fn only_annotation(text: &str, start: usize, end: usize) -> usize {
+    let indent = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let prev_start = text[..start.saturating_sub(1)]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let prev = text[prev_start..start].trim_end_matches(['\n', '\r']);
+    let next = text[end..].lines().next().unwrap_or("");
+    let own = indent(&text[start..end]);
+    let alone = prev.trim() == "annotations:"
+        && indent(prev) < own
+        && (next.trim().is_empty() || next.starts_with("---") || indent(next) <= indent(prev));
+    if start > 0 && alone {
+        prev_start
+    } else {
+        start
     }
 }
 

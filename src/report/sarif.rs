@@ -195,13 +195,7 @@ fn sarif_fix(run: &LintRun, fix: &crate::diag::Fix) -> Option<SarifFix> {
         for e in fix.edits.iter().filter(|e| e.file == file) {
             let at = crate::diag::Location { file, span: e.span };
             let r = resolve(run, &at)?;
-            let n = |v: usize| i64::try_from(v).ok();
-            let region = Region::builder()
-                .start_line(n(r.start.line)?)
-                .start_column(n(r.start.column)?)
-                .end_line(n(r.end.line)?)
-                .end_column(n(r.end.column)?)
-                .build();
+            let region = region(&r)?;
             uri_of = Some(uri(&r.file.name));
             let mut replacement = Replacement::builder().deleted_region(region).build();
             replacement.inserted_content = Some(
@@ -230,13 +224,7 @@ fn sarif_fix(run: &LintRun, fix: &crate::diag::Fix) -> Option<SarifFix> {
 
 fn location(run: &LintRun, loc: &crate::diag::Location, note: Option<&str>) -> Option<Location> {
     let r = resolve(run, loc)?;
-    let n = |v: usize| i64::try_from(v).ok();
-    let region = Region::builder()
-        .start_line(n(r.start.line)?)
-        .start_column(n(r.start.column)?)
-        .end_line(n(r.end.line)?)
-        .end_column(n(r.end.column)?)
-        .build();
+    let region = region(&r)?;
     let physical = PhysicalLocation::builder()
         .artifact_location(ArtifactLocation::builder().uri(uri(&r.file.name)).build())
         .region(region)
@@ -244,6 +232,19 @@ fn location(run: &LintRun, loc: &crate::diag::Location, note: Option<&str>) -> O
     let mut location = Location::builder().physical_location(physical).build();
     location.message = note.map(|m| message(m.to_string()));
     Some(location)
+}
+
+/// A span's region: 1-based lines and code point columns, the end exclusive.
+fn region(r: &super::Resolved<'_>) -> Option<Region> {
+    let n = |v: usize| i64::try_from(v).ok();
+    Some(
+        Region::builder()
+            .start_line(n(r.start.line)?)
+            .start_column(n(r.start.column)?)
+            .end_line(n(r.end.line)?)
+            .end_column(n(r.end.column)?)
+            .build(),
+    )
 }
 
 /// A relative URI reference for a file name: `/` separators, other characters outside the

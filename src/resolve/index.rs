@@ -171,13 +171,11 @@ impl<'a> Index<'a> {
     /// The one name of that kind in that namespace one edit away from `name` (a fix's target).
     pub fn one_edit_away(
         &self,
-        group: &str,
-        kind: &str,
-        namespace: &str,
+        (group, kind, namespace): (&str, &str, &str),
         name: &str,
     ) -> Option<&'a str> {
-        let candidates = self.members.get(&(group, kind, namespace))?;
         let facts = self.facts;
+        let candidates = self.members.get(&(group, kind, namespace))?;
         super::fixes::one_edit_away(name, candidates.iter().map(|&i| facts[i].id.name.as_str()))
     }
 

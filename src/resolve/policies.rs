@@ -106,7 +106,7 @@ fn target_ref(
         }
         if let Some(fix) = ctx
             .index
-            .one_edit_away(group, kind, ns, &r.name)
+            .one_edit_away((group, kind, ns), &r.name)
             .and_then(|n| super::fixes::change(f.id.file, r.name_span, "name", &r.name, n))
         {
             d = d.with_fix(fix);

@@ -121,7 +121,7 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
         );
         if let Some(fix) = ctx
             .index
-            .one_edit_away(group, kind, ns, &r.name)
+            .one_edit_away((group, kind, ns), &r.name)
             .and_then(|n| super::fixes::change(owner.id.file, r.name_span, "name", &r.name, n))
         {
             d = d.with_fix(fix);

@@ -163,7 +163,7 @@ fn parent_outcome<'a>(
             .map(|n| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
         let fix = index
-            .one_edit_away(group, kind, namespace, &parent.name)
+            .one_edit_away((group, kind, namespace), &parent.name)
             .and_then(|n| fixes::change(route.id.file, parent.name_span, "name", &parent.name, n));
         return Some(Err(Rejection {
             fix,
