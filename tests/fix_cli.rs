@@ -385,3 +385,30 @@ data:
     );
     assert!(!stderr(&out).contains("hunter2"));
 }
+
+#[test]
+fn diff_of_the_quickstart_fixes_its_typo_and_grant() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = gwctl()
+        .args(["lint", "--diff", "--unsafe-fixes", "testdata/quickstart"])
+        .current_dir(root)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "gwctl: 2 fixes would be applied in 2 files, 1 finding would remain\n"
+    );
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        diff.contains(
+            "--- a/testdata/quickstart/policies.yaml\n+++ b/testdata/quickstart/policies.yaml\n"
+        ),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("-    name: checkuot\n+    name: checkout\n"),
+        "{diff}"
+    );
+    assert!(diff.contains("+kind: ReferenceGrant\n"), "{diff}");
+}

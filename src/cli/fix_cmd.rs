@@ -56,7 +56,11 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
         }
         eprintln!(
             "gwctl: {}",
-            summary(&outcome, "would be applied", "would remain")
+            summary(
+                &outcome,
+                "would be applied",
+                ("would remain", "would remain")
+            )
         );
         return u8::from(!outcome.changed.is_empty());
     }
@@ -106,7 +110,10 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
             return code;
         }
     }
-    eprintln!("gwctl: {}", summary(&outcome, "applied", "remain"));
+    eprintln!(
+        "gwctl: {}",
+        summary(&outcome, "applied", ("remains", "remain"))
+    );
     if args.fix_only {
         u8::from(outcome.run.input_error) * EXIT_USAGE
     } else {
@@ -126,8 +133,8 @@ fn stdin_text(args: &LintArgs, outcome: &FixOutcome) -> Option<String> {
     Some(file.text.to_string())
 }
 
-/// `3 fixes applied in 2 files, 1 finding remains`.
-fn summary(outcome: &FixOutcome, applied: &str, remain: &str) -> String {
+/// `3 fixes applied in 2 files, 1 finding remains`; `remain` is the verb for one and for several.
+fn summary(outcome: &FixOutcome, applied: &str, remain: (&str, &str)) -> String {
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let remaining = outcome.run.diagnostics.len();
@@ -136,11 +143,7 @@ fn summary(outcome: &FixOutcome, applied: &str, remain: &str) -> String {
         plural(outcome.applied, "fix", "fixes"),
         plural(outcome.changed.len(), "file", "files"),
         plural(remaining, "finding", "findings"),
-        if remaining == 1 {
-            remain.replacen("remain", "remains", 1)
-        } else {
-            remain.to_string()
-        },
+        if remaining == 1 { remain.0 } else { remain.1 },
     );
     if outcome.left > 0 {
         s.push_str(&format!(
