@@ -250,6 +250,8 @@ metadata:
 spec:
   parentRefs:
   - name: public
+---
+{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"j\", \"name\": \"j\"}}
 ";
     insta::assert_snapshot!(fixed(text, gwctl::rules::GW003, Applicability::Safe));
 }
