@@ -460,3 +460,29 @@ data:
         ]
     );
 }
+
+#[test]
+fn yaml11_boolean_is_spelt_out_where_a_boolean_is_wanted() {
+    let text = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+spec:
+  rules:
+  - filters:
+    - type: CORS
+      cors: {allowOrigins: [\"https://a.example\"], allowCredentials: yes}
+";
+    insta::assert_snapshot!(fixed(text, gwctl::rules::GW110, Applicability::Safe));
+}
+
+#[test]
+fn stale_suppression_in_flow_style_empties_the_value() {
+    let text = "\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: one, annotations: {gwctl.dev/ignore: GW101, owner: shop}}
+";
+    insta::assert_snapshot!(fixed(text, gwctl::rules::GW011, Applicability::Safe));
+}
