@@ -65,15 +65,37 @@ fn fix_once(
         .files
         .iter()
         .map(|f| match chosen.edits.get(&f.id) {
-            Some(edits) => apply(&f.text, edits),
+            Some(edits) => {
+                let fixed = apply(&f.text, edits);
+                assert_outside_kept(&f.text, &fixed, edits);
+                fixed
+            }
             None => f.text.to_string(),
         })
         .collect();
     (texts, titles)
 }
 
+/// The bytes of `before` outside the edited ranges are in `after`, in order, between the
+/// replacements: comments, quoting and indentation elsewhere are kept byte for byte.
+fn assert_outside_kept(before: &str, after: &str, edits: &[&gwctl::diag::Edit]) {
+    let (mut at_before, mut at_after) = (0, 0);
+    for e in edits {
+        for kept in [&before[at_before..e.span.start], e.replacement.as_str()] {
+            assert!(
+                after[at_after..].starts_with(kept),
+                "{kept:?} not kept at byte {at_after} of:\n{after}"
+            );
+            at_after += kept.len();
+        }
+        at_before = e.span.end;
+    }
+    assert_eq!(&after[at_after..], &before[at_before..]);
+}
+
 /// Fixes `code` in one file: asserts the finding was there, is gone after the fix, and that the
-/// lines the fix did not touch are unchanged; returns the fixed text and the fixes' titles.
+/// bytes the fix did not touch are unchanged; returns the before and after texts with the fixes'
+/// titles.
 fn fixed(text: &str, code: Code, applicability: Applicability) -> String {
     let before = findings(&[("f.yaml", text)], code);
     assert!(!before.is_empty(), "no {code} finding");
