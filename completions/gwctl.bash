@@ -385,7 +385,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__lint)
-            opts="-q -h -V --format --color --fail-on --include --exclude --values --strict-refs --quiet --crds --output --config --show-suppressed --statistics --watch --max-alias-nodes --max-depth --max-document-bytes --max-documents --max-total-bytes --max-regex-size --max-cel-length --max-cel-depth --help --version"
+            opts="-q -h -V --format --color --fail-on --include --exclude --values --strict-refs --quiet --crds --output --config --show-suppressed --statistics --watch --fix --unsafe-fixes --diff --fix-only --max-alias-nodes --max-depth --max-document-bytes --max-documents --max-total-bytes --max-regex-size --max-cel-length --max-cel-depth --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

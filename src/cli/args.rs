@@ -293,11 +293,39 @@ pub struct LintArgs {
 
     /// Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing
     /// the terminal before each report. Ctrl-C ends it (exit status 0)
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["fix", "diff"])]
     pub watch: bool,
+
+    /// Apply the safe fixes that findings offer (`gwctl rules` says which rules have one), in
+    /// place: files are rewritten atomically, only when changed; stdin's fixed text is printed on
+    /// stdout (the report then goes to stderr). The report lists the findings that remain
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Apply the unsafe fixes too (guesses: a reference renamed to the closest object, a
+    /// generated ReferenceGrant); implies --fix unless --diff is given
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print the fixes as a unified diff (for `git apply`) instead of writing them; exit status
+    /// 1 when there is something to fix
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Apply the fixes and report nothing else (only the summary on stderr); exit status 0 unless
+    /// a file could not be written. Implies --fix
+    #[arg(long, conflicts_with = "diff")]
+    pub fix_only: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+impl LintArgs {
+    /// Fixes are to be applied or shown (`--fix`, `--unsafe-fixes`, `--diff`, `--fix-only`).
+    pub fn fixing(&self) -> bool {
+        self.fix || self.unsafe_fixes || self.diff || self.fix_only
+    }
 }
 
 /// Safety limits on the input; exceeding one is a finding naming the flag.

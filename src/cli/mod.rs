@@ -3,6 +3,7 @@
 pub mod args;
 mod diff_cmd;
 mod explain_cmd;
+mod fix_cmd;
 mod generate;
 mod lint_cmd;
 mod progress;

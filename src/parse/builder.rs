@@ -9,7 +9,7 @@ use super::scalar::{block_header, key_text, quoted_end, resolve, skip_props, tri
 use super::text::Text;
 use super::yaml::RUN_ALIAS_FACTOR;
 use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Value};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Edit, Fix};
 use crate::rules;
 use crate::source::{SourceFile, Span};
 
@@ -40,6 +40,19 @@ enum Pending {
     },
     /// The next node is the value of a rejected key (duplicate or complex) and is dropped.
     Drop,
+    /// The next node is the value of a duplicate key, dropped; when it equals the first value,
+    /// the finding gets a fix that removes the duplicate.
+    Duplicate(Duplicate),
+}
+
+/// A duplicate key whose value is awaited.
+struct Duplicate {
+    /// Its GW003 finding, in the file's findings.
+    finding: usize,
+    key: String,
+    key_span: Span,
+    /// Where the mapping's content before the key ended.
+    before: usize,
 }
 
 struct Frame {
@@ -443,6 +456,7 @@ impl<'a> Builder<'a> {
             return;
         };
         frame.count += count;
+        let before = frame.last_end;
         frame.last_end = frame.last_end.max(node.span.end);
         if let Coll::Seq(items) = &mut frame.coll {
             items.push(node);
@@ -450,7 +464,7 @@ impl<'a> Builder<'a> {
         }
         match std::mem::replace(&mut frame.pending, Pending::Key) {
             Pending::Key => {
-                let pending = self.key(node);
+                let pending = self.key(node, before);
                 if let Some(frame) = self.stack.last_mut() {
                     frame.pending = pending;
                 }
@@ -467,11 +481,51 @@ impl<'a> Builder<'a> {
                 }
             }
             Pending::Drop => {}
+            Pending::Duplicate(dup) => {
+                let Coll::Map(entries) = &frame.coll else {
+                    return;
+                };
+                let same = entries
+                    .iter()
+                    .find(|e| e.key == dup.key)
+                    .is_some_and(|first| first.value.to_json() == node.to_json());
+                if same {
+                    self.remove_duplicate(&dup, node.span.end);
+                }
+            }
+        }
+    }
+
+    /// GW003's fix for a duplicate whose value equals the first: the duplicate removed, as whole
+    /// lines in block style (its trailing comment with it), else from the end of what precedes it
+    /// (`{a: 1, a: 1}` loses `, a: 1`).
+    fn remove_duplicate(&mut self, dup: &Duplicate, value_end: usize) {
+        let text = self.text;
+        let line_start = text[..dup.key_span.start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[value_end..]
+            .find('\n')
+            .map_or(text.len(), |i| value_end + i + 1);
+        let rest = text[value_end..line_end].trim_start_matches([' ', '\t']);
+        let own_line = text[line_start..dup.key_span.start]
+            .chars()
+            .all(|c| c == ' ' || c == '\t')
+            && (rest.trim_end().is_empty() || rest.starts_with('#'));
+        let span = if own_line {
+            Span::new(line_start, line_end)
+        } else {
+            Span::new(dup.before.min(dup.key_span.start), value_end)
+        };
+        let edit = Edit::delete(self.file.id, span);
+        if let Some(d) = self.out.diagnostics.get_mut(dup.finding) {
+            d.fix = Some(Fix::safe(
+                format!("remove the second {:?} (the same value)", dup.key),
+                vec![edit],
+            ));
         }
     }
 
     /// Takes a completed key node for the innermost mapping.
-    fn key(&mut self, node: Node) -> Pending {
+    fn key(&mut self, node: Node, before: usize) -> Pending {
         let span = node.span;
         let merge = matches!(&node.value, Value::Str(s) if s.plain() && s.text == "<<");
         let Some(key) = key_text(node.value) else {
@@ -495,7 +549,12 @@ impl<'a> Builder<'a> {
                         .at(self.file.id, span)
                         .with_related(self.file.id, first, "first set here"),
                 );
-                return Pending::Drop;
+                return Pending::Duplicate(Duplicate {
+                    finding: self.out.diagnostics.len() - 1,
+                    key,
+                    key_span: span,
+                    before,
+                });
             }
         }
         Pending::Value { key, span, merge }
