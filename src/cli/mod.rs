@@ -4,6 +4,7 @@ pub mod args;
 mod diff_cmd;
 mod explain_cmd;
 mod generate;
+mod graph_cmd;
 mod lint_cmd;
 mod progress;
 mod render_cmd;
@@ -40,6 +41,7 @@ pub fn main() -> ExitCode {
         Command::Explain(a) => explain_cmd::run(&a),
         Command::Render(a) => render_cmd::run(&a),
         Command::Diff(a) => diff_cmd::run(&a),
+        Command::Graph(a) => graph_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
     };
