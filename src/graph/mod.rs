@@ -9,6 +9,8 @@
 mod build;
 mod change;
 mod select;
+#[cfg(test)]
+mod tests;
 
 pub use build::build;
 pub use change::{GraphChange, Mark, change};
