@@ -13,7 +13,9 @@ use gwctl::graph::{EdgeKind, Graph, NodeKind, Outcome, build};
 use gwctl::lint::{LintOptions, Needs, lint_paths};
 
 fn testdata(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(rel)
 }
 
 /// Runs `gwctl graph ARGS` from the repository root; (exit code, stdout, stderr).
@@ -85,8 +87,18 @@ fn sets_hold_the_edges_they_are_for() {
             .any(|e| e.kind == kind && e.label == label && e.to.name == to)
     };
     let refused = graph_of(&[testdata("resolve/attachment.yaml")]);
-    assert!(has(&refused, EdgeKind::Refused, "NotAllowedByListeners", "not-selected"));
-    assert!(has(&refused, EdgeKind::Refused, "NoMatchingParent", "typo-parent"));
+    assert!(has(
+        &refused,
+        EdgeKind::Refused,
+        "NotAllowedByListeners",
+        "not-selected"
+    ));
+    assert!(has(
+        &refused,
+        EdgeKind::Refused,
+        "NoMatchingParent",
+        "typo-parent"
+    ));
     let quickstart = graph_of(&[testdata("quickstart")]);
     let overridden = EdgeKind::Policy(Outcome::Overridden);
     assert!(has(&quickstart, overridden, "Overridden", "checkout"));
@@ -126,36 +138,42 @@ fn error_counts_per_node() {
 /// A DOT statement's attributes, with quoted values unescaped.
 type Attrs = BTreeMap<String, String>;
 
-/// Reads the node and edge statements of the DOT gwctl writes (ids `nN`, `[key=value, ...]`
-/// lists with quoted or bare values); `subgraph`, `label=` lines and defaults are skipped.
-fn parse_dot(text: &str) -> (BTreeMap<String, Attrs>, Vec<(String, String, Attrs)>) {
-    let mut nodes = BTreeMap::new();
-    let mut edges = Vec::new();
-    let mut chars = text.chars().peekable();
-    let mut tokens: Vec<String> = Vec::new();
-    // Tokens: quoted strings (unescaped, marked with a leading '"'), words, and punctuation.
+/// The statements of a DOT graph: nodes by id, edges in order.
+struct Dot {
+    nodes: BTreeMap<String, Attrs>,
+    edges: Vec<(String, String, Attrs)>,
+}
+
+/// A quoted string's text, after its opening quote: `\"`, `\\` and `\n` unescaped, other
+/// escapes kept as written. Marked with a leading '"' to tell it from a bare word.
+fn quoted_token(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    let mut s = String::from("\"");
     while let Some(c) = chars.next() {
         match c {
-            '"' => {
-                let mut s = String::from("\"");
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => match chars.next() {
-                            Some('"') => s.push('"'),
-                            Some('\\') => s.push('\\'),
-                            Some('n') => s.push('\n'),
-                            Some(other) => {
-                                s.push('\\');
-                                s.push(other);
-                            }
-                            None => panic!("unterminated escape"),
-                        },
-                        '"' => break,
-                        c => s.push(c),
-                    }
+            '\\' => match chars.next() {
+                Some('"') => s.push('"'),
+                Some('\\') => s.push('\\'),
+                Some('n') => s.push('\n'),
+                Some(other) => {
+                    s.push('\\');
+                    s.push(other);
                 }
-                tokens.push(s);
-            }
+                None => panic!("unterminated escape"),
+            },
+            '"' => return s,
+            c => s.push(c),
+        }
+    }
+    panic!("unterminated string")
+}
+
+/// Tokens: quoted strings, words, `->` and punctuation.
+fn dot_tokens(text: &str) -> Vec<String> {
+    let mut chars = text.chars().peekable();
+    let mut tokens = Vec::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => tokens.push(quoted_token(&mut chars)),
             c if c.is_whitespace() => {}
             '[' | ']' | ',' | ';' | '=' | '{' | '}' => tokens.push(c.to_string()),
             '-' if chars.peek() == Some(&'>') => {
@@ -165,62 +183,76 @@ fn parse_dot(text: &str) -> (BTreeMap<String, Attrs>, Vec<(String, String, Attrs
             c => {
                 let mut s = c.to_string();
                 while let Some(&n) = chars.peek() {
-                    if n.is_alphanumeric() || n == '_' || n == '#' || n == '.' {
-                        s.push(n);
-                        chars.next();
-                    } else {
+                    if !(n.is_alphanumeric() || n == '_' || n == '#' || n == '.') {
                         break;
                     }
+                    s.push(n);
+                    chars.next();
                 }
                 tokens.push(s);
             }
         }
     }
-    let mut i = 0;
-    let attrs = |i: &mut usize| -> Attrs {
-        let mut out = Attrs::new();
-        if tokens.get(*i).map(String::as_str) != Some("[") {
-            return out;
-        }
-        *i += 1;
-        while tokens[*i] != "]" {
-            let key = tokens[*i].clone();
-            assert_eq!(tokens[*i + 1], "=", "attribute {key}");
-            let value = tokens[*i + 2].trim_start_matches('"').to_string();
-            out.insert(key, value);
-            *i += 3;
-            if tokens[*i] == "," {
-                *i += 1;
-            }
-        }
-        *i += 1;
-        out
-    };
-    while i < tokens.len() {
-        let t = tokens[i].clone();
-        if t.starts_with('n') && t[1..].chars().all(|c| c.is_ascii_digit()) && t.len() > 1 {
-            if tokens.get(i + 1).map(String::as_str) == Some("->") {
-                let to = tokens[i + 2].clone();
-                i += 3;
-                let a = attrs(&mut i);
-                edges.push((t, to, a));
-            } else {
-                i += 1;
-                let a = attrs(&mut i);
-                assert!(nodes.insert(t.clone(), a).is_none(), "node {t} twice");
-            }
-        } else {
-            i += 1;
+    tokens
+}
+
+/// An attribute list `[key=value, ...]` at `tokens[*i]`, if there is one.
+fn dot_attrs(tokens: &[String], i: &mut usize) -> Attrs {
+    let mut out = Attrs::new();
+    if tokens.get(*i).map(String::as_str) != Some("[") {
+        return out;
+    }
+    *i += 1;
+    while tokens[*i] != "]" {
+        let key = tokens[*i].clone();
+        assert_eq!(tokens[*i + 1], "=", "attribute {key}");
+        out.insert(key, tokens[*i + 2].trim_start_matches('"').to_string());
+        *i += 3;
+        if tokens[*i] == "," {
+            *i += 1;
         }
     }
-    (nodes, edges)
+    *i += 1;
+    out
+}
+
+/// Reads the node and edge statements of the DOT gwctl writes (ids `nN`, attribute lists with
+/// quoted or bare values); `subgraph`, `label=` lines and defaults are skipped.
+fn parse_dot(text: &str) -> Dot {
+    let tokens = dot_tokens(text);
+    let mut dot = Dot {
+        nodes: BTreeMap::new(),
+        edges: Vec::new(),
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i].clone();
+        let is_id = t.len() > 1 && t.starts_with('n') && t[1..].chars().all(|c| c.is_ascii_digit());
+        i += 1;
+        if !is_id {
+            continue;
+        }
+        if tokens.get(i).map(String::as_str) == Some("->") {
+            let to = tokens[i + 1].clone();
+            i += 2;
+            let attrs = dot_attrs(&tokens, &mut i);
+            dot.edges.push((t, to, attrs));
+        } else {
+            let attrs = dot_attrs(&tokens, &mut i);
+            assert!(
+                dot.nodes.insert(t.clone(), attrs).is_none(),
+                "node {t} twice"
+            );
+        }
+    }
+    dot
 }
 
 /// Every node of the graph is in the DOT with its name in its label, and every edge between
 /// the right two nodes; nothing more.
 fn check_dot(paths: &[PathBuf], dot: &str) {
     let g = graph_of(paths);
-    let (nodes, edges) = parse_dot(dot);
+    let Dot { nodes, edges } = parse_dot(dot);
     assert_eq!(nodes.len(), g.nodes.len(), "{dot}");
     for (i, n) in g.nodes.iter().enumerate() {
         let attrs = &nodes[&format!("n{i}")];
@@ -233,13 +265,12 @@ fn check_dot(paths: &[PathBuf], dot: &str) {
             .chars()
             .filter(|c| !c.is_control() && !matches!(c, '\u{202a}'..='\u{202e}'))
             .collect();
-        let label: String = attrs["label"]
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect();
+        let label: String = attrs["label"].chars().filter(|c| !c.is_control()).collect();
         let mut rest = label.as_str();
         for c in expected.chars() {
-            let at = rest.find(c).unwrap_or_else(|| panic!("{c:?} of {shown:?} in {label:?}"));
+            let at = rest
+                .find(c)
+                .unwrap_or_else(|| panic!("{c:?} of {shown:?} in {label:?}"));
             rest = &rest[at + c.len_utf8()..];
         }
     }
@@ -286,7 +317,10 @@ fn check_svg(paths: &[PathBuf], svg: &str) {
             .unwrap_or_default();
         assert!(title.contains(&node.id.object_kind), "{title}");
         assert!(!title.chars().any(char::is_control), "{title:?}");
-        let rects = element.children().filter(|c| c.has_tag_name("rect")).count();
+        let rects = element
+            .children()
+            .filter(|c| c.has_tag_name("rect"))
+            .count();
         assert_eq!(rects, 1, "one box per node");
     }
     assert!(!svg.contains("href"), "self-contained: no references out");
@@ -313,7 +347,10 @@ fn svg_shortens_long_names() {
     );
     std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
     let svg = graph_ok(&[&file.to_string_lossy(), "-o", "svg"]);
-    assert!(svg.contains(&format!("<title>Gateway infra/{long}</title>")), "{svg}");
+    assert!(
+        svg.contains(&format!("<title>Gateway infra/{long}</title>")),
+        "{svg}"
+    );
     assert!(svg.contains(">a-very-long-g…-and-on-and-on<"), "{svg}");
 }
 
@@ -384,9 +421,15 @@ fn gateway_limits_to_its_component() {
     assert!(ai.contains("Gateway\\nai\""), "{ai}");
     assert!(ai.contains("provider\\nprimary"), "{ai}");
     assert!(ai.contains("AiGatewayPolicy\\nprimary-timeout"), "{ai}");
-    assert!(!ai.contains("Gateway\\nedge") && !ai.contains("checkout"), "{ai}");
+    assert!(
+        !ai.contains("Gateway\\nedge") && !ai.contains("checkout"),
+        "{ai}"
+    );
     let edge = graph_ok(&[both[0], both[1], "--gateway", "shop/edge"]);
-    assert!(edge.contains("checkout-timeouts-old") && !edge.contains("llm"), "{edge}");
+    assert!(
+        edge.contains("checkout-timeouts-old") && !edge.contains("llm"),
+        "{edge}"
+    );
     // The misspelt policy attaches to nothing: it is no part of the Gateway's component.
     assert!(!edge.contains("checkout-retries"), "{edge}");
 }
@@ -398,13 +441,19 @@ fn unknown_gateway_is_a_usage_error() {
     assert_eq!(stdout, "");
     assert_eq!(stderr, "gwctl: error: no Gateway shop/edg in the inputs\n");
     let (code, _, stderr) = gwctl_graph(&["testdata/quickstart", "--gateway", "a/b/c"]);
-    assert_eq!((code, stderr.as_str()), (2, "gwctl: error: --gateway \"a/b/c\" is not NAMESPACE/NAME\n"));
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "gwctl: error: --gateway \"a/b/c\" is not NAMESPACE/NAME\n"
+        )
+    );
 }
 
 #[test]
 fn namespace_keeps_its_objects_and_their_neighbours() {
     let out = graph_ok(&["testdata/quickstart", "-n", "payments", "-o", "dot"]);
-    let (nodes, edges) = parse_dot(&out);
+    let Dot { nodes, edges } = parse_dot(&out);
     let labels: Vec<&str> = nodes.values().map(|a| a["label"].as_str()).collect();
     assert_eq!(labels, ["rule\npay", "Service\npayments"]);
     assert_eq!(edges.len(), 1);

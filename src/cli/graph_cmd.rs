@@ -45,6 +45,7 @@ pub(super) fn run(args: &GraphArgs) -> u8 {
         Ok(graph) => graph,
         Err(message) => return usage_error(&message),
     };
-    let code = print_stdout(&render_graph(&graph, args.output)).map_or_else(|code| code, |()| skipped);
+    let code =
+        print_stdout(&render_graph(&graph, args.output)).map_or_else(|code| code, |()| skipped);
     super::exit_now(code)
 }

@@ -26,7 +26,16 @@ pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
         index: facts
             .iter()
             .enumerate()
-            .map(|(i, f)| ((f.id.kind.as_str(), f.id.namespace.as_str(), f.id.name.as_str()), i))
+            .map(|(i, f)| {
+                (
+                    (
+                        f.id.kind.as_str(),
+                        f.id.namespace.as_str(),
+                        f.id.name.as_str(),
+                    ),
+                    i,
+                )
+            })
             .collect(),
         errors: error_counts(&run.diagnostics),
         graph: Graph::default(),
@@ -49,7 +58,8 @@ fn error_counts(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), usize
     for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
         if let Some(r) = &d.resource {
             let ns = r.namespace.as_deref().unwrap_or("");
-            *out.entry((r.kind.as_str(), ns, r.name.as_str())).or_default() += 1;
+            *out.entry((r.kind.as_str(), ns, r.name.as_str()))
+                .or_default() += 1;
         }
     }
     out
@@ -91,7 +101,10 @@ impl<'a> Builder<'a> {
             return None;
         };
         let l = listeners.get(i)?;
-        Some(self.object_id(owner)?.section(NodeKind::Listener, i, &l.name))
+        Some(
+            self.object_id(owner)?
+                .section(NodeKind::Listener, i, &l.name),
+        )
     }
 
     fn rule_id(&self, route: usize, i: usize) -> Option<NodeId> {
@@ -107,7 +120,10 @@ impl<'a> Builder<'a> {
             return None;
         };
         let name = sections.get(i)?;
-        Some(self.object_id(backend)?.section(NodeKind::Provider, i, name))
+        Some(
+            self.object_id(backend)?
+                .section(NodeKind::Provider, i, name),
+        )
     }
 
     fn node(&mut self, id: NodeId, detail: String) {
@@ -117,10 +133,20 @@ impl<'a> Builder<'a> {
         {
             0
         } else {
-            self.errors
-                .get(&(id.object_kind.as_str(), id.namespace.as_str(), id.name.as_str()))
-                .copied()
-                .unwrap_or(0)
+            let count = |ns: &str| {
+                self.errors
+                    .get(&(id.object_kind.as_str(), ns, id.name.as_str()))
+                    .copied()
+                    .unwrap_or(0)
+            };
+            // A finding names an object written without a namespace with none; the facts
+            // put it in `default`.
+            count(&id.namespace)
+                + if id.namespace == "default" {
+                    count("")
+                } else {
+                    0
+                }
         };
         self.graph.nodes.push(Node {
             id,
@@ -199,7 +225,12 @@ impl<'a> Builder<'a> {
                 detail.push(' ');
                 detail.push_str(host);
             }
-            self.edge(owner.clone(), lid.clone(), EdgeKind::Contains, String::new());
+            self.edge(
+                owner.clone(),
+                lid.clone(),
+                EdgeKind::Contains,
+                String::new(),
+            );
             self.node(lid, detail);
         }
     }
@@ -222,7 +253,9 @@ impl<'a> Builder<'a> {
     fn refusals(&mut self, statuses: &[RouteStatus]) {
         for s in statuses.iter().filter(|s| !s.accepted.status) {
             let ns = s.route.namespace.as_deref().unwrap_or("");
-            let Some(&r) = self.index.get(&(s.route.kind.as_str(), ns, s.route.name.as_str()))
+            let Some(&r) = self
+                .index
+                .get(&(s.route.kind.as_str(), ns, s.route.name.as_str()))
             else {
                 continue;
             };
@@ -259,7 +292,13 @@ impl<'a> Builder<'a> {
         self.object_id(g)
     }
 
-    fn missing(&mut self, kind: NodeKind, object_kind: &str, ns: &str, name: &str) -> Option<NodeId> {
+    fn missing(
+        &mut self,
+        kind: NodeKind,
+        object_kind: &str,
+        ns: &str,
+        name: &str,
+    ) -> Option<NodeId> {
         let id = NodeId::object(kind, object_kind, ns, name);
         self.graph.nodes.push(Node {
             id: id.clone(),

@@ -17,7 +17,10 @@ pub fn select(graph: Graph, selection: &Selection) -> Result<Graph, String> {
     let mut graph = graph;
     if let Some((ns, name)) = &selection.gateway {
         let start = NodeId::object(NodeKind::Gateway, "Gateway", ns, name);
-        if graph.position(&start).is_none_or(|i| graph.nodes[i].missing) {
+        if graph
+            .position(&start)
+            .is_none_or(|i| graph.nodes[i].missing)
+        {
             return Err(format!("no Gateway {ns}/{name} in the inputs"));
         }
         let keep = component(&graph, start);
@@ -70,9 +73,7 @@ fn component(graph: &Graph, start: NodeId) -> BTreeSet<NodeId> {
         .edges
         .iter()
         .filter(|e| keep.contains(&e.to) && !keep.contains(&e.from))
-        .filter(|e| {
-            matches!(e.kind, EdgeKind::Policy(_)) || e.from.kind == NodeKind::GatewayClass
-        })
+        .filter(|e| matches!(e.kind, EdgeKind::Policy(_)) || e.from.kind == NodeKind::GatewayClass)
         .map(|e| e.from.clone())
         .collect();
     keep.extend(pointing);

@@ -5,7 +5,9 @@ use std::fmt::Write;
 
 use crate::graph::{Graph, NodeKind};
 
-use super::{Stroke, color, edge_label, fill, full_name, label_lines, namespace_title, stroke};
+use super::{
+    Stroke, by_namespace, color, edge_label, fill, full_name, label_lines, namespace_title, stroke,
+};
 
 /// A DOT quoted string: `"` and `\` escaped (a backslash would start a label escape such as
 /// `\N`); names reach here with line breaks and controls already escaped as text.
@@ -34,13 +36,11 @@ pub fn dot(graph: &Graph) -> String {
     let mut out = String::from(
         "digraph gwctl {\n  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=11];\n  edge [fontname=\"Helvetica\", fontsize=9];\n",
     );
-    for (n, ns) in graph.namespaces().into_iter().enumerate() {
+    for (n, (ns, members)) in by_namespace(graph).into_iter().enumerate() {
         let _ = writeln!(out, "  subgraph cluster_{n} {{");
         let _ = writeln!(out, "    label={};", quoted(&namespace_title(ns)));
-        for (i, node) in graph.nodes.iter().enumerate() {
-            if node.id.namespace != ns {
-                continue;
-            }
+        for i in members {
+            let node = &graph.nodes[i];
             let shape = match node.id.kind {
                 NodeKind::Policy => "hexagon",
                 NodeKind::Listener | NodeKind::Provider => "ellipse",

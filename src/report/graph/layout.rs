@@ -36,9 +36,8 @@ fn column_of(kind: NodeKind) -> usize {
     kind as usize
 }
 
-pub fn layout(graph: &Graph) -> Layout {
-    let n = graph.nodes.len();
-    // Only the columns some node uses.
+/// Column of each kind (empty columns dropped), and how many columns there are.
+fn columns(graph: &Graph) -> ([usize; 9], usize) {
     let mut used = [false; 9];
     for node in &graph.nodes {
         used[column_of(node.id.kind)] = true;
@@ -49,7 +48,15 @@ pub fn layout(graph: &Graph) -> Layout {
         col_x[c] = next;
         next += usize::from(*u);
     }
-    let columns = next.max(1);
+    (col_x, next.max(1))
+}
+
+/// (band, column) -> the nodes there, in the graph's order.
+type Cells = BTreeMap<(usize, usize), Vec<usize>>;
+
+/// Orders each cell by the average row of its nodes' neighbours, left to right and back.
+fn sweep(graph: &Graph, cells: &mut Cells) {
+    let n = graph.nodes.len();
     let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); n];
     for e in &graph.edges {
         if let (Some(a), Some(b)) = (graph.position(&e.from), graph.position(&e.to)) {
@@ -57,63 +64,71 @@ pub fn layout(graph: &Graph) -> Layout {
             neighbours[b].push(a);
         }
     }
-    // (band, column) -> nodes, in graph order to begin with.
-    let namespaces = graph.namespaces();
-    let band_of: BTreeMap<&str, usize> = namespaces.iter().enumerate().map(|(i, ns)| (*ns, i)).collect();
-    let mut cells: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
-    for (i, node) in graph.nodes.iter().enumerate() {
-        let band = band_of.get(node.id.namespace.as_str()).copied().unwrap_or(0);
-        cells.entry((band, col_x[column_of(node.id.kind)])).or_default().push(i);
-    }
     let mut row = vec![0f64; n];
-    let place = |cells: &BTreeMap<(usize, usize), Vec<usize>>, row: &mut Vec<f64>| {
-        for nodes in cells.values() {
-            for (r, &i) in nodes.iter().enumerate() {
-                row[i] = r as f64;
-            }
+    for nodes in cells.values() {
+        for (r, &i) in nodes.iter().enumerate() {
+            row[i] = r as f64;
         }
-    };
-    place(&cells, &mut row);
-    for sweep in 0..2 {
-        let keys: Vec<(usize, usize)> = if sweep == 0 {
-            cells.keys().copied().collect()
-        } else {
-            cells.keys().rev().copied().collect()
+    }
+    let forward: Vec<(usize, usize)> = cells.keys().copied().collect();
+    let backward: Vec<(usize, usize)> = forward.iter().rev().copied().collect();
+    for key in forward.into_iter().chain(backward) {
+        let Some(nodes) = cells.get_mut(&key) else {
+            continue;
         };
-        for key in keys {
-            let Some(nodes) = cells.get_mut(&key) else { continue };
-            let centre = |i: usize| {
+        let mut keyed: Vec<(f64, usize)> = nodes
+            .iter()
+            .map(|&i| {
                 let ns = &neighbours[i];
-                if ns.is_empty() {
+                let centre = if ns.is_empty() {
                     row[i]
                 } else {
                     ns.iter().map(|&j| row[j]).sum::<f64>() / ns.len() as f64
-                }
-            };
-            let mut keyed: Vec<(f64, usize)> = nodes.iter().map(|&i| (centre(i), i)).collect();
-            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            *nodes = keyed.into_iter().map(|(_, i)| i).collect();
-            for (r, &i) in nodes.iter().enumerate() {
-                row[i] = r as f64;
-            }
+                };
+                (centre, i)
+            })
+            .collect();
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        *nodes = keyed.into_iter().map(|(_, i)| i).collect();
+        for (r, &i) in nodes.iter().enumerate() {
+            row[i] = r as f64;
         }
     }
-    let mut at = vec![(0.0, 0.0); n];
+}
+
+pub fn layout(graph: &Graph) -> Layout {
+    let (col_x, columns) = columns(graph);
+    let namespaces = graph.namespaces();
+    let band_of: BTreeMap<&str, usize> = namespaces
+        .iter()
+        .enumerate()
+        .map(|(i, ns)| (*ns, i))
+        .collect();
+    let mut cells = Cells::new();
+    for (i, node) in graph.nodes.iter().enumerate() {
+        let band = band_of
+            .get(node.id.namespace.as_str())
+            .copied()
+            .unwrap_or(0);
+        cells
+            .entry((band, col_x[column_of(node.id.kind)]))
+            .or_default()
+            .push(i);
+    }
+    sweep(graph, &mut cells);
+    let mut at = vec![(0.0, 0.0); graph.nodes.len()];
     let mut bands = Vec::new();
     let mut y = MARGIN;
     for (b, ns) in namespaces.iter().enumerate() {
-        let rows = cells
-            .range((b, 0)..(b + 1, 0))
-            .map(|(_, v)| v.len())
-            .max()
-            .unwrap_or(0);
-        let height = BAND_HEAD + rows as f64 * ROW_H;
-        for ((_, col), nodes) in cells.range((b, 0)..(b + 1, 0)) {
+        let band = cells.range((b, 0)..(b + 1, 0));
+        let rows = band.clone().map(|(_, v)| v.len()).max().unwrap_or(0);
+        for ((_, col), nodes) in band {
             for (r, &i) in nodes.iter().enumerate() {
                 let x = MARGIN + *col as f64 * COL_W + (COL_W - NODE_W) / 2.0;
                 at[i] = (x, y + BAND_HEAD + r as f64 * ROW_H + (ROW_H - NODE_H) / 2.0);
             }
         }
+        let height = BAND_HEAD + rows as f64 * ROW_H;
         bands.push(Band {
             namespace: ns.to_string(),
             y,

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::graph::{Graph, GraphChange, Mark, NodeKind};
 
-use super::{Stroke, color, edge_label, fill, label_lines, namespace_title, stroke};
+use super::{Stroke, by_namespace, color, edge_label, fill, label_lines, namespace_title, stroke};
 
 /// The graph as a Mermaid flowchart.
 pub fn mermaid(graph: &Graph) -> String {
@@ -32,17 +32,19 @@ fn text(s: &str) -> String {
 }
 
 fn node_label(lines: &[String]) -> String {
-    lines.iter().map(|l| text(l)).collect::<Vec<_>>().join("<br/>")
+    lines
+        .iter()
+        .map(|l| text(l))
+        .collect::<Vec<_>>()
+        .join("<br/>")
 }
 
 fn write(graph: &Graph, change: Option<&GraphChange>) -> String {
     let mut out = String::from("flowchart LR\n");
-    for (n, ns) in graph.namespaces().into_iter().enumerate() {
+    for (n, (ns, members)) in by_namespace(graph).into_iter().enumerate() {
         let _ = writeln!(out, "  subgraph ns{n}[\"{}\"]", text(&namespace_title(ns)));
-        for (i, node) in graph.nodes.iter().enumerate() {
-            if node.id.namespace != ns {
-                continue;
-            }
+        for i in members {
+            let node = &graph.nodes[i];
             let label = node_label(&label_lines(node));
             let (open, close) = match node.id.kind {
                 NodeKind::Policy => ("{{", "}}"),

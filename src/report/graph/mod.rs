@@ -108,6 +108,15 @@ fn errors_text(n: usize) -> String {
     }
 }
 
+/// The nodes of each namespace (by position), namespaces in order.
+fn by_namespace(graph: &Graph) -> std::collections::BTreeMap<&str, Vec<usize>> {
+    let mut out: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+    for (i, n) in graph.nodes.iter().enumerate() {
+        out.entry(n.id.namespace.as_str()).or_default().push(i);
+    }
+    out
+}
+
 /// The namespace's heading (cluster-scoped objects have none).
 fn namespace_title(ns: &str) -> String {
     if ns.is_empty() {
@@ -166,4 +175,3 @@ fn fill(kind: NodeKind) -> &'static str {
         NodeKind::Backend | NodeKind::Provider => "#f3e5f5",
     }
 }
-

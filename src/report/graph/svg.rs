@@ -8,8 +8,8 @@ use crate::graph::Graph;
 
 use super::layout::{Layout, NODE_H, NODE_W, layout};
 use super::{
-    Stroke, color, edge_label, errors_text, fill, full_name, kind_line, name_line,
-    namespace_title, stroke,
+    Stroke, color, edge_label, errors_text, fill, full_name, kind_line, name_line, namespace_title,
+    stroke,
 };
 
 /// Characters of a name that fit a node's width.
@@ -72,6 +72,15 @@ pub fn svg(graph: &Graph) -> String {
             xml(&namespace_title(&b.namespace))
         );
     }
+    write_edges(&mut out, graph, &at);
+    write_nodes(&mut out, graph, &at);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Each edge as a curve from the right side of one box to the left side of the other, with its
+/// label at the middle and its two ends in a tooltip.
+fn write_edges(out: &mut String, graph: &Graph, at: &[(f64, f64)]) {
     for e in &graph.edges {
         let (Some(a), Some(b)) = (graph.position(&e.from), graph.position(&e.to)) else {
             continue;
@@ -89,7 +98,11 @@ pub fn svg(graph: &Graph) -> String {
             "{} -> {}{}",
             full_name(&graph.nodes[a]),
             full_name(&graph.nodes[b]),
-            if label.is_empty() { String::new() } else { format!(": {label}") }
+            if label.is_empty() {
+                String::new()
+            } else {
+                format!(": {label}")
+            }
         );
         let _ = write!(
             out,
@@ -110,6 +123,10 @@ pub fn svg(graph: &Graph) -> String {
         }
         out.push_str("</g>\n");
     }
+}
+
+/// Each node as one `<g class="node">`: tooltip, box, kind, name, and the detail or error count.
+fn write_nodes(out: &mut String, graph: &Graph, at: &[(f64, f64)]) {
     for (i, n) in graph.nodes.iter().enumerate() {
         let (x, y) = at[i];
         let border = if n.errors > 0 {
@@ -147,6 +164,4 @@ pub fn svg(graph: &Graph) -> String {
         }
         out.push_str("</g>\n");
     }
-    out.push_str("</svg>\n");
-    out
 }
