@@ -6,7 +6,6 @@ use super::lint_cmd::load_config;
 use super::render_cmd::gateway_arg;
 use super::{print_stdout, usage_error};
 use crate::graph::{Selection, build, select};
-use crate::lint::{LintOptions, Needs, lint_paths};
 use crate::report::graph::render_graph;
 
 pub(super) fn run(args: &GraphArgs) -> u8 {
@@ -18,20 +17,10 @@ pub(super) fn run(args: &GraphArgs) -> u8 {
         Ok(gateway) => gateway,
         Err(code) => return code,
     };
-    let options = LintOptions {
-        config,
-        values: args.values.clone(),
-        needs: Needs::Model,
-        ..LintOptions::default()
+    let (run, skipped) = match super::model_run(config, args.values.clone(), &args.paths) {
+        Ok(ran) => ran,
+        Err(code) => return code,
     };
-    let run = match lint_paths(&args.paths, &options) {
-        Ok(run) => run,
-        Err(message) => return usage_error(&message),
-    };
-    if let Some(unread) = super::unreadable(&run) {
-        return usage_error(&unread);
-    }
-    let skipped = u8::from(super::report_skipped_inputs(&run));
     let Some(model) = &run.model else {
         return usage_error("no manifests were read");
     };

@@ -98,6 +98,28 @@ pub(crate) fn unreadable(run: &crate::lint::LintRun) -> Option<String> {
     })
 }
 
+/// Lints with the model kept (`explain`, `graph`): the run, and 1 when an input could not be
+/// used whole (see [`report_skipped_inputs`]); `Err` is the exit status of a usage error or an
+/// unreadable path.
+pub(crate) fn model_run(
+    config: crate::config::Config,
+    values: Option<std::path::PathBuf>,
+    paths: &[std::path::PathBuf],
+) -> Result<(crate::lint::LintRun, u8), u8> {
+    let options = crate::lint::LintOptions {
+        config,
+        values,
+        needs: crate::lint::Needs::Model,
+        ..crate::lint::LintOptions::default()
+    };
+    let run = crate::lint::lint_paths(paths, &options).map_err(|message| usage_error(&message))?;
+    if let Some(unread) = unreadable(&run) {
+        return Err(usage_error(&unread));
+    }
+    let skipped = u8::from(report_skipped_inputs(&run));
+    Ok((run, skipped))
+}
+
 /// Ends the process once every output is written, without running destructors or the
 /// allocator's clean-up at exit: freeing a large run object by object, then returning its pages
 /// to the system one by one, took a tenth of a second that the system does at once when the

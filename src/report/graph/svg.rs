@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::graph::Graph;
+use crate::report::junit::xml;
 
 use super::layout::{Layout, NODE_H, NODE_W, layout};
 use super::{
@@ -14,23 +15,6 @@ use super::{
 
 /// Characters of a name that fit a node's width.
 const NAME_CHARS: usize = 28;
-
-/// Text for XML character data and attribute values (names reach here with controls already
-/// escaped as text, so every character left is one XML can hold).
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// A name cut in the middle to `max` characters, the cut marked with `…`.
 fn shortened(s: &str, max: usize) -> String {
