@@ -15,6 +15,8 @@ pub const NODE_H: f64 = 52.0;
 pub const COL_W: f64 = 280.0;
 pub const ROW_H: f64 = 68.0;
 pub const MARGIN: f64 = 20.0;
+/// Most lanes a column is wrapped into.
+pub const MAX_LANES: usize = 4;
 /// Room for a band's heading.
 pub const BAND_HEAD: f64 = 24.0;
 
@@ -116,16 +118,25 @@ pub fn layout(graph: &Graph) -> Layout {
             .push(i);
     }
     sweep(graph, &mut cells);
+    let lanes = lanes(&cells, namespaces.len(), columns);
+    // Left edge of each column: the columns before it, each as wide as its lanes.
+    let mut left = vec![MARGIN; columns + 1];
+    for c in 0..columns {
+        left[c + 1] = left[c] + lanes.iter().map(|l| l[c]).max().unwrap_or(1) as f64 * COL_W;
+    }
     let mut at = vec![(0.0, 0.0); graph.nodes.len()];
     let mut bands = Vec::new();
     let mut y = MARGIN;
     for (b, ns) in namespaces.iter().enumerate() {
         let band = cells.range((b, 0)..(b + 1, 0));
-        let rows = band.clone().map(|(_, v)| v.len()).max().unwrap_or(0);
+        let mut rows = 0;
         for ((_, col), nodes) in band {
+            let l = lanes[b][*col];
+            rows = rows.max(nodes.len().div_ceil(l));
             for (r, &i) in nodes.iter().enumerate() {
-                let x = MARGIN + *col as f64 * COL_W + (COL_W - NODE_W) / 2.0;
-                at[i] = (x, y + BAND_HEAD + r as f64 * ROW_H + (ROW_H - NODE_H) / 2.0);
+                let x = left[*col] + (r % l) as f64 * COL_W + (COL_W - NODE_W) / 2.0;
+                let row = (r / l) as f64;
+                at[i] = (x, y + BAND_HEAD + row * ROW_H + (ROW_H - NODE_H) / 2.0);
             }
         }
         let height = BAND_HEAD + rows as f64 * ROW_H;
@@ -139,7 +150,26 @@ pub fn layout(graph: &Graph) -> Layout {
     Layout {
         at,
         bands,
-        width: 2.0 * MARGIN + columns as f64 * COL_W,
+        width: MARGIN + left[columns],
         height: y + MARGIN / 2.0,
     }
+}
+
+/// Lanes of each (band, column): a column much fuller than the band's average is wrapped into
+/// up to [`MAX_LANES`] lanes side by side (row by row, so the order stays), which keeps a
+/// namespace of hundreds of rules from making the picture hundreds of rows tall.
+fn lanes(cells: &Cells, bands: usize, columns: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![vec![1; columns]; bands];
+    for b in 0..bands {
+        let band: Vec<(usize, usize)> = cells
+            .range((b, 0)..(b + 1, 0))
+            .map(|((_, c), v)| (*c, v.len()))
+            .collect();
+        let total: usize = band.iter().map(|(_, n)| n).sum();
+        let even = total.div_ceil(band.len().max(1)).max(1);
+        for (c, n) in band {
+            out[b][c] = n.div_ceil(even).clamp(1, MAX_LANES);
+        }
+    }
+    out
 }
