@@ -160,7 +160,7 @@ pub fn layout(graph: &Graph) -> Layout {
 /// namespace of hundreds of rules from making the picture hundreds of rows tall.
 fn lanes(cells: &Cells, bands: usize, columns: usize) -> Vec<Vec<usize>> {
     let mut out = vec![vec![1; columns]; bands];
-    for b in 0..bands {
+    for (b, lanes) in out.iter_mut().enumerate() {
         let band: Vec<(usize, usize)> = cells
             .range((b, 0)..(b + 1, 0))
             .map(|((_, c), v)| (*c, v.len()))
@@ -168,7 +168,7 @@ fn lanes(cells: &Cells, bands: usize, columns: usize) -> Vec<Vec<usize>> {
         let total: usize = band.iter().map(|(_, n)| n).sum();
         let even = total.div_ceil(band.len().max(1)).max(1);
         for (c, n) in band {
-            out[b][c] = n.div_ceil(even).clamp(1, MAX_LANES);
+            lanes[c] = n.div_ceil(even).clamp(1, MAX_LANES);
         }
     }
     out
