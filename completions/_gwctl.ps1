@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text')
+            [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -145,6 +146,20 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'gwctl;graph' {
+            [CompletionResult]::new('--gateway', '--gateway', [CompletionResultType]::ParameterName, 'Only this Gateway''s component (what it reaches and the policies and GatewayClass on those), as NAMESPACE/NAME (or NAME in namespace `default`)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Only the objects of this namespace, and the nodes their edges lead to')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Only the objects of this namespace, and the nodes their edges lead to')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'The control-plane chart''s values file (its `policyMerge` applies)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'gwctl;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write the scripts of every supported shell into this directory')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -168,6 +183,7 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text')
+            [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages (one for gwctl and one per subcommand) to a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -189,6 +205,9 @@ Register-ArgumentCompleter -Native -CommandName 'gwctl' -ScriptBlock {
             break
         }
         'gwctl;help;diff' {
+            break
+        }
+        'gwctl;help;graph' {
             break
         }
         'gwctl;help;completions' {

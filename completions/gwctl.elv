@@ -28,6 +28,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand render 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway'
             cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
+            cand graph 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -135,6 +136,19 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'gwctl;graph'= {
+            cand --gateway 'Only this Gateway''s component (what it reaches and the policies and GatewayClass on those), as NAMESPACE/NAME (or NAME in namespace `default`)'
+            cand -n 'Only the objects of this namespace, and the nodes their edges lead to'
+            cand --namespace 'Only the objects of this namespace, and the nodes their edges lead to'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --values 'The control-plane chart''s values file (its `policyMerge` applies)'
+            cand --config 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'gwctl;completions'= {
             cand --dir 'Write the scripts of every supported shell into this directory'
             cand -h 'Print help'
@@ -156,6 +170,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand render 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway'
             cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
+            cand graph 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -171,6 +186,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help;render'= {
         }
         &'gwctl;help;diff'= {
+        }
+        &'gwctl;help;graph'= {
         }
         &'gwctl;help;completions'= {
         }

@@ -32,6 +32,7 @@ complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "schema" -d 'Print the J
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "render" -d 'Print what the controller would program: Envoy xDS or the AI data plane\'s resources, and the status conditions, per Gateway'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "diff" -d 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
+complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "graph" -d 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
 complete -c gwctl -n "__fish_gwctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -134,18 +135,28 @@ complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l max-cel-depth -d 'N
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -l exit-code -d 'Exit with 1 when something changes in effect, like `git diff --exit-code`'
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gwctl -n "__fish_gwctl_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c gwctl -n "__fish_gwctl_using_subcommand graph" -l gateway -d 'Only this Gateway\'s component (what it reaches and the policies and GatewayClass on those), as NAMESPACE/NAME (or NAME in namespace `default`)' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand graph" -s n -l namespace -d 'Only the objects of this namespace, and the nodes their edges lead to' -r
+complete -c gwctl -n "__fish_gwctl_using_subcommand graph" -s o -l output -d 'Output format' -r -f -a "mermaid\t'Mermaid flowchart: renders inline in GitHub and GitLab Markdown'
+dot\t'Graphviz DOT'
+svg\t'A self-contained SVG picture, laid out by gwctl'"
+complete -c gwctl -n "__fish_gwctl_using_subcommand graph" -l values -d 'The control-plane chart\'s values file (its `policyMerge` applies)' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand graph" -l config -d 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory' -r -F
+complete -c gwctl -n "__fish_gwctl_using_subcommand graph" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gwctl -n "__fish_gwctl_using_subcommand graph" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -l dir -d 'Write the scripts of every supported shell into this directory' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -l dir -d 'Directory to write the pages into' -r -F
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c gwctl -n "__fish_gwctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "render" -d 'Print what the controller would program: Envoy xDS or the AI data plane\'s resources, and the status conditions, per Gateway'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "diff" -d 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
-complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "lint" -d 'Check manifests against the gateway API schemas'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "rules" -d 'List the rule codes, or explain one'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "schema" -d 'Print the JSON Schema gwctl checks a kind against'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "explain" -d 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "render" -d 'Print what the controller would program: Envoy xDS or the AI data plane\'s resources, and the status conditions, per Gateway'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "diff" -d 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "graph" -d 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "man" -d 'Write man pages (one for gwctl and one per subcommand) to a directory'
+complete -c gwctl -n "__fish_gwctl_using_subcommand help; and not __fish_seen_subcommand_from lint rules schema explain render diff graph completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -155,6 +155,27 @@ pub(super) fn fair_shares(needs: &[usize], room: usize) -> Vec<usize> {
     }
 }
 
+/// The Mermaid picture of what changed in the topology, when it takes at most half the room
+/// (the sections keep the other half); else a line saying it was left out. Returns the room
+/// used.
+fn picture(change: &crate::graph::GraphChange, room: usize, cap: usize, out: &mut String) -> usize {
+    let text = format!(
+        "**Topology:** added in green, removed in red.\n\n```mermaid\n{}```\n\n",
+        crate::report::graph::mermaid_change(change)
+    );
+    let before = out.len();
+    if text.len() <= room / 2 {
+        out.push_str(&text);
+    } else {
+        let _ = write!(
+            out,
+            "_The picture of the topology change ({} characters) is left out: it does not fit in {cap} characters._\n\n",
+            text.len()
+        );
+    }
+    (out.len() - before).min(room)
+}
+
 fn findings_section(d: &Diff, summary: &str) -> Option<Section> {
     let f = &d.findings;
     if f.introduced.is_empty() && f.fixed.is_empty() {
@@ -313,7 +334,10 @@ pub fn markdown(d: &Diff, cap: usize) -> String {
     .map(Section::escaped)
     .collect();
     let frame: usize = sections.iter().map(|s| s.open.len() + s.close.len()).sum();
-    let room = cap.saturating_sub(out.len() + frame + RESERVE);
+    let mut room = cap.saturating_sub(out.len() + frame + RESERVE);
+    if let Some(change) = &d.graph {
+        room -= picture(change, room, cap, &mut out);
+    }
     let needs: Vec<usize> = sections.iter().map(Section::size).collect();
     let shares = fair_shares(&needs, room);
     let mut left_out = 0;
