@@ -30,6 +30,8 @@ pub struct Side {
     pub findings: findings::Findings,
     pub effective: effective::EffectiveMap,
     pub rendered: rendered::RenderedMap,
+    /// The topology, for the picture of what changed.
+    pub graph: crate::graph::Graph,
 }
 
 impl Side {
@@ -82,7 +84,12 @@ fn reduce(
     // One merge serves the effective-policy section and the rendering.
     let merged = run.model.as_ref().map(|m| m.merge());
     let rest = render::render_merged_each(run, merged.as_ref(), options, each);
+    let graph = merged
+        .as_ref()
+        .map(|merged| crate::graph::build(run, merged))
+        .unwrap_or_default();
     let side = Side {
+        graph,
         findings: findings::of_run(run),
         effective: run
             .model
@@ -103,6 +110,10 @@ pub struct Diff {
     pub effective: Vec<PlaceChange>,
     /// Per Gateway, the rendered resources that changed.
     pub rendered: Vec<GatewayChange>,
+    /// The part of the topology around what changed (attachments, refusals, backendRefs,
+    /// delegation, policies and their outcome), for the Markdown picture; not in the JSON.
+    #[serde(skip)]
+    pub graph: Option<crate::graph::GraphChange>,
 }
 
 impl Diff {
@@ -139,6 +150,7 @@ pub fn diff_head(base: &Side, head: Head) -> Diff {
         findings: findings::compare(&base.findings, &head.side.findings),
         effective: effective::compare(&base.effective, &head.side.effective),
         rendered: head.rendered,
+        graph: crate::graph::change(&base.graph, &head.side.graph),
     }
 }
 
@@ -148,6 +160,7 @@ pub fn diff(base: &Side, head: &Side) -> Diff {
         findings: findings::compare(&base.findings, &head.findings),
         effective: effective::compare(&base.effective, &head.effective),
         rendered: rendered::compare(&base.rendered, &head.rendered),
+        graph: crate::graph::change(&base.graph, &head.graph),
     }
 }
 
