@@ -77,9 +77,7 @@ pub fn validate_document(
     schema: &KindSchema,
     label: ResourceRef,
 ) -> Vec<Diagnostic> {
-    let mut w = Walker::new(file, label, schema, true, &Limits::default());
-    w.walk(root, &schema.schema.root, root.span, false);
-    w.out
+    walk_document(file, root, schema, label, true)
 }
 
 /// [`validate_document`] for a document read as YAML 1.2 (gwctl's own config): a plain `off`
@@ -91,8 +89,18 @@ pub fn validate_yaml12_document(
     schema: &KindSchema,
     label: ResourceRef,
 ) -> Vec<Diagnostic> {
+    walk_document(file, root, schema, label, false)
+}
+
+fn walk_document(
+    file: &SourceFile,
+    root: &Node,
+    schema: &KindSchema,
+    label: ResourceRef,
+    yaml11_warnings: bool,
+) -> Vec<Diagnostic> {
     let mut w = Walker::new(file, label, schema, true, &Limits::default());
-    w.yaml11_warnings = false;
+    w.yaml11_warnings = yaml11_warnings;
     w.walk(root, &schema.schema.root, root.span, false);
     w.out
 }
