@@ -49,6 +49,27 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// Set when a suppression hid the finding; it then counts for nothing (see `crate::suppress`).
     pub suppressed: Option<Suppressed>,
+    /// What the finding means to the controller, set where it is made: later stages decide on
+    /// this (through [`Verdicts`]), never on the code or the message.
+    #[serde(skip)]
+    pub outcome: Outcome,
+}
+
+/// What a finding means to the controller that programs the proxy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Outcome {
+    /// As its severity says: an error is one the API server or the controller detects, and the
+    /// resource is not accepted.
+    #[default]
+    BySeverity,
+    /// A reference the controller cannot resolve when it translates the resource (it is not
+    /// accepted); `missing` names the object (`kind`, `namespace/name`) when it is not there.
+    Reference { missing: Option<(String, String)> },
+    /// An error only the proxy finds when it loads the configuration: the controller accepts the
+    /// resource (with validation level strict the proxy checks the configuration first).
+    ProxyOnly,
+    /// On a definition the inputs replace with a later one: the controller never sees it.
+    Replaced,
 }
 
 /// What hid a finding: shown with `--show-suppressed`.
@@ -86,7 +107,13 @@ impl Diagnostic {
             help: None,
             related: Vec::new(),
             suppressed: None,
+            outcome: Outcome::BySeverity,
         }
+    }
+
+    pub fn with_outcome(mut self, outcome: Outcome) -> Self {
+        self.outcome = outcome;
+        self
     }
 
     pub fn at(mut self, file: FileId, span: Span) -> Self {
@@ -122,3 +149,6 @@ impl Diagnostic {
         self
     }
 }
+
+mod verdicts;
+pub use verdicts::{Rejection, Verdicts};

@@ -7,9 +7,8 @@
 //! controller merges a route's levels into one route configuration).
 
 use crate::fasthash::{FastMap, FastSet};
-use crate::rules;
 
-use crate::diag::{Diagnostic, ResourceRef, Severity};
+use crate::diag::{ResourceRef, Verdicts};
 use crate::model::facts::{Facts, Spec};
 use crate::resolve::resource_ref as resource_ref_of;
 
@@ -239,83 +238,30 @@ pub(super) fn statuses(
         .collect()
 }
 
-/// A manifest without a namespace is in `default`, as the facts say.
-fn key(r: &ResourceRef) -> (&str, &str, &str) {
-    (
-        &r.kind,
-        r.namespace.as_deref().unwrap_or("default"),
-        &r.name,
-    )
-}
-
-/// Errors only the proxy finds, when it loads the configuration: the controller accepts the
-/// policy and sends the setting on (with validation level standard; strict has the proxy check
-/// the configuration first). A malformed transformation template (GW127).
-const PROXY_ONLY: &[rules::Code] = &[rules::GW127];
-
-/// A definition the inputs replace with a later one (GW013): the finding is on the replaced
-/// definition, which the controller never sees, not on the object it keeps.
-const REPLACED: &[rules::Code] = &[rules::GW013];
-
-/// Whether the controller rejects the resource a finding is on: an error it detects itself.
-pub fn rejects(d: &Diagnostic) -> bool {
-    d.severity == Severity::Error && !PROXY_ONLY.contains(&d.code) && !REPLACED.contains(&d.code)
-}
-
-/// The first finding that `counts` of each resource, by kind, namespace (`default` when the
-/// reference has none) and name.
-pub fn first_findings(
-    diagnostics: &[Diagnostic],
-    counts: impl Fn(&Diagnostic) -> bool,
-) -> FastMap<(&str, &str, &str), &Diagnostic> {
-    let mut first = FastMap::default();
-    for d in diagnostics {
-        if counts(d)
-            && let Some(r) = &d.resource
-        {
-            first.entry(key(r)).or_insert(d);
-        }
-    }
-    first
-}
-
-/// The first error-level finding of each resource that the controller rejects it for.
-fn first_errors(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), &Diagnostic> {
-    first_findings(diagnostics, rejects)
-}
-
-/// Policies with an error-level finding the controller detects: it does not accept them, so
-/// they take no part in the merge.
-pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> FastSet<usize> {
-    let first = first_errors(diagnostics);
-    if first.is_empty() {
-        return FastSet::default();
-    }
+/// Policies the controller does not accept (a validation error or a reference it cannot
+/// resolve, as the run's verdicts say): they take no part in the merge.
+pub fn rejected(facts: &[Facts], verdicts: &Verdicts) -> FastSet<usize> {
     facts
         .iter()
         .enumerate()
-        .filter(|(_, f)| matches!(f.spec, crate::model::facts::Spec::Policy(_)))
+        .filter(|(_, f)| matches!(f.spec, Spec::Policy(_)))
         .filter(|(_, f)| {
-            first.contains_key(&(
-                f.id.kind.as_str(),
-                f.id.namespace.as_str(),
-                f.id.name.as_str(),
-            ))
+            verdicts
+                .rejected(&f.id.kind, &f.id.namespace, &f.id.name)
+                .is_some()
         })
         .map(|(i, _)| i)
         .collect()
 }
 
-/// A policy with an error-level finding the controller detects is not accepted (`Invalid`, with
-/// the first such error), and then attaches nowhere.
-pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
-    let first = first_errors(diagnostics);
+/// A policy the controller does not accept is `Invalid`, with why, and then attaches nowhere.
+pub fn mark_invalid(statuses: &mut [PolicyStatus], verdicts: &Verdicts) {
     for s in statuses {
-        if let Some(d) = first.get(&key(&s.policy)) {
+        if let Some(r) = verdicts.rejected_ref(&s.policy) {
             s.accepted = PolicyCondition {
                 status: false,
                 reason: "Invalid",
-                message: d.message.clone(),
+                message: r.message.clone(),
             };
             // The controller writes no message with Pending.
             s.attached = PolicyCondition {

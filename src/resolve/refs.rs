@@ -6,7 +6,26 @@
 use crate::model::facts::{Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, RefField, Spec};
 use crate::rules;
 
-use super::{Condition, Ctx, RouteStatus, diag, diag_at_value, qualified};
+use crate::diag::{Diagnostic, Outcome};
+use crate::source::Span;
+
+use super::{Condition, Ctx, RouteStatus, qualified};
+
+/// Every finding here is a reference the controller cannot resolve.
+fn diag(code: rules::Code, message: String, owner: &Ident, r: &ObjRef) -> Diagnostic {
+    super::diag(code, message, owner, r).with_outcome(Outcome::Reference { missing: None })
+}
+
+fn diag_at_value(
+    code: rules::Code,
+    message: String,
+    owner: &Ident,
+    r: &ObjRef,
+    value: (&str, Span),
+) -> Diagnostic {
+    super::diag_at_value(code, message, owner, r, value)
+        .with_outcome(Outcome::Reference { missing: None })
+}
 
 const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
 const AI_GROUP: &str = "agentgateway.dev";
@@ -208,7 +227,10 @@ fn exists<'a>(
             qualified(ns, &r.name),
             hint(ctx, group, kind, ns, &r.name)
         );
-        ctx.out.push(diag(rules::GW209, message, &owner.id, r));
+        let missing = Some((kind.to_string(), qualified(ns, &r.name)));
+        ctx.out.push(
+            diag(rules::GW209, message, &owner.id, r).with_outcome(Outcome::Reference { missing }),
+        );
     }
     found
 }

@@ -5,8 +5,6 @@ use serde_json::{Map, Value, json};
 
 use super::super::Context;
 use super::{duration, typed};
-use crate::diag::Diagnostic;
-use crate::fasthash::FastMap;
 use crate::merge::{Family, Place};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -45,14 +43,7 @@ pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map
 /// Whether a BackendConfigPolicy the controller rejects (a validation error, a Secret that is
 /// not there) is attached to a Service (any of its ports) or Backend: the controller then
 /// programs its cluster without endpoints ([`without_endpoints`]) rather than without the policy.
-/// `rejecting` is each resource's first finding the controller rejects it for
-/// (`merge::first_findings`), made once for every cluster.
-pub fn rejected(
-    ctx: &Context<'_>,
-    rejecting: &FastMap<(&str, &str, &str), &Diagnostic>,
-    target: &Object,
-    port: Option<usize>,
-) -> bool {
+pub fn rejected(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> bool {
     let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
         return false;
     };
@@ -67,7 +58,11 @@ pub fn rejected(
         .flatten();
     attached.map(|&p| &model.facts[p].id).any(|id| {
         id.kind == "BackendConfigPolicy"
-            && rejecting.contains_key(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+            && ctx
+                .run
+                .verdicts
+                .rejected(&id.kind, &id.namespace, &id.name)
+                .is_some()
     })
 }
 

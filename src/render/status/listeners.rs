@@ -290,11 +290,8 @@ fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Opti
         if !reaches {
             return None;
         }
-        let d = lookup.first_error(&resource_ref(&policy.id))?;
-        d.code
-            .as_str()
-            .starts_with("GW2")
-            .then(|| controller_message(d))
+        let r = lookup.rejection(&resource_ref(&policy.id))?;
+        r.is_reference().then(|| controller_message(r))
     })
 }
 

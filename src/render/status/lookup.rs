@@ -1,11 +1,11 @@
 //! What the statuses look up many times, indexed once per Gateway: objects by kind and name,
-//! the objects that target others (policies), each resource's first error, and the backends
+//! the objects that target others (policies), why the controller rejects a resource, and the backends
 //! routes send to.
 
 use serde_json::Value;
 
 use super::Context;
-use crate::diag::{Diagnostic, ResourceRef};
+use crate::diag::{Rejection, ResourceRef, Verdicts};
 use crate::fasthash::{FastMap, FastSet};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -19,7 +19,7 @@ pub(super) struct Lookup<'a> {
     targeting: Vec<&'a Object>,
     /// Indexes into `targeting` by the (kind, namespace, name) of a targetRef.
     by_target: FastMap<Key<'a>, Vec<usize>>,
-    first_errors: FastMap<Key<'a>, &'a Diagnostic>,
+    verdicts: &'a Verdicts,
     /// Backends some route of the inputs sends to.
     used_backends: FastSet<Key<'a>>,
     /// The HTTPRoutes, in input order, and by namespace (delegation looks its children up).
@@ -68,7 +68,7 @@ impl<'a> Lookup<'a> {
             by_name,
             targeting,
             by_target,
-            first_errors: crate::merge::first_findings(&ctx.run.diagnostics, crate::merge::rejects),
+            verdicts: &ctx.run.verdicts,
             used_backends,
         }
     }
@@ -78,10 +78,10 @@ impl<'a> Lookup<'a> {
         self.by_name.get(&key(r)).copied()
     }
 
-    /// The first error-level finding on a resource (the one the merge stage marks it invalid
+    /// Why the controller does not accept a resource (what the merge stage marks it invalid
     /// with).
-    pub fn first_error(&self, r: &ResourceRef) -> Option<&'a Diagnostic> {
-        self.first_errors.get(&key(r)).copied()
+    pub fn rejection(&self, r: &ResourceRef) -> Option<&'a Rejection> {
+        self.verdicts.rejected_ref(r)
     }
 
     /// The objects with a targetRef naming one of `targets` (by kind, namespace and name; the

@@ -1,24 +1,20 @@
-//! Why a policy is not accepted, in the controller's words: the run's first error on it, with
-//! the wording the controller uses for the reference failures it reports itself.
+//! Why a policy is not accepted, in the controller's words: the run's verdict on it, with the
+//! wording the controller uses for the reference failures it reports itself.
 
-use crate::diag::Diagnostic;
-use crate::rules;
+use crate::diag::Rejection;
 
-/// The controller's message for a finding, where it has its own words for it; else the
-/// finding's message.
-pub(super) fn controller_message(d: &Diagnostic) -> String {
-    let path = d.path.as_deref().unwrap_or("");
-    let missing = d.message.strip_suffix(" not found");
-    match (d.code, missing) {
+/// The controller's message for a rejection, where it has its own words for it; else gwctl's.
+pub(super) fn controller_message(r: &Rejection) -> String {
+    let path = r.path.as_deref().unwrap_or("");
+    match r.missing() {
         // The extension a policy's feature names is looked up when the policy is translated.
-        (rules::GW209, Some(what)) if path.starts_with("spec.extAuth.") => {
-            let name = what.strip_prefix("GatewayExtension ").unwrap_or(what);
+        Some((_, name)) if path.starts_with("spec.extAuth.") => {
             format!("extauth: gateway extension {name} not found")
         }
         // A backend TLS secret is read when the cluster's TLS context is built.
-        (rules::GW209, Some(_)) if path == "spec.tls.secretRef" => {
-            format!("failed to extract TLS data: {}", d.message)
+        Some((kind, name)) if path == "spec.tls.secretRef" => {
+            format!("failed to extract TLS data: {kind} {name} not found")
         }
-        _ => d.message.clone(),
+        _ => r.message.clone(),
     }
 }
