@@ -95,7 +95,8 @@ fn states(e: &Effective<'_>, group: Option<Group>) -> Vec<(usize, State)> {
                 policies.push(p);
             }
         }
-        if !supplied(f).is_empty() {
+        // A field of the merged result, whoever supplies it (a backend's own settings too).
+        if std::iter::once(&f.winner).chain(&f.merged).any(in_group) {
             total += 1;
         }
     }
