@@ -4,6 +4,9 @@ pub use crate::rules::{Code, Severity};
 
 use crate::source::{FileId, Span};
 
+mod fix;
+pub use fix::{Applicability, Edit, Fix};
+
 /// The resource a finding belongs to, as `kind namespace/name`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct ResourceRef {
@@ -49,6 +52,8 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// Set when a suppression hid the finding; it then counts for nothing (see `crate::suppress`).
     pub suppressed: Option<Suppressed>,
+    /// Edits that make the finding go away, when the rule knows them (`gwctl lint --fix`).
+    pub fix: Option<Fix>,
     /// What the finding means to the controller, set where it is made: later stages decide on
     /// this (through [`Verdicts`]), never on the code or the message.
     #[serde(skip)]
@@ -107,6 +112,7 @@ impl Diagnostic {
             help: None,
             related: Vec::new(),
             suppressed: None,
+            fix: None,
             outcome: Outcome::BySeverity,
         }
     }
@@ -138,6 +144,11 @@ impl Diagnostic {
 
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 
