@@ -20,6 +20,7 @@ mod matches;
 mod plan;
 mod policy;
 mod re2_words;
+mod route_check;
 mod routes;
 mod tracing;
 
@@ -104,6 +105,7 @@ pub fn render_gateway<'c>(
     for port in &plan.ports {
         for rc in listeners::route_configs(&plan, port) {
             let rendered = routes::render(ctx, &plan, &rc, &shared);
+            out.replaced.extend(rendered.replaced);
             filters_of.push((rc.name.clone(), policies.ordered(&rendered.declarations)));
             route_configs.push(rendered.value);
         }

@@ -31,6 +31,8 @@ pub struct Shared<'s, 'c> {
 pub struct Rendered {
     pub value: Value,
     pub declarations: BTreeMap<String, Value>,
+    /// Routes the controller's check replaced (for the route statuses).
+    pub replaced: Vec<crate::render::ReplacedRoute>,
 }
 
 /// The RouteConfiguration of an HTTP filter chain.
@@ -41,6 +43,7 @@ pub fn render(
     shared: &Shared<'_, '_>,
 ) -> Rendered {
     let mut declarations = BTreeMap::new();
+    let mut replaced = Vec::new();
     // Listener-level settings: on the route configuration when it serves one listener, else on
     // the virtual hosts of each listener.
     let policies = shared.policies;
@@ -144,6 +147,19 @@ pub fn render(
             if strict && matcher_rejected(e).is_some() {
                 continue;
             }
+            // The controller checks each generated route; one that fails is replaced.
+            if let Some(why) = super::route_check::rule_error(e.rule) {
+                let id = &e.route.id;
+                replaced.push(crate::render::ReplacedRoute {
+                    kind: id.kind.clone(),
+                    namespace: id.namespace.clone(),
+                    name: id.name.clone(),
+                    match_index: e.match_index,
+                    message: format!("invalid route configuration: error {name}: {why}"),
+                });
+                routes.extend(invalid(e, name));
+                continue;
+            }
             match route(ctx, e, name.clone(), shared, &mut declarations) {
                 Ok(r) => routes.push(r),
                 Err(_) => routes.extend(invalid(e, name)),
@@ -226,6 +242,7 @@ pub fn render(
     Rendered {
         value: Value::Object(value),
         declarations,
+        replaced,
     }
 }
 

@@ -40,6 +40,17 @@ pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
     })
 }
 
+/// The Accepted message of a route one of whose generated routes the controller's check of the
+/// route replaced (the rendering says which), or `None`; the last one set kept.
+pub(super) fn checked(route: &Object, replaced: &[crate::render::ReplacedRoute]) -> Option<String> {
+    let id = &route.id;
+    replaced
+        .iter()
+        .rev()
+        .find(|r| r.kind == id.kind && r.namespace == id.namespace && r.name == id.name)
+        .map(|r| format!("Replaced Rule ({}): {}", r.match_index, r.message))
+}
+
 /// The Accepted message of a route with a match the proxy rejects (strict validation drops
 /// it), or `None`; numbered as [`replaced`] numbers, the last one set kept.
 pub(super) fn dropped(route: &Object) -> Option<String> {
