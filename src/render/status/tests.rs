@@ -250,6 +250,24 @@ fn a_rule_naming_a_missing_policy_is_replaced() {
 }
 
 #[test]
+fn a_rewrite_the_controllers_route_check_rejects_replaces_the_rule() {
+    let route = ROUTE.replace(
+        "  - backendRefs: [{name: svc, port: 80}]",
+        "  - backendRefs: [{name: svc, port: 80}]
+    matches: [{path: {value: /a}}]
+    filters:
+    - {type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /x//y}}}",
+    );
+    let s = statuses(&[GATEWAY, SERVICE, &route]);
+    let accepted = &s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(accepted["reason"], "RouteRuleReplaced");
+    assert_eq!(
+        accepted["message"],
+        "Replaced Rule (0): invalid route configuration: error listener~8080~*-route-0-httproute-route-default-0-0-matcher-0: the rewrite /x//y is invalid: path [/x//y] cannot contain [//]"
+    );
+}
+
+#[test]
 fn a_listener_set_the_gateway_does_not_admit() {
     let set = "
 apiVersion: gateway.networking.x-k8s.io/v1alpha1
