@@ -70,6 +70,9 @@ pub enum Outcome {
     /// A reference the controller cannot resolve when it translates the resource (it is not
     /// accepted); `missing` names the object (`kind`, `namespace/name`) when it is not there.
     Reference { missing: Option<(String, String)> },
+    /// A GatewayExtension the resource names cannot be used: its reference at `path` (in the
+    /// extension) needs a ReferenceGrant that is not there. The controller rejects the resource.
+    ExtensionBackend { path: String },
     /// An error only the proxy finds when it loads the configuration: the controller accepts the
     /// resource (with validation level strict the proxy checks the configuration first).
     ProxyOnly,

@@ -23,6 +23,15 @@ impl Rejection {
         self.reference.is_some()
     }
 
+    /// The path, in the GatewayExtension the resource names, of the extension's reference that
+    /// has no ReferenceGrant.
+    pub fn extension_backend(&self) -> Option<&str> {
+        match &self.reference {
+            Some(Outcome::ExtensionBackend { path }) => Some(path),
+            _ => None,
+        }
+    }
+
     /// The object a reference names that is not in the inputs: (kind, `namespace/name`).
     pub fn missing(&self) -> Option<(&str, &str)> {
         match &self.reference {
@@ -67,8 +76,11 @@ impl Verdicts {
             let rejection = || Rejection {
                 message: d.message.clone(),
                 path: d.path.clone(),
-                reference: matches!(d.outcome, Outcome::Reference { .. })
-                    .then(|| d.outcome.clone()),
+                reference: matches!(
+                    d.outcome,
+                    Outcome::Reference { .. } | Outcome::ExtensionBackend { .. }
+                )
+                .then(|| d.outcome.clone()),
             };
             if d.outcome != Outcome::ProxyOnly && !out.controller.contains_key(&key(r)) {
                 out.controller.insert(key(r), rejection());

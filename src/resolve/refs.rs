@@ -371,7 +371,10 @@ fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &
             &owner.id,
             r,
         )
-        .with_related(id.file, t.span, "the reference without a ReferenceGrant"),
+        .with_related(id.file, t.span, "the reference without a ReferenceGrant")
+        .with_outcome(Outcome::ExtensionBackend {
+            path: t.path.to_string(),
+        }),
     );
 }
 

@@ -15,6 +15,12 @@ pub(super) fn controller_message(r: &Rejection) -> String {
         Some((kind, name)) if path == "spec.tls.secretRef" => {
             format!("failed to extract TLS data: {kind} {name} not found")
         }
-        _ => r.message.clone(),
+        _ => match r.extension_backend() {
+            // A JWT provider's remote JWKS is resolved when the policy is translated.
+            Some(p) if p.starts_with("spec.jwt.") && p.contains(".jwks.remote.") => {
+                "jwt: jwt: remote jwks: unresolved backend ref: missing reference grant".into()
+            }
+            _ => r.message.clone(),
+        },
     }
 }

@@ -52,6 +52,7 @@ pub(super) fn route_statuses(
             let dropped = super::rules::dropped(a.route).filter(|_| strict);
             let replaced = || {
                 super::rules::replaced(ctx, a.route)
+                    .or_else(|| super::rules::policy_rejected(ctx, a.route))
                     .or_else(|| super::rules::checked(a.route, replaced_routes))
             };
             let accepted = match (a.status.accepted.status, dropped) {

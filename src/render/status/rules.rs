@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::Context;
+use crate::merge::Place;
 use crate::model::Object;
 
 /// The groups whose kinds a filter's extensionRef names as policies (TrafficPolicy,
@@ -35,6 +36,41 @@ pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
             .map_or(0, Vec::len);
         Some(format!(
             "Replaced Rule ({}): {errors}",
+            matches.saturating_sub(1)
+        ))
+    })
+}
+
+/// The Accepted message of a route with a rule a TrafficPolicy reaches (on the route, the rule,
+/// or by the rule's ExtensionRef) that the controller rejects when it translates it, for a
+/// reference it cannot resolve: the rule is replaced, with the policy's error. `None` without.
+pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<String> {
+    let (merged, model) = (ctx.merged?, ctx.run.model.as_ref()?);
+    let r = ctx.fact_of(route)?;
+    let rules = route
+        .value
+        .pointer("/spec/rules")
+        .and_then(Value::as_array)?;
+    let h = &merged.hierarchy;
+    rules.iter().enumerate().rev().find_map(|(i, rule)| {
+        let places = [Place::Route(r), Place::Rule(r, i)];
+        let attached = places.iter().filter_map(|p| h.attached.get(p)).flatten();
+        let named = h.extension.get(&Place::Rule(r, i)).into_iter().flatten();
+        let why = attached.chain(named).find_map(|&p| {
+            let id = &model.facts[p].id;
+            let rejection = ctx
+                .run
+                .verdicts
+                .rejected(&id.kind, &id.namespace, &id.name)?;
+            (id.kind == "TrafficPolicy" && rejection.is_reference())
+                .then(|| super::messages::controller_message(rejection))
+        })?;
+        let matches = rule
+            .get("matches")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        Some(format!(
+            "Replaced Rule ({}): {why}",
             matches.saturating_sub(1)
         ))
     })

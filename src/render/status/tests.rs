@@ -268,6 +268,31 @@ fn a_rewrite_the_controllers_route_check_rejects_replaces_the_rule() {
 }
 
 #[test]
+fn a_route_policy_naming_a_missing_extension_replaces_the_rule() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: auth, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  extAuth: {extensionRef: {name: gone}}
+";
+    let s = statuses(&[GATEWAY, SERVICE, ROUTE, policy]);
+    let accepted = &s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(accepted["reason"], "RouteRuleReplaced");
+    assert_eq!(
+        accepted["message"],
+        "Replaced Rule (0): extauth: gateway extension default/gone not found"
+    );
+    let policy = &s["policies"]["TrafficPolicy/default/auth"]["ancestors"][0]["conditions"][0];
+    assert_eq!(policy["reason"], "Invalid");
+    assert_eq!(
+        policy["message"],
+        "extauth: gateway extension default/gone not found"
+    );
+}
+
+#[test]
 fn a_listener_set_the_gateway_does_not_admit() {
     let set = "
 apiVersion: gateway.networking.x-k8s.io/v1alpha1
