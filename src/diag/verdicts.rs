@@ -15,6 +15,9 @@ pub struct Rejection {
     pub path: Option<String>,
     /// A reference the controller cannot resolve (`None`: a validation error).
     pub reference: Option<Outcome>,
+    /// Only the proxy finds the error (the controller accepts the resource unless the proxy
+    /// checks the configuration first, with validation level strict).
+    pub proxy_only: bool,
 }
 
 impl Rejection {
@@ -81,6 +84,7 @@ impl Verdicts {
                     Outcome::Reference { .. } | Outcome::ExtensionBackend { .. }
                 )
                 .then(|| d.outcome.clone()),
+                proxy_only: d.outcome == Outcome::ProxyOnly,
             };
             if d.outcome != Outcome::ProxyOnly && !out.controller.contains_key(&key(r)) {
                 out.controller.insert(key(r), rejection());
@@ -102,6 +106,13 @@ impl Verdicts {
     /// [`Self::rejected`] of a resource reference.
     pub fn rejected_ref(&self, r: &ResourceRef) -> Option<&Rejection> {
         self.controller.get(&key(r))
+    }
+
+    /// Why the controller does not accept the resource when the proxy checks the configuration
+    /// first (validation level strict): its own verdict, else the first error only the proxy finds.
+    pub fn rejected_strict(&self, r: &ResourceRef) -> Option<&Rejection> {
+        self.rejected_ref(r)
+            .or_else(|| self.any.get(&key(r)).filter(|x| x.proxy_only))
     }
 
     /// The first error of the resource, of the controller's or only the proxy's.

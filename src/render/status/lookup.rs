@@ -20,6 +20,8 @@ pub(super) struct Lookup<'a> {
     /// Indexes into `targeting` by the (kind, namespace, name) of a targetRef.
     by_target: FastMap<Key<'a>, Vec<usize>>,
     verdicts: &'a Verdicts,
+    /// Validation level strict: the proxy checks the configuration before it is sent.
+    strict: bool,
     /// Backends some route of the inputs sends to.
     used_backends: FastSet<Key<'a>>,
     /// The HTTPRoutes, in input order, and by namespace (delegation looks its children up).
@@ -69,6 +71,7 @@ impl<'a> Lookup<'a> {
             targeting,
             by_target,
             verdicts: &ctx.run.verdicts,
+            strict: ctx.options.validation_level == crate::render::ValidationLevel::Strict,
             used_backends,
         }
     }
@@ -80,8 +83,17 @@ impl<'a> Lookup<'a> {
 
     /// Why the controller does not accept a resource (what the merge stage marks it invalid
     /// with).
+    /// With validation level strict, also an error only the proxy finds, where gwctl knows the
+    /// proxy's words for it.
     pub fn rejection(&self, r: &ResourceRef) -> Option<&'a Rejection> {
-        self.verdicts.rejected_ref(r)
+        let proxy = || {
+            self.verdicts
+                .rejected_strict(r)
+                .filter(|x| super::messages::proxy_words(x).is_some())
+        };
+        self.verdicts
+            .rejected_ref(r)
+            .or_else(|| self.strict.then(proxy).flatten())
     }
 
     /// The objects with a targetRef naming one of `targets` (by kind, namespace and name; the

@@ -199,10 +199,17 @@ fn add_status(
             .and_then(|o| o.value.pointer("/metadata/generation"))
             .and_then(Value::as_i64);
         let mut s = s.clone();
-        if !s.accepted.status
-            && let Some(r) = lookup.rejection(&s.policy)
-        {
-            s.accepted.message = controller_message(r);
+        if let Some(r) = lookup.rejection(&s.policy) {
+            s.accepted = PolicyCondition {
+                status: false,
+                reason: "Invalid",
+                message: controller_message(r),
+            };
+            s.attached = PolicyCondition {
+                status: false,
+                reason: "Pending",
+                message: String::new(),
+            };
         }
         let status = ancestor_status(&s, ancestor, &controller, generation);
         if !ancestors.contains(&status) {

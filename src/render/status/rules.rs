@@ -43,7 +43,8 @@ pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
 
 /// The Accepted message of a route with a rule a TrafficPolicy reaches (on the route, the rule,
 /// or by the rule's ExtensionRef) that the controller rejects when it translates it, for a
-/// reference it cannot resolve: the rule is replaced, with the policy's error. `None` without.
+/// reference it cannot resolve (or, with validation level strict, the proxy's check refuses):
+/// the rule is replaced, with the policy's error. `None` without.
 pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<String> {
     let (merged, model) = (ctx.merged?, ctx.run.model.as_ref()?);
     let r = ctx.fact_of(route)?;
@@ -52,17 +53,22 @@ pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<Strin
         .pointer("/spec/rules")
         .and_then(Value::as_array)?;
     let h = &merged.hierarchy;
+    let strict = ctx.options.validation_level == crate::render::ValidationLevel::Strict;
     rules.iter().enumerate().rev().find_map(|(i, rule)| {
         let places = [Place::Route(r), Place::Rule(r, i)];
         let attached = places.iter().filter_map(|p| h.attached.get(p)).flatten();
         let named = h.extension.get(&Place::Rule(r, i)).into_iter().flatten();
         let why = attached.chain(named).find_map(|&p| {
             let id = &model.facts[p].id;
-            let rejection = ctx
-                .run
-                .verdicts
-                .rejected(&id.kind, &id.namespace, &id.name)?;
-            (id.kind == "TrafficPolicy" && rejection.is_reference())
+            let verdicts = &ctx.run.verdicts;
+            let rejection = if strict {
+                verdicts.rejected_strict(&crate::resolve::resource_ref(id))?
+            } else {
+                verdicts.rejected(&id.kind, &id.namespace, &id.name)?
+            };
+            let translated = rejection.is_reference()
+                || (strict && super::messages::proxy_words(rejection).is_some());
+            (id.kind == "TrafficPolicy" && translated)
                 .then(|| super::messages::controller_message(rejection))
         })?;
         let matches = rule
