@@ -34,11 +34,17 @@ spec:
 
 /// The statuses of Gateway default/gw rendered from the documents.
 fn statuses(docs: &[&str]) -> Value {
+    statuses_at(docs, crate::render::ValidationLevel::default())
+}
+
+/// [`statuses`] with a validation level.
+fn statuses_at(docs: &[&str], validation_level: crate::render::ValidationLevel) -> Value {
     let text = docs.join("\n---\n");
     let files = vec![SourceFile::new(0, "test.yaml", text)];
     let run = lint_sources(files, &render_options(LintOptions::default()));
     let options = RenderOptions {
         gateway: Some(("default".into(), "gw".into())),
+        validation_level,
         ..RenderOptions::default()
     };
     let rendered = render(&run, &options);
@@ -290,6 +296,33 @@ spec:
         policy["message"],
         "extauth: gateway extension default/gone not found"
     );
+}
+
+#[test]
+fn strict_validation_refuses_a_template_only_the_proxy_rejects() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  transformation: {request: {body: {parseAs: AsJson, value: '{{ broken }'}}}
+";
+    let docs = [GATEWAY, SERVICE, ROUTE, policy];
+    let words = "invalid xds configuration: error initializing configuration '/dev/fd/0': Failed to create pre-route filter config: Failed to initialize per-route dynamic module";
+    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
+    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Invalid");
+    assert_eq!(tp[0]["message"], words);
+    assert_eq!(tp[1]["reason"], "Pending");
+    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
+    // Standard validation sends it on: the controller accepts it.
+    let standard = statuses(&docs);
+    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Valid");
+    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["reason"], "Accepted");
 }
 
 #[test]
