@@ -75,9 +75,18 @@ pub enum Outcome {
     ExtensionBackend { path: String },
     /// An error only the proxy finds when it loads the configuration: the controller accepts the
     /// resource (with validation level strict the proxy checks the configuration first).
-    ProxyOnly,
+    ProxyOnly(ProxyCheck),
     /// On a definition the inputs replace with a later one: the controller never sees it.
     Replaced,
+}
+
+/// What the proxy checks when it loads the configuration, that the controller does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProxyCheck {
+    /// A transformation template, compiled by the transformation module.
+    Template,
+    /// A regular expression, compiled by RE2.
+    Regex,
 }
 
 /// What hid a finding: shown with `--show-suppressed`.

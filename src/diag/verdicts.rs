@@ -4,7 +4,7 @@
 
 use crate::fasthash::FastMap;
 
-use super::{Diagnostic, Outcome, ResourceRef, Severity};
+use super::{Diagnostic, Outcome, ProxyCheck, ResourceRef, Severity};
 
 /// Why a resource is not accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,9 +15,9 @@ pub struct Rejection {
     pub path: Option<String>,
     /// A reference the controller cannot resolve (`None`: a validation error).
     pub reference: Option<Outcome>,
-    /// Only the proxy finds the error (the controller accepts the resource unless the proxy
-    /// checks the configuration first, with validation level strict).
-    pub proxy_only: bool,
+    /// Only the proxy finds the error, in this check (the controller accepts the resource unless
+    /// the proxy checks the configuration first, with validation level strict).
+    pub proxy: Option<ProxyCheck>,
 }
 
 impl Rejection {
@@ -84,9 +84,13 @@ impl Verdicts {
                     Outcome::Reference { .. } | Outcome::ExtensionBackend { .. }
                 )
                 .then(|| d.outcome.clone()),
-                proxy_only: d.outcome == Outcome::ProxyOnly,
+                proxy: match d.outcome {
+                    Outcome::ProxyOnly(check) => Some(check),
+                    _ => None,
+                },
             };
-            if d.outcome != Outcome::ProxyOnly && !out.controller.contains_key(&key(r)) {
+            let proxy_only = matches!(d.outcome, Outcome::ProxyOnly(_));
+            if !proxy_only && !out.controller.contains_key(&key(r)) {
                 out.controller.insert(key(r), rejection());
             }
             out.any.entry(key(r)).or_insert_with(rejection);
@@ -112,7 +116,7 @@ impl Verdicts {
     /// first (validation level strict): its own verdict, else the first error only the proxy finds.
     pub fn rejected_strict(&self, r: &ResourceRef) -> Option<&Rejection> {
         self.rejected_ref(r)
-            .or_else(|| self.any.get(&key(r)).filter(|x| x.proxy_only))
+            .or_else(|| self.any.get(&key(r)).filter(|x| x.proxy.is_some()))
     }
 
     /// The first error of the resource, of the controller's or only the proxy's.
@@ -145,7 +149,8 @@ mod tests {
         };
         let findings = [
             on(Diagnostic::new(rules::GW013, "defined twice"), "a").with_outcome(Outcome::Replaced),
-            on(Diagnostic::new(rules::GW127, "template: x"), "b").with_outcome(Outcome::ProxyOnly),
+            on(Diagnostic::new(rules::GW127, "template: x"), "b")
+                .with_outcome(Outcome::ProxyOnly(ProxyCheck::Template)),
             on(
                 Diagnostic::new(rules::GW209, "GatewayExtension shop/auth not found"),
                 "c",

@@ -31,6 +31,7 @@ use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 pub(crate) use matches::rejected_regex;
 pub(crate) use plan::RESERVED_PORTS;
+pub(crate) use re2_words::rejected as re2_refusal;
 
 /// What every proxy-based Gateway's rendering shares, made once per render: the policy index,
 /// the routes by parent, and the clusters (every Service port and Backend, the same for each

@@ -291,7 +291,7 @@ fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Opti
             return None;
         }
         let r = lookup.rejection(&resource_ref(&policy.id))?;
-        (r.is_reference() || r.proxy_only).then(|| controller_message(r))
+        (r.is_reference() || r.proxy.is_some()).then(|| controller_message(r, Some(&policy.value)))
     })
 }
 
@@ -308,7 +308,7 @@ fn replacing_gateway_policy(lookup: &Lookup<'_>, gateway: &Object) -> Option<Str
             return None;
         }
         let r = lookup.rejection(&resource_ref(&policy.id))?;
-        (r.is_reference() || r.proxy_only).then(|| controller_message(r))
+        (r.is_reference() || r.proxy.is_some()).then(|| controller_message(r, Some(&policy.value)))
     })
 }
 

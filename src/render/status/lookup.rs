@@ -81,6 +81,11 @@ impl<'a> Lookup<'a> {
         self.by_name.get(&key(r)).copied()
     }
 
+    /// The whole value of the object a resource reference names.
+    pub fn value_of(&self, r: &ResourceRef) -> Option<&'a Value> {
+        self.object(r).map(|o| &o.value)
+    }
+
     /// Why the controller does not accept a resource (what the merge stage marks it invalid
     /// with).
     /// With validation level strict, also an error only the proxy finds, where gwctl knows the
@@ -89,7 +94,7 @@ impl<'a> Lookup<'a> {
         let proxy = || {
             self.verdicts
                 .rejected_strict(r)
-                .filter(|x| super::messages::proxy_words(x).is_some())
+                .filter(|x| super::messages::proxy_words(x, self.value_of(r)).is_some())
         };
         self.verdicts
             .rejected_ref(r)

@@ -1,26 +1,55 @@
 //! Why a policy is not accepted, in the controller's words: the run's verdict on it, with the
 //! wording the controller uses for the reference failures it reports itself.
 
-use crate::diag::Rejection;
+use serde_json::Value;
+
+use crate::diag::{ProxyCheck, Rejection};
 
 /// How the proxy's check of the configuration (validation level strict) begins its error.
 const XDS: &str = "invalid xds configuration: error initializing configuration '/dev/fd/0': ";
 
-/// The proxy's words for an error only it finds, where they do not depend on the proxy's
-/// parser: a transformation template is compiled by the transformation dynamic module, which
-/// reports only that it failed to start. `None` where gwctl cannot say them.
-pub(super) fn proxy_words(r: &Rejection) -> Option<String> {
+/// The proxy's words for an error only it finds, where they do not depend on more than gwctl
+/// knows: a transformation template is compiled by the transformation dynamic module, which
+/// reports only that it failed to start; a regular expression is RE2's (`object` is the
+/// resource the error is on, whose value RE2 names). `None` where gwctl cannot say them.
+pub(super) fn proxy_words(r: &Rejection, object: Option<&Value>) -> Option<String> {
     let path = r.path.as_deref().unwrap_or("");
-    (r.proxy_only && path.starts_with("spec.transformation.")).then(|| {
-        format!(
+    match r.proxy? {
+        ProxyCheck::Template if path.starts_with("spec.transformation.") => Some(format!(
             "{XDS}Failed to create pre-route filter config: Failed to initialize per-route dynamic module"
-        )
-    })
+        )),
+        ProxyCheck::Regex => {
+            let pattern = object?.pointer(&pointer(path)?)?.as_str()?;
+            Some(format!(
+                "{XDS}{}",
+                crate::render::envoy::re2_refusal(pattern)?
+            ))
+        }
+        ProxyCheck::Template => None,
+    }
+}
+
+/// The JSON pointer of a field path (`spec.a[1].b` -> `/spec/a/1/b`).
+fn pointer(path: &str) -> Option<String> {
+    let mut out = String::new();
+    for part in path.split('.') {
+        let (name, index) = match part.split_once('[') {
+            Some((n, rest)) => (n, Some(rest.strip_suffix(']')?)),
+            None => (part, None),
+        };
+        out.push('/');
+        out.push_str(&name.replace('~', "~0").replace('/', "~1"));
+        if let Some(i) = index {
+            out.push('/');
+            out.push_str(i);
+        }
+    }
+    Some(out)
 }
 
 /// The controller's message for a rejection, where it has its own words for it; else gwctl's.
-pub(super) fn controller_message(r: &Rejection) -> String {
-    if let Some(words) = proxy_words(r) {
+pub(super) fn controller_message(r: &Rejection, object: Option<&Value>) -> String {
+    if let Some(words) = proxy_words(r, object) {
         return words;
     }
     let path = r.path.as_deref().unwrap_or("");

@@ -203,7 +203,7 @@ fn add_status(
             s.accepted = PolicyCondition {
                 status: false,
                 reason: "Invalid",
-                message: controller_message(r),
+                message: controller_message(r, lookup.value_of(&s.policy)),
             };
             s.attached = PolicyCondition {
                 status: false,

@@ -66,10 +66,14 @@ pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<Strin
             } else {
                 verdicts.rejected(&id.kind, &id.namespace, &id.name)?
             };
+            let value = ctx
+                .inputs
+                .get(&id.group, &id.kind, &id.namespace, &id.name)
+                .map(|o| &o.value);
             let translated = rejection.is_reference()
-                || (strict && super::messages::proxy_words(rejection).is_some());
+                || (strict && super::messages::proxy_words(rejection, value).is_some());
             (id.kind == "TrafficPolicy" && translated)
-                .then(|| super::messages::controller_message(rejection))
+                .then(|| super::messages::controller_message(rejection, value))
         })?;
         let matches = rule
             .get("matches")

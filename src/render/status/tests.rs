@@ -326,6 +326,34 @@ spec:
 }
 
 #[test]
+fn strict_validation_refuses_a_policy_regex_only_the_proxy_rejects() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  csrf: {additionalOrigins: [{exact: 'https://a.example.com'}, {safeRegex: '['}]}
+";
+    let docs = [GATEWAY, SERVICE, ROUTE, policy];
+    // RE2's words, naming the pattern the policy's second origin holds.
+    let words =
+        "invalid xds configuration: error initializing configuration '/dev/fd/0': missing ]: [";
+    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
+    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Invalid");
+    assert_eq!(tp[0]["message"], words);
+    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
+    // Standard validation sends it on: the controller accepts it.
+    let standard = statuses(&docs);
+    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Valid");
+    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["reason"], "Accepted");
+}
+
+#[test]
 fn a_listener_set_the_gateway_does_not_admit() {
     let set = "
 apiVersion: gateway.networking.x-k8s.io/v1alpha1

@@ -37,7 +37,7 @@ pub(crate) struct Finding {
     pub range: Option<Range<usize>>,
     pub help: Option<String>,
     /// Only the proxy finds it, when it loads the configuration (the controller accepts it).
-    pub proxy_only: bool,
+    pub proxy_only: Option<crate::diag::ProxyCheck>,
 }
 
 impl Finding {
@@ -47,12 +47,12 @@ impl Finding {
             message,
             range,
             help: None,
-            proxy_only: false,
+            proxy_only: None,
         }
     }
 
-    pub(crate) fn proxy_only(mut self) -> Self {
-        self.proxy_only = true;
+    pub(crate) fn proxy_only(mut self, check: crate::diag::ProxyCheck) -> Self {
+        self.proxy_only = Some(check);
         self
     }
 
@@ -114,8 +114,8 @@ impl Walker<'_> {
             if let Some(h) = f.help {
                 d = d.with_help(h);
             }
-            if f.proxy_only {
-                d = d.with_outcome(crate::diag::Outcome::ProxyOnly);
+            if let Some(check) = f.proxy_only {
+                d = d.with_outcome(crate::diag::Outcome::ProxyOnly(check));
             }
             self.emit_diag(d);
         }

@@ -41,7 +41,7 @@ pub(super) fn check(text: &str) -> Vec<Finding> {
             vec![
                 Finding::new(CODE, format!("template: {message}"), Some(range))
                     .with_help(HELP)
-                    .proxy_only(),
+                    .proxy_only(crate::diag::ProxyCheck::Template),
             ]
         }
     }
