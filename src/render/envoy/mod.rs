@@ -14,6 +14,7 @@ mod backend_config;
 mod clusters;
 mod entries;
 mod filters;
+mod formatter;
 mod listener_policy;
 mod listeners;
 mod matches;
@@ -32,6 +33,10 @@ use crate::model::Object;
 pub(crate) use matches::rejected_regex;
 pub(crate) use plan::RESERVED_PORTS;
 pub(crate) use re2_words::rejected as re2_refusal;
+
+/// How the proxy's check of the configuration (validation level strict) begins its error.
+pub(crate) const XDS: &str =
+    "invalid xds configuration: error initializing configuration '/dev/fd/0': ";
 
 /// What every proxy-based Gateway's rendering shares, made once per render: the policy index,
 /// the routes by parent, and the clusters (every Service port and Backend, the same for each

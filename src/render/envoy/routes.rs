@@ -160,6 +160,23 @@ pub fn render(
                 routes.extend(invalid(e, name));
                 continue;
             }
+            // Strict: the proxy's check refuses a header value it cannot parse; the controller
+            // replaces the route and says so in the proxy's words.
+            if strict && let Some(why) = super::formatter::rule_error(e.rule) {
+                let id = &e.route.id;
+                replaced.push(crate::render::ReplacedRoute {
+                    kind: id.kind.clone(),
+                    namespace: id.namespace.clone(),
+                    name: id.name.clone(),
+                    match_index: e.match_index,
+                    message: format!(
+                        "invalid route configuration: validation failed: {}{why}",
+                        super::XDS
+                    ),
+                });
+                routes.extend(invalid(e, name));
+                continue;
+            }
             match route(ctx, e, name.clone(), shared, &mut declarations) {
                 Ok(r) => routes.push(r),
                 Err(_) => routes.extend(invalid(e, name)),

@@ -4,9 +4,7 @@
 use serde_json::Value;
 
 use crate::diag::{ProxyCheck, Rejection};
-
-/// How the proxy's check of the configuration (validation level strict) begins its error.
-const XDS: &str = "invalid xds configuration: error initializing configuration '/dev/fd/0': ";
+use crate::render::envoy::XDS;
 
 /// The proxy's words for an error only it finds, where they do not depend on more than gwctl
 /// knows: a transformation template is compiled by the transformation dynamic module, which

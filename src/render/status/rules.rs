@@ -110,7 +110,8 @@ pub(super) fn dropped(route: &Object) -> Option<String> {
         matches.iter().enumerate().rev().find_map(|(i, m)| {
             let why = crate::render::envoy::rejected_regex(m, grpc)?;
             Some(format!(
-                "Dropped Rule ({i}): invalid matcher configuration: validation failed: invalid xds configuration: error initializing configuration '/dev/fd/0': {why}"
+                "Dropped Rule ({i}): invalid matcher configuration: validation failed: {}{why}",
+                crate::render::envoy::XDS
             ))
         })
     })
