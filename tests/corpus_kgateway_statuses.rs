@@ -36,7 +36,7 @@ const SECTIONS: &[(&str, &[&str])] = &[
 const FLOORS: &[(&str, usize)] = &[("gateways", 198), ("routes", 196), ("policies", 173)];
 const FLOOR_ALL: usize = 171;
 
-const XDS: &str = "not knowable offline: the reference's condition quotes the proxy's own error on the generated xDS (template parser, dynamic module, header formatter, path syntax) where strict validation replaced what the proxy rejected: gwctl does not reproduce the proxy's messages for these (it does RE2's for the matchers strict drops, and the transformation dynamic module's for templates)";
+const EXT_PATH: &str = "bug left: the proxy refuses an extAuth GatewayExtension's httpService.pathPrefix without a leading / (path_prefix should start with \"/\".), and strict validation then rejects the TrafficPolicy using it and replaces its rule: gwctl renders the rule replaced but has no finding on the extension's pathPrefix (the schema gives the field no format), so predicts the policy and route accepted";
 const NOT_IN_API: &str = "not in this API: the field is upstream-only, not in this project's API (the seed keeps it): gwctl reports an unknown field, an error, and so predicts the policy Invalid (decisions.md section 5) where the reference accepts it";
 const CRD_BYPASS: &str = "not in this API: the reference's translator tests skip the CRD validation (OpenAPI bounds, CEL rules) the API server enforces; gwctl applies it and predicts the policy Invalid";
 const FILES: &str = "not knowable offline: tls.files names certificate files on the proxy's filesystem, which the manifests do not hold: gwctl cannot read or check them";
@@ -153,12 +153,12 @@ const KNOWN: &[(&str, &str, &str)] = &[
     (
         "strict/policy/ExtAuth HTTP PathPrefix Invalid",
         "policies",
-        XDS,
+        EXT_PATH,
     ),
     (
         "strict/policy/ExtAuth HTTP PathPrefix Invalid",
         "routes",
-        XDS,
+        EXT_PATH,
     ),
 ];
 
