@@ -87,6 +87,8 @@ pub enum ProxyCheck {
     Template,
     /// A regular expression, compiled by RE2.
     Regex,
+    /// An HTTP authorization service's path prefix, which must start with `/`.
+    PathPrefix,
 }
 
 /// What hid a finding: shown with `--show-suppressed`.

@@ -313,7 +313,10 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
         Need::Exists => {}
         Need::Keys(k) => keys(ctx, owner, r, target, k),
         Need::Provider(p) => {
-            if let Spec::Extension { providers } = &target.spec
+            if *p == "extAuth" {
+                refused_by_proxy(ctx, owner, r, target);
+            }
+            if let Spec::Extension { providers, .. } = &target.spec
                 && !providers.iter().any(|x| x == p)
             {
                 ctx.out.push(
@@ -336,6 +339,35 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
             }
         }
     }
+}
+
+/// A GatewayExtension used for extAuth whose `httpService.pathPrefix` does not start with `/`:
+/// the controller sends it on, the proxy refuses it (only strict validation lets it check first).
+fn refused_by_proxy(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &Facts) {
+    let Spec::Extension {
+        path_prefix: Some((prefix, span)),
+        ..
+    } = &extension.spec
+    else {
+        return;
+    };
+    if prefix.starts_with('/') {
+        return;
+    }
+    let id = &extension.id;
+    ctx.out.push(
+        super::diag(
+            rules::GW214,
+            format!(
+                "GatewayExtension {} has extAuth httpService.pathPrefix {prefix:?}, which the proxy refuses (it must start with /)",
+                qualified(&id.namespace, &id.name)
+            ),
+            &owner.id,
+            r,
+        )
+        .with_related(id.file, *span, "the path prefix")
+        .with_outcome(Outcome::ProxyOnly(crate::diag::ProxyCheck::PathPrefix)),
+    );
 }
 
 /// A GatewayExtension whose backendRef in another namespace has no ReferenceGrant cannot be

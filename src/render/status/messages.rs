@@ -23,6 +23,7 @@ pub(super) fn proxy_words(r: &Rejection, object: Option<&Value>) -> Option<Strin
                 crate::render::envoy::re2_refusal(pattern)?
             ))
         }
+        ProxyCheck::PathPrefix => Some(format!("{XDS}path_prefix should start with \"/\".")),
         ProxyCheck::Template => None,
     }
 }

@@ -354,6 +354,39 @@ spec:
 }
 
 #[test]
+fn strict_validation_refuses_a_policy_whose_extension_the_proxy_rejects() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  extAuth: {extensionRef: {name: auth}}
+";
+    let extension = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {name: auth, namespace: default}
+spec:
+  extAuth: {httpService: {backendRef: {name: svc, port: 80}, pathPrefix: 'x'}}
+";
+    let docs = [GATEWAY, SERVICE, ROUTE, policy, extension];
+    let words = "invalid xds configuration: error initializing configuration '/dev/fd/0': path_prefix should start with \"/\".";
+    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
+    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Invalid");
+    assert_eq!(tp[0]["message"], words);
+    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
+    // Standard validation sends it on: the controller accepts it.
+    let standard = statuses(&docs);
+    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Valid");
+    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["reason"], "Accepted");
+}
+
+#[test]
 fn a_listener_set_the_gateway_does_not_admit() {
     let set = "
 apiVersion: gateway.networking.x-k8s.io/v1alpha1
