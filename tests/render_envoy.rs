@@ -304,6 +304,49 @@ fn route_policy_overrides_gateway_policy() {
     );
 }
 
+#[test]
+fn csrf_is_declared_off_on_the_listener_and_enabled_per_route() {
+    let r = rendered("csrf.yaml", ValidationLevel::Standard);
+    let listener = resource(&r, "listener", "listener~8080");
+    let filters = &listener["filterChains"][0]["filters"][0]["typedConfig"]["httpFilters"];
+    let csrf_type = "type.googleapis.com/envoy.extensions.filters.http.csrf.v3.CsrfPolicy";
+    assert_eq!(
+        filters[0],
+        serde_json::json!({"disabled": true, "name": "envoy.filters.http.csrf", "typedConfig": {
+            "@type": csrf_type, "filterEnabled": {"defaultValue": {}}}})
+    );
+    let rc = resource(&r, "route", "listener~8080");
+    let route = route_by_match(rc, "prefix", "/");
+    assert_eq!(
+        route["typedPerFilterConfig"]["envoy.filters.http.csrf"],
+        serde_json::json!({
+            "@type": csrf_type,
+            "filterEnabled": {
+                "defaultValue": {"numerator": 50},
+                "runtimeKey": "envoy.csrf.filter_enabled",
+            },
+            "additionalOrigins": [
+                {"exact": "https://a.example.com"},
+                {"safeRegex": {"googleRe2": {}, "regex": "https://.*\\.b\\.com"}, "ignoreCase": true},
+            ],
+        })
+    );
+}
+
+#[test]
+fn a_policy_path_rewrite_yields_to_the_rules_own() {
+    let r = rendered("url_rewrite.yaml", ValidationLevel::Standard);
+    let rc = resource(&r, "route", "listener~8080");
+    let a = route_by_match(rc, "pathSeparatedPrefix", "/a");
+    assert_eq!(
+        a["route"]["regexRewrite"],
+        serde_json::json!({"pattern": {"regex": "^/a/(.*)$"}, "substitution": "/v2/\\1"})
+    );
+    let b = route_by_match(rc, "pathSeparatedPrefix", "/b");
+    assert_eq!(b["route"]["prefixRewrite"], "/c");
+    assert!(b["route"].get("regexRewrite").is_none());
+}
+
 /// The rule's Envoy route whose match is `field` = `value`.
 fn route_by_match<'v>(rc: &'v Value, field: &str, value: &str) -> &'v Value {
     let found = rc["virtualHosts"][0]["routes"]

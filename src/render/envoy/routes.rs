@@ -374,13 +374,16 @@ fn route(
     } else {
         let mut action = action(ctx, e, &rule, &mut route_fields, declarations)?;
         action.extend(f.action);
-        // The route's own timeouts and retries win over a TrafficPolicy's.
+        // The route's own timeouts, retries, host and path rewrites win over a TrafficPolicy's.
         let builtin_timeout = rule.get("timeouts").is_some();
         let builtin_retry = rule.get("retry").is_some();
+        let rewrites_path =
+            action.contains_key("regexRewrite") || action.contains_key("prefixRewrite");
         for (k, v) in &policy.action {
             let builtin = match k.as_str() {
                 "retryPolicy" => builtin_retry,
                 "timeout" | "idleTimeout" => builtin_timeout || builtin_retry,
+                "regexRewrite" => rewrites_path,
                 _ => false,
             };
             if !builtin {

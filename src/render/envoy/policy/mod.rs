@@ -19,7 +19,7 @@ use super::super::{Context, ValidationLevel};
 use super::{duration, typed};
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
 use crate::model::Object;
-use features::{cors, header_mutations, local_rate_limit, quantity, retry};
+use features::{cors, csrf, csrf_filter, header_mutations, local_rate_limit, quantity, retry};
 
 pub const METADATA: &str = "merge.TrafficPolicy.gateway.kgateway.dev";
 
@@ -359,6 +359,11 @@ impl Policies<'_> {
                 };
                 out.per_filter.insert(name.into(), config);
             }
+            "csrf" => {
+                let name = "envoy.filters.http.csrf";
+                declare(out, name, true, csrf_filter());
+                out.per_filter.insert(name.into(), csrf(&value));
+            }
             "cors" => {
                 let name = "envoy.filters.http.cors";
                 declare(
@@ -447,6 +452,15 @@ impl Policies<'_> {
             }
             "retry" => {
                 out.action.insert("retryPolicy".into(), retry(&value));
+            }
+            "urlRewrite" => {
+                let Some(p) = value.get("pathRegex") else {
+                    return Ok(Vec::new());
+                };
+                out.action.insert(
+                    "regexRewrite".into(),
+                    json!({"pattern": {"regex": p["pattern"]}, "substitution": p["substitution"]}),
+                );
             }
             "autoHostRewrite" => {
                 let Some(on) = value.as_bool() else {
