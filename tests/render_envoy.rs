@@ -347,6 +347,20 @@ fn a_policy_path_rewrite_yields_to_the_rules_own() {
     assert!(b["route"].get("regexRewrite").is_none());
 }
 
+#[test]
+fn load_balancer_settings_common_to_every_algorithm() {
+    let r = rendered("lb_common.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_default_svc_80");
+    assert_eq!(
+        cluster["commonLbConfig"],
+        serde_json::json!({
+            "closeConnectionsOnHostSetChange": true,
+            "healthyPanicThreshold": {"value": 40},
+            "updateMergeWindow": "2s",
+        })
+    );
+}
+
 /// The rule's Envoy route whose match is `field` = `value`.
 fn route_by_match<'v>(rc: &'v Value, field: &str, value: &str) -> &'v Value {
     let found = rc["virtualHosts"][0]["routes"]
@@ -472,6 +486,19 @@ fn upstream_tls_files_are_rendered_as_their_paths() {
                 },
                 "sni": "api.internal",
             },
+        })
+    );
+}
+
+#[test]
+fn simple_upstream_tls_presents_no_client_certificate_and_offers_alpn() {
+    let r = rendered("tls_simple.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_apps_api_443");
+    assert_eq!(
+        cluster["transportSocket"]["typedConfig"]["commonTlsContext"],
+        serde_json::json!({
+            "alpnProtocols": ["h2", "http/1.1"],
+            "validationContext": {"trustedCa": {"filename": "/etc/certs/ca.pem"}},
         })
     );
 }

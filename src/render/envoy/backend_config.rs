@@ -371,6 +371,17 @@ fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
     if let Some(b) = lb.get("closeConnectionsOnHostSetChange") {
         common.insert("closeConnectionsOnHostSetChange".into(), b.clone());
     }
+    // A Percent (a double), written as the number the policy gives.
+    if let Some(p) = lb.get("healthyPanicThreshold").filter(|v| v.is_number()) {
+        common.insert("healthyPanicThreshold".into(), json!({"value": p}));
+    }
+    if let Some(w) = lb
+        .get("updateMergeWindow")
+        .and_then(Value::as_str)
+        .and_then(duration)
+    {
+        common.insert("updateMergeWindow".into(), json!(w));
+    }
     cluster.insert("commonLbConfig".into(), Value::Object(common));
     let policy = |name: &str, type_url: &str, config: Value| {
         json!({"policies": [{"typedExtensionConfig": {
@@ -496,6 +507,13 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
         if let Some(ca) = file("rootCA") {
             validation.insert("trustedCa".into(), ca);
         }
+    }
+    // Simple TLS: the proxy verifies the backend and presents no client certificate.
+    if tls.get("simpleTLS").and_then(Value::as_bool) == Some(true) {
+        common.remove("tlsCertificates");
+    }
+    if let Some(alpn) = tls.get("alpnProtocols").filter(|v| v.is_array()) {
+        common.insert("alpnProtocols".into(), alpn.clone());
     }
     if tls.get("wellKnownCACertificates").and_then(Value::as_str) == Some("System") {
         common.insert(
