@@ -504,6 +504,31 @@ fn simple_upstream_tls_presents_no_client_certificate_and_offers_alpn() {
 }
 
 #[test]
+fn a_backend_tls_policys_names_and_options_reach_the_upstream_context() {
+    let r = rendered("backend_tls_sans.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_default_svc_443");
+    let tls = &cluster["transportSocket"]["typedConfig"];
+    assert_eq!(tls["sni"], "svc.internal");
+    assert_eq!(
+        tls["commonTlsContext"],
+        serde_json::json!({
+            "alpnProtocols": ["h2", "http/1.1"],
+            "combinedValidationContext": {
+                "defaultValidationContext": {"matchTypedSubjectAltNames": [
+                    {"matcher": {"exact": "svc.example.com"}, "sanType": "DNS"},
+                    {"matcher": {"exact": "spiffe://cluster.local/ns/default/sa/svc"}, "sanType": "URI"},
+                ]},
+                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+            },
+            "tlsParams": {
+                "cipherSuites": ["ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384"],
+                "tlsMinimumProtocolVersion": "TLSv1_2",
+            },
+        })
+    );
+}
+
+#[test]
 fn the_chart_values_turn_route_weight_on() {
     let dir = match tempfile::tempdir() {
         Ok(dir) => dir,

@@ -7,7 +7,6 @@ use super::super::Context;
 use super::{duration, typed};
 use crate::merge::{Family, Place};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
 
 const HTTP_OPTIONS: &str = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
 
@@ -86,7 +85,7 @@ pub fn apply(
 ) {
     let namespace = target.id.namespace.as_str();
     if policy.get("tls").is_none()
-        && let Some(socket) = backend_tls_policy(ctx, target)
+        && let Some(socket) = super::backend_tls::policy(ctx, target)
     {
         cluster.insert("transportSocket".into(), socket);
     }
@@ -160,92 +159,6 @@ pub fn apply(
     if let Some(cb) = policy.get("circuitBreakers") {
         cluster.insert("circuitBreakers".into(), json!({"thresholds": [cb]}));
     }
-}
-
-/// The UpstreamTlsContext a Gateway API BackendTLSPolicy gives a Service or Backend: SNI and
-/// subject alternative name from `validation.hostname`, CAs from ConfigMaps or Secrets (as
-/// digests) or the system's.
-pub fn backend_tls_policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
-    let group = target.id.group.as_str();
-    let policy = ctx
-        .inputs
-        .of_kind(GATEWAY_API, "BackendTLSPolicy")
-        .filter(|o| o.id.namespace == target.id.namespace)
-        .find(|o| {
-            array_of(&o.value, "/spec/targetRefs").any(|r| {
-                r.get("group").and_then(Value::as_str).unwrap_or("") == group
-                    && r.get("kind").and_then(Value::as_str) == Some(target.id.kind.as_str())
-                    && r.get("name").and_then(Value::as_str) == Some(target.id.name.as_str())
-            })
-        })?;
-    let validation = policy.value.pointer("/spec/validation")?;
-    let hostname = validation.get("hostname").and_then(Value::as_str);
-    let mut context = Map::new();
-    if let Some(h) = hostname {
-        context.insert(
-            "matchTypedSubjectAltNames".into(),
-            json!([{"matcher": {"exact": h}, "sanType": "DNS"}]),
-        );
-    }
-    let mut common = Map::new();
-    if validation
-        .get("wellKnownCACertificates")
-        .and_then(Value::as_str)
-        == Some("System")
-    {
-        common.insert(
-            "combinedValidationContext".into(),
-            json!({
-                "defaultValidationContext": context,
-                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
-            }),
-        );
-    } else {
-        let mut cas = Vec::new();
-        for r in array_of(validation, "/caCertificateRefs") {
-            let name = r.get("name").and_then(Value::as_str).unwrap_or("");
-            let ns = &target.id.namespace;
-            let text = match r.get("kind").and_then(Value::as_str) {
-                Some("Secret") => ctx
-                    .inputs
-                    .get("", "Secret", ns, name)
-                    .and_then(|s| s.value.pointer("/data/ca.crt"))
-                    .and_then(Value::as_str)
-                    .and_then(crate::render::secret_data),
-                _ => ctx
-                    .inputs
-                    .get("", "ConfigMap", ns, name)
-                    .and_then(|c| c.value.pointer("/data/ca.crt"))
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-            };
-            cas.extend(text);
-        }
-        if !cas.is_empty() {
-            context.insert(
-                "trustedCa".into(),
-                json!({"inlineString": super::secret_digest(&cas.concat())}),
-            );
-        }
-        common.insert("tlsParams".into(), json!({}));
-        common.insert("validationContext".into(), Value::Object(context));
-    }
-    let mut tls = Map::new();
-    tls.insert("commonTlsContext".into(), Value::Object(common));
-    if let Some(h) = hostname {
-        tls.insert("sni".into(), json!(h));
-    }
-    Some(json!({
-        "name": "envoy.transport_sockets.tls",
-        "typedConfig": typed(
-            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
-            Value::Object(tls),
-        ),
-    }))
-}
-
-fn array_of<'v>(value: &'v Value, pointer: &str) -> impl Iterator<Item = &'v Value> {
-    super::plan::array(value, pointer)
 }
 
 /// An active health check: its timings and thresholds, and the HTTP or gRPC check.

@@ -11,6 +11,7 @@
 //! 7); secret material is printed as [`secret_digest`]s.
 
 mod backend_config;
+mod backend_tls;
 mod clusters;
 mod entries;
 mod filters;
