@@ -1,7 +1,8 @@
 //! Predicted policy status, per policy and ancestor, in the words the controller writes:
 //! Accepted (`Valid`, or `Invalid` with why) and Attached, as the reference records it: where
-//! policies are merged (a route's and its rules' on each rule; a Gateway's; a listener's; a
-//! backend's), each policy supplies all fields of the merged result
+//! policies are merged (a route's and its rules' on each rule; a Gateway's; a listener's, with
+//! the Gateway's on an HTTPS listener's own route configuration; a backend's), each policy
+//! supplies all fields of the merged result
 //! (`Attached`), some (`Merged`) or none (`Overridden`); settings combined by DeepMerge supply
 //! the field for each of their policies. Over all places of one ancestor the worst counts:
 //! Overridden anywhere, else Merged anywhere, else Attached.
@@ -72,11 +73,12 @@ fn delegated(e: &Effective<'_>) -> bool {
     matches!(e.via, Some(Place::Rule(..)))
 }
 
-/// The policies of an effective policy's fields that take part in the merge of `group` (all of
+/// The policies of an effective policy's fields that take part in the merge of `groups` (all of
 /// them with `None`), each with its state there. Combined (deep-merged) settings supply the field
 /// for each of their policies.
-fn states(e: &Effective<'_>, group: Option<Group>) -> Vec<(usize, State)> {
-    let in_group = |s: &super::Setting<'_>| group.is_none_or(|g| Group::of(s.level.tier()) == g);
+fn states(e: &Effective<'_>, groups: Option<&[Group]>) -> Vec<(usize, State)> {
+    let in_group =
+        |s: &super::Setting<'_>| groups.is_none_or(|g| g.contains(&Group::of(s.level.tier())));
     let supplied = |f: &super::FieldOutcome<'_>| {
         std::iter::once(&f.winner)
             .chain(&f.merged)
@@ -133,17 +135,40 @@ impl Group {
     }
 }
 
-/// The places a policy attached at `place` is judged on: a route's policy on each of its rules.
-fn judged_at(facts: &[Facts], place: Place) -> Vec<Place> {
+/// The places a policy attached at `place` is judged on, with the groups merged there: a route's
+/// policy on each of its rules; a Gateway's also on each of its HTTPS listeners, where the
+/// Gateway's policies and the listener's merge into the listener's own route configuration (an
+/// HTTP listener shares its port's, where the listener's policies apply per virtual host).
+fn judged_at(facts: &[Facts], place: Place, group: Group) -> Vec<(Place, Vec<Group>)> {
+    let together = vec![Group::Gateway, Group::Listener];
     match place {
         Place::Route(r) => match &facts[r].spec {
-            Spec::Route(route) if !route.rules.is_empty() => {
-                (0..route.rules.len()).map(|i| Place::Rule(r, i)).collect()
-            }
-            _ => vec![place],
+            Spec::Route(route) if !route.rules.is_empty() => (0..route.rules.len())
+                .map(|i| (Place::Rule(r, i), vec![group]))
+                .collect(),
+            _ => vec![(place, vec![group])],
         },
-        _ => vec![place],
+        Place::Gateway(g) if group == Group::Gateway => std::iter::once((place, vec![group]))
+            .chain(https_listeners(facts, g).map(|li| (Place::Listener(g, li), together.clone())))
+            .collect(),
+        Place::Listener(g, li) if https_listeners(facts, g).any(|i| i == li) => {
+            vec![(place, together)]
+        }
+        _ => vec![(place, vec![group])],
     }
+}
+
+/// The indexes of a Gateway's HTTPS listeners (none for other objects).
+fn https_listeners(facts: &[Facts], g: usize) -> impl Iterator<Item = usize> + '_ {
+    let listeners = match &facts[g].spec {
+        Spec::Gateway { listeners, .. } => listeners.as_slice(),
+        _ => &[],
+    };
+    listeners
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.protocol == "HTTPS")
+        .map(|(i, _)| i)
 }
 
 pub(super) fn statuses(
@@ -185,11 +210,11 @@ pub(super) fn statuses(
     attached.dedup_by_key(|&mut (place, p, _)| (place, p));
     for (place, p, group) in attached {
         let mut state = State::default();
-        for at in judged_at(facts, place) {
+        for (at, groups) in judged_at(facts, place, group) {
             // Delegated rules are judged below, per delegation chain.
             let own = by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]);
             for e in own.iter().filter(|e| !delegated(e)) {
-                for (q, s) in states(e, Some(group)) {
+                for (q, s) in states(e, Some(&groups)) {
                     if q == p {
                         state.add(s);
                     }
