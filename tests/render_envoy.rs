@@ -468,9 +468,9 @@ fn route_weight_orders_routes_only_with_the_setting() {
 }
 
 #[test]
-fn upstream_tls_files_are_rendered_as_their_paths() {
+fn upstream_tls_files_are_rendered_as_their_paths_but_a_client_certificate_is_refused() {
     let r = rendered("tls_files.yaml", ValidationLevel::Standard);
-    let cluster = resource(&r, "cluster", "kube_apps_api_443");
+    let cluster = resource(&r, "cluster", "kube_apps_ca-only_443");
     assert_eq!(
         cluster["transportSocket"],
         serde_json::json!({
@@ -478,14 +478,20 @@ fn upstream_tls_files_are_rendered_as_their_paths() {
             "typedConfig": {
                 "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
                 "commonTlsContext": {
-                    "tlsCertificates": [{
-                        "certificateChain": {"filename": "/etc/certs/client.pem"},
-                        "privateKey": {"filename": "/etc/certs/client-key.pem"},
-                    }],
                     "validationContext": {"trustedCa": {"filename": "/etc/certs/ca.pem"}},
                 },
-                "sni": "api.internal",
+                "sni": "ca.internal",
             },
+        })
+    );
+    // The controller reads tlsCertificate and tlsKey as PEM data and refuses the policy.
+    let refused = resource(&r, "cluster", "kube_apps_api_443");
+    assert_eq!(
+        refused,
+        &serde_json::json!({
+            "loadAssignment": {"clusterName": "kube_apps_api_443"},
+            "name": "kube_apps_api_443",
+            "type": "STATIC",
         })
     );
 }

@@ -78,6 +78,9 @@ pub enum Outcome {
     ProxyOnly(ProxyCheck),
     /// On a definition the inputs replace with a later one: the controller never sees it.
     Replaced,
+    /// An error the controller finds when it translates the resource (it is not accepted), which
+    /// its status reports in these words.
+    Refused { words: String },
 }
 
 /// What the proxy checks when it loads the configuration, that the controller does not.

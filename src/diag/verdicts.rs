@@ -18,6 +18,8 @@ pub struct Rejection {
     /// Only the proxy finds the error, in this check (the controller accepts the resource unless
     /// the proxy checks the configuration first, with validation level strict).
     pub proxy: Option<ProxyCheck>,
+    /// The controller's own words for the error, where gwctl knows them.
+    pub words: Option<String>,
 }
 
 impl Rejection {
@@ -86,6 +88,10 @@ impl Verdicts {
                 .then(|| d.outcome.clone()),
                 proxy: match d.outcome {
                     Outcome::ProxyOnly(check) => Some(check),
+                    _ => None,
+                },
+                words: match &d.outcome {
+                    Outcome::Refused { words } => Some(words.clone()),
                     _ => None,
                 },
             };

@@ -48,7 +48,7 @@ fn pointer(path: &str) -> Option<String> {
 
 /// The controller's message for a rejection, where it has its own words for it; else gwctl's.
 pub(super) fn controller_message(r: &Rejection, object: Option<&Value>) -> String {
-    if let Some(words) = proxy_words(r, object) {
+    if let Some(words) = proxy_words(r, object).or_else(|| r.words.clone()) {
         return words;
     }
     let path = r.path.as_deref().unwrap_or("");
