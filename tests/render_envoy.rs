@@ -649,3 +649,27 @@ fn render_command_in_strict_drops_the_rule_and_exits_0() {
     assert_eq!(accepted["type"], "Accepted");
     assert_eq!(accepted["reason"], "RouteRuleDropped");
 }
+
+#[test]
+fn render_json_is_the_text_serde_prints_for_the_whole_array() {
+    // The documents are written one by one, each serialised straight into the output: the text
+    // is still exactly one pretty-printed array (an Envoy Gateway, the AI data plane's shared
+    // document, and the envoy clusters' document).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    for case in ["render/http.yaml", "render-ai/gateway.yaml"] {
+        let out = assert_cmd::Command::cargo_bin("gwctl")
+            .unwrap_or_else(|e| panic!("{e}"))
+            .args(["render", "--output", "json"])
+            .arg(root.join(case))
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("{e}"));
+        let docs: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{case}: {e}"));
+        assert!(
+            docs.as_array().is_some_and(|d| d.len() > 1),
+            "{case}: {text}"
+        );
+        let whole = serde_json::to_string_pretty(&docs).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(text, format!("{whole}\n"), "{case}");
+    }
+}
