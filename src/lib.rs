@@ -14,6 +14,7 @@ pub mod diff;
 pub mod fasthash;
 pub mod input;
 pub mod lint;
+pub mod lsp;
 pub mod memo;
 pub mod merge;
 pub mod model;

@@ -253,7 +253,12 @@ fn run_stages(
     phases: &mut Phases,
 ) -> LintRun {
     // Secrets are collected only for the values file's xDS TLS rule.
-    let per_file = lint_each(&files, options, values.is_some(), options.progress.as_deref());
+    let per_file = lint_each(
+        &files,
+        options,
+        values.is_some(),
+        options.progress.as_deref(),
+    );
     phases.mark("per-file");
     cross_file_stages(files, per_file, values, options, phases)
 }

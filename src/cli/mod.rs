@@ -42,6 +42,10 @@ pub fn main() -> ExitCode {
         Command::Diff(a) => diff_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
+        Command::Lsp(_) => match crate::lsp::serve() {
+            Ok(()) => 0,
+            Err(message) => usage_error(&format!("lsp: {message}")),
+        },
     };
     ExitCode::from(code)
 }

@@ -8,8 +8,8 @@ use crate::source::{FileId, SourceFile};
 use crate::suppress;
 
 use super::{
-    FileResult, LintOptions, LintRun, Phases, cross_file_stages, lint_each, lint_file,
-    load_inputs, registry_of,
+    FileResult, LintOptions, LintRun, Phases, cross_file_stages, lint_each, lint_file, load_inputs,
+    registry_of,
 };
 
 /// A run kept between edits (the language server): every file's per-file results stay, a
@@ -51,6 +51,17 @@ impl Incremental {
         Ok(out)
     }
 
+    /// No file yet (files come with [`Incremental::add`]).
+    pub fn empty(options: &LintOptions) -> Self {
+        Incremental {
+            files: Vec::new(),
+            per_file: Vec::new(),
+            values: None,
+            read: Vec::new(),
+            options: options.clone(),
+        }
+    }
+
     pub fn files(&self) -> &[SourceFile] {
         &self.files
     }
@@ -73,8 +84,12 @@ impl Incremental {
         let id = self.files.len();
         let file = SourceFile::new(id, name, text);
         let registry = registry_of(&self.options);
-        self.per_file
-            .push(lint_file(&file, registry, &self.options, self.values.is_some()));
+        self.per_file.push(lint_file(
+            &file,
+            registry,
+            &self.options,
+            self.values.is_some(),
+        ));
         self.files.push(file);
         id
     }

@@ -8,6 +8,7 @@ mod gitlab;
 mod human;
 mod json;
 mod junit;
+pub mod lsp;
 mod rdjson;
 mod redact;
 mod sarif;
