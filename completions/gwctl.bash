@@ -31,6 +31,9 @@ _gwctl() {
             gwctl,lint)
                 cmd="gwctl__subcmd__lint"
                 ;;
+            gwctl,lsp)
+                cmd="gwctl__subcmd__lsp"
+                ;;
             gwctl,man)
                 cmd="gwctl__subcmd__man"
                 ;;
@@ -58,6 +61,9 @@ _gwctl() {
             gwctl__subcmd__help,lint)
                 cmd="gwctl__subcmd__help__subcmd__lint"
                 ;;
+            gwctl__subcmd__help,lsp)
+                cmd="gwctl__subcmd__help__subcmd__lsp"
+                ;;
             gwctl__subcmd__help,man)
                 cmd="gwctl__subcmd__help__subcmd__man"
                 ;;
@@ -77,7 +83,7 @@ _gwctl() {
 
     case "${cmd}" in
         gwctl)
-            opts="-h -V --help --version lint rules schema explain render diff completions man help"
+            opts="-h -V --help --version lint rules schema explain render diff completions man lsp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,7 +251,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help)
-            opts="lint rules schema explain render diff completions man help"
+            opts="lint rules schema explain render diff completions man lsp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -315,6 +321,20 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help__subcmd__lint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__help__subcmd__lsp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -459,6 +479,20 @@ _gwctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__lsp)
+            opts="-h -V --stdio --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
+            cand lsp 'Run the language server for editors (Language Server Protocol on stdin/stdout): the workspace''s findings as you type, hover, definition, references, symbols, completion'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gwctl;lint'= {
@@ -145,6 +146,13 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'gwctl;lsp'= {
+            cand --stdio 'Talk over stdin/stdout (the only transport; accepted because editors pass it)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'gwctl;help'= {
             cand lint 'Check manifests against the gateway API schemas'
             cand rules 'List the rule codes, or explain one'
@@ -154,6 +162,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
+            cand lsp 'Run the language server for editors (Language Server Protocol on stdin/stdout): the workspace''s findings as you type, hover, definition, references, symbols, completion'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gwctl;help;lint'= {
@@ -171,6 +180,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help;completions'= {
         }
         &'gwctl;help;man'= {
+        }
+        &'gwctl;help;lsp'= {
         }
         &'gwctl;help;help'= {
         }
