@@ -12,6 +12,7 @@ pub mod crds;
 pub mod diag;
 pub mod diff;
 pub mod fasthash;
+pub mod fix;
 pub mod input;
 pub mod lint;
 pub mod lsp;

@@ -82,6 +82,9 @@ pub struct LintOptions {
     /// What the command needs beyond findings.
     pub needs: Needs,
     pub bench: BenchSkips,
+    /// Texts that replace the files of these names as read (`lint --fix` lints the fixed text
+    /// again before anything is written; stdin is `<stdin>`).
+    pub texts: Option<Arc<BTreeMap<String, Arc<str>>>>,
 }
 
 /// Wall time of each stage on stderr when the undocumented environment variable
@@ -162,9 +165,11 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
         .exclude
         .extend(options.config.exclude.iter().cloned());
     let mut loaded = input::load_bounded(paths, &filters, options.limits.max_total_bytes)?;
+    replace_texts(&mut loaded.files, options.texts.as_deref());
     let mut values = None;
     if let Some(path) = &options.values {
-        let read = input::load(std::slice::from_ref(path), &Filters::default())?;
+        let mut read = input::load(std::slice::from_ref(path), &Filters::default())?;
+        replace_texts(&mut read.files, options.texts.as_deref());
         loaded.diagnostics.extend(read.diagnostics);
         loaded.input_error |= read.input_error;
         values = read.files.into_iter().next();
@@ -197,6 +202,16 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
         options: with_crds,
         crds: crd_files,
     })
+}
+
+/// The files named in `texts` get that text instead of what was read.
+fn replace_texts(files: &mut [SourceFile], texts: Option<&BTreeMap<String, Arc<str>>>) {
+    let Some(texts) = texts else { return };
+    for f in files {
+        if let Some(text) = texts.get(&f.name) {
+            *f = SourceFile::new(f.id, std::mem::take(&mut f.name), Arc::clone(text));
+        }
+    }
 }
 
 /// Appends the CRD files and their findings to a run, after the linted files.

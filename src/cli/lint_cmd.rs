@@ -49,6 +49,7 @@ pub(super) fn lint_once(args: &LintArgs) -> u8 {
         needs: Needs::Findings,
         // Not a flag: a benchmarking aid that no user needs (bench/resolve.sh).
         bench: BenchSkips::from_env(),
+        texts: None,
     };
     let mut phases = Phases::start();
     let run = match lint_paths(&args.paths, &options) {

@@ -4,6 +4,9 @@ pub use crate::rules::{Code, Severity};
 
 use crate::source::{FileId, Span};
 
+mod fix;
+pub use fix::{Applicability, Edit, Fix};
+
 /// The resource a finding belongs to, as `kind namespace/name`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct ResourceRef {
@@ -49,6 +52,8 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// Set when a suppression hid the finding; it then counts for nothing (see `crate::suppress`).
     pub suppressed: Option<Suppressed>,
+    /// Edits that make the finding go away, when the rule knows them (`gwctl lint --fix`).
+    pub fix: Option<Fix>,
 }
 
 /// What hid a finding: shown with `--show-suppressed`.
@@ -86,6 +91,7 @@ impl Diagnostic {
             help: None,
             related: Vec::new(),
             suppressed: None,
+            fix: None,
         }
     }
 
@@ -111,6 +117,11 @@ impl Diagnostic {
 
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{RenderOptions, Resolved, code_counts, resolve};
-use crate::diag::{Diagnostic, ResourceRef, Severity};
+use crate::diag::{Applicability, Diagnostic, Fix, Location, ResourceRef, Severity};
 use crate::lint::LintRun;
 
 pub const JSON_VERSION: u32 = 1;
@@ -36,6 +36,28 @@ pub struct Finding<'a> {
     /// What hid the finding (`annotation`, `configIgnore`, `severityOff`); only in `suppressed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suppressed_by: Option<crate::diag::Suppressed>,
+    /// The edits that fix the finding, when its rule offers them (`gwctl lint --fix`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<FixJson<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FixJson<'a> {
+    pub title: &'a str,
+    pub applicability: Applicability,
+    pub edits: Vec<EditJson<'a>>,
+}
+
+/// An edit's range as positions (like a finding's) and as byte offsets (`startByte` inclusive,
+/// `endByte` exclusive), and the text that replaces it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditJson<'a> {
+    #[serde(flatten)]
+    pub position: Position<'a>,
+    pub start_byte: usize,
+    pub end_byte: usize,
+    pub replacement: &'a str,
 }
 
 /// Start and end of a span, 1-based; columns count characters and the end is exclusive.
@@ -135,6 +157,30 @@ fn finding<'a>(run: &'a LintRun, d: &'a Diagnostic) -> Finding<'a> {
             })
             .collect(),
         suppressed_by: d.suppressed,
+        fix: d.fix.as_ref().map(|f| fix_json(run, f)),
+    }
+}
+
+fn fix_json<'a>(run: &'a LintRun, fix: &'a Fix) -> FixJson<'a> {
+    FixJson {
+        title: &fix.title,
+        applicability: fix.applicability,
+        edits: fix
+            .edits
+            .iter()
+            .map(|e| {
+                let at = Location {
+                    file: e.file,
+                    span: e.span,
+                };
+                EditJson {
+                    position: resolve(run, &at).map(position).unwrap_or_default(),
+                    start_byte: e.span.start,
+                    end_byte: e.span.end,
+                    replacement: &e.replacement,
+                }
+            })
+            .collect(),
     }
 }
 

@@ -110,6 +110,26 @@ pub fn suggest<'a>(wrong: &str, candidates: impl Iterator<Item = &'a str>) -> Op
     best.filter(|(d, _)| *d <= limit).map(|(_, c)| c)
 }
 
+/// The one candidate closest to `wrong` (as [`suggest`] scores them), or `None` when none is
+/// close or several are equally close: a fix renames only when the answer is certain.
+pub fn suggest_unique<'a>(
+    wrong: &str,
+    candidates: impl Iterator<Item = &'a str> + Clone,
+) -> Option<&'a str> {
+    let best = suggest(wrong, candidates.clone())?;
+    let score = |c: &str| {
+        if c.eq_ignore_ascii_case(wrong) {
+            0
+        } else if wrong.len() >= 3 && c.starts_with(wrong) {
+            1
+        } else {
+            2 * strsim::damerau_levenshtein(wrong, c)
+        }
+    };
+    let s = score(best);
+    (candidates.filter(|c| score(c) == s).count() == 1).then_some(best)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +154,8 @@ mod tests {
         assert_eq!(suggest("protocl", names.iter().copied()), Some("protocol"));
         assert_eq!(suggest("Hostname", names.iter().copied()), Some("hostname"));
         assert_eq!(suggest("zzzzzz", names.iter().copied()), None);
+        assert_eq!(suggest_unique("potr", names.iter().copied()), Some("port"));
+        let twins = ["path", "pate"];
+        assert_eq!(suggest_unique("pat", twins.iter().copied()), None);
     }
 }

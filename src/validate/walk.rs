@@ -2,13 +2,16 @@
 //! scalar value checks, building CEL values on the way where a rule needs them.
 
 use crate::cel::{CelValue, list_value, map_value};
+use crate::diag::{Edit, Fix};
 use crate::parse::{Entry, Node, Value};
 use crate::rules;
 use crate::schema::compile::{JsonType, SchemaNode};
 use crate::source::Span;
 
 use super::cel_rules::{default_value, json_value};
-use super::messages::{char_len, go_float, go_quote, go_value, suggest, supported_value};
+use super::messages::{
+    char_len, go_float, go_quote, go_value, suggest, suggest_unique, supported_value,
+};
 use super::{Seg, Walker, formats};
 
 /// Plain scalars that YAML 1.1 (what the API server's YAML decoder reads) takes as booleans.
@@ -262,7 +265,7 @@ impl<'v> Walker<'v> {
                     let embedded_meta = schema.embedded_resource
                         && matches!(e.key.as_str(), "apiVersion" | "kind" | "metadata");
                     if !(schema.allows_unknown() || self.value_only || embedded_meta) {
-                        self.unknown_field(e, schema);
+                        self.unknown_field(e, entries, schema);
                     } else if let Some(m) = &mut map {
                         m.push((e.key.clone(), json_value(&e.value)));
                     }
@@ -311,7 +314,7 @@ impl<'v> Walker<'v> {
         Some(map_value(map))
     }
 
-    fn unknown_field(&mut self, e: &Entry, schema: &SchemaNode) {
+    fn unknown_field(&mut self, e: &Entry, entries: &[Entry], schema: &SchemaNode) {
         let path = self.path_string();
         let mut d = crate::diag::Diagnostic::new(
             rules::GW101,
@@ -322,6 +325,14 @@ impl<'v> Walker<'v> {
         .with_path(path);
         if let Some(s) = suggest(&e.key, schema.property_names.iter().map(|n| &**n)) {
             d = d.with_help(format!("did you mean {}?", go_quote(s)));
+        }
+        // Renamed only to the one close name, and not onto a key the mapping already has.
+        let names = schema.property_names.iter().map(|n| &**n);
+        if let Some(s) = suggest_unique(&e.key, names)
+            && !entries.iter().any(|other| other.key == s)
+        {
+            let edit = Edit::rename_scalar(self.file, self.source, e.key_span, s);
+            d = d.with_fix(Fix::safe(format!("rename to {}", go_quote(s)), vec![edit]));
         }
         self.emit_diag(d);
     }
