@@ -386,3 +386,74 @@ fn bad_input_gets_errors_or_empty_results_never_a_crash() {
     assert!(hover.contains("Effective policy"), "{hover}");
     assert_eq!(client.shutdown(), Some(0));
 }
+
+#[test]
+fn a_quick_fix_renames_a_mistyped_field() {
+    let (_dir, root) = workspace();
+    let mut client = Client::start(Some(&root));
+    let routes = root.join("routes.yaml");
+    let text = std::fs::read_to_string(&routes).expect("routes").replacen(
+        "    backendRefs:\n    - name: catalog",
+        "    backendRef:\n    - name: catalog",
+        1,
+    );
+    client.open(&routes, &text);
+    let list = client.diagnostics_where(&uri(&routes), |l| l.iter().any(|d| d["code"] == "GW101"));
+    let typo = list
+        .iter()
+        .find(|d| d["code"] == "GW101")
+        .expect("GW101")
+        .clone();
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&routes)}, "range": typo["range"], "context": {"diagnostics": [typo]}}),
+    );
+    let action = &actions[0];
+    assert_eq!(action["kind"], "quickfix", "{actions}");
+    assert_eq!(action["isPreferred"], true, "{actions}");
+    assert_eq!(action["diagnostics"][0]["code"], "GW101", "{actions}");
+    let edits = action["edit"]["changes"][uri(&routes)]
+        .as_array()
+        .expect("edits of routes.yaml");
+    assert_eq!(edits.len(), 1, "{actions}");
+    assert_eq!(edits[0]["newText"], "backendRefs");
+    assert_eq!(edits[0]["range"], typo["range"]);
+    // Applied as the editor would: the finding goes.
+    let line = typo["range"]["start"]["line"].as_u64().expect("line") as usize;
+    let fixed: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == line {
+                l.replace("backendRef:", "backendRefs:")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    client.change(&routes, 2, &(fixed.join("\n") + "\n"));
+    client.diagnostics_where(&uri(&routes), |l| !l.iter().any(|d| d["code"] == "GW101"));
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn shutdown_then_hang_up_ends_cleanly_and_exit_alone_does_not() {
+    let (_dir, root) = workspace();
+    // Neovim 0.7 quits with a second shutdown and closes the pipe without `exit`: status 0.
+    let mut client = Client::start(Some(&root));
+    assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+    assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+    let late = client.call(
+        "textDocument/hover",
+        text_document(
+            &root.join("routes.yaml"),
+            json!({"line": 9, "character": 10}),
+        ),
+    );
+    assert_eq!(late["error"]["code"], -32600, "{late}");
+    assert_eq!(client.hang_up(), Some(0));
+    // `exit` without a shutdown first: status 1, as the protocol asks.
+    let mut client = Client::start(Some(&root));
+    client.notify("exit", Value::Null);
+    assert_eq!(client.hang_up(), Some(1));
+}

@@ -4,6 +4,7 @@
 //! package when it is absent. Without it the test is skipped, except under `CI=true`, where it
 //! fails.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -48,6 +49,7 @@ fn neovim_client_shows_diagnostics_and_hover() {
         .env("HOME", &root)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("start nvim");
     let deadline = Instant::now() + Duration::from_secs(180);
@@ -62,15 +64,27 @@ fn neovim_client_shows_diagnostics_and_hover() {
         std::thread::sleep(Duration::from_millis(50));
     };
     let result = std::fs::read_to_string(&out).unwrap_or_default();
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
     assert!(status.success(), "nvim: {status}; wrote: {result}");
+    // Neovim reports a server that ends badly ("Client 1 quit with exit code 2").
+    assert!(!stderr.contains("quit with exit code"), "{stderr}");
     let lines: Vec<&str> = result.lines().collect();
     assert!(!lines.iter().any(|l| l.starts_with("error")), "{result}");
     // The payments backendRef of the `pay` rule: another namespace, no ReferenceGrant.
     assert!(
-        lines.iter().any(|l| l.starts_with("diagnostic 28:6 GW208 ")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("diagnostic 28:6 GW208 ")),
         "{result}"
     );
-    let hover = lines.iter().find(|l| l.starts_with("hover ")).copied().unwrap_or("");
+    let hover = lines
+        .iter()
+        .find(|l| l.starts_with("hover "))
+        .copied()
+        .unwrap_or("");
     assert!(hover.contains("→ Gateway shop/edge"), "{result}");
     assert!(hover.contains("gateway.yaml:12"), "{result}");
 }

@@ -43,7 +43,7 @@ pub fn main() -> ExitCode {
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
         Command::Lsp(_) => match crate::lsp::serve() {
-            Ok(()) => 0,
+            Ok(code) => code,
             Err(message) => usage_error(&format!("lsp: {message}")),
         },
     };

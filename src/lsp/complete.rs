@@ -136,7 +136,7 @@ fn typing(file: &SourceFile, cursor: usize) -> Typing {
 /// The keys written at `col` around line `line_no`, in the same mapping.
 fn siblings(file: &SourceFile, line_no: usize, col: usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut scan = |l: usize, going_up: bool| -> bool {
+    let mut scan = |l: usize| -> bool {
         let line = file.line_text(l + 1);
         if is_skipped(line) {
             return true;
@@ -151,18 +151,18 @@ fn siblings(file: &SourceFile, line_no: usize, col: usize) -> Vec<(String, Strin
                 out.push((k.to_string(), v.to_string()));
             }
             // A dash at this key's item starts the mapping: going up, it is the last line;
-            // going down, the next item's.
-            return !(d && going_up) && !(d && !going_up && l != line_no);
+            // going down, it is the next item's. Either way the scan stops there.
+            return !d;
         }
         c > col
     };
     for l in (0..line_no).rev() {
-        if !scan(l, true) {
+        if !scan(l) {
             break;
         }
     }
     for l in line_no + 1..file.line_count() {
-        if !scan(l, false) {
+        if !scan(l) {
             break;
         }
     }

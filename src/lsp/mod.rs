@@ -2,8 +2,9 @@
 //! and no network). It keeps the workspace's run in memory ([`crate::lint::Incremental`]): an
 //! edit lints the changed document again and re-runs the cross-resource stages, and the findings
 //! are published per file. Hover, definition, references, symbols and completion read the run's
-//! model and the document's tree; quick fixes come from the findings.
+//! model and the document's tree; quick fixes are the findings' fixes.
 
+mod actions;
 mod complete;
 mod hover;
 mod locate;
@@ -17,10 +18,11 @@ use std::path::PathBuf;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    DidSaveTextDocument, Notification as _, PublishDiagnostics, ShowMessage,
+    DidSaveTextDocument, Exit, Notification as _, PublishDiagnostics, ShowMessage,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References, Request as _,
+    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References,
+    Request as _, Shutdown,
 };
 use lsp_types::{
     CompletionOptions, FileChangeType, HoverProviderCapability, InitializeParams, MessageType,
@@ -30,12 +32,15 @@ use lsp_types::{
 
 use workspace::Workspace;
 
-/// Runs the server on stdin/stdout until the client says `exit`; `Err` is a broken connection.
-pub fn serve() -> Result<(), String> {
+/// Runs the server on stdin/stdout until the client says `exit` or goes away; the exit status
+/// is 0 after a shutdown request and 1 without one (as the protocol asks). `Err` is a connection
+/// broken during initialization.
+pub fn serve() -> Result<u8, String> {
     let (connection, io_threads) = Connection::stdio();
-    serve_on(&connection)?;
+    let shut_down = serve_on(&connection)?;
     drop(connection);
-    io_threads.join().map_err(|e| e.to_string())
+    io_threads.join().map_err(|e| e.to_string())?;
+    Ok(if shut_down { 0 } else { 1 })
 }
 
 fn capabilities() -> ServerCapabilities {
@@ -49,12 +54,14 @@ fn capabilities() -> ServerCapabilities {
             trigger_characters: Some(vec![":".into(), " ".into()]),
             ..CompletionOptions::default()
         }),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     }
 }
 
-/// The protocol on a connection: initialize, the session, shutdown.
-pub fn serve_on(connection: &Connection) -> Result<(), String> {
+/// The protocol on a connection: initialize, the session, shutdown; whether the client asked
+/// for the shutdown.
+pub fn serve_on(connection: &Connection) -> Result<bool, String> {
     let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let result = serde_json::json!({
@@ -76,7 +83,7 @@ pub fn serve_on(connection: &Connection) -> Result<(), String> {
         server.show(MessageType::WARNING, problem);
     }
     server.publish(None);
-    server.main_loop()
+    Ok(server.main_loop())
 }
 
 /// The workspace folders (or the root) that are local directories.
@@ -104,29 +111,49 @@ struct Server<'c> {
 }
 
 impl Server<'_> {
-    fn main_loop(&mut self) -> Result<(), String> {
+    /// Whether the session ended with a shutdown request (rather than `exit` or a hang-up).
+    fn main_loop(&mut self) -> bool {
         loop {
             let Ok(message) = self.connection.receiver.recv() else {
-                return Ok(());
+                return false;
             };
             match message {
                 Message::Request(req) => {
-                    if self
-                        .connection
-                        .handle_shutdown(&req)
-                        .map_err(|e| e.to_string())?
-                    {
-                        return Ok(());
+                    if req.method == Shutdown::METHOD {
+                        self.send(Message::Response(Response::new_ok(req.id, ())));
+                        self.await_exit();
+                        return true;
                     }
                     self.flush();
                     let response = self.request(req);
                     self.send(Message::Response(response));
                 }
+                Message::Notification(n) if n.method == Exit::METHOD => return false,
                 Message::Notification(n) => self.notification(n),
                 Message::Response(_) => {}
             }
             if self.connection.receiver.is_empty() {
                 self.flush();
+            }
+        }
+    }
+
+    /// After shutdown: until `exit` or the client going away (both end the session cleanly).
+    /// A repeated shutdown is answered again (Neovim 0.7 sends one more when it quits); other
+    /// requests get the error the protocol asks for.
+    fn await_exit(&self) {
+        while let Ok(message) = self.connection.receiver.recv() {
+            match message {
+                Message::Notification(n) if n.method == Exit::METHOD => return,
+                Message::Request(req) if req.method == Shutdown::METHOD => {
+                    self.send(Message::Response(Response::new_ok(req.id, ())));
+                }
+                Message::Request(req) => self.send(Message::Response(Response::new_err(
+                    req.id,
+                    ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down".into(),
+                ))),
+                Message::Notification(_) | Message::Response(_) => {}
             }
         }
     }
@@ -246,6 +273,9 @@ impl Server<'_> {
                 respond::<DocumentSymbolRequest>(req, |p| navigate::symbols(ws, p))
             }
             Completion::METHOD => respond::<Completion>(req, |p| complete::completion(ws, p)),
+            CodeActionRequest::METHOD => {
+                respond::<CodeActionRequest>(req, |p| actions::code_actions(ws, p))
+            }
             _ => Response::new_err(
                 req.id,
                 ErrorCode::MethodNotFound as i32,

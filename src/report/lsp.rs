@@ -2,12 +2,14 @@
 //! units (the protocol's default encoding), the rule code with a link to its documentation, the
 //! help and the related places.
 
+use std::collections::HashMap;
+
 use lsp_types::{
-    CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
-    Position, Range, Uri,
+    CodeAction, CodeActionKind, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity,
+    Location, NumberOrString, Position, Range, TextEdit, Uri, WorkspaceEdit,
 };
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Applicability, Diagnostic, Severity};
 use crate::source::{SourceFile, Span};
 
 use super::RULES_DOC_URL;
@@ -95,6 +97,34 @@ pub fn lsp_diagnostic(
         related_information: (!related.is_empty()).then_some(related),
         tags: None,
         data: None,
+    })
+}
+
+/// A finding's fix as a quick fix: its edits as one workspace edit, the finding it fixes, and
+/// preferred when the fix is safe. `None` without a fix or a file to name.
+pub fn quick_fix(
+    finding: &Diagnostic,
+    files: &[SourceFile],
+    uri_of: &dyn Fn(&SourceFile) -> Option<Uri>,
+) -> Option<CodeAction> {
+    let fix = finding.fix.as_ref()?;
+    // lsp_types' WorkspaceEdit keys its changes by Uri (whose cached parts clippy sees as mutable).
+    #[allow(clippy::mutable_key_type)]
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for e in &fix.edits {
+        let file = files.get(e.file)?;
+        changes
+            .entry(uri_of(file)?)
+            .or_default()
+            .push(TextEdit::new(range(file, e.span), e.replacement.clone()));
+    }
+    Some(CodeAction {
+        title: fix.title.clone(),
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: lsp_diagnostic(finding, files, uri_of).map(|d| vec![d]),
+        edit: Some(WorkspaceEdit::new(changes)),
+        is_preferred: Some(fix.applicability == Applicability::Safe),
+        ..CodeAction::default()
     })
 }
 

@@ -14,7 +14,8 @@ const WAIT: Duration = Duration::from_secs(120);
 
 pub struct Client {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once the client hung up.
+    stdin: Option<ChildStdin>,
     incoming: Receiver<Value>,
     next_id: i64,
     /// Notifications received while waiting for something else.
@@ -68,7 +69,7 @@ impl Client {
         });
         let mut client = Client {
             child,
-            stdin,
+            stdin: Some(stdin),
             incoming: rx,
             next_id: 1,
             notifications: Vec::new(),
@@ -88,8 +89,9 @@ impl Client {
 
     pub fn send(&mut self, message: &Value) {
         let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
-        self.stdin.flush().expect("flush");
+        let stdin = self.stdin.as_mut().expect("the client has not hung up");
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+        stdin.flush().expect("flush");
     }
 
     pub fn notify(&mut self, method: &str, params: Value) {
@@ -186,6 +188,16 @@ impl Client {
         let result = self.request("shutdown", Value::Null);
         assert_eq!(result, Value::Null);
         self.notify("exit", Value::Null);
+        self.exit_status()
+    }
+
+    /// Closes the server's input (an editor that quits) and waits for its exit status.
+    pub fn hang_up(mut self) -> Option<i32> {
+        self.stdin = None;
+        self.exit_status()
+    }
+
+    fn exit_status(&mut self) -> Option<i32> {
         let deadline = Instant::now() + WAIT;
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
