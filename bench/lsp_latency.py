@@ -6,7 +6,8 @@
 Starts the server on WORKSPACE, waits until the initial lint is published (a request answered
 after it), opens one file, then sends CHANGES (default 20) edits of it one at a time, each
 waiting for the document's diagnostics; prints the startup time, the median, 90th percentile and
-worst latency, and the server's peak memory (VmHWM). Every other edit breaks a reference and the
+worst latency, the server's CPU time per edit (the figure that does not depend on the machine's
+load) and its peak memory (VmHWM). Every other edit breaks a reference and the
 next repairs it, so the cross-resource stages have work to do.
 """
 import json
@@ -35,6 +36,13 @@ def read(proc):
         if line.lower().startswith(b"content-length:"):
             length = int(line.split(b":")[1])
     return json.loads(proc.stdout.read(length))
+
+
+def cpu_seconds(pid):
+    # utime + stime of the server (fields 14 and 15 of /proc/PID/stat, in clock ticks): the
+    # work an edit costs, whatever the machine's load.
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def until(proc, accept):
@@ -77,14 +85,17 @@ def main():
     name_at = text.index("name: ", at) + len("name: ")
     broken = text[:name_at] + "zz-" + text[name_at:]
     times = []
+    cpu = []
     for i in range(changes):
         edited = broken if i % 2 == 0 else text
+        c0 = cpu_seconds(proc.pid)
         t0 = time.perf_counter()
         send(proc, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
             "textDocument": {"uri": uri, "version": i + 2},
             "contentChanges": [{"text": edited}]}})
         until(proc, published)
         times.append(time.perf_counter() - t0)
+        cpu.append(cpu_seconds(proc.pid) - c0)
     with open(f"/proc/{proc.pid}/status") as s:
         hwm = next((l.split()[1] for l in s if l.startswith("VmHWM")), "0")
     send(proc, {"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": None})
@@ -95,7 +106,9 @@ def main():
     p90 = times[min(len(times) - 1, int(len(times) * 0.9))]
     print(f"{root}: {len(files)} files, {resources} resources; startup {startup:.3f} s; "
           f"didChange -> publishDiagnostics over {changes} edits: median {statistics.median(times) * 1000:.1f} ms, "
-          f"p90 {p90 * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms; peak memory {int(hwm) // 1024} MB")
+          f"p90 {p90 * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms; server CPU time per edit: median "
+          f"{statistics.median(cpu) * 1000:.0f} ms, worst {max(cpu) * 1000:.0f} ms; peak memory {int(hwm) // 1024} MB; "
+          f"load average {open('/proc/loadavg').read().split()[0]}")
 
 
 if __name__ == "__main__":
