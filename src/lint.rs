@@ -4,7 +4,7 @@
 //! last step, over every finding.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -87,6 +87,22 @@ pub struct LintOptions {
     pub texts: Option<Arc<BTreeMap<String, Arc<str>>>>,
 }
 
+impl LintOptions {
+    /// The values file: `--values`, else the config file's `values`.
+    pub fn values_file(&self) -> Option<&Path> {
+        self.values.as_deref().or(self.config.values.as_deref())
+    }
+
+    /// The CRD files and directories: `--crds`, else the config file's `crds`.
+    pub fn crd_paths(&self) -> &[PathBuf] {
+        if self.crds.is_empty() {
+            &self.config.crds
+        } else {
+            &self.crds
+        }
+    }
+}
+
 /// Wall time of each stage on stderr when the undocumented environment variable
 /// `GWCTL_BENCH_PHASES=1` is set: after the parallel per-file pass, the rest of a run is mostly
 /// serial, and this shows where that time goes (`bench/run.sh`).
@@ -167,8 +183,8 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
     let mut loaded = input::load_bounded(paths, &filters, options.limits.max_total_bytes)?;
     replace_texts(&mut loaded.files, options.texts.as_deref());
     let mut values = None;
-    if let Some(path) = &options.values {
-        let mut read = input::load(std::slice::from_ref(path), &Filters::default())?;
+    if let Some(path) = options.values_file() {
+        let mut read = input::load(&[path.to_path_buf()], &Filters::default())?;
         replace_texts(&mut read.files, options.texts.as_deref());
         loaded.diagnostics.extend(read.diagnostics);
         loaded.input_error |= read.input_error;
@@ -185,9 +201,9 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
     }
     let mut with_crds = None;
     let mut crd_files = None;
-    if !options.crds.is_empty() {
+    if !options.crd_paths().is_empty() {
         let (registry, found) =
-            crds::load_crds(&options.crds, &options.limits, &ApiGroups::default())?;
+            crds::load_crds(options.crd_paths(), &options.limits, &ApiGroups::default())?;
         with_crds = Some(LintOptions {
             registry: Some(Arc::new(registry)),
             ..options.clone()

@@ -24,10 +24,12 @@ fn workspace() -> (tempfile::TempDir, PathBuf) {
 /// One finding as both sides can say it: file name, code, severity, 0-based range, message.
 type Key = (String, String, String, (u64, u64, u64, u64), String);
 
+/// `gwctl lint` of the folder from inside it (where it finds the config file), the findings with a
+/// place (the ones a server can publish).
 fn lint_json(root: &Path) -> BTreeSet<Key> {
     let out = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gwctl"))
-        .args(["lint", "--format", "json"])
-        .arg(root)
+        .args(["lint", "--format", "json", "."])
+        .current_dir(root)
         .output()
         .expect("gwctl lint");
     let json: Value = serde_json::from_slice(&out.stdout).expect("json report");
@@ -35,6 +37,7 @@ fn lint_json(root: &Path) -> BTreeSet<Key> {
         .as_array()
         .expect("findings")
         .iter()
+        .filter(|f| !f["file"].is_null())
         .map(|f| {
             let n = |k: &str| f[k].as_u64().expect("position") - 1;
             let mut message = f["message"].as_str().unwrap_or("").to_string();
@@ -456,4 +459,77 @@ fn shutdown_then_hang_up_ends_cleanly_and_exit_alone_does_not() {
     let mut client = Client::start(Some(&root));
     client.notify("exit", Value::Null);
     assert_eq!(client.hang_up(), Some(1));
+}
+
+#[test]
+fn the_workspace_is_what_lint_reads_with_the_config_files_exclude_and_values() {
+    let (_dir, root) = workspace();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::create_dir_all(root.join("chart")).expect("chart/");
+    std::fs::create_dir_all(root.join("vendor")).expect("vendor/");
+    std::fs::copy(
+        here.join("testdata/values/invalid-values.yaml"),
+        root.join("chart/values.yaml"),
+    )
+    .expect("values");
+    // Excluded by the config: a route with an unknown field, never linted.
+    let vendored = root.join("vendor/routes.yaml");
+    let text = std::fs::read_to_string(root.join("routes.yaml")).expect("routes");
+    let typo = text.replacen("backendRefs:", "backendRef:", 1);
+    std::fs::write(&vendored, &typo).expect("vendor/routes.yaml");
+    std::fs::write(
+        root.join("gwctl.yaml"),
+        "values: chart/values.yaml\nexclude: ['vendor/**']\n",
+    )
+    .expect("gwctl.yaml");
+    let expected = lint_json(&root);
+    assert!(
+        expected
+            .iter()
+            .any(|k| k.0 == "values.yaml" && k.1 == "GW101"),
+        "{expected:?}"
+    );
+    assert!(
+        !expected
+            .iter()
+            .any(|k| k.1 == "GW101" && k.0 == "routes.yaml")
+    );
+
+    let mut client = Client::start(Some(&root));
+    let values = root.join("chart/values.yaml");
+    let mut got = BTreeSet::new();
+    for path in [
+        root.join("routes.yaml"),
+        root.join("policies.yaml"),
+        values.clone(),
+    ] {
+        let list = client.diagnostics_where(&uri(&path), |_| true);
+        got.extend(keys(&name_of(&path.display().to_string()), &list));
+    }
+    assert_eq!(got, expected);
+
+    // The excluded file opened: still not linted, as `gwctl lint` would not read it.
+    client.open(&vendored, &typo);
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&vendored)}}),
+    );
+    assert_eq!(symbols, Value::Null);
+    assert!(
+        !client
+            .notifications
+            .iter()
+            .any(|m| m["params"]["uri"] == uri(&vendored)),
+        "{:?}",
+        client.notifications
+    );
+
+    // The values buffer edited: its findings follow, and it is not linted as a manifest.
+    let values_text = std::fs::read_to_string(&values).expect("values");
+    client.open(&values, &values_text);
+    client.change(&values, 2, &values_text.replace("logLevl", "logLevel"));
+    let list = client.diagnostics_where(&uri(&values), |l| !l.iter().any(|d| d["code"] == "GW101"));
+    assert!(!list.is_empty());
+    assert!(!list.iter().any(|d| d["code"] == "GW004"), "{list:?}");
+    assert_eq!(client.shutdown(), Some(0));
 }

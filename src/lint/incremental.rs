@@ -1,6 +1,6 @@
 //! The driver's seam for the language server: a run kept between edits.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::diag::Diagnostic;
@@ -77,6 +77,22 @@ impl Incremental {
         self.per_file[id] = lint_file(&file, registry, &self.options, self.values.is_some());
         self.files[id] = file;
         true
+    }
+
+    /// Replaces the values file's text when `path` is the values file (an editor's buffer of it);
+    /// whether it was. Only the cross-resource stages read it.
+    pub fn set_values_text(&mut self, path: &Path, text: &str) -> bool {
+        let Some(values) = &self.values else {
+            return false;
+        };
+        let named = Path::new(&values.name);
+        let same = named == path
+            || std::fs::canonicalize(named)
+                .is_ok_and(|a| std::fs::canonicalize(path).is_ok_and(|b| a == b));
+        if same {
+            self.values = Some(SourceFile::new(values.id, values.name.clone(), text));
+        }
+        same
     }
 
     /// Adds a file (a buffer outside the read files) and lints it; its id.

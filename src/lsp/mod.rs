@@ -30,6 +30,7 @@ use lsp_types::{
     TextDocumentSyncKind, Uri,
 };
 
+use crate::config;
 use workspace::Workspace;
 
 /// Runs the server on stdin/stdout until the client says `exit` or goes away; the exit status
@@ -79,11 +80,48 @@ pub fn serve_on(connection: &Connection) -> Result<bool, String> {
         ws: Workspace::new(roots(&params)),
         dirty: None,
     };
+    if watches_files(&params) {
+        server.send(Message::Request(watch_request()));
+    }
     if let Some(problem) = server.ws.problem.take() {
         server.show(MessageType::WARNING, problem);
     }
     server.publish(None);
     Ok(server.main_loop())
+}
+
+/// Whether the client lets the server ask for file events (files created, changed or deleted
+/// outside the editor).
+fn watches_files(params: &InitializeParams) -> bool {
+    params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files)
+        .and_then(|w| w.dynamic_registration)
+        == Some(true)
+}
+
+/// Asks for events of the files a lint reads (and the config file); the answer needs nothing.
+fn watch_request() -> Request {
+    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+        watchers: vec![lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String("**/*.{yaml,yml,json}".into()),
+            kind: None,
+        }],
+    };
+    let params = lsp_types::RegistrationParams {
+        registrations: vec![lsp_types::Registration {
+            id: "gwctl-files".into(),
+            method: DidChangeWatchedFiles::METHOD.into(),
+            register_options: serde_json::to_value(options).ok(),
+        }],
+    };
+    Request::new(
+        "gwctl-watch".to_string().into(),
+        lsp_types::request::RegisterCapability::METHOD.into(),
+        params,
+    )
 }
 
 /// The workspace folders (or the root) that are local directories.
@@ -244,7 +282,18 @@ impl Server<'_> {
                 if let Ok(p) = parse::<DidChangeWatchedFiles>(n) {
                     let created_or_deleted =
                         p.changes.iter().any(|c| c.typ != FileChangeType::CHANGED);
-                    if created_or_deleted {
+                    let config = p.changes.iter().any(|c| {
+                        uri::to_path(&c.uri)
+                            .and_then(|p| p.file_name().map(|n| n.to_os_string()))
+                            .is_some_and(|n| config::CONFIG_FILE_NAMES.iter().any(|c| n == *c))
+                    });
+                    if config {
+                        self.ws.reconfigure();
+                        if let Some(problem) = self.ws.problem.take() {
+                            self.show(MessageType::WARNING, problem);
+                        }
+                        self.publish(None);
+                    } else if created_or_deleted {
                         self.ws.reload();
                         self.publish(None);
                     } else {

@@ -31,28 +31,7 @@ impl Workspace {
     /// The workspace of the folders: their config file (the first folder's nearest), then every
     /// file linted once.
     pub fn new(roots: Vec<PathBuf>) -> Self {
-        let (config, problem) = match roots.first().and_then(|r| config::discover(r)) {
-            None => (config::Config::default(), None),
-            Some(path) => match config::load_file(&path) {
-                Ok(c) => (c, None),
-                Err(config::ConfigError::Unreadable(message)) => (
-                    config::Config::default(),
-                    Some(format!("cannot read config file {message}")),
-                ),
-                Err(config::ConfigError::Invalid { .. }) => (
-                    config::Config::default(),
-                    Some(format!(
-                        "invalid config file {} (`gwctl lint` lists its errors); using the defaults",
-                        path.display()
-                    )),
-                ),
-            },
-        };
-        let options = LintOptions {
-            config,
-            needs: Needs::Editor,
-            ..LintOptions::default()
-        };
+        let (options, problem) = options_of(&roots);
         let mut ws = Workspace {
             roots,
             options,
@@ -65,6 +44,12 @@ impl Workspace {
         };
         ws.reload();
         ws
+    }
+
+    /// The config file changed: its settings read again, then every folder.
+    pub fn reconfigure(&mut self) {
+        (self.options, self.problem) = options_of(&self.roots);
+        self.reload();
     }
 
     /// Reads every folder again (files were created or deleted), the open buffers over it.
@@ -93,12 +78,17 @@ impl Workspace {
         self.relint();
     }
 
-    /// The text of a file, the buffer's when it is open.
+    /// The text of a file, the buffer's when it is open. A file of a folder that the lint did not
+    /// read (excluded by the config or .gitignore) stays out, as it is out of `gwctl lint`.
     fn put(&mut self, path: &Path, text: &str) {
+        if self.inc.set_values_text(path, text) {
+            return;
+        }
         match self.ids.get(path) {
             Some(&id) => {
                 self.inc.set_text(id, text);
             }
+            None if path.is_file() && self.roots.iter().any(|r| path.starts_with(r)) => {}
             None => {
                 let id = self.inc.add(path.display().to_string(), text);
                 self.ids.insert(path.to_path_buf(), id);
@@ -120,9 +110,10 @@ impl Workspace {
         }
     }
 
-    /// A file changed on disk; an open buffer still wins.
+    /// A file changed on disk (a manifest or the values file); an open buffer still wins.
     pub fn disk_changed(&mut self, path: &Path) {
-        if !self.open.contains_key(path) && self.ids.contains_key(path) {
+        let ours = self.ids.contains_key(path) || self.roots.iter().any(|r| path.starts_with(r));
+        if ours && !self.open.contains_key(path) {
             let text = std::fs::read_to_string(path).unwrap_or_default();
             self.put(path, &text);
         }
@@ -205,4 +196,34 @@ impl Workspace {
             version: self.open.get(path).map(|(_, v)| *v),
         })
     }
+}
+
+/// The lint options of the folders: their config file's (the first folder's nearest), and why
+/// it could not be used.
+fn options_of(roots: &[PathBuf]) -> (LintOptions, Option<String>) {
+    let (config, problem) = match roots.first().and_then(|r| config::discover(r)) {
+        None => (config::Config::default(), None),
+        Some(path) => match config::load_file(&path) {
+            Ok(c) => (c, None),
+            Err(config::ConfigError::Unreadable(message)) => (
+                config::Config::default(),
+                Some(format!("cannot read config file {message}")),
+            ),
+            Err(config::ConfigError::Invalid { .. }) => (
+                config::Config::default(),
+                Some(format!(
+                    "invalid config file {} (`gwctl lint` lists its errors); using the defaults",
+                    path.display()
+                )),
+            ),
+        },
+    };
+    // The config's `crds` and `values` count as `gwctl lint` counts them
+    // (`LintOptions::crd_paths`, `values_file`).
+    let options = LintOptions {
+        config,
+        needs: Needs::Editor,
+        ..LintOptions::default()
+    };
+    (options, problem)
 }
