@@ -533,3 +533,55 @@ fn the_workspace_is_what_lint_reads_with_the_config_files_exclude_and_values() {
     assert!(!list.iter().any(|d| d["code"] == "GW004"), "{list:?}");
     assert_eq!(client.shutdown(), Some(0));
 }
+
+#[test]
+fn watched_files_registered_and_a_changed_config_file_applied() {
+    let (_dir, root) = workspace();
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut client = Client::start_with(Some(&root), capabilities);
+    let routes = uri(&root.join("routes.yaml"));
+    let before = client.diagnostics_where(&routes, |_| true);
+    assert!(before.iter().any(|d| d["code"] == "GW208"), "{before:?}");
+    let register = client
+        .notifications
+        .iter()
+        .find(|m| m["method"] == "client/registerCapability")
+        .cloned()
+        .expect("a registration request");
+    let registration = &register["params"]["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        registration["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.{yaml,yml,json}"
+    );
+    client.send(&json!({"jsonrpc": "2.0", "id": register["id"], "result": null}));
+
+    // A config file created outside the editor: its severities apply at once.
+    let config = root.join("gwctl.yaml");
+    std::fs::write(&config, "severity: {GW208: off}\n").expect("gwctl.yaml");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 1}]}),
+    );
+    let after = client.diagnostics_where(&routes, |l| !l.iter().any(|d| d["code"] == "GW208"));
+    assert_eq!(after.len(), before.len() - 1, "{after:?}");
+    // An invalid one: said, and the defaults used.
+    std::fs::write(&config, "severity: {GW208: loud}\n").expect("gwctl.yaml");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&config), "type": 2}]}),
+    );
+    client.diagnostics_where(&routes, |l| l.iter().any(|d| d["code"] == "GW208"));
+    let shown = client
+        .notifications
+        .iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .map(|m| m["params"]["message"].as_str().unwrap_or("").to_string())
+        .collect::<Vec<_>>();
+    assert!(
+        shown.iter().any(|m| m.starts_with("invalid config file")),
+        "{shown:?}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}

@@ -49,6 +49,11 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
 impl Client {
     /// Starts `gwctl lsp` and initializes it on `root`.
     pub fn start(root: Option<&Path>) -> Client {
+        Client::start_with(root, json!({}))
+    }
+
+    /// Starts `gwctl lsp` and initializes it on `root`, with the client's `capabilities`.
+    pub fn start_with(root: Option<&Path>, capabilities: Value) -> Client {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin!("gwctl"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -77,7 +82,7 @@ impl Client {
         let root_uri = root.map(uri);
         let result = client.request(
             "initialize",
-            json!({"processId": null, "rootUri": root_uri, "capabilities": {}}),
+            json!({"processId": null, "rootUri": root_uri, "capabilities": capabilities}),
         );
         assert!(
             result["capabilities"]["hoverProvider"] == json!(true),
