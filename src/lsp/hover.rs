@@ -136,8 +136,10 @@ fn policy(ws: &Workspace, model: &Model, i: usize) -> String {
                 s.attached.status,
                 s.attached.reason
             );
-            if !s.accepted.status && !s.accepted.message.is_empty() {
-                line.push_str(&format!(": {}", s.accepted.message));
+            // A status condition's message (not a finding's), said when not accepted.
+            let condition = &s.accepted;
+            if !condition.status && !condition.message.is_empty() {
+                line.push_str(&format!(": {}", condition.message));
             }
             line
         })
