@@ -585,3 +585,52 @@ fn watched_files_registered_and_a_changed_config_file_applied() {
     );
     assert_eq!(client.shutdown(), Some(0));
 }
+
+#[test]
+fn ranged_changes_are_applied_to_the_buffer() {
+    let (_dir, root) = workspace();
+    let mut client = Client::start(Some(&root));
+    let routes = root.join("routes.yaml");
+    let text = std::fs::read_to_string(&routes).expect("routes");
+    client.open(&routes, &text);
+    let before = client.diagnostics_where(&uri(&routes), |_| true);
+    // The first `sectionName: https` made `http2` by a range (the server asks for whole texts;
+    // some clients send ranges all the same), then a line appended past the end.
+    let (line, col) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("sectionName: https").map(|c| (i, c + 13)))
+        .expect("a sectionName");
+    let at = |c: usize| json!({"line": line, "character": c});
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&routes), "version": 2}, "contentChanges": [
+            {"range": {"start": at(col), "end": at(col + 5)}, "text": "http2"},
+            {"range": {"start": {"line": 9999, "character": 0}, "end": {"line": 9999, "character": 0}},
+             "text": "# appended\n"},
+        ]}),
+    );
+    let broken = client.diagnostics_where(&uri(&routes), |l| {
+        l.iter()
+            .any(|d| d["message"].as_str().unwrap_or("").contains("\"http2\""))
+    });
+    assert_eq!(broken.len(), before.len() + 1, "{broken:?}");
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&routes)}}),
+    );
+    assert!(
+        symbols.as_array().is_some_and(|s| !s.is_empty()),
+        "{symbols}"
+    );
+    // Put back: the finding goes.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&routes), "version": 3}, "contentChanges": [
+            {"range": {"start": at(col), "end": at(col + 5)}, "text": "https"},
+        ]}),
+    );
+    let fixed = client.diagnostics_where(&uri(&routes), |l| l.len() == before.len());
+    assert_eq!(keys("routes.yaml", &fixed), keys("routes.yaml", &before));
+    assert_eq!(client.shutdown(), Some(0));
+}

@@ -261,11 +261,9 @@ impl Server<'_> {
             DidChangeTextDocument::METHOD => {
                 if let Ok(p) = parse::<DidChangeTextDocument>(n)
                     && let Some(path) = uri::to_path(&p.text_document.uri)
-                    // Full synchronisation: the last change holds the whole text.
-                    && let Some(change) = p.content_changes.into_iter().last()
                 {
                     self.ws
-                        .set_buffer(&path, change.text, p.text_document.version);
+                        .change_buffer(&path, p.content_changes, p.text_document.version);
                     self.mark_dirty(Some(path));
                 }
             }

@@ -4,11 +4,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use lsp_types::{PublishDiagnosticsParams, Uri};
+use lsp_types::{PublishDiagnosticsParams, TextDocumentContentChangeEvent, Uri};
 
 use crate::config;
 use crate::lint::{Incremental, LintOptions, LintRun, Needs};
-use crate::report::lsp::lsp_diagnostic;
+use crate::report::lsp::{lsp_diagnostic, offset};
 use crate::source::{FileId, SourceFile};
 
 use super::uri;
@@ -100,6 +100,33 @@ impl Workspace {
     pub fn set_buffer(&mut self, path: &Path, text: String, version: i32) {
         self.put(path, &text);
         self.open.insert(path.to_path_buf(), (text, version));
+    }
+
+    /// A buffer's changes: each the whole text, or a range of it replaced (the server asks for
+    /// whole texts, and some clients send ranges all the same).
+    pub fn change_buffer(
+        &mut self,
+        path: &Path,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        version: i32,
+    ) {
+        let mut text = match self.open.get(path) {
+            Some((text, _)) => text.clone(),
+            None => std::fs::read_to_string(path).unwrap_or_default(),
+        };
+        for change in changes {
+            text = match change.range {
+                None => change.text,
+                Some(range) => {
+                    let file = SourceFile::new(0, String::new(), text.as_str());
+                    let (start, end) = (offset(&file, range.start), offset(&file, range.end));
+                    let mut edited = text;
+                    edited.replace_range(start..end.max(start), &change.text);
+                    edited
+                }
+            };
+        }
+        self.set_buffer(path, text, version);
     }
 
     /// A buffer closed: the file on disk counts again (nothing, when it is not there).
