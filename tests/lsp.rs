@@ -634,3 +634,45 @@ fn ranged_changes_are_applied_to_the_buffer() {
     assert_eq!(keys("routes.yaml", &fixed), keys("routes.yaml", &before));
     assert_eq!(client.shutdown(), Some(0));
 }
+
+#[test]
+fn unreadable_crds_of_the_config_are_said_once_and_the_manifests_still_linted() {
+    let (_dir, root) = workspace();
+    std::fs::write(root.join("gwctl.yaml"), "crds: [no-such-dir]\n").expect("gwctl.yaml");
+    let mut client = Client::start(Some(&root));
+    let routes_path = root.join("routes.yaml");
+    let routes = client.diagnostics_where(&uri(&routes_path), |_| true);
+    assert!(routes.iter().any(|d| d["code"] == "GW208"), "{routes:?}");
+    // Answered after everything the server sent before it.
+    let sync = |client: &mut Client| {
+        client.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri(&routes_path)}}),
+        );
+    };
+    sync(&mut client);
+    let shown = |client: &Client| -> Vec<String> {
+        client
+            .notifications
+            .iter()
+            .filter(|m| m["method"] == "window/showMessage")
+            .map(|m| m["params"]["message"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let said = shown(&client);
+    assert!(
+        said.iter()
+            .any(|m| m.starts_with("gwctl: error[GW001] ") && m.contains("no-such-dir")),
+        "{said:?}"
+    );
+    // An edit elsewhere: not said again.
+    client.notifications.clear();
+    let gateway = root.join("gateway.yaml");
+    let text = std::fs::read_to_string(&gateway).expect("gateway.yaml");
+    client.open(&gateway, &text);
+    client.change(&gateway, 2, &text.replace("- name: https", "- name: http2"));
+    client.diagnostics_where(&uri(&routes_path), |l| l.len() > routes.len());
+    sync(&mut client);
+    assert_eq!(shown(&client), Vec::<String>::new());
+    assert_eq!(client.shutdown(), Some(0));
+}

@@ -79,6 +79,7 @@ pub fn serve_on(connection: &Connection) -> Result<bool, String> {
         connection,
         ws: Workspace::new(roots(&params)),
         dirty: None,
+        shown: None,
     };
     if watches_files(&params) {
         server.send(Message::Request(watch_request()));
@@ -146,6 +147,8 @@ struct Server<'c> {
     /// Buffers changed since the last run: the run is made again once the queue is empty, or
     /// before a request (typing fast lints once, not per keystroke); the file to publish always.
     dirty: Option<Option<PathBuf>>,
+    /// The findings without a place last shown (said again only when they change).
+    shown: Option<String>,
 }
 
 impl Server<'_> {
@@ -229,6 +232,13 @@ impl Server<'_> {
                 PublishDiagnostics::METHOD.to_string(),
                 params,
             )));
+        }
+        let placeless = crate::report::lsp::placeless_message(&self.ws.run.diagnostics);
+        if placeless != self.shown {
+            if let Some(message) = &placeless {
+                self.show(MessageType::WARNING, message.clone());
+            }
+            self.shown = placeless;
         }
     }
 

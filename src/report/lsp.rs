@@ -128,6 +128,17 @@ pub fn quick_fix(
     })
 }
 
+/// The findings without a place above info (a `crds` or `values` path of the config that cannot
+/// be read) as one message for the editor to show: no file can carry them. `None` without any.
+pub fn placeless_message(findings: &[Diagnostic]) -> Option<String> {
+    let lines: Vec<String> = findings
+        .iter()
+        .filter(|d| d.location.is_none() && d.severity > Severity::Info)
+        .map(|d| format!("gwctl: {}[{}] {}", d.severity.as_str(), d.code, d.message))
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 /// The findings at a place as a hover shows them: one line each.
 pub fn findings_markdown(findings: &[&Diagnostic]) -> String {
     findings
