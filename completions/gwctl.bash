@@ -25,6 +25,9 @@ _gwctl() {
             gwctl,explain)
                 cmd="gwctl__subcmd__explain"
                 ;;
+            gwctl,graph)
+                cmd="gwctl__subcmd__graph"
+                ;;
             gwctl,help)
                 cmd="gwctl__subcmd__help"
                 ;;
@@ -55,6 +58,9 @@ _gwctl() {
             gwctl__subcmd__help,explain)
                 cmd="gwctl__subcmd__help__subcmd__explain"
                 ;;
+            gwctl__subcmd__help,graph)
+                cmd="gwctl__subcmd__help__subcmd__graph"
+                ;;
             gwctl__subcmd__help,help)
                 cmd="gwctl__subcmd__help__subcmd__help"
                 ;;
@@ -83,7 +89,7 @@ _gwctl() {
 
     case "${cmd}" in
         gwctl)
-            opts="-h -V --help --version lint rules schema explain render diff completions man lsp help"
+            opts="-h -V --help --version lint rules schema explain render diff graph completions man lsp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -250,8 +256,50 @@ _gwctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gwctl__subcmd__graph)
+            opts="-n -o -h -V --gateway --namespace --output --values --config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "mermaid dot svg" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "mermaid dot svg" -- "${cur}"))
+                    return 0
+                    ;;
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gwctl__subcmd__help)
-            opts="lint rules schema explain render diff completions man lsp help"
+            opts="lint rules schema explain render diff graph completions man lsp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,6 +341,20 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__help__subcmd__graph)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -405,7 +467,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__lint)
-            opts="-q -h -V --format --color --fail-on --include --exclude --values --strict-refs --quiet --crds --output --config --show-suppressed --statistics --watch --max-alias-nodes --max-depth --max-document-bytes --max-documents --max-total-bytes --max-regex-size --max-cel-length --max-cel-depth --help --version"
+            opts="-q -h -V --format --color --fail-on --include --exclude --values --strict-refs --quiet --crds --output --config --show-suppressed --statistics --watch --fix --unsafe-fixes --diff --fix-only --max-alias-nodes --max-depth --max-document-bytes --max-documents --max-total-bytes --max-regex-size --max-cel-length --max-cel-depth --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand render 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway'
             cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
+            cand graph 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand lsp 'Run the language server for editors (Language Server Protocol on stdin/stdout): the workspace''s findings as you type, hover, definition, references, symbols, completion'
@@ -57,6 +58,10 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand --show-suppressed 'List the findings that suppressions hid, marked as suppressed'
             cand --statistics 'Count findings per code, most frequent first (human: a table; json: summary.statistics; other formats: a table on stderr)'
             cand --watch 'Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing the terminal before each report. Ctrl-C ends it (exit status 0)'
+            cand --fix 'Apply the safe fixes that findings offer (`gwctl rules` says which rules have one), in place: files are rewritten atomically, only when changed; stdin''s fixed text is printed on stdout (the report then goes to stderr). The report lists the findings that remain'
+            cand --unsafe-fixes 'Apply the unsafe fixes too (guesses: a reference renamed to the closest object, a generated ReferenceGrant); implies --fix unless --diff is given'
+            cand --diff 'Print the fixes as a unified diff (for `git apply`) instead of writing them; exit status 1 when there is something to fix'
+            cand --fix-only 'Apply the fixes and report nothing else (only the summary on stderr); exit status 0 unless a file could not be written. Implies --fix'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -132,6 +137,19 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'gwctl;graph'= {
+            cand --gateway 'Only this Gateway''s component (what it reaches and the policies and GatewayClass on those), as NAMESPACE/NAME (or NAME in namespace `default`)'
+            cand -n 'Only the objects of this namespace, and the nodes their edges lead to'
+            cand --namespace 'Only the objects of this namespace, and the nodes their edges lead to'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --values 'The control-plane chart''s values file (its `policyMerge` applies)'
+            cand --config 'Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'gwctl;completions'= {
             cand --dir 'Write the scripts of every supported shell into this directory'
             cand -h 'Print help'
@@ -160,6 +178,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand explain 'Show the effective policy of a Gateway, listener, route, rule, backend, port or provider, field by field, with the policy each field came from'
             cand render 'Print what the controller would program: Envoy xDS or the AI data plane''s resources, and the status conditions, per Gateway'
             cand diff 'Show what changes for traffic between two sets of manifests: findings, effective policy and rendered configuration, compared on their effect, not their text'
+            cand graph 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
             cand lsp 'Run the language server for editors (Language Server Protocol on stdin/stdout): the workspace''s findings as you type, hover, definition, references, symbols, completion'
@@ -176,6 +195,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help;render'= {
         }
         &'gwctl;help;diff'= {
+        }
+        &'gwctl;help;graph'= {
         }
         &'gwctl;help;completions'= {
         }

@@ -1,7 +1,7 @@
 //! gwctl: lints, resolves and dry-runs declarative gateway manifests offline.
 //!
 //! The pipeline runs one way: [`input`] (load) -> [`parse`] (spanned tree) -> [`model`] ->
-//! [`validate`] (with [`schema`] and [`cel`]) -> [`security`] -> [`resolve`] -> [`merge`] -> [`report`]. Stages return [`diag::Diagnostic`]
+//! [`validate`] (with [`schema`] and [`cel`]) -> [`security`] -> [`resolve`] -> [`merge`] -> [`report`] ([`graph`] is the topology of a merged run, as data). Stages return [`diag::Diagnostic`]
 //! values; only `report` formats them.
 
 pub mod base64;
@@ -13,6 +13,7 @@ pub mod diag;
 pub mod diff;
 pub mod fasthash;
 pub mod fix;
+pub mod graph;
 pub mod input;
 pub mod lint;
 pub mod lsp;

@@ -384,6 +384,7 @@ fn cross_file_stages(
                 strict_refs: options.strict_refs,
                 global_policy_namespace: options.config.global_policy_namespace.clone(),
                 ai_controller: Some(options.config.controllers.ai.clone()),
+                sources: files.iter().map(|f| Arc::clone(&f.text)).collect(),
             },
         )
     };

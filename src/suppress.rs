@@ -8,12 +8,12 @@
 use std::collections::HashMap;
 
 use crate::config::Config;
-use crate::diag::{Diagnostic, Suppressed};
+use crate::diag::{Diagnostic, Edit, Fix, Suppressed};
 use crate::parse::Node;
 use crate::rules;
 use crate::rules::rule;
 use crate::run::{LintRun, report_order};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 
 /// The annotation that lists codes to suppress on its resource: `"GW301,GW402"`.
 pub const IGNORE_ANNOTATION: &str = "gwctl.dev/ignore";
@@ -115,16 +115,98 @@ fn by_annotation(run: &mut LintRun) -> Vec<Diagnostic> {
             } else {
                 format!("{IGNORE_ANNOTATION}: {code} is not a rule code")
             };
-            notes.push(
-                Diagnostic::new(rules::GW011, message)
-                    .at(r.file, span)
-                    .with_resource(Some(r.reference.clone()))
-                    .with_path(format!("metadata.annotations.{IGNORE_ANNOTATION}"))
-                    .with_help(format!("remove {code} from the annotation")),
-            );
+            let mut note = Diagnostic::new(rules::GW011, message)
+                .at(r.file, span)
+                .with_resource(Some(r.reference.clone()))
+                .with_path(format!("metadata.annotations.{IGNORE_ANNOTATION}"))
+                .with_help(format!("remove {code} from the annotation"));
+            if let Some(f) = run.files.get(r.file).filter(|f| f.id == r.file) {
+                note.fix = stale_code_fix(r.file, &f.text, span, code);
+            }
+            notes.push(note);
         }
     }
     notes
+}
+
+/// GW011's fix: `code` removed from the annotation's value at `span` with one separator beside
+/// it; the annotation's line removed when it was the only code (in block style; else the value
+/// becomes `""`).
+fn stale_code_fix(file: FileId, text: &str, span: Span, code: &str) -> Option<Fix> {
+    let value = text.get(span.start..span.end)?;
+    let sep = |c: char| matches!(c, ',' | ' ' | '\t' | '\n' | '\r' | '"' | '\'');
+    let mut at = 0;
+    let token = loop {
+        let rest = &value[at..];
+        let start = at + rest.find(|c: char| !sep(c))?;
+        let end = value[start..].find(sep).map_or(value.len(), |i| start + i);
+        if value[start..end].eq_ignore_ascii_case(code) {
+            break (start, end);
+        }
+        at = end;
+    };
+    let is_gap = |c: char| matches!(c, ',' | ' ' | '\t');
+    let after = value[token.1..]
+        .find(|c: char| !is_gap(c))
+        .map_or(value.len(), |i| token.1 + i);
+    let before = value[..token.0]
+        .rfind(|c: char| !is_gap(c))
+        .map_or(0, |i| i + 1);
+    let title = format!("remove {code} from {IGNORE_ANNOTATION}");
+    let local = if after < value.len() && !sep(value[after..].chars().next()?) {
+        Span::new(token.0, after)
+    } else if before > 0 && !sep(value[..before].chars().next_back()?) {
+        Span::new(before, token.1)
+    } else {
+        return Some(Fix::safe(title, vec![remove_annotation(file, text, span)]));
+    };
+    let edit = Edit::delete(
+        file,
+        Span::new(span.start + local.start, span.start + local.end),
+    );
+    Some(Fix::safe(title, vec![edit]))
+}
+
+/// The annotation's whole line when its value ends it (block style), else its value emptied.
+fn remove_annotation(file: FileId, text: &str, value: Span) -> Edit {
+    let line_start = text[..value.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[value.end..]
+        .find('\n')
+        .map_or(text.len(), |i| value.end + i + 1);
+    let head = text[line_start..value.start].trim_start();
+    let tail = text[value.end..line_end].trim();
+    let key = head
+        .trim_end()
+        .trim_end_matches(':')
+        .trim_matches(['"', '\'']);
+    if key == IGNORE_ANNOTATION && (tail.is_empty() || tail.starts_with('#')) {
+        Edit::delete(
+            file,
+            Span::new(only_annotation(text, line_start, line_end), line_end),
+        )
+    } else {
+        Edit::replace(file, value, "\"\"")
+    }
+}
+
+/// Where the deletion of the annotation's line (`start..end`) begins: at its `annotations:` line
+/// when it is the only annotation (which would leave `annotations:` empty), else at the line.
+fn only_annotation(text: &str, start: usize, end: usize) -> usize {
+    let indent = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let prev_start = text[..start.saturating_sub(1)]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let prev = text[prev_start..start].trim_end_matches(['\n', '\r']);
+    let next = text[end..].lines().next().unwrap_or("");
+    let own = indent(&text[start..end]);
+    let alone = prev.trim() == "annotations:"
+        && indent(prev) < own
+        && (next.trim().is_empty() || next.starts_with("---") || indent(next) <= indent(prev));
+    if start > 0 && alone {
+        prev_start
+    } else {
+        start
+    }
 }
 
 fn run_file_name<'a>(files: &'a [crate::source::SourceFile], d: &Diagnostic) -> Option<&'a str> {

@@ -2,28 +2,19 @@
 //! a rule, a Backend and an AI provider of `testdata/explain/`, the data formats, colour, and
 //! the errors (unknown kind, unknown target with the closest names, unknown section).
 
-use std::process::Command;
+mod common;
 
-use assert_cmd::cargo::CommandCargoExt;
+use common::cli::{dir_with, gwctl, outcome};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/explain");
 
 fn explain(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("gwctl")
-        .map(|mut c| {
-            c.arg("explain")
-                .args(args)
-                .arg(DIR)
-                .env_remove("NO_COLOR")
-                .env("COLUMNS", "100")
-                .output()
-        })
-        .unwrap_or_else(|e| panic!("gwctl binary: {e}"))
-        .unwrap_or_else(|e| panic!("gwctl ran: {e}"));
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    outcome(
+        gwctl()
+            .arg("explain")
+            .args(args)
+            .arg(DIR)
+            .env("COLUMNS", "100"),
     )
 }
 
@@ -233,19 +224,18 @@ spec:
 
 #[test]
 fn a_route_hangs_only_from_the_listeners_whose_hostname_it_matches() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
-    let file = dir.path().join("gw.yaml");
-    std::fs::write(&file, TWO_HOSTNAMES).unwrap_or_else(|e| panic!("write: {e}"));
-    let out = Command::cargo_bin("gwctl")
-        .map(|mut c| {
-            c.args(["explain", "route/web", "-n", "shop", "-o", "json"])
-                .arg(&file)
-                .output()
-        })
-        .unwrap_or_else(|e| panic!("gwctl binary: {e}"))
-        .unwrap_or_else(|e| panic!("gwctl ran: {e}"));
-    assert_eq!(out.status.code(), Some(0));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let dir = dir_with(&[("gw.yaml", TWO_HOSTNAMES.as_bytes())]);
+    let (code, stdout, stderr) = outcome(gwctl().current_dir(dir.path()).args([
+        "explain",
+        "route/web",
+        "-n",
+        "shop",
+        "-o",
+        "json",
+        "gw.yaml",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_default();
     assert_eq!(
         v["hierarchy"],
         serde_json::json!(["Gateway shop/gw > listener a > HTTPRoute shop/web > rules 0"]),

@@ -111,12 +111,7 @@ fn many_findings_on_one_long_line_have_exact_columns() {
     let keys: String = (0..n).map(|_| ", \"é\": 1").collect();
     let text = format!("{{\"é\": 0{keys}}}\n");
     let dir = dir_with(&[("dups.json", text.as_bytes())]);
-    let out = stdout_of(
-        gwctl()
-            .current_dir(dir.path())
-            .args(["lint", "--format", "short", "dups.json"]),
-        1,
-    );
+    let out = lint_short_in(dir.path(), &["dups.json"], 1);
     let dups: Vec<&str> = out.lines().filter(|l| l.contains("GW003")).collect();
     assert_eq!(dups.len(), n, "{out}");
     // `{"é": 0` is 7 characters and each `, "é": 1` 8: key i (1-based) is at 8 * (i - 1) + 10.
@@ -134,12 +129,7 @@ fn many_findings_on_one_long_line_have_exact_columns() {
 fn cr_only_line_endings_give_lines_and_columns() {
     let text = UNKNOWN_FIELD.replace('\n', "\r");
     let dir = dir_with(&[("mac.yaml", text.as_bytes())]);
-    let out = stdout_of(
-        gwctl()
-            .current_dir(dir.path())
-            .args(["lint", "--format", "short", "mac.yaml"]),
-        1,
-    );
+    let out = lint_short_in(dir.path(), &["mac.yaml"], 1);
     assert_eq!(
         out,
         "mac.yaml:6:3: error[GW101] unknown field \"spec.foo\"\n"
@@ -158,17 +148,7 @@ fn alias_expansion_is_bounded_per_file_and_per_run() {
     let doc = "a: &x [1, 2, 3]\nb: *x\n";
     let three = format!("{doc}---\n{doc}---\n{doc}");
     let dir = dir_with(&[("a.yaml", three.as_bytes())]);
-    let out = stdout_of(
-        gwctl().current_dir(dir.path()).args([
-            "lint",
-            "--format",
-            "short",
-            "--max-alias-nodes",
-            "10",
-            "a.yaml",
-        ]),
-        1,
-    );
+    let out = lint_short_in(dir.path(), &["--max-alias-nodes", "10", "a.yaml"], 1);
     assert!(
         out.contains("a.yaml:8:4: error[GW005] YAML alias expansion exceeds the limit of 10 nodes in this file"),
         "{out}"
@@ -180,17 +160,7 @@ fn alias_expansion_is_bounded_per_file_and_per_run() {
         .collect();
     let files: Vec<(&str, &[u8])> = files.iter().map(|(n, c)| (n.as_str(), *c)).collect();
     let dir = dir_with(&files);
-    let out = stdout_of(
-        gwctl().current_dir(dir.path()).args([
-            "lint",
-            "--format",
-            "short",
-            "--max-alias-nodes",
-            "4",
-            ".",
-        ]),
-        1,
-    );
+    let out = lint_short_in(dir.path(), &["--max-alias-nodes", "4", "."], 1);
     assert_eq!(
         out.matches("exceeds the limit of 400 nodes in all files together")
             .count(),
@@ -208,15 +178,9 @@ fn a_document_over_the_limit_is_skipped_before_parsing() {
     let third_doc = UNKNOWN_FIELD.replace("name: web", "name: other");
     let text = format!("{VALID_ROUTE}---\n{big}\n---\n{third_doc}");
     let dir = dir_with(&[("big.yaml", text.as_bytes())]);
-    let out = stdout_of(
-        gwctl().current_dir(dir.path()).args([
-            "lint",
-            "--format",
-            "short",
-            "--max-document-bytes",
-            "100000",
-            "big.yaml",
-        ]),
+    let out = lint_short_in(
+        dir.path(),
+        &["--max-document-bytes", "100000", "big.yaml"],
         1,
     );
     let second = VALID_ROUTE.lines().count() + 1;
@@ -249,17 +213,7 @@ fn max_depth_is_capped_at_what_the_stages_can_walk() {
     text.push_str(&" ".repeat(2 + 996));
     text.push_str("b: 1\n");
     let dir = dir_with(&[("deep.yaml", text.as_bytes())]);
-    let out = stdout_of(
-        gwctl().current_dir(dir.path()).args([
-            "lint",
-            "--format",
-            "short",
-            "--max-depth",
-            "1000",
-            "deep.yaml",
-        ]),
-        1,
-    );
+    let out = lint_short_in(dir.path(), &["--max-depth", "1000", "deep.yaml"], 1);
     assert_eq!(
         out,
         "deep.yaml:7:4: error[GW103] data.a: Invalid value: \"object\": data.a in body must be of type string: \"object\"\n"
@@ -273,12 +227,7 @@ fn a_million_digit_number_is_reported_as_out_of_range() {
         "9".repeat(1_000_000)
     );
     let dir = dir_with(&[("big.yaml", text.as_bytes())]);
-    let out = stdout_of(
-        gwctl()
-            .current_dir(dir.path())
-            .args(["lint", "--format", "short", "big.yaml"]),
-        1,
-    );
+    let out = lint_short_in(dir.path(), &["big.yaml"], 1);
     assert_eq!(
         out,
         "big.yaml:10:11: error[GW103] spec.listeners[0].port: Invalid value: a number of 1000000 characters: beyond the range of a 64-bit float, which JSON numbers have\n"
@@ -296,16 +245,7 @@ fn paths_that_are_not_regular_files_are_gw001_and_never_read() {
         .expect("mkfifo");
     assert!(made.success());
     // Neither blocks on the FIFO (no writer) nor reads /dev/zero to the end.
-    let out = stdout_of(
-        gwctl().current_dir(dir.path()).args([
-            "lint",
-            "--format",
-            "short",
-            "pipe.yaml",
-            "/dev/zero",
-        ]),
-        2,
-    );
+    let out = lint_short_in(dir.path(), &["pipe.yaml", "/dev/zero"], 2);
     assert_eq!(
         out,
         "gwctl: error[GW001] /dev/zero: not a regular file (a device)\n\
@@ -321,12 +261,7 @@ fn a_symlink_loop_in_a_directory_exits_2() {
     let sub = dir.path().join("inner");
     std::fs::create_dir(&sub).expect("dir");
     std::os::unix::fs::symlink("../inner", sub.join("again")).expect("symlink");
-    let out = stdout_of(
-        gwctl()
-            .current_dir(dir.path())
-            .args(["lint", "--format", "short", "inner"]),
-        2,
-    );
+    let out = lint_short_in(dir.path(), &["inner"], 2);
     assert!(
         out.contains("error[GW001] inner/again: symbolic link loop"),
         "{out}"

@@ -6,6 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
+use common::cli::dir_with;
 use common::{describe, lint_text, lint_texts, positioned};
 use gwctl::lint::{LintOptions, LintRun, lint_paths};
 
@@ -139,11 +140,7 @@ fn a_newer_kind_of_a_known_group_is_a_warning_and_a_typo_an_error() {
 
 #[test]
 fn a_user_crd_without_root_properties_still_accepts_api_version_kind_and_metadata() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let crd = dir.path().join("crd.yaml");
-    std::fs::write(
-        &crd,
-        "apiVersion: apiextensions.k8s.io/v1
+    let crd = "apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: gadgets.example.com
@@ -158,15 +155,13 @@ spec:
     schema:
       openAPIV3Schema:
         type: object
-",
-    )
-    .expect("write");
-    let manifest = dir.path().join("gadget.yaml");
-    std::fs::write(
-        &manifest,
-        "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  labels: {a: b}\nsize: 3\n",
-    )
-    .expect("write");
+";
+    let gadget = "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n  labels: {a: b}\nsize: 3\n";
+    let dir = dir_with(&[
+        ("crd.yaml", crd.as_bytes()),
+        ("gadget.yaml", gadget.as_bytes()),
+    ]);
+    let (crd, manifest) = (dir.path().join("crd.yaml"), dir.path().join("gadget.yaml"));
     let (registry, _) = gwctl::crds::load_crds(
         &[crd],
         &Default::default(),

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use gwctl::diag::{Diagnostic, ResourceRef, Severity};
+use gwctl::diag::{Diagnostic, Edit, Fix, ResourceRef, Severity};
 use gwctl::lint::{LintRun, ResourceEntry, Stats};
 use gwctl::report::{Format, RenderOptions, render};
 use gwctl::rules;
@@ -93,7 +93,11 @@ fn fixture() -> LintRun {
             .at(0, span_of(ROUTE, "foo", 0))
             .with_resource(route_ref())
             .with_path("spec.rules[0].foo")
-            .with_help("did you mean \"filters\"?"),
+            .with_help("did you mean \"filters\"?")
+            .with_fix(Fix::safe(
+                "rename to \"filters\"",
+                vec![Edit::replace(0, span_of(ROUTE, "foo", 0), "filters")],
+            )),
         Diagnostic::new(
             rules::GW110,
             "plain `yes` is a boolean to Kubernetes, not the string \"yes\"",
@@ -106,6 +110,13 @@ fn fixture() -> LintRun {
         }))
         .with_path("spec.listeners[0].hostname")
         .with_help("quote it if a string is meant")
+        .with_fix(Fix::unsafe_(
+            "quote it, and say why in the route",
+            vec![
+                Edit::replace(1, span_of(GATEWAY, "yes", 0), "\"yes\""),
+                Edit::replace(0, Span::new(0, 0), "# the Gateway's hostname is a string\n"),
+            ],
+        ))
         .with_related(
             0,
             span_of(ROUTE, "gw", 0),
@@ -372,6 +383,28 @@ fn sarif_has_rules_and_results() {
         result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
         "routes/route.yaml"
     );
+    // A fix: one artifact change per file, a replacement per edit, the applicability in the
+    // description.
+    let fix = &json["runs"][0]["results"][3]["fixes"][0];
+    assert_eq!(
+        fix,
+        &serde_json::json!({
+            "description": {"text": "[safe] rename to \"filters\""},
+            "artifactChanges": [{
+                "artifactLocation": {"uri": "routes/route.yaml"},
+                "replacements": [{
+                    "deletedRegion": {"startLine": 14, "startColumn": 5, "endLine": 14, "endColumn": 8},
+                    "insertedContent": {"text": "filters"}
+                }]
+            }]
+        })
+    );
+    let files: Vec<&serde_json::Value> =
+        json["runs"][0]["results"][4]["fixes"][0]["artifactChanges"]
+            .as_array()
+            .map(|a| a.iter().map(|c| &c["artifactLocation"]["uri"]).collect())
+            .unwrap_or_default();
+    assert_eq!(files, ["routes/route.yaml", "gateway.yaml"]);
 }
 
 #[test]

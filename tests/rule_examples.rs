@@ -28,6 +28,8 @@ struct Outcome {
     codes: Vec<Code>,
     has_error: bool,
     lines: String,
+    /// Codes of the findings that offer a fix.
+    fixable: BTreeSet<Code>,
 }
 
 #[test]
@@ -43,6 +45,13 @@ fn failing_examples_fail_and_fixed_examples_pass() {
             problems.push(format!(
                 "{}: the failing example gives no {0} finding:\n{}",
                 rule.code, failing.lines
+            ));
+        }
+        // A fix a finding offers is documented in its rule's declaration (`fix:`).
+        if failing.fixable.contains(&rule.code) && rule.fix.is_none() {
+            problems.push(format!(
+                "{}: the failing example's finding offers a fix the rule does not declare",
+                rule.code
             ));
         }
         let fixed = outcome(rule, e.kind, e.fixed, "fixed");
@@ -179,6 +188,11 @@ fn from_diagnostics(files: &[SourceFile], diags: &[Diagnostic]) -> Outcome {
     }
     Outcome {
         codes: diags.iter().map(|d| d.code).collect(),
+        fixable: diags
+            .iter()
+            .filter(|d| d.fix.is_some())
+            .map(|d| d.code)
+            .collect(),
         has_error: diags.iter().any(|d| d.severity == Severity::Error),
         lines,
     }
@@ -214,5 +228,7 @@ fn run_command(rule: &Rule, text: &str, which: &str) -> Outcome {
         codes,
         has_error,
         lines,
+        // The short format does not show fixes.
+        fixable: BTreeSet::new(),
     }
 }

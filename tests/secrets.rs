@@ -411,18 +411,6 @@ fn assert_hidden(what: &str, out: &str, values: &[String]) {
     }
 }
 
-/// Runs a command and returns its stdout, whatever its exit code (render `--check` may fail).
-fn output_of(cmd: &mut assert_cmd::Command) -> String {
-    let out = cmd.output().expect("the binary runs");
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn no_command_prints_a_secret_of_any_kind() {
     let (base, base_values) = every_kind("b");

@@ -16,12 +16,14 @@
 //! `self.all(l1, self.exists_one(l2, l1.name == l2.name))` (nine inner iterations).
 //!
 //! Known differences from the API server: there is no type checker, so a rule naming a field
-//! the schema lacks fails when evaluated ("No such key") rather than when compiled; the cost
-//! budget ([`CompiledRule::cost_bound`]) covers nested loops only and bounds them by the data's
-//! largest collection, not by the schema's `maxItems`; unescaping also applies to selections on `additionalProperties` maps; `url()` is an
+//! the schema lacks fails when evaluated ("No such key") rather than when compiled; the
+//! compile-time estimate ([`CompiledRule::estimated_cost`]) approximates cel-go's units rather
+//! than reproducing them, and the runtime budget ([`CompiledRule::cost_bound`]) covers nested
+//! loops only and bounds them by the data's largest collection; unescaping also applies to selections on `additionalProperties` maps; `url()` is an
 //! approximation of Go's `ParseRequestURI`; the lists/sets/semver/authz libraries are absent.
 
 mod cost;
+mod estimate;
 mod fast;
 mod formats;
 mod k8s_functions;
@@ -48,6 +50,7 @@ use cel::common::value::CowVal;
 use cel::{Context, Env, Value};
 
 pub use cost::PER_CALL_LIMIT;
+pub use estimate::{MAX_REQUEST_BYTES, STATIC_COST_LIMIT, SizeView};
 pub use fast::SchemaView;
 pub use rewrite::escape as escape_property_name;
 pub use syntax::{
@@ -156,6 +159,12 @@ impl CompiledRule {
     /// [`PER_CALL_LIMIT`] means the rule is not evaluated.
     pub fn cost_bound(&self, largest: impl FnOnce() -> usize) -> Option<u64> {
         self.cost.superlinear().then(|| self.cost.bound(largest()))
+    }
+
+    /// The API server's estimate of one evaluation's cost when `self` is any value `schema`
+    /// admits (see [`estimate`]); over [`STATIC_COST_LIMIT`] the rule is not evaluated.
+    pub fn estimated_cost(&self, schema: &dyn SizeView) -> u64 {
+        estimate::estimate(&self.expr, schema)
     }
 
     /// True when [`Self::eval_node`] can evaluate the rule on the tree without a CEL value.

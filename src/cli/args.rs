@@ -43,6 +43,10 @@ pub enum Command {
     /// and rendered configuration, compared on their effect, not their text
     #[command(after_help = DIFF_AFTER_HELP)]
     Diff(DiffArgs),
+    /// Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends,
+    /// AI providers and the policies on each, with their predicted status and error counts
+    #[command(after_help = GRAPH_AFTER_HELP)]
+    Graph(GraphArgs),
     /// Print a shell completion script, or write all of them to a directory
     Completions(CompletionsArgs),
     /// Write man pages (one for gwctl and one per subcommand) to a directory
@@ -91,6 +95,41 @@ pub enum DiffFormat {
     Json,
     /// A pull-request comment: collapsible sections, capped with --max-chars
     Markdown,
+}
+
+const GRAPH_AFTER_HELP: &str = "\
+Edges: a listener to the routes attached to it; a dashed red edge from a Gateway or listener to a \
+route it refuses, with the reason; a rule to its backends (with the weight); a rule to the routes \
+it delegates to; a policy to its target (blue when it applies, dashed grey when Overridden, dashed \
+red when Invalid). Nodes with error findings are outlined red with the count. Exit status: 0, or 2 \
+on a usage error, an unreadable path or an unknown --gateway.";
+
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// Files and directories holding the manifests; `-` reads one stream from stdin
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Only this Gateway's component (what it reaches and the policies and GatewayClass on
+    /// those), as NAMESPACE/NAME (or NAME in namespace `default`)
+    #[arg(long, value_name = "NS/NAME")]
+    pub gateway: Option<String>,
+
+    /// Only the objects of this namespace, and the nodes their edges lead to
+    #[arg(short, long, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
+
+    /// Output format
+    #[arg(short, long, value_enum, default_value_t = crate::report::graph::GraphFormat::Mermaid)]
+    pub output: crate::report::graph::GraphFormat,
+
+    /// The control-plane chart's values file (its `policyMerge` applies)
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+
+    /// Config file to use instead of the nearest gwctl.yaml or .gwctl.yaml above the current directory
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -303,11 +342,39 @@ pub struct LintArgs {
 
     /// Keep running: lint again whenever a YAML or JSON file under the paths changes, clearing
     /// the terminal before each report. Ctrl-C ends it (exit status 0)
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["fix", "diff"])]
     pub watch: bool,
+
+    /// Apply the safe fixes that findings offer (`gwctl rules` says which rules have one), in
+    /// place: files are rewritten atomically, only when changed; stdin's fixed text is printed on
+    /// stdout (the report then goes to stderr). The report lists the findings that remain
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Apply the unsafe fixes too (guesses: a reference renamed to the closest object, a
+    /// generated ReferenceGrant); implies --fix unless --diff is given
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print the fixes as a unified diff (for `git apply`) instead of writing them; exit status
+    /// 1 when there is something to fix
+    #[arg(long)]
+    pub diff: bool,
+
+    /// Apply the fixes and report nothing else (only the summary on stderr); exit status 0 unless
+    /// a file could not be written. Implies --fix
+    #[arg(long, conflicts_with = "diff")]
+    pub fix_only: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+impl LintArgs {
+    /// Fixes are to be applied or shown (`--fix`, `--unsafe-fixes`, `--diff`, `--fix-only`).
+    pub fn fixing(&self) -> bool {
+        self.fix || self.unsafe_fixes || self.diff || self.fix_only
+    }
 }
 
 /// Safety limits on the input; exceeding one is a finding naming the flag.

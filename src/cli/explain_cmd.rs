@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use super::args::ExplainArgs;
 use super::lint_cmd::load_config;
 use super::{print_stdout, usage_error, use_color};
-use crate::lint::{LintOptions, Model, Needs, lint_paths};
+use crate::lint::Model;
 use crate::merge::explain::{explain, status_index};
 use crate::merge::view::{place_parts, places_of};
 use crate::model::facts::Facts;
@@ -59,20 +59,10 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         Ok(k) => k,
         Err(message) => return usage_error(&message),
     };
-    let options = LintOptions {
-        config,
-        values: args.values.clone(),
-        needs: Needs::Model,
-        ..LintOptions::default()
+    let (run, skipped) = match super::model_run(config, args.values.clone(), &args.paths) {
+        Ok(ran) => ran,
+        Err(code) => return code,
     };
-    let run = match lint_paths(&args.paths, &options) {
-        Ok(run) => run,
-        Err(message) => return usage_error(&message),
-    };
-    if let Some(unread) = super::unreadable(&run) {
-        return usage_error(&unread);
-    }
-    let skipped = u8::from(super::report_skipped_inputs(&run));
     let Some(model) = &run.model else {
         return usage_error("no manifests were read");
     };

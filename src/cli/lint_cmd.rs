@@ -51,26 +51,14 @@ pub(super) fn lint_once(args: &LintArgs) -> u8 {
         bench: BenchSkips::from_env(),
         texts: None,
     };
+    let render_options = render_options(args);
+    if args.fixing() {
+        return super::fix_cmd::run(args, &options, &render_options);
+    }
     let mut phases = Phases::start();
     let run = match lint_paths(&args.paths, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
-    };
-    let render_options = RenderOptions {
-        color: use_color(
-            args.color,
-            std::io::stdout().is_terminal(),
-            std::env::var_os("NO_COLOR").as_deref(),
-        ),
-        width: std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.trim().parse().ok())
-            .filter(|w| *w >= 40)
-            .unwrap_or(DEFAULT_WIDTH),
-        quiet: args.quiet,
-        show_suppressed: args.show_suppressed,
-        statistics: args.statistics,
-        fail_on: threshold(args.fail_on),
     };
     let terminal_format = match &args.output {
         Some(path) => {
@@ -101,8 +89,28 @@ pub(super) fn lint_once(args: &LintArgs) -> u8 {
     exit_code(&run, args.fail_on)
 }
 
+/// How the report is printed: colour, width and the flags that shape it.
+fn render_options(args: &LintArgs) -> RenderOptions {
+    RenderOptions {
+        color: use_color(
+            args.color,
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        ),
+        width: std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse().ok())
+            .filter(|w| *w >= 40)
+            .unwrap_or(DEFAULT_WIDTH),
+        quiet: args.quiet,
+        show_suppressed: args.show_suppressed,
+        statistics: args.statistics,
+        fail_on: threshold(args.fail_on),
+    }
+}
+
 /// `--output FILE`: the report in its format, streamed to the file.
-fn write_report_file(
+pub(super) fn write_report_file(
     path: &Path,
     run: &LintRun,
     format: Format,

@@ -3,7 +3,9 @@
 pub mod args;
 mod diff_cmd;
 mod explain_cmd;
+mod fix_cmd;
 mod generate;
+mod graph_cmd;
 mod lint_cmd;
 mod progress;
 mod render_cmd;
@@ -40,6 +42,7 @@ pub fn main() -> ExitCode {
         Command::Explain(a) => explain_cmd::run(&a),
         Command::Render(a) => render_cmd::run(&a),
         Command::Diff(a) => diff_cmd::run(&a),
+        Command::Graph(a) => graph_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
         Command::Lsp(_) => match crate::lsp::serve() {
@@ -98,6 +101,28 @@ pub(crate) fn unreadable(run: &crate::lint::LintRun) -> Option<String> {
             .collect::<Vec<_>>()
             .join("; ")
     })
+}
+
+/// Lints with the model kept (`explain`, `graph`): the run, and 1 when an input could not be
+/// used whole (see [`report_skipped_inputs`]); `Err` is the exit status of a usage error or an
+/// unreadable path.
+pub(crate) fn model_run(
+    config: crate::config::Config,
+    values: Option<std::path::PathBuf>,
+    paths: &[std::path::PathBuf],
+) -> Result<(crate::lint::LintRun, u8), u8> {
+    let options = crate::lint::LintOptions {
+        config,
+        values,
+        needs: crate::lint::Needs::Model,
+        ..crate::lint::LintOptions::default()
+    };
+    let run = crate::lint::lint_paths(paths, &options).map_err(|message| usage_error(&message))?;
+    if let Some(unread) = unreadable(&run) {
+        return Err(usage_error(&unread));
+    }
+    let skipped = u8::from(report_skipped_inputs(&run));
+    Ok((run, skipped))
 }
 
 /// Ends the process once every output is written, without running destructors or the

@@ -53,6 +53,9 @@ pub fn rule_details(r: &Rule) -> String {
         summary = r.summary,
         explanation = r.explanation,
     );
+    if let Some(fix) = r.fix {
+        let _ = write!(out, "\nFix (gwctl lint --fix): {fix}\n");
+    }
     let e = &r.example;
     let (failing, fixed) = example_titles(e.kind);
     let indent = |text: &str| -> String { text.lines().map(|l| format!("    {l}\n")).collect() };
@@ -105,6 +108,9 @@ pub fn rules_markdown() -> String {
             summary = r.summary,
             explanation = r.explanation
         );
+        if let Some(fix) = r.fix {
+            let _ = write!(out, "\nFix (`gwctl lint --fix`): {fix}\n");
+        }
         let e = &r.example;
         let (failing, fixed) = example_titles(e.kind);
         let lang = if e.kind == ExampleKind::Cli {

@@ -188,7 +188,7 @@ fn extract(file: &SourceFile, root: &Node, config: &mut Config, diags: &mut Vec<
                 Some("off") => None,
                 _ => continue,
             };
-            config.severity.insert(e.key.clone(), level);
+            config.severity.insert(e.key.to_string(), level);
         }
     }
     for (i, item) in root

@@ -110,6 +110,45 @@ impl Edit {
     }
 }
 
+impl Edit {
+    /// Replaces the scalar at `span` whose value is `old` with `new`, keeping its quotes, when the
+    /// span's length shows how it was written: `old` as is (plain) or between two quotes. `None`
+    /// otherwise (escapes, a block scalar), and for a plain scalar when `new` would not stay the
+    /// same string there ([`plain_as_string`]) unless `old` was not one either (a number).
+    pub fn rename_value(file: FileId, span: Span, old: &str, new: &str) -> Option<Edit> {
+        if span.len() == old.len() {
+            let number = old.parse::<i64>().is_ok() && new.parse::<i64>().is_ok();
+            (number || plain_as_string(new)).then(|| Edit::replace(file, span, new))
+        } else if span.len() == old.len() + 2 {
+            let inner = Span::new(span.start + 1, span.end - 1);
+            let escapes = new.contains(['"', '\'', '\\']) || new.chars().any(char::is_control);
+            (!escapes).then(|| Edit::replace(file, inner, new))
+        } else {
+            None
+        }
+    }
+}
+
+/// A word that a plain scalar keeps as the same string in YAML 1.1 and 1.2 and in flow style:
+/// a letter or digit first, then letters, digits and `.` `_` `/` `-`, and not a number, boolean
+/// or null.
+pub fn plain_as_string(word: &str) -> bool {
+    let mut chars = word.chars();
+    let shaped = chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '-'));
+    let lower = word.to_ascii_lowercase();
+    let keyword = matches!(
+        lower.as_str(),
+        "true" | "false" | "null" | "y" | "n" | "yes" | "no" | "on" | "off"
+    );
+    let number = word.parse::<f64>().is_ok()
+        || word.starts_with(|c: char| c.is_ascii_digit())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || matches!(c, 'x' | 'o' | '_' | '.'));
+    shaped && !keyword && !number
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,6 +164,24 @@ mod tests {
         assert_eq!(
             (e.span, e.replacement.as_str()),
             (Span::new(20, 25), "plainer")
+        );
+    }
+
+    #[test]
+    fn rename_value_by_how_it_was_written() {
+        let plain = Edit::rename_value(0, Span::new(10, 13), "web", "webs");
+        assert_eq!(plain.map(|e| e.span), Some(Span::new(10, 13)));
+        let quoted = Edit::rename_value(0, Span::new(10, 15), "web", "webs");
+        assert_eq!(quoted.map(|e| e.span), Some(Span::new(11, 14)));
+        assert_eq!(
+            Edit::rename_value(0, Span::new(10, 16), "web", "webs"),
+            None
+        );
+        assert_eq!(Edit::rename_value(0, Span::new(10, 13), "web", "123"), None);
+        assert_eq!(Edit::rename_value(0, Span::new(10, 13), "web", "yes"), None);
+        assert!(Edit::rename_value(0, Span::new(10, 12), "81", "80").is_some());
+        assert!(
+            plain_as_string("checkout-v2") && !plain_as_string("0x1f") && !plain_as_string("1e3")
         );
     }
 

@@ -5,7 +5,7 @@ pub use crate::rules::{Code, Severity};
 use crate::source::{FileId, Span};
 
 mod fix;
-pub use fix::{Applicability, Edit, Fix};
+pub use fix::{Applicability, Edit, Fix, plain_as_string};
 
 /// The resource a finding belongs to, as `kind namespace/name`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]

@@ -3,10 +3,12 @@
 //! fit is counted in a closing line instead of cut mid-table, and no section can crowd out the
 //! others (each gets a fair share of the room).
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use super::effective::{FieldState, grouped, targets_text};
 use super::{Diff, count};
+use crate::report::escape::escape_controls;
 
 /// The default cap, below GitHub's comment limit with room for a caller's own text.
 pub const MARKDOWN_CAP: usize = 60_000;
@@ -71,6 +73,28 @@ impl Section {
         }
     }
 
+    /// The section with control characters escaped in all its text: done before anything is
+    /// measured, so that the escapes (up to 10 bytes for one character) count against the cap.
+    fn escaped(self) -> Section {
+        let esc = |t: String| match escape_controls(&t) {
+            Cow::Borrowed(_) => t,
+            Cow::Owned(e) => e,
+        };
+        Section {
+            open: esc(self.open),
+            heads: self.heads.into_iter().map(esc).collect(),
+            blocks: self
+                .blocks
+                .into_iter()
+                .map(|b| Block {
+                    text: esc(b.text),
+                    ..b
+                })
+                .collect(),
+            close: self.close,
+        }
+    }
+
     /// Everything, as if nothing were left out.
     fn size(&self) -> usize {
         self.heads.iter().map(String::len).sum::<usize>()
@@ -129,6 +153,27 @@ pub(super) fn fair_shares(needs: &[usize], room: usize) -> Vec<usize> {
         }
         open = large;
     }
+}
+
+/// The Mermaid picture of what changed in the topology, when it takes at most half the room
+/// (the sections keep the other half); else a line saying it was left out. Returns the room
+/// used.
+fn picture(change: &crate::graph::GraphChange, room: usize, cap: usize, out: &mut String) -> usize {
+    let text = format!(
+        "**Topology:** added in green, removed in red.\n\n```mermaid\n{}```\n\n",
+        crate::report::graph::mermaid_change(change)
+    );
+    let before = out.len();
+    if text.len() <= room / 2 {
+        out.push_str(&text);
+    } else {
+        let _ = write!(
+            out,
+            "_The picture of the topology change ({} characters) is left out: it does not fit in {cap} characters._\n\n",
+            text.len()
+        );
+    }
+    (out.len() - before).min(room)
 }
 
 fn findings_section(d: &Diff, summary: &str) -> Option<Section> {
@@ -236,13 +281,9 @@ fn rendered_section(d: &Diff) -> Option<Section> {
     Some(s)
 }
 
-/// The Markdown text, with control characters in names and values escaped (a pull-request comment
-/// is also read in terminals); an escape can make the text a few characters longer than `cap`.
+/// The Markdown text, at most `cap` bytes, with control characters in names and values escaped
+/// (a pull-request comment is also read in terminals).
 pub fn markdown(d: &Diff, cap: usize) -> String {
-    crate::report::escape::escape_controls(&composed(d, cap)).into_owned()
-}
-
-fn composed(d: &Diff, cap: usize) -> String {
     let f = &d.findings;
     let findings = format!(
         "{} introduced, {} fixed, {} unchanged",
@@ -290,9 +331,13 @@ fn composed(d: &Diff, cap: usize) -> String {
     ]
     .into_iter()
     .flatten()
+    .map(Section::escaped)
     .collect();
     let frame: usize = sections.iter().map(|s| s.open.len() + s.close.len()).sum();
-    let room = cap.saturating_sub(out.len() + frame + RESERVE);
+    let mut room = cap.saturating_sub(out.len() + frame + RESERVE);
+    if let Some(change) = &d.graph {
+        room -= picture(change, room, cap, &mut out);
+    }
     let needs: Vec<usize> = sections.iter().map(Section::size).collect();
     let shares = fair_shares(&needs, room);
     let mut left_out = 0;

@@ -30,6 +30,8 @@ pub struct Side {
     pub findings: findings::Findings,
     pub effective: effective::EffectiveMap,
     pub rendered: rendered::RenderedMap,
+    /// The topology, for the picture of what changed.
+    pub graph: crate::graph::Graph,
 }
 
 impl Side {
@@ -38,7 +40,12 @@ impl Side {
         // One merge serves the effective-policy section and the rendering.
         let merged = run.model.as_ref().map(|m| m.merge());
         let rendered = render::render_merged(run, merged.as_ref(), options);
+        let graph = merged
+            .as_ref()
+            .map(|merged| crate::graph::build(run, merged))
+            .unwrap_or_default();
         Side {
+            graph,
             findings: findings::of_run(run),
             effective: run
                 .model
@@ -59,6 +66,10 @@ pub struct Diff {
     pub effective: Vec<PlaceChange>,
     /// Per Gateway, the rendered resources that changed.
     pub rendered: Vec<GatewayChange>,
+    /// The part of the topology around what changed (attachments, refusals, backendRefs,
+    /// delegation, policies and their outcome), for the Markdown picture; not in the JSON.
+    #[serde(skip)]
+    pub graph: Option<crate::graph::GraphChange>,
 }
 
 impl Diff {
@@ -94,6 +105,7 @@ pub fn diff(base: &Side, head: &Side) -> Diff {
         findings: findings::compare(&base.findings, &head.findings),
         effective: effective::compare(&base.effective, &head.effective),
         rendered: rendered::compare(&base.rendered, &head.rendered),
+        graph: crate::graph::change(&base.graph, &head.graph),
     }
 }
 

@@ -318,3 +318,38 @@ fn statuses_refusals_and_shared_resources_are_compared_too() {
         "--- a/Statuses\n+++ b/Statuses\n@@ -1,2 +1,2 @@\n gateways:\n-  - accepted: true\n+  - accepted: false\n"
     );
 }
+
+#[test]
+fn markdown_holds_its_cap_exactly_when_names_are_escaped() {
+    // Forty policies whose names hold control characters, each escaped to four bytes (`\x1b`):
+    // their findings' resources and messages grow when escaped, and the cap must count that.
+    let policies: Vec<String> = (0..40)
+        .map(|i| {
+            POLICY.replace(
+                "NAME",
+                &format!("\"p{i:02}\\e\\e\\e\\e\\e\\a\\a\\a\\a\\a\""),
+            )
+        })
+        .collect();
+    let base = Side::default();
+    let head = Side {
+        findings: findings_of(&[("p.yaml", policies.join("---\n"))]),
+        ..Side::default()
+    };
+    let d = diff(&base, &head);
+    let introduced = &d.findings.introduced;
+    assert!(introduced.len() >= 40, "{introduced:?}");
+    assert!(
+        introduced
+            .iter()
+            .all(|f| f.resource.as_deref().is_some_and(|r| r.contains('\u{1b}'))),
+        "{introduced:?}"
+    );
+    let full = markdown(&d, MARKDOWN_CAP);
+    assert!(full.contains(r"\x1b\x1b\x1b\x1b\x1b\x07"), "{full}");
+    for cap in (600..6_000).step_by(7) {
+        let capped = markdown(&d, cap);
+        assert!(capped.len() <= cap, "cap {cap}: {} bytes", capped.len());
+        assert!(!capped.contains(['\u{1b}', '\u{7}']), "cap {cap}: {capped}");
+    }
+}

@@ -32,6 +32,9 @@ pub struct FixOutcome {
     pub applied: usize,
     /// Fixes still offered when the rounds ran out (they kept making new ones).
     pub left: usize,
+    /// Fixes that overlapped one applied before them in a round, with their file: they waited
+    /// for the next round, on the fixed text (where the finding may be gone).
+    pub deferred: Vec<(String, String)>,
     /// Fixes that cannot be applied: `(file, title)` of those whose edits overlap one another or
     /// fall outside their file.
     pub malformed: Vec<(String, String)>,
@@ -60,11 +63,19 @@ pub fn fix_paths(
         .collect();
     let mut texts = originals.clone();
     let mut applied = 0;
+    let mut deferred = Vec::new();
     for _ in 0..MAX_ROUNDS {
         let chosen = choose(fixes(&run, selection), |id| text_len(&run, id, editable));
         if chosen.fixes == 0 {
             break;
         }
+        deferred.extend(chosen.overlapping.iter().map(|(id, title)| {
+            let file = run
+                .files
+                .get(*id)
+                .map_or_else(String::new, |f| f.name.clone());
+            (file, title.to_string())
+        }));
         for (file, edits) in &chosen.edits {
             let Some(f) = run.files.get(*file) else {
                 continue;
@@ -107,6 +118,7 @@ pub fn fix_paths(
         changed,
         applied,
         left,
+        deferred,
         malformed,
     })
 }

@@ -62,7 +62,7 @@ pub fn path_at(root: &Node, offset: usize) -> (Vec<Seg>, bool) {
                 }) else {
                     return (path, false);
                 };
-                path.push(Seg::Key(e.key.clone()));
+                path.push(Seg::Key(String::from(&e.key)));
                 if e.key_span.start <= offset && offset <= e.key_span.end {
                     return (path, true);
                 }

@@ -187,7 +187,7 @@ fn place_of(t: &Facts, target: usize, section: Option<&str>) -> Option<Place> {
 }
 
 /// `spec.rules[3].filters[0].extensionRef` -> 3.
-pub(super) fn rule_of(path: &str) -> Option<usize> {
+pub(crate) fn rule_of(path: &str) -> Option<usize> {
     let rest = path.strip_prefix("spec.rules[")?;
     rest[..rest.find(']')?].parse().ok()
 }

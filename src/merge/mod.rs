@@ -32,6 +32,7 @@ use crate::resolve::{Attachment, RouteAttachment};
 use crate::source::Span;
 
 pub use hierarchy::Hierarchy;
+pub(crate) use hierarchy::rule_of;
 pub use status::{
     MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, first_findings, mark_invalid,
     rejected, rejects,

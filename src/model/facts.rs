@@ -147,6 +147,9 @@ pub struct RouteFacts {
     /// Every rule in order, with its name if it has one (the merge stage's rule places).
     pub rules: Vec<Option<String>>,
     pub backend_refs: Vec<ObjRef>,
+    /// The `weight` of the backendRefs that write one: (index into `backend_refs`, weight).
+    /// Sparse, as most routes leave it at its default of 1.
+    pub backend_weights: Vec<(u32, i64)>,
     /// `filters[].extensionRef` of rules and backendRefs.
     pub extension_refs: Vec<ObjRef>,
     /// The `kgateway.dev/inherited-policy-priority` annotation: how the policies of a route
@@ -290,7 +293,7 @@ fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
     node.and_then(Node::as_map)
         .unwrap_or(&[])
         .iter()
-        .filter_map(|e| Some((e.key.clone(), e.value.as_str()?.to_string())))
+        .filter_map(|e| Some((e.key.to_string(), e.value.as_str()?.to_string())))
         .collect()
 }
 
@@ -389,7 +392,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
             let mut keys = Vec::new();
             for field in ["data", "stringData", "binaryData"] {
                 if let Some(m) = root.get(field).and_then(Node::as_map) {
-                    keys.extend(m.iter().map(|e| e.key.clone()));
+                    keys.extend(m.iter().map(|e| e.key.to_string()));
                 }
             }
             Spec::Keys(keys)
@@ -405,7 +408,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
                 .and_then(Node::as_map)
                 .unwrap_or(&[])
                 .iter()
-                .map(|e| e.key.clone())
+                .map(|e| e.key.to_string())
                 .filter(|k| k != "type")
                 .collect(),
         },
@@ -530,11 +533,16 @@ fn route(spec: Option<&Node>) -> RouteFacts {
         for (j, b) in seq(rule.get("backendRefs")).iter().enumerate() {
             let path = format!("{rule_path}.backendRefs[{j}]");
             filters(b, &path, &mut out.extension_refs);
+            if let Some(w) = int(b.get("weight")) {
+                out.backend_weights
+                    .push((u32::try_from(out.backend_refs.len()).unwrap_or(u32::MAX), w));
+            }
             out.backend_refs.push(obj_ref(b, path));
         }
     }
     // Kept for the whole run, one per route: no spare capacity.
     out.backend_refs.shrink_to_fit();
+    out.backend_weights.shrink_to_fit();
     out.extension_refs.shrink_to_fit();
     out.rule_names.shrink_to_fit();
     out.rules.shrink_to_fit();
@@ -578,7 +586,7 @@ fn fields_of(node: Option<&Node>, secrets: &Sensitive) -> Vec<(String, serde_jso
     node.and_then(Node::as_map)
         .unwrap_or(&[])
         .iter()
-        .map(|e| (e.key.clone(), secrets.json(&e.value)))
+        .map(|e| (e.key.to_string(), secrets.json(&e.value)))
         .collect()
 }
 

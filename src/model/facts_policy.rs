@@ -139,7 +139,7 @@ pub fn policy_facts(
                 }
             }
             _ => out.fields.push(PolicyField {
-                name: e.key.clone(),
+                name: e.key.to_string(),
                 value: secrets.json(&e.value),
                 key_span: e.key_span,
             }),

@@ -6,9 +6,10 @@ use std::collections::{HashMap, HashSet};
 use saphyr_parser::{Event, ScalarStyle};
 
 use super::scalar::{block_header, key_text, quoted_end, resolve, skip_props, trim_end};
+use super::text::Text;
 use super::yaml::RUN_ALIAS_FACTOR;
-use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Str, Value};
-use crate::diag::Diagnostic;
+use super::{Entry, Limits, Node, ParsedDocument, ParsedFile, Value};
+use crate::diag::{Diagnostic, Edit, Fix};
 use crate::rules;
 use crate::source::{SourceFile, Span};
 
@@ -39,6 +40,19 @@ enum Pending {
     },
     /// The next node is the value of a rejected key (duplicate or complex) and is dropped.
     Drop,
+    /// The next node is the value of a duplicate key, dropped; when it equals the first value,
+    /// the finding gets a fix that removes the duplicate.
+    Duplicate(Duplicate),
+}
+
+/// A duplicate key whose value is awaited.
+struct Duplicate {
+    /// Its GW003 finding, in the file's findings.
+    finding: usize,
+    key: String,
+    key_span: Span,
+    /// Where the mapping's content before the key ended.
+    before: usize,
 }
 
 struct Frame {
@@ -52,7 +66,7 @@ struct Frame {
     pending: Pending,
     /// Values of `<<` keys, merged when the mapping ends (explicit keys win wherever they are).
     merges: Vec<Node>,
-    index: Option<HashMap<String, usize>>,
+    index: Option<HashMap<Text, usize>>,
 }
 
 impl Frame {
@@ -377,12 +391,12 @@ impl<'a> Builder<'a> {
         };
         let span = Span::new(frame.start, span_end.max(frame.start));
         let value = match frame.coll {
-            Coll::Seq(items) => Value::Seq(items),
+            Coll::Seq(items) => Value::Seq(items.into_boxed_slice()),
             Coll::Map(mut entries) => {
                 if !frame.merges.is_empty() {
                     self.apply_merges(&mut entries, frame.merges);
                 }
-                Value::Map(entries)
+                Value::Map(entries.into_boxed_slice())
             }
         };
         self.add(Node { span, value }, frame.count + 1, frame.anchor);
@@ -442,6 +456,7 @@ impl<'a> Builder<'a> {
             return;
         };
         frame.count += count;
+        let before = frame.last_end;
         frame.last_end = frame.last_end.max(node.span.end);
         if let Coll::Seq(items) = &mut frame.coll {
             items.push(node);
@@ -449,7 +464,7 @@ impl<'a> Builder<'a> {
         }
         match std::mem::replace(&mut frame.pending, Pending::Key) {
             Pending::Key => {
-                let pending = self.key(node);
+                let pending = self.key(node, before);
                 if let Some(frame) = self.stack.last_mut() {
                     frame.pending = pending;
                 }
@@ -459,20 +474,60 @@ impl<'a> Builder<'a> {
                     frame.merges.push(node);
                 } else {
                     frame.push_entry(Entry {
-                        key,
+                        key: Text::from(key),
                         key_span: span,
                         value: node,
                     });
                 }
             }
             Pending::Drop => {}
+            Pending::Duplicate(dup) => {
+                let Coll::Map(entries) = &frame.coll else {
+                    return;
+                };
+                let same = entries
+                    .iter()
+                    .find(|e| e.key == dup.key)
+                    .is_some_and(|first| first.value.to_json() == node.to_json());
+                if same {
+                    self.remove_duplicate(&dup, node.span.end);
+                }
+            }
+        }
+    }
+
+    /// GW003's fix for a duplicate whose value equals the first: the duplicate removed, as whole
+    /// lines in block style (its trailing comment with it), else from the end of what precedes it
+    /// (`{a: 1, a: 1}` loses `, a: 1`).
+    fn remove_duplicate(&mut self, dup: &Duplicate, value_end: usize) {
+        let text = self.text;
+        let line_start = text[..dup.key_span.start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[value_end..]
+            .find('\n')
+            .map_or(text.len(), |i| value_end + i + 1);
+        let rest = text[value_end..line_end].trim_start_matches([' ', '\t']);
+        let own_line = text[line_start..dup.key_span.start]
+            .chars()
+            .all(|c| c == ' ' || c == '\t')
+            && (rest.trim_end().is_empty() || rest.starts_with('#'));
+        let span = if own_line {
+            Span::new(line_start, line_end)
+        } else {
+            Span::new(dup.before.min(dup.key_span.start), value_end)
+        };
+        let edit = Edit::delete(self.file.id, span);
+        if let Some(d) = self.out.diagnostics.get_mut(dup.finding) {
+            d.fix = Some(Fix::safe(
+                format!("remove the second {:?} (the same value)", dup.key),
+                vec![edit],
+            ));
         }
     }
 
     /// Takes a completed key node for the innermost mapping.
-    fn key(&mut self, node: Node) -> Pending {
+    fn key(&mut self, node: Node, before: usize) -> Pending {
         let span = node.span;
-        let merge = matches!(&node.value, Value::Str(Str { text, plain: true }) if text == "<<");
+        let merge = matches!(&node.value, Value::Str(s) if s.plain() && s.text == "<<");
         let Some(key) = key_text(node.value) else {
             self.diag(
                 rules::GW002,
@@ -494,7 +549,12 @@ impl<'a> Builder<'a> {
                         .at(self.file.id, span)
                         .with_related(self.file.id, first, "first set here"),
                 );
-                return Pending::Drop;
+                return Pending::Duplicate(Duplicate {
+                    finding: self.out.diagnostics.len() - 1,
+                    key,
+                    key_span: span,
+                    before,
+                });
             }
         }
         Pending::Value { key, span, merge }
@@ -503,8 +563,8 @@ impl<'a> Builder<'a> {
     /// Merges `<<` values (a mapping or a list of mappings) into `entries`; keys already present win,
     /// and earlier merged mappings win over later ones.
     fn apply_merges(&mut self, entries: &mut Vec<Entry>, merges: Vec<Node>) {
-        let mut seen: HashSet<String> = entries.iter().map(|e| e.key.clone()).collect();
-        let mut merge_in = |src: Vec<Entry>, entries: &mut Vec<Entry>| {
+        let mut seen: HashSet<Text> = entries.iter().map(|e| e.key.clone()).collect();
+        let mut merge_in = |src: Box<[Entry]>, entries: &mut Vec<Entry>| {
             for e in src {
                 if seen.insert(e.key.clone()) {
                     entries.push(e);

@@ -9,7 +9,8 @@ mod scalar;
 mod tests;
 #[cfg(test)]
 mod tests_recover;
+mod text;
 mod yaml;
 
-pub use node::{Entry, Node, PathSeg, Str, Value, parse_path};
+pub use node::{Entry, Node, PathSeg, Str, Text, Value, parse_path};
 pub use yaml::{Limits, MAX_DEPTH_CAP, ParsedDocument, ParsedFile, RUN_ALIAS_FACTOR, parse_file};

@@ -1,5 +1,6 @@
 //! The spanned tree: every key and value keeps its byte span in the source file.
 
+pub use super::text::Text;
 use crate::source::Span;
 
 /// A YAML/JSON node with its span. Scalars are resolved with the YAML 1.2 core schema
@@ -18,21 +19,35 @@ pub enum Value {
     /// Floats, and integers beyond i64 (kept as f64, as JSON decoders do).
     Float(f64),
     Str(Str),
-    Seq(Vec<Node>),
-    Map(Vec<Entry>),
+    /// Collections are exact-size slices: no spare capacity is kept in the tree.
+    Seq(Box<[Node]>),
+    Map(Box<[Entry]>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Str {
-    pub text: String,
-    /// Unquoted in the source (plain style); `on`, `yes` ... are then YAML 1.1 booleans to the API server.
-    pub plain: bool,
+    /// The text, and whether it was unquoted in the source (plain style): `on`, `yes` ... are
+    /// then YAML 1.1 booleans to the API server.
+    pub text: Text,
+}
+
+impl Str {
+    pub fn new(text: &str, plain: bool) -> Str {
+        Str {
+            text: Text::with_flag(text, plain),
+        }
+    }
+
+    /// Unquoted in the source.
+    pub fn plain(&self) -> bool {
+        self.text.flag()
+    }
 }
 
 /// A mapping entry. Keys are strings (non-string keys are converted to their text, as JSON needs).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    pub key: String,
+    pub key: Text,
     pub key_span: Span,
     pub value: Node,
 }
@@ -112,14 +127,14 @@ impl Node {
             Value::Float(f) => serde_json::Number::from_f64(*f)
                 .map(serde_json::Value::Number)
                 .unwrap_or(serde_json::Value::Null),
-            Value::Str(s) => serde_json::Value::String(s.text.clone()),
+            Value::Str(s) => serde_json::Value::String(s.text.to_string()),
             Value::Seq(items) => {
                 serde_json::Value::Array(items.iter().map(Node::to_json).collect())
             }
             Value::Map(entries) => serde_json::Value::Object(
                 entries
                     .iter()
-                    .map(|e| (e.key.clone(), e.value.to_json()))
+                    .map(|e| (e.key.to_string(), e.value.to_json()))
                     .collect(),
             ),
         }

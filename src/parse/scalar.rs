@@ -18,13 +18,13 @@ pub(super) fn resolve(text: String, style: ScalarStyle, tag: Option<&Tag>) -> Va
             || (tag.handle == "!" && tag.suffix.is_empty());
         if (tag.handle == CORE_HANDLE && tag.suffix == "str") || non_specific {
             // Explicitly a string: not subject to implicit (YAML 1.1 or 1.2) typing.
-            return Value::Str(Str { text, plain: false });
+            return Value::Str(Str::new(&text, false));
         }
     }
     if !plain {
-        return Value::Str(Str { text, plain: false });
+        return Value::Str(Str::new(&text, false));
     }
-    resolve_plain(&text).unwrap_or(Value::Str(Str { text, plain: true }))
+    resolve_plain(&text).unwrap_or_else(|| Value::Str(Str::new(&text, true)))
 }
 
 /// Core-schema tags other than `!!str`; `None` when the tag does not apply (or the text does not fit it,
@@ -158,7 +158,7 @@ fn count_digits(b: &[u8], i: &mut usize) -> usize {
 /// Text of a resolved scalar used as a mapping key (JSON keys are strings).
 pub(super) fn key_text(value: Value) -> Option<String> {
     Some(match value {
-        Value::Str(s) => s.text,
+        Value::Str(s) => s.text.to_string(),
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),

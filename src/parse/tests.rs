@@ -22,10 +22,7 @@ pub(super) fn codes(parsed: &ParsedFile) -> Vec<&'static str> {
 }
 
 fn str_val(text: &str, plain: bool) -> Value {
-    Value::Str(Str {
-        text: text.to_owned(),
-        plain,
-    })
+    Value::Str(Str::new(text, plain))
 }
 
 #[test]

@@ -260,6 +260,40 @@ fn json_input() {
 }
 
 #[test]
+fn a_document_that_is_one_flow_collection_keeps_its_positions() {
+    // Parsed behind a `--- ` marker (so saphyr streams it); every span still indexes the file.
+    let text = "  \n {\"kind\": [1, {\"a\": 'x'}], \"kind\": \"Gateway\"}\n---\n[1, 2\n";
+    let (file, parsed) = parse(text);
+    assert_eq!(codes(&parsed), ["GW003", "GW002"]);
+    let dup = parsed.diagnostics[0].location.as_ref().unwrap().span;
+    assert_eq!((dup.start, slice(&file, dup)), (30, "\"kind\""));
+    let doc = &parsed.documents[0];
+    assert_eq!(slice(&file, doc.span), &text[4..48]);
+    let a = doc.root.get("kind").unwrap().as_seq().unwrap()[1].get("a");
+    assert_eq!(slice(&file, a.unwrap().span), "'x'");
+    let err = parsed.diagnostics[1].location.as_ref().unwrap().span;
+    assert_eq!(err.start, text.len());
+}
+
+#[test]
+fn a_flow_collection_as_a_mapping_key_is_still_read_as_a_key() {
+    // Not given the `--- ` marker (that would make `: b` a syntax error): the key is read and
+    // refused as complex, and the rest of the mapping is kept.
+    for (text, key) in [
+        ("[a]: b\nc: d\n", "[a]"),
+        ("{a: 1, 'q''}': \"]\"}: b\nc: d\n", "{a: 1, 'q''}': \"]\"}"),
+    ] {
+        let (file, parsed) = parse(text);
+        assert_eq!(codes(&parsed), ["GW002"], "{text}");
+        let d = &parsed.diagnostics[0];
+        assert_eq!(d.message, "complex mapping keys are not supported");
+        assert_eq!(slice(&file, d.location.as_ref().unwrap().span), key);
+        let root = &parsed.documents[0].root;
+        assert_eq!(root.get("c").and_then(|v| v.as_str()), Some("d"), "{text}");
+    }
+}
+
+#[test]
 fn int_beyond_i64_becomes_float() {
     let (_, parsed) =
         parse("a: 9223372036854775807\nb: 9223372036854775808\nc: 0xffffffffffffffff\n");
@@ -282,24 +316,12 @@ fn explicit_tags() {
     );
     let root = &parsed.documents[0].root;
     let v = |k: &str| root.get(k).unwrap().value.clone();
-    assert_eq!(
-        v("a"),
-        Value::Str(Str {
-            text: "123".into(),
-            plain: false
-        })
-    );
+    assert_eq!(v("a"), Value::Str(Str::new("123", false)));
     assert_eq!(v("b"), Value::Int(7));
     assert_eq!(v("c"), Value::Float(1.0));
     assert_eq!(v("d"), Value::Bool(true));
     assert_eq!(v("e"), Value::Null);
-    assert_eq!(
-        v("f"),
-        Value::Str(Str {
-            text: "12".into(),
-            plain: false
-        })
-    );
+    assert_eq!(v("f"), Value::Str(Str::new("12", false)));
 }
 
 #[test]

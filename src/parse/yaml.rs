@@ -159,18 +159,34 @@ fn oversized_documents(text: &str, from: usize, max: usize) -> Vec<std::ops::Ran
 /// Parses `chunk` (which starts at byte `base` of the file). Returns the byte position of a syntax
 /// error, already reported, or `None` when the chunk was parsed to its end (or parsing must stop).
 fn run_chunk(builder: &mut Builder<'_>, chunk: &str, base: usize) -> Option<usize> {
-    let mut pos = CharPos::new(chunk, base);
-    for item in Parser::new_from_str(chunk) {
+    // saphyr keeps every token of a flow collection that might be a mapping key (one at the
+    // start of a document or after `key:`) until the collection ends: a JSON document was held
+    // whole as tokens, about 40 times its size. After an explicit `---` on the same line a
+    // collection cannot be a key, so a document that is one flow collection (and not the key
+    // of a block mapping, as in `[a]: b`) is parsed as `--- {...}`; the marker's four
+    // characters are taken off every position.
+    let lead = chunk.len() - chunk.trim_start().len();
+    let (chunk, base) = (&chunk[lead..], base + lead);
+    let marked;
+    let (text, shift) = if chunk.starts_with(['{', '[']) && !is_flow_key(chunk) {
+        marked = format!("{FLOW_MARKER}{chunk}");
+        (marked.as_str(), FLOW_MARKER.len())
+    } else {
+        (chunk, 0)
+    };
+    let mut pos = CharPos::new(text, 0);
+    let mut byte = |index: usize| base + pos.byte(index).saturating_sub(shift);
+    for item in Parser::new_from_str(text) {
         match item {
             Ok((event, span)) => {
-                let start = pos.byte(span.start.index());
-                let end = pos.byte(span.end.index());
+                let start = byte(span.start.index());
+                let end = byte(span.end.index());
                 if builder.on_event(event, start, end) == Flow::Stop {
                     return None;
                 }
             }
             Err(err) => {
-                let mut at = pos.byte(err.marker().index());
+                let mut at = byte(err.marker().index());
                 // saphyr reports a tab error just after the tab; the tab itself is what to fix.
                 if err.info().contains("tab")
                     && at > base
@@ -185,6 +201,57 @@ fn run_chunk(builder: &mut Builder<'_>, chunk: &str, base: usize) -> Option<usiz
     }
     None
 }
+
+/// What a document that is one flow collection is parsed after (see [`run_chunk`]).
+const FLOW_MARKER: &str = "--- ";
+
+/// Whether the flow collection `text` starts with is followed by `:`, as a mapping key. An
+/// implicit key is one line of at most 1,024 characters, so only that much of the first line is
+/// scanned (brackets counted outside quoted scalars); a longer or unclosed one is not a key.
+fn is_flow_key(text: &str) -> bool {
+    let line = text.as_bytes().split(|b| matches!(b, b'\n' | b'\r')).next();
+    let line = line.unwrap_or_default();
+    let line = line.get(..IMPLICIT_KEY_MAX + 1).unwrap_or(line);
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut prev = b' ';
+    let mut i = 0;
+    while let Some(&b) = line.get(i) {
+        match quote {
+            Some(b'"') if b == b'\\' => i += 1,
+            Some(q) if b == q => {
+                // `''` inside a single-quoted scalar is an escaped quote.
+                if q == b'\'' && line.get(i + 1) == Some(&b'\'') {
+                    i += 1;
+                } else {
+                    quote = None;
+                }
+            }
+            Some(_) => {}
+            // A quote opens a scalar only where a scalar can start; elsewhere it is plain text.
+            None if matches!(b, b'"' | b'\'')
+                && matches!(prev, b' ' | b'\t' | b'[' | b'{' | b',' | b':') =>
+            {
+                quote = Some(b);
+            }
+            None if matches!(b, b'[' | b'{') => depth += 1,
+            None if matches!(b, b']' | b'}') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    let rest = line.get(i + 1..).unwrap_or_default();
+                    return rest.trim_ascii_start().starts_with(b":");
+                }
+            }
+            None => {}
+        }
+        prev = b;
+        i += 1;
+    }
+    false
+}
+
+/// Characters an implicit mapping key may have (YAML 1.2, 7.4.2).
+const IMPLICIT_KEY_MAX: usize = 1024;
 
 /// Start of the first line at or after `from` (and after `base`) that is a `---` document marker.
 /// A marker at column 0 cannot be part of a scalar, so resuming there is safe.

@@ -12,7 +12,7 @@ use super::snippet::{CONTEXT_LINES, Snippet};
 use super::{
     RenderOptions, context_line, file_of, listed, resolve, statistics_table, summary_line, tag,
 };
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Applicability, Diagnostic, Severity};
 use crate::lint::LintRun;
 use crate::source::SourceFile;
 
@@ -111,6 +111,20 @@ fn render_one(
     if let Some(help) = &d.help {
         let _ = writeln!(out, "  help: {}", shown(help));
     }
+    if let Some(fix) = fix_hint(d) {
+        let _ = writeln!(out, "  {}", shown(&fix));
+    }
+}
+
+/// `fix: rename to "filters" (gwctl lint --fix)`: that a finding has a fix, and the flag that
+/// applies it.
+fn fix_hint(d: &Diagnostic) -> Option<String> {
+    let fix = d.fix.as_ref()?;
+    let flag = match fix.applicability {
+        Applicability::Safe => "--fix",
+        Applicability::Unsafe => "--unsafe-fixes",
+    };
+    Some(format!("fix: {} (gwctl lint {flag})", fix.title))
 }
 
 /// Characters of a message or label shown at most: a value quoted whole (a megabyte-long key)
@@ -212,7 +226,11 @@ impl Finding {
             .collect();
         Finding {
             message: shown(&d.message),
-            help: d.help.as_deref().map(shown),
+            // Escaped apart: the line break between help and fix is the report's own.
+            help: match (d.help.as_deref(), fix_hint(d)) {
+                (Some(help), Some(fix)) => Some(format!("{}\n{}", shown(help), shown(&fix))),
+                (help, fix) => help.or(fix.as_deref()).map(shown),
+            },
             code: tag(d),
             severity: d.severity,
             source,

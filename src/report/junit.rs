@@ -162,7 +162,7 @@ fn finding_line(run: &LintRun, d: &Diagnostic) -> String {
 }
 
 /// Text for an XML attribute or element; characters XML 1.0 cannot hold become U+FFFD.
-fn xml(s: &str) -> String {
+pub(crate) fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

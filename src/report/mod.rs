@@ -5,6 +5,7 @@ pub mod escape;
 mod explain;
 mod github;
 mod gitlab;
+pub mod graph;
 mod human;
 mod json;
 mod junit;

@@ -28,6 +28,16 @@ struct RdDiagnostic {
     location: Option<RdLocation>,
     severity: &'static str,
     code: Code,
+    /// The fix's edits, when they are all in the finding's file (reviewdog applies a suggestion
+    /// to the file of the diagnostic); with no fix, or one that edits other files, none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suggestions: Vec<Suggestion>,
+}
+
+#[derive(Serialize)]
+struct Suggestion {
+    range: Range,
+    text: String,
 }
 
 #[derive(Serialize)]
@@ -85,7 +95,30 @@ fn diagnostic(run: &LintRun, d: &Diagnostic) -> RdDiagnostic {
             url: format!("{RULES_DOC_URL}#{}", code.to_ascii_lowercase()),
             value: code,
         },
+        suggestions: suggestions(run, d),
     }
+}
+
+fn suggestions(run: &LintRun, d: &Diagnostic) -> Vec<Suggestion> {
+    let (Some(fix), Some(at)) = (&d.fix, &d.location) else {
+        return Vec::new();
+    };
+    if fix.edits.iter().any(|e| e.file != at.file) {
+        return Vec::new();
+    }
+    fix.edits
+        .iter()
+        .filter_map(|e| {
+            let loc = crate::diag::Location {
+                file: e.file,
+                span: e.span,
+            };
+            Some(Suggestion {
+                range: location(run, &loc)?.range,
+                text: e.replacement.clone(),
+            })
+        })
+        .collect()
 }
 
 /// The message, then where in the resource, the hint, the related places and (with

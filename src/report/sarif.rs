@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
-    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    ArtifactChange, ArtifactContent, ArtifactLocation, Fix as SarifFix, Location, Message,
+    MultiformatMessageString, PhysicalLocation, PropertyBag, Region, Replacement,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
     SCHEMA_URL, Sarif, Suppression, Tool, ToolComponent,
 };
 
@@ -163,6 +164,9 @@ fn result(run: &LintRun, d: &Diagnostic) -> SarifResult {
                 .build(),
         );
     }
+    if let Some(fix) = &d.fix {
+        result.fixes = sarif_fix(run, fix).map(|f| vec![f]);
+    }
     if let Some(by) = d.suppressed {
         let kind = match by {
             Suppressed::Annotation => "inSource",
@@ -178,15 +182,49 @@ fn result(run: &LintRun, d: &Diagnostic) -> SarifResult {
     result
 }
 
+/// A fix as SARIF `fixes[0]`: one artifact change per file, a replacement per edit (the deleted
+/// region in lines and code point columns, like the results'; an insertion has an empty one).
+/// The applicability goes in the description (`[safe] rename to "filters"`).
+fn sarif_fix(run: &LintRun, fix: &crate::diag::Fix) -> Option<SarifFix> {
+    let mut changes: Vec<ArtifactChange> = Vec::new();
+    let mut files: Vec<usize> = fix.edits.iter().map(|e| e.file).collect();
+    files.dedup();
+    for file in files {
+        let mut replacements = Vec::new();
+        let mut uri_of = None;
+        for e in fix.edits.iter().filter(|e| e.file == file) {
+            let at = crate::diag::Location { file, span: e.span };
+            let r = resolve(run, &at)?;
+            let region = region(&r)?;
+            uri_of = Some(uri(&r.file.name));
+            let mut replacement = Replacement::builder().deleted_region(region).build();
+            replacement.inserted_content = Some(
+                ArtifactContent::builder()
+                    .text(e.replacement.clone())
+                    .build(),
+            );
+            replacements.push(replacement);
+        }
+        let location = ArtifactLocation::builder().uri(uri_of?).build();
+        changes.push(
+            ArtifactChange::builder()
+                .artifact_location(location)
+                .replacements(replacements)
+                .build(),
+        );
+    }
+    let description = format!("[{}] {}", fix.applicability.as_str(), fix.title);
+    Some(
+        SarifFix::builder()
+            .description(message(description))
+            .artifact_changes(changes)
+            .build(),
+    )
+}
+
 fn location(run: &LintRun, loc: &crate::diag::Location, note: Option<&str>) -> Option<Location> {
     let r = resolve(run, loc)?;
-    let n = |v: usize| i64::try_from(v).ok();
-    let region = Region::builder()
-        .start_line(n(r.start.line)?)
-        .start_column(n(r.start.column)?)
-        .end_line(n(r.end.line)?)
-        .end_column(n(r.end.column)?)
-        .build();
+    let region = region(&r)?;
     let physical = PhysicalLocation::builder()
         .artifact_location(ArtifactLocation::builder().uri(uri(&r.file.name)).build())
         .region(region)
@@ -194,6 +232,19 @@ fn location(run: &LintRun, loc: &crate::diag::Location, note: Option<&str>) -> O
     let mut location = Location::builder().physical_location(physical).build();
     location.message = note.map(|m| message(m.to_string()));
     Some(location)
+}
+
+/// A span's region: 1-based lines and code point columns, the end exclusive.
+fn region(r: &super::Resolved<'_>) -> Option<Region> {
+    let n = |v: usize| i64::try_from(v).ok();
+    Some(
+        Region::builder()
+            .start_line(n(r.start.line)?)
+            .start_column(n(r.start.column)?)
+            .end_line(n(r.end.line)?)
+            .end_column(n(r.end.column)?)
+            .build(),
+    )
 }
 
 /// A relative URI reference for a file name: `/` separators, other characters outside the

@@ -168,6 +168,17 @@ impl<'a> Index<'a> {
         self.namespace_labels.get(name).copied()
     }
 
+    /// The one name of that kind in that namespace one edit away from `name` (a fix's target).
+    pub fn one_edit_away(
+        &self,
+        (group, kind, namespace): (&str, &str, &str),
+        name: &str,
+    ) -> Option<&'a str> {
+        let facts = self.facts;
+        let candidates = self.members.get(&(group, kind, namespace))?;
+        super::fixes::one_edit_away(name, candidates.iter().map(|&i| facts[i].id.name.as_str()))
+    }
+
     /// The closest name of that kind in that namespace, if one is close enough to be a typo.
     pub fn did_you_mean(
         &self,

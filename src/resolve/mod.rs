@@ -6,6 +6,7 @@ mod catch_all;
 mod conflicts;
 mod duplicates;
 mod effects;
+mod fixes;
 mod grants;
 mod index;
 mod policies;
@@ -37,6 +38,8 @@ pub struct ResolveOptions {
     /// The controllerName of AI-data-plane GatewayClasses; `None` is the default
     /// (`agentgateway.dev/agentgateway`).
     pub ai_controller: Option<String>,
+    /// The input files' texts by file id, for fixes that add a document at a file's end.
+    pub sources: Vec<std::sync::Arc<str>>,
 }
 
 /// One condition of a route's status for one parent, as a controller would set it.

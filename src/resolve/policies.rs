@@ -104,6 +104,13 @@ fn target_ref(
         {
             d = d.with_related(t.id.file, t.id.name_span, format!("{kind} {close} is here"));
         }
+        if let Some(fix) = ctx
+            .index
+            .one_edit_away((group, kind, ns), &r.name)
+            .and_then(|n| super::fixes::change(f.id.file, r.name_span, "name", &r.name, n))
+        {
+            d = d.with_fix(fix);
+        }
         ctx.out.push(d);
         return true;
     }
@@ -234,6 +241,12 @@ fn section(
     );
     if place.value.is_some() {
         d = d.with_related(f.id.file, place.item, "in this reference");
+    }
+    if let Some(span) = place.value
+        && let Some(fix) = super::fixes::one_edit_away(name, names.iter().copied())
+            .and_then(|n| super::fixes::change(f.id.file, span, "sectionName", name, n))
+    {
+        d = d.with_fix(fix);
     }
     ctx.out.push(d.with_related(
         t.id.file,

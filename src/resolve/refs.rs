@@ -113,12 +113,20 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
     }
     let Some(target) = ctx.index.get(group, kind, ns, &r.name) else {
         let message = format!("{kind} {} not found", qualified(ns, &r.name));
-        ctx.out.push(diag(
+        let mut d = diag(
             rules::GW205,
             format!("{message}{}", hint(ctx, group, kind, ns, &r.name)),
             &owner.id,
             r,
-        ));
+        );
+        if let Some(fix) = ctx
+            .index
+            .one_edit_away((group, kind, ns), &r.name)
+            .and_then(|n| super::fixes::change(owner.id.file, r.name_span, "name", &r.name, n))
+        {
+            d = d.with_fix(fix);
+        }
+        ctx.out.push(d);
         return Some(fail("BackendNotFound", &message));
     };
     if let (Spec::Service { ports }, Some(port)) = (&target.spec, r.port)
@@ -130,16 +138,19 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
             qualified(ns, &r.name),
             list.join(", ")
         );
-        ctx.out.push(
-            diag_at_value(
-                rules::GW206,
-                message.clone(),
-                &owner.id,
-                r,
-                ("port", r.port_span),
-            )
-            .with_related(target.id.file, target.id.name_span, "the Service is here"),
-        );
+        let mut d = diag_at_value(
+            rules::GW206,
+            message.clone(),
+            &owner.id,
+            r,
+            ("port", r.port_span),
+        )
+        .with_related(target.id.file, target.id.name_span, "the Service is here");
+        let numbers: Vec<i64> = ports.iter().map(|(_, p)| *p).collect();
+        if let Some(fix) = super::fixes::port(owner.id.file, r.port_span, port, &numbers) {
+            d = d.with_fix(fix);
+        }
+        ctx.out.push(d);
         return Some(fail("BackendNotFound", &message));
     }
     None
@@ -175,12 +186,14 @@ fn grant(
         qualified(ns, &r.name),
         id.namespace
     );
-    ctx.out.push(
-        diag(rules::GW208, message.clone(), id, r).with_help(format!(
-            "add a ReferenceGrant in {ns} with from {{group: {:?}, kind: {}, namespace: {}}} and to {{group: {group:?}, kind: {kind}}}",
-            id.group, id.kind, id.namespace
-        )),
-    );
+    let mut d = diag(rules::GW208, message.clone(), id, r).with_help(format!(
+        "add a ReferenceGrant in {ns} with from {{group: {:?}, kind: {}, namespace: {}}} and to {{group: {group:?}, kind: {kind}}}",
+        id.group, id.kind, id.namespace
+    ));
+    if let Some(fix) = super::fixes::reference_grant(ctx, id, (group, kind, ns)) {
+        d = d.with_fix(fix);
+    }
+    ctx.out.push(d);
     Some(fail("RefNotPermitted", &message))
 }
 

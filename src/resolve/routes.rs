@@ -9,7 +9,8 @@ use crate::model::facts::{
 use crate::rules;
 
 use super::{
-    Condition, Ctx, RouteAttachment, RouteStatus, diag, diag_at_value, qualified, resource_ref,
+    Condition, Ctx, RouteAttachment, RouteStatus, diag, diag_at_value, fixes, qualified,
+    resource_ref,
 };
 
 /// Why a parentRef was not accepted: the code, the Gateway API reason, the message, and where
@@ -21,6 +22,7 @@ struct Rejection {
     reason: &'static str,
     message: String,
     related: Option<(Ident, crate::source::Span, String)>,
+    fix: Option<crate::diag::Fix>,
 }
 
 /// One listener an HTTPRoute with rules attaches to (what route conflicts are judged on).
@@ -107,6 +109,9 @@ pub(super) fn attach<'a>(
             if let Some((owner, span, what)) = r.related {
                 d = d.with_related(owner.file, span, what);
             }
+            if let Some(fix) = r.fix {
+                d = d.with_fix(fix);
+            }
             ctx.out.push(d);
         }
         super::catch_all::check(ctx, f, route, &attached[first_attached..]);
@@ -157,7 +162,11 @@ fn parent_outcome<'a>(
             .did_you_mean(group, kind, namespace, &parent.name)
             .map(|n| format!("; did you mean {n:?}?"))
             .unwrap_or_default();
+        let fix = index
+            .one_edit_away((group, kind, namespace), &parent.name)
+            .and_then(|n| fixes::change(route.id.file, parent.name_span, "name", &parent.name, n));
         return Some(Err(Rejection {
+            fix,
             value: Some(("name", parent.name_span)),
             code: rules::GW201,
             reason: "NoMatchingParent",
@@ -207,7 +216,18 @@ fn parent_outcome<'a>(
             Some(span) => ("sectionName", span),
             None => ("port", parent.port_span),
         };
+        let fix = match value {
+            ("sectionName", span) => parent.section().and_then(|s| {
+                let n = fixes::one_edit_away(s, names.iter().copied())?;
+                fixes::change(route.id.file, span, "sectionName", s, n)
+            }),
+            (_, span) => parent.port.and_then(|p| {
+                let ports: Vec<i64> = listeners.iter().filter_map(|l| l.port).collect();
+                fixes::port(route.id.file, span, p, &ports)
+            }),
+        };
         return Some(Err(Rejection {
+            fix,
             value: Some(value),
             code: rules::GW202,
             reason: "NoMatchingParent",
@@ -228,6 +248,7 @@ fn parent_outcome<'a>(
     if allowed.is_empty() {
         let l = by_ref[0];
         return Some(Err(Rejection {
+            fix: None,
             value: None,
             code: rules::GW203,
             reason: "NotAllowedByListeners",
@@ -246,6 +267,7 @@ fn parent_outcome<'a>(
     if attached.is_empty() {
         let l = allowed[0];
         return Some(Err(Rejection {
+            fix: None,
             value: None,
             code: rules::GW204,
             reason: "NoMatchingListenerHostname",

@@ -79,6 +79,9 @@ pub struct Rule {
     pub summary: &'static str,
     /// What the rule checks, why it matters, how to fix it and when to ignore it.
     pub explanation: &'static str,
+    /// The fix its findings offer to `gwctl lint --fix` (see `crate::diag::Fix`), starting with
+    /// its applicability (`Safe:` or `Unsafe:`); `None` when they offer none.
+    pub fix: Option<&'static str>,
     pub example: Example,
     /// The file that declares the rule; its examples (and the failing example's snapshot) are in
     /// the folder of the same name.
@@ -111,6 +114,16 @@ pub enum ExampleKind {
     Cli,
 }
 
+/// A rule's optional `fix:` text as an `Option`.
+macro_rules! optional_fix {
+    () => {
+        None
+    };
+    ($fix:literal) => {
+        Some($fix)
+    };
+}
+
 /// Declares one rule: `code` is the constant checks emit (and the rule's code, as written).
 macro_rules! declare_rule {
     (
@@ -119,6 +132,7 @@ macro_rules! declare_rule {
         severity: $severity:ident,
         summary: $summary:literal,
         explanation: $explanation:literal,
+        $(fix: $fix:literal,)?
         example: $kind:ident {
             failing: $failing:expr,
             fixed: $fixed:expr $(,)?
@@ -135,6 +149,7 @@ macro_rules! declare_rule {
             severity: $crate::rules::Severity::$severity,
             summary: $summary,
             explanation: $explanation,
+            fix: optional_fix!($($fix)?),
             example: $crate::rules::Example {
                 kind: $crate::rules::ExampleKind::$kind,
                 failing: $failing,

@@ -156,6 +156,9 @@ pub struct Rule {
     /// `.spec.x` style path relative to the node, appended to the node's path when reporting.
     pub field_path: Option<String>,
     pub reason: Reason,
+    /// The API server's compile-time estimate of the rule's cost in one object (see
+    /// [`crate::cel::STATIC_COST_LIMIT`]); 0 for a rule that does not compile.
+    pub estimated_cost: u64,
 }
 
 impl Rule {
@@ -288,7 +291,8 @@ pub fn compile_with(schema: &Value, cel_limits: &CelLimits) -> CompiledSchema {
         cel_limits: *cel_limits,
         ..Compiler::default()
     };
-    let root = cx.node(schema, "");
+    let mut root = cx.node(schema, "");
+    super::cost::estimate_rule_costs(&mut root, 1);
     CompiledSchema {
         root,
         problems: cx.problems,
@@ -461,6 +465,7 @@ impl Compiler {
                         Some("FieldValueDuplicate") => Reason::Duplicate,
                         _ => Reason::Invalid,
                     },
+                    estimated_cost: 0,
                 });
             }
             n.rules_below |= !n.rules.is_empty();

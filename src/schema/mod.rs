@@ -3,6 +3,7 @@
 
 pub mod bundle;
 pub mod compile;
+mod cost;
 pub mod import;
 mod registry;
 pub mod transform;

@@ -67,7 +67,7 @@ impl Sensitive {
             Value::Map(entries) => serde_json::Value::Object(
                 entries
                     .iter()
-                    .map(|e| (e.key.clone(), self.masked_json(&e.value)))
+                    .map(|e| (e.key.to_string(), self.masked_json(&e.value)))
                     .collect(),
             ),
             _ => node.to_json(),
@@ -105,11 +105,11 @@ impl Sensitive {
 fn placeholder(node: &Node, base64: bool) -> serde_json::Value {
     let text = match &node.value {
         Value::Null => return serde_json::Value::Null,
-        Value::Str(s) => s.text.clone(),
+        Value::Str(s) => s.text.to_string(),
         Value::Seq(items) => items
             .iter()
             .map(|n| match &n.value {
-                Value::Str(s) => s.text.clone(),
+                Value::Str(s) => s.text.to_string(),
                 _ => n.to_json().to_string(),
             })
             .collect::<Vec<_>>()
@@ -347,7 +347,7 @@ fn leaves(file: FileId, node: &Node, out: &mut Vec<Masked>) {
         Value::Str(s) => out.push(Masked {
             file,
             span: node.span,
-            text: s.text.clone(),
+            text: s.text.to_string(),
         }),
         Value::Bool(b) => out.push(masked(file, node.span, b.to_string())),
         Value::Int(i) => out.push(masked(file, node.span, i.to_string())),

@@ -48,6 +48,17 @@ pub fn scrub_findings(files: &[SourceFile], masked: &[Masked], diagnostics: &mut
         forms.dedup();
     }
     diagnostics.par_iter_mut().for_each(|d| {
+        // A fix that edits a secret value would show it (its replacement, a diff's lines): the
+        // finding offers none.
+        let touches_secret = d.fix.as_ref().is_some_and(|fix| {
+            fix.edits.iter().any(|e| {
+                at.get(&e.file)
+                    .is_some_and(|list| overlapping(list, e.span).next().is_some())
+            })
+        });
+        if touches_secret {
+            d.fix = None;
+        }
         if let Some(l) = &d.location
             && let Some(list) = at.get(&l.file)
         {

@@ -4,8 +4,8 @@
 use serde_json::Value as Json;
 
 use crate::cel::{
-    BoundSelf, CelValue, CompiledRule, PER_CALL_LIMIT, from_json, list_value, map_value,
-    string_value,
+    BoundSelf, CelValue, CompiledRule, PER_CALL_LIMIT, STATIC_COST_LIMIT, from_json, list_value,
+    map_value, string_value,
 };
 use crate::diag::Diagnostic;
 use crate::parse::{Node, Value};
@@ -27,7 +27,7 @@ pub(super) fn json_value(node: &Node) -> CelValue {
         Value::Map(entries) => map_value(
             entries
                 .iter()
-                .map(|e| (e.key.clone(), json_value(&e.value)))
+                .map(|e| (e.key.to_string(), json_value(&e.value)))
                 .collect(),
         ),
     }
@@ -93,6 +93,20 @@ fn largest_collection(node: &Node) -> usize {
     largest
 }
 
+/// Why a rule over the API server's compile-time limit is not evaluated.
+fn static_cost_excess(rule: &Rule) -> String {
+    let cost = match rule.estimated_cost {
+        // Saturated: u64::MAX is about 1.8 x 10^19.
+        u64::MAX => "over 10^19".to_string(),
+        cost => cost.to_string(),
+    };
+    format!(
+        "its estimated cost from the schema, {cost}, exceeds the API server's limit of \
+         {STATIC_COST_LIMIT} for one rule, which rejects the CRD: bound the lists, maps and \
+         strings it reads with maxItems, maxProperties and maxLength"
+    )
+}
+
 /// The message of a failed rule when it has none.
 fn default_message(rule: &Rule) -> String {
     format!("failed rule: {}", rule.rule.trim())
@@ -154,21 +168,22 @@ impl<'v> Walker<'v> {
             c.cost_bound(|| *largest.get_or_insert_with(|| largest_collection(node)))
                 .filter(|cost| *cost > PER_CALL_LIMIT)
         };
-        let too_costly: Vec<Option<u64>> = schema
+        let too_costly: Vec<Option<String>> = schema
             .rules
             .iter()
             .map(|rule| match &*rule.compiled {
-                Ok(c) if !rule.is_transition() => over_budget(c),
-                _ => None,
+                _ if rule.is_transition() => None,
+                // The API server would have refused the CRD: never run, whatever the data.
+                Ok(_) if rule.estimated_cost > STATIC_COST_LIMIT => Some(static_cost_excess(rule)),
+                Ok(c) => over_budget(c).map(|cost| {
+                    format!("its estimated cost, {cost}, exceeds the limit of {PER_CALL_LIMIT} for one evaluation")
+                }),
+                Err(_) => None,
             })
             .collect();
-        for (rule, cost) in schema.rules.iter().zip(&too_costly) {
-            if let Some(cost) = cost {
-                self.not_evaluated(
-                    rule,
-                    span,
-                    &format!("its estimated cost, {cost}, exceeds the limit of {PER_CALL_LIMIT} for one evaluation"),
-                );
+        for (rule, why) in schema.rules.iter().zip(&too_costly) {
+            if let Some(why) = why {
+                self.not_evaluated(rule, span, why);
             }
         }
         // First the tree evaluator; only rules it cannot decide (and failures whose message is

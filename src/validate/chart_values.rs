@@ -39,7 +39,7 @@ impl SecretSeen {
         let mut keys = Vec::new();
         for field in ["data", "stringData"] {
             if let Some(entries) = root.get(field).and_then(Node::as_map) {
-                keys.extend(entries.iter().map(|e| e.key.clone()));
+                keys.extend(entries.iter().map(|e| e.key.to_string()));
             }
         }
         let span = root

@@ -144,7 +144,7 @@ impl<'v> Walker<'v> {
                     if let Some(t) = text {
                         has_name = true;
                         if want {
-                            cel.push((f.key.clone(), string_value(t)));
+                            cel.push((f.key.to_string(), string_value(t)));
                         }
                         if f.key == "name" {
                             self.check_name(t, f.value.span);
@@ -261,7 +261,7 @@ impl<'v> Walker<'v> {
         let mut total = 0usize;
         for e in entries {
             let key_to_check = if labels {
-                e.key.clone()
+                e.key.to_string()
             } else {
                 e.key.to_ascii_lowercase()
             };

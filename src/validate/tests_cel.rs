@@ -241,8 +241,12 @@ fn root_rule_and_object_bounds_and_not() {
 }
 
 /// A CRD whose rule has three nested loops over `spec.items`: its cost grows with the cube of
-/// the list, as in a CEL bomb.
-fn cubic_crd() -> serde_json::Value {
+/// the list, as in a CEL bomb. `max_items` bounds the list in the schema.
+fn cubic_crd(max_items: Option<u64>) -> serde_json::Value {
+    let mut items = json!({"type": "array", "items": {"type": "integer"}});
+    if let Some(max) = max_items {
+        items["maxItems"] = json!(max);
+    }
     json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -262,7 +266,7 @@ fn cubic_crd() -> serde_json::Value {
                             "rule": "self.items.all(a, self.items.all(b, self.items.all(c, a + b + c < 100)))",
                             "message": "small sums"
                         }],
-                        "properties": {"items": {"type": "array", "items": {"type": "integer"}}}
+                        "properties": {"items": items}
                     }
                 }
             }}}]
@@ -270,19 +274,43 @@ fn cubic_crd() -> serde_json::Value {
     })
 }
 
+const CUBE_HEAD: &str = "apiVersion: example.com/v1\nkind: Cube\nmetadata: {name: c}\n";
+
 #[test]
-fn a_rule_over_its_cost_budget_is_not_evaluated() {
-    let head = "apiVersion: example.com/v1\nkind: Cube\nmetadata: {name: c}\n";
-    // Three items: evaluated (and failing: 40 + 40 + 40).
-    let few = format!("{head}spec:\n  items: [1, 2, 40]\n");
+fn a_rule_over_the_static_cost_limit_is_never_evaluated() {
+    // Three items that fail the rule (40 + 40 + 40), but the list is unbounded: as many integers
+    // as fit in a request, cubed, is far beyond what the API server accepts when the CRD is
+    // created. The rule is not run at all.
+    let few = format!("{CUBE_HEAD}spec:\n  items: [1, 2, 40]\n");
     assert_eq!(
-        super::tests::lint_with_crd(&cubic_crd(), &few),
+        super::tests::lint_with_crd(&cubic_crd(None), &few),
+        [
+            "4:1 GW113 spec: rule not evaluated (its estimated cost from the schema, over 10^19, \
+          exceeds the API server's limit of 10000000 for one rule, which \
+          rejects the CRD: bound the lists, maps and strings it reads with maxItems, \
+          maxProperties and maxLength); it checks: small sums [rule: self.items.all(a, \
+          self.items.all(b, self.items.all(c, a + b + c < 100)))]"
+        ]
+    );
+    // The same rule over at most 10 items is cheap: evaluated, and failing.
+    assert_eq!(
+        super::tests::lint_with_crd(&cubic_crd(Some(10)), &few),
         [r#"4:1 GW112 spec: Invalid value: "object": small sums"#]
     );
-    // 200 items: 200^3 loops at least, beyond the limit of one evaluation; never run.
-    let items: Vec<String> = (0..200).map(|i| i.to_string()).collect();
-    let many = format!("{head}spec:\n  items: [{}]\n", items.join(", "));
-    let found = super::tests::lint_with_crd(&cubic_crd(), &many);
+}
+
+#[test]
+fn a_rule_over_its_runtime_budget_is_not_evaluated() {
+    // 60 items at most: within the static limit, and run on small lists.
+    let few = format!("{CUBE_HEAD}spec:\n  items: [1, 2, 40]\n");
+    assert_eq!(
+        super::tests::lint_with_crd(&cubic_crd(Some(60)), &few),
+        [r#"4:1 GW112 spec: Invalid value: "object": small sums"#]
+    );
+    // 60 items: 60^3 loops of the whole expression exceed the limit of one evaluation.
+    let items: Vec<String> = (0..60).map(|i| i.to_string()).collect();
+    let many = format!("{CUBE_HEAD}spec:\n  items: [{}]\n", items.join(", "));
+    let found = super::tests::lint_with_crd(&cubic_crd(Some(60)), &many);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].starts_with("4:1 GW113 spec: rule not evaluated (its estimated cost, ")

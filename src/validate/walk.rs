@@ -2,11 +2,11 @@
 //! scalar value checks, building CEL values on the way where a rule needs them.
 
 use crate::cel::{CelValue, list_value, map_value};
-use crate::diag::{Edit, Fix};
+use crate::diag::{Applicability, Diagnostic, Edit, Fix, plain_as_string};
 use crate::parse::{Entry, Node, Value};
 use crate::rules;
 use crate::schema::compile::{JsonType, SchemaNode};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 
 use super::cel_rules::{default_value, json_value};
 use super::messages::{
@@ -21,6 +21,33 @@ fn yaml11_bool(s: &str) -> Option<bool> {
         "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
         _ => None,
     }
+}
+
+/// GW104's fix: the one allowed string that differs only in case (safe) or is the one close
+/// to the value (unsafe), when it can be written in the value's place as it is.
+fn enum_fix(file: FileId, source: &str, node: &Node, values: &[serde_json::Value]) -> Option<Fix> {
+    let Value::Str(s) = &node.value else {
+        return None;
+    };
+    let allowed = values.iter().filter_map(serde_json::Value::as_str);
+    let same_case: Vec<&str> = allowed
+        .clone()
+        .filter(|v| v.eq_ignore_ascii_case(&s.text))
+        .collect();
+    let (to, applicability) = match same_case.as_slice() {
+        [one] => (*one, Applicability::Safe),
+        [] => (suggest_unique(&s.text, allowed)?, Applicability::Unsafe),
+        _ => return None,
+    };
+    if s.plain() && !plain_as_string(to) {
+        return None;
+    }
+    let edit = Edit::rename_scalar(file, source, node.span, to);
+    Some(Fix::new(
+        applicability,
+        format!("replace with {}", go_quote(to)),
+        vec![edit],
+    ))
 }
 
 /// An integral float is an integer to the API server (`1.0` reaches it as JSON `1`).
@@ -111,7 +138,7 @@ impl<'v> Walker<'v> {
     ) -> Option<CelValue> {
         let mut as_bool = None;
         if let Value::Str(s) = &node.value
-            && s.plain
+            && s.plain()
             && !self.value_only
             && let Some(b) = yaml11_bool(&s.text)
         {
@@ -156,7 +183,19 @@ impl<'v> Walker<'v> {
             super::display_path(&path),
             go_quote(text),
         );
-        self.emit(rules::GW110, node.span, path, message);
+        // The same meaning in YAML 1.1 and 1.2: a quoted string, or the boolean spelt out.
+        let (title, replacement) = match result {
+            Some(b) => (format!("write {b}"), b.to_string()),
+            None => ("quote it".to_string(), format!("\"{text}\"")),
+        };
+        let edit = Edit::replace(self.file, node.span, replacement);
+        self.emit_diag(
+            Diagnostic::new(rules::GW110, message)
+                .at(self.file, node.span)
+                .with_resource(Some(self.resource.clone()))
+                .with_path(path)
+                .with_fix(Fix::safe(title, vec![edit])),
+        );
         result
     }
 
@@ -238,7 +277,7 @@ impl<'v> Walker<'v> {
                     count += 1;
                     let v = self.check_metadata(e, want);
                     if let (Some(m), Some(v)) = (&mut map, v) {
-                        m.push((e.key.clone(), v));
+                        m.push((e.key.to_string(), v));
                     }
                     continue;
                 }
@@ -258,7 +297,7 @@ impl<'v> Walker<'v> {
                 Some(f) => {
                     let v = self.walk(&e.value, f, e.key_span, want);
                     if let (Some(m), Some(v)) = (&mut map, v) {
-                        m.push((e.key.clone(), v));
+                        m.push((e.key.to_string(), v));
                     }
                 }
                 None => {
@@ -267,7 +306,7 @@ impl<'v> Walker<'v> {
                     if !(schema.allows_unknown() || self.value_only || embedded_meta) {
                         self.unknown_field(e, entries, schema);
                     } else if let Some(m) = &mut map {
-                        m.push((e.key.clone(), json_value(&e.value)));
+                        m.push((e.key.to_string(), json_value(&e.value)));
                     }
                 }
             }
@@ -396,12 +435,16 @@ impl<'v> Walker<'v> {
             } else {
                 let supported: Vec<String> = values.iter().map(supported_value).collect();
                 let shown = go_value(node);
+                let fix = enum_fix(self.file, self.source, node, values);
                 self.report(rules::GW104, node.span, true, |p| {
                     format!(
                         "{p}: Unsupported value: {shown}: supported values: {}",
                         supported.join(", ")
                     )
                 });
+                if let (Some(fix), Some(d)) = (fix, self.out.last_mut()) {
+                    d.fix = Some(fix);
+                }
             }
         }
         match &node.value {

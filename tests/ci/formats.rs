@@ -184,9 +184,12 @@ fn rdjson_report_validates_against_reviewdogs_schema() {
             ],
             "$.diagnostics[].location" => &["path", "range"],
             "$.diagnostics[].location.range" => &["start", "end"],
-            "$.diagnostics[].location.range.start" | "$.diagnostics[].location.range.end" => {
-                &["line", "column"]
-            }
+            "$.diagnostics[].location.range.start"
+            | "$.diagnostics[].location.range.end"
+            | "$.diagnostics[].suggestions[].range.start"
+            | "$.diagnostics[].suggestions[].range.end" => &["line", "column"],
+            "$.diagnostics[].suggestions[]" => &["range", "text"],
+            "$.diagnostics[].suggestions[].range" => &["start", "end"],
             "$.diagnostics[].code" => &["value", "url"],
             _ => &[],
         }

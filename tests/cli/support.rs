@@ -3,7 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use tempfile::TempDir;
+
+#[path = "../common/cli.rs"]
+mod cli;
+pub use cli::*;
 
 pub const VALID_ROUTE: &str = "\
 apiVersion: gateway.networking.k8s.io/v1
@@ -71,31 +74,6 @@ spec:
     port: 80
     hostname: yes
 ";
-
-/// The binary with an environment that does not leak the developer's terminal settings.
-pub fn gwctl() -> Command {
-    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("gwctl");
-    cmd.env_remove("NO_COLOR").env_remove("COLUMNS");
-    cmd
-}
-
-/// A temporary directory holding `files` (name, content).
-pub fn dir_with(files: &[(&str, &[u8])]) -> TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create dir");
-        }
-        std::fs::write(path, content).expect("write fixture");
-    }
-    dir
-}
-
-pub fn stdout_of(cmd: &mut Command, expected_code: i32) -> String {
-    let out = cmd.assert().code(expected_code).get_output().stdout.clone();
-    String::from_utf8(out).expect("stdout is UTF-8")
-}
 
 pub fn json_of(cmd: &mut Command, expected_code: i32) -> serde_json::Value {
     let out = stdout_of(cmd, expected_code);

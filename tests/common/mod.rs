@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: where the corpus is, and compact views of findings.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod kgateway;
 
 use std::path::{Path, PathBuf};

@@ -78,7 +78,7 @@ fn from_node<'a>(node: &'a Node, schema: Option<&'a dyn SchemaView>) -> Option<V
         NodeValue::Int(i) => V::Int(*i),
         NodeValue::Float(f) => V::Double(*f),
         NodeValue::Str(s)
-            if s.plain && s.text.len() <= 3 && YAML11_BOOLS.contains(&s.text.as_str()) =>
+            if s.plain() && s.text.len() <= 3 && YAML11_BOOLS.contains(&s.text.as_str()) =>
         {
             return None;
         }

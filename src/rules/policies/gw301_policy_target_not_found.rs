@@ -8,6 +8,7 @@ declare_rule! {
         the policy's own namespace (any namespace when the policy is in the configured \
         globalPolicyNamespace). The message suggests a close name of the same kind in that \
         namespace.",
+    fix: "Unsafe: when exactly one object of the kind in the policy's namespace is one edit away, the name is changed to it.",
     example: Manifest {
         failing: include_str!("gw301_policy_target_not_found/failing.yaml"),
         fixed: include_str!("gw301_policy_target_not_found/fixed.yaml"),

@@ -7,6 +7,7 @@ declare_rule! {
         (`rules[].name`), a Service port name, an AiGatewayBackend provider or an MCP target. When \
         it matches none of them the policy does not attach to that target at all: it silently does \
         nothing there.",
+    fix: "Unsafe: when exactly one section of the target is one edit away, the sectionName is changed to it.",
     example: Manifest {
         failing: include_str!("gw302_policy_section_not_found/failing.yaml"),
         fixed: include_str!("gw302_policy_section_not_found/fixed.yaml"),

@@ -12,6 +12,7 @@ declare_rule! {
         reports RefNotPermitted. A TrafficPolicy's `extensionRef` and an AiGatewayPolicy's \
         backendRefs need no grant (the controller checks none) and are not reported. The help \
         text gives the grant to add.",
+    fix: "Unsafe: a ReferenceGrant in the target's namespace, from exactly the referring object's group, kind and namespace to the target's group and kind, is appended to the referring object's file (not to a JSON file).",
     example: Manifest {
         failing: include_str!("gw208_ref_not_permitted/failing.yaml"),
         fixed: include_str!("gw208_ref_not_permitted/fixed.yaml"),

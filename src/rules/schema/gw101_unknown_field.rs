@@ -6,6 +6,7 @@ declare_rule! {
     explanation: "With strict field validation (kubectl's default) the API server rejects the \
         object; with lax validation the field is silently dropped, so the setting has no effect. \
         Usually a typo or a field at the wrong level.",
+    fix: "Safe: when exactly one declared field is close (and the mapping does not have it yet), the key is renamed to it, keeping its quotes.",
     example: Manifest {
         failing: include_str!("gw101_unknown_field/failing.yaml"),
         fixed: include_str!("gw101_unknown_field/fixed.yaml"),
