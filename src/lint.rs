@@ -412,7 +412,10 @@ fn cross_file_stages(
     // Every reader of the findings from here on (reports, diff, the statuses render and explain
     // derive from them) gets messages without the secrets they might quote.
     secrets::scrub_findings(&files, &masked, &mut diagnostics);
-    merge_options.rejected = merge::rejected(&facts, &diagnostics);
+    // Why the controller does not accept each resource, decided once (before suppression: the
+    // controller does not read gwctl's suppressions).
+    let verdicts = crate::diag::Verdicts::of(&diagnostics);
+    merge_options.rejected = merge::rejected(&facts, &verdicts);
     phases.mark("rejected");
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
@@ -467,7 +470,7 @@ fn cross_file_stages(
         rayon::spawn(move || drop(facts));
         diagnostics.extend(found);
         policy_statuses = statuses;
-        merge::mark_invalid(&mut policy_statuses, &diagnostics);
+        merge::mark_invalid(&mut policy_statuses, &verdicts);
         None
     };
     phases.mark("merge");
@@ -483,6 +486,7 @@ fn cross_file_stages(
         route_statuses: resolved.route_statuses,
         policy_statuses,
         model,
+        verdicts,
         ..LintRun::default()
     }
 }

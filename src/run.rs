@@ -43,6 +43,9 @@ pub struct LintRun {
     pub policy_statuses: Vec<merge::PolicyStatus>,
     /// The model, when the command asked for it (`lint::Needs`): then the caller merges it.
     pub model: Option<Model>,
+    /// Why the controller does not accept each resource it rejects (from the findings' typed
+    /// outcomes, before suppression).
+    pub verdicts: crate::diag::Verdicts,
 }
 
 /// What the merge stage works on, kept for `explain`.
@@ -71,11 +74,11 @@ impl Model {
         )
     }
 
-    /// The predicted policy statuses of a merge, with the run's findings marking the policies
+    /// The predicted policy statuses of a merge, with the run's verdicts marking the policies
     /// that are not accepted.
     pub fn statuses(merged: &merge::Merged<'_>, run: &LintRun) -> Vec<merge::PolicyStatus> {
         let mut statuses = merged.statuses.clone();
-        merge::mark_invalid(&mut statuses, &run.diagnostics);
+        merge::mark_invalid(&mut statuses, &run.verdicts);
         statuses
     }
 }

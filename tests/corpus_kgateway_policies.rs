@@ -35,18 +35,9 @@ const KNOWN: &[(&str, &str)] = &[
         "strict/policy/Transformation Malformed Template Invalid",
         XDS,
     ),
-    (
-        "standard/backendconfigpolicy/BackendConfigPolicy Invalid TLS Files Non-existent",
-        FILES,
-    ),
-    (
-        "strict/backendconfigpolicy/BackendConfigPolicy Invalid TLS Files Non-existent",
-        FILES,
-    ),
 ];
 
 const XDS: &str = "Accepted=False comes from Envoy rejecting the generated xDS (transformation template, per-route filter config, path prefix syntax): gwctl does not run Envoy's validation";
-const FILES: &str = "tls.files names certificate files on the proxy's filesystem, which the manifests do not hold: gwctl cannot read or check them";
 
 /// Policies of the expected statuses: ("Kind", "ns/name", Accepted=False somewhere, Accepted=True
 /// on every ancestor).

@@ -304,6 +304,63 @@ fn route_policy_overrides_gateway_policy() {
     );
 }
 
+#[test]
+fn csrf_is_declared_off_on_the_listener_and_enabled_per_route() {
+    let r = rendered("csrf.yaml", ValidationLevel::Standard);
+    let listener = resource(&r, "listener", "listener~8080");
+    let filters = &listener["filterChains"][0]["filters"][0]["typedConfig"]["httpFilters"];
+    let csrf_type = "type.googleapis.com/envoy.extensions.filters.http.csrf.v3.CsrfPolicy";
+    assert_eq!(
+        filters[0],
+        serde_json::json!({"disabled": true, "name": "envoy.filters.http.csrf", "typedConfig": {
+            "@type": csrf_type, "filterEnabled": {"defaultValue": {}}}})
+    );
+    let rc = resource(&r, "route", "listener~8080");
+    let route = route_by_match(rc, "prefix", "/");
+    assert_eq!(
+        route["typedPerFilterConfig"]["envoy.filters.http.csrf"],
+        serde_json::json!({
+            "@type": csrf_type,
+            "filterEnabled": {
+                "defaultValue": {"numerator": 50},
+                "runtimeKey": "envoy.csrf.filter_enabled",
+            },
+            "additionalOrigins": [
+                {"exact": "https://a.example.com"},
+                {"safeRegex": {"googleRe2": {}, "regex": "https://.*\\.b\\.com"}, "ignoreCase": true},
+            ],
+        })
+    );
+}
+
+#[test]
+fn a_policy_path_rewrite_yields_to_the_rules_own() {
+    let r = rendered("url_rewrite.yaml", ValidationLevel::Standard);
+    let rc = resource(&r, "route", "listener~8080");
+    let a = route_by_match(rc, "pathSeparatedPrefix", "/a");
+    assert_eq!(
+        a["route"]["regexRewrite"],
+        serde_json::json!({"pattern": {"regex": "^/a/(.*)$"}, "substitution": "/v2/\\1"})
+    );
+    let b = route_by_match(rc, "pathSeparatedPrefix", "/b");
+    assert_eq!(b["route"]["prefixRewrite"], "/c");
+    assert!(b["route"].get("regexRewrite").is_none());
+}
+
+#[test]
+fn load_balancer_settings_common_to_every_algorithm() {
+    let r = rendered("lb_common.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_default_svc_80");
+    assert_eq!(
+        cluster["commonLbConfig"],
+        serde_json::json!({
+            "closeConnectionsOnHostSetChange": true,
+            "healthyPanicThreshold": {"value": 40},
+            "updateMergeWindow": "2s",
+        })
+    );
+}
+
 /// The rule's Envoy route whose match is `field` = `value`.
 fn route_by_match<'v>(rc: &'v Value, field: &str, value: &str) -> &'v Value {
     let found = rc["virtualHosts"][0]["routes"]
@@ -411,9 +468,9 @@ fn route_weight_orders_routes_only_with_the_setting() {
 }
 
 #[test]
-fn upstream_tls_files_are_rendered_as_their_paths() {
+fn upstream_tls_files_are_rendered_as_their_paths_but_a_client_certificate_is_refused() {
     let r = rendered("tls_files.yaml", ValidationLevel::Standard);
-    let cluster = resource(&r, "cluster", "kube_apps_api_443");
+    let cluster = resource(&r, "cluster", "kube_apps_ca-only_443");
     assert_eq!(
         cluster["transportSocket"],
         serde_json::json!({
@@ -421,13 +478,57 @@ fn upstream_tls_files_are_rendered_as_their_paths() {
             "typedConfig": {
                 "@type": "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
                 "commonTlsContext": {
-                    "tlsCertificates": [{
-                        "certificateChain": {"filename": "/etc/certs/client.pem"},
-                        "privateKey": {"filename": "/etc/certs/client-key.pem"},
-                    }],
                     "validationContext": {"trustedCa": {"filename": "/etc/certs/ca.pem"}},
                 },
-                "sni": "api.internal",
+                "sni": "ca.internal",
+            },
+        })
+    );
+    // The controller reads tlsCertificate and tlsKey as PEM data and refuses the policy.
+    let refused = resource(&r, "cluster", "kube_apps_api_443");
+    assert_eq!(
+        refused,
+        &serde_json::json!({
+            "loadAssignment": {"clusterName": "kube_apps_api_443"},
+            "name": "kube_apps_api_443",
+            "type": "STATIC",
+        })
+    );
+}
+
+#[test]
+fn simple_upstream_tls_presents_no_client_certificate_and_offers_alpn() {
+    let r = rendered("tls_simple.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_apps_api_443");
+    assert_eq!(
+        cluster["transportSocket"]["typedConfig"]["commonTlsContext"],
+        serde_json::json!({
+            "alpnProtocols": ["h2", "http/1.1"],
+            "validationContext": {"trustedCa": {"filename": "/etc/certs/ca.pem"}},
+        })
+    );
+}
+
+#[test]
+fn a_backend_tls_policys_names_and_options_reach_the_upstream_context() {
+    let r = rendered("backend_tls_sans.yaml", ValidationLevel::Standard);
+    let cluster = resource(&r, "cluster", "kube_default_svc_443");
+    let tls = &cluster["transportSocket"]["typedConfig"];
+    assert_eq!(tls["sni"], "svc.internal");
+    assert_eq!(
+        tls["commonTlsContext"],
+        serde_json::json!({
+            "alpnProtocols": ["h2", "http/1.1"],
+            "combinedValidationContext": {
+                "defaultValidationContext": {"matchTypedSubjectAltNames": [
+                    {"matcher": {"exact": "svc.example.com"}, "sanType": "DNS"},
+                    {"matcher": {"exact": "spiffe://cluster.local/ns/default/sa/svc"}, "sanType": "URI"},
+                ]},
+                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+            },
+            "tlsParams": {
+                "cipherSuites": ["ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384"],
+                "tlsMinimumProtocolVersion": "TLSv1_2",
             },
         })
     );

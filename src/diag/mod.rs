@@ -54,6 +54,44 @@ pub struct Diagnostic {
     pub suppressed: Option<Suppressed>,
     /// Edits that make the finding go away, when the rule knows them (`gwctl lint --fix`).
     pub fix: Option<Fix>,
+    /// What the finding means to the controller, set where it is made: later stages decide on
+    /// this (through [`Verdicts`]), never on the code or the message.
+    #[serde(skip)]
+    pub outcome: Outcome,
+}
+
+/// What a finding means to the controller that programs the proxy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Outcome {
+    /// As its severity says: an error is one the API server or the controller detects, and the
+    /// resource is not accepted.
+    #[default]
+    BySeverity,
+    /// A reference the controller cannot resolve when it translates the resource (it is not
+    /// accepted); `missing` names the object (`kind`, `namespace/name`) when it is not there.
+    Reference { missing: Option<(String, String)> },
+    /// A GatewayExtension the resource names cannot be used: its reference at `path` (in the
+    /// extension) needs a ReferenceGrant that is not there. The controller rejects the resource.
+    ExtensionBackend { path: String },
+    /// An error only the proxy finds when it loads the configuration: the controller accepts the
+    /// resource (with validation level strict the proxy checks the configuration first).
+    ProxyOnly(ProxyCheck),
+    /// On a definition the inputs replace with a later one: the controller never sees it.
+    Replaced,
+    /// An error the controller finds when it translates the resource (it is not accepted), which
+    /// its status reports in these words.
+    Refused { words: String },
+}
+
+/// What the proxy checks when it loads the configuration, that the controller does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProxyCheck {
+    /// A transformation template, compiled by the transformation module.
+    Template,
+    /// A regular expression, compiled by RE2.
+    Regex,
+    /// An HTTP authorization service's path prefix, which must start with `/`.
+    PathPrefix,
 }
 
 /// What hid a finding: shown with `--show-suppressed`.
@@ -92,7 +130,13 @@ impl Diagnostic {
             related: Vec::new(),
             suppressed: None,
             fix: None,
+            outcome: Outcome::BySeverity,
         }
+    }
+
+    pub fn with_outcome(mut self, outcome: Outcome) -> Self {
+        self.outcome = outcome;
+        self
     }
 
     pub fn at(mut self, file: FileId, span: Span) -> Self {
@@ -133,3 +177,6 @@ impl Diagnostic {
         self
     }
 }
+
+mod verdicts;
+pub use verdicts::{Rejection, Verdicts};

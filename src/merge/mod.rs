@@ -34,8 +34,7 @@ use crate::source::Span;
 pub use hierarchy::Hierarchy;
 pub(crate) use hierarchy::rule_of;
 pub use status::{
-    MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, first_findings, mark_invalid,
-    rejected, rejects,
+    MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid, rejected,
 };
 
 /// The chart value `policyMerge`: which TrafficPolicy fields of one level are combined.

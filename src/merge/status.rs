@@ -1,15 +1,15 @@
 //! Predicted policy status, per policy and ancestor, in the words the controller writes:
-//! Accepted (`Valid`, or `Invalid` with the validation error) and Attached: `Overridden` when it
-//! supplies no field, `Merged` when a field it sets is also set by another policy (whichever
-//! wins), `Attached` otherwise; settings combined by DeepMerge are no conflict (the reference's
-//! deep-merge cases say Attached). A policy is judged where it attaches; a policy on a route is
-//! judged on each of the route's rules, with the other policies of the route's levels (the
-//! controller merges a route's levels into one route configuration).
+//! Accepted (`Valid`, or `Invalid` with why) and Attached, as the reference records it: where
+//! policies are merged (a route's and its rules' on each rule; a Gateway's; a listener's, with
+//! the Gateway's on an HTTPS listener's own route configuration; a backend's), each policy
+//! supplies all fields of the merged result
+//! (`Attached`), some (`Merged`) or none (`Overridden`); settings combined by DeepMerge supply
+//! the field for each of their policies. Over all places of one ancestor the worst counts:
+//! Overridden anywhere, else Merged anywhere, else Attached.
 
 use crate::fasthash::{FastMap, FastSet};
-use crate::rules;
 
-use crate::diag::{Diagnostic, ResourceRef, Severity};
+use crate::diag::{ResourceRef, Verdicts};
 use crate::model::facts::{Facts, Spec};
 use crate::resolve::resource_ref as resource_ref_of;
 
@@ -40,12 +40,32 @@ pub const MSG_MERGED: &str = "Merged with other policies in target(s) and attach
 pub const MSG_OVERRIDDEN: &str =
     "Overridden due to conflict with higher priority policy in target(s)";
 
+/// What a policy's attachments to one ancestor add up to, as the controller records it: at each
+/// place where policies are merged, a policy that supplies every field of the merged result is
+/// attached there, one that supplies some is merged, one that supplies none is overridden. The
+/// condition is the worst of them: Overridden anywhere, else Merged anywhere, else Attached.
 #[derive(Default, Clone, Copy)]
-struct Tally {
-    supplied: usize,
-    lost: usize,
-    /// The policy won a field another policy of its tier also set.
-    conflicts: bool,
+struct State {
+    attached: bool,
+    merged: bool,
+    overridden: bool,
+}
+
+impl State {
+    /// The state at one place: `mine` of the merged result's `total` fields are the policy's.
+    fn at(mine: usize, total: usize) -> State {
+        State {
+            attached: mine == total,
+            merged: mine > 0 && mine < total,
+            overridden: mine == 0,
+        }
+    }
+
+    fn add(&mut self, other: State) {
+        self.attached |= other.attached;
+        self.merged |= other.merged;
+        self.overridden |= other.overridden;
+    }
 }
 
 /// The effective policy of a delegated child's rule, reached through a delegating rule.
@@ -53,61 +73,102 @@ fn delegated(e: &Effective<'_>) -> bool {
     matches!(e.via, Some(Place::Rule(..)))
 }
 
-/// How each policy of a delegated rule's effective policy fares there, as the controller
-/// judges a route's merged policy: it supplies every field (Attached), some (Merged, other
-/// policies supply the rest), or none (Overridden). Combined (deep-merged) settings supply the
-/// field for each of their policies.
-fn delegated_tallies(e: &Effective<'_>) -> Vec<(usize, Tally)> {
+/// The policies of an effective policy's fields that take part in the merge of `groups` (all of
+/// them with `None`), each with its state there. Combined (deep-merged) settings supply the field
+/// for each of their policies.
+fn states(e: &Effective<'_>, groups: Option<&[Group]>) -> Vec<(usize, State)> {
+    let in_group =
+        |s: &super::Setting<'_>| groups.is_none_or(|g| g.contains(&Group::of(s.level.tier())));
+    let supplied = |f: &super::FieldOutcome<'_>| {
+        std::iter::once(&f.winner)
+            .chain(&f.merged)
+            .filter(|s| in_group(s))
+            .filter_map(|s| s.policy())
+            .collect::<Vec<_>>()
+    };
     let mut policies: Vec<usize> = Vec::new();
+    let mut total = 0;
     for f in &e.fields {
         let all = std::iter::once(&f.winner)
             .chain(&f.merged)
             .chain(f.losers.iter().map(|(s, _)| s));
-        for p in all.filter_map(|s| s.policy()) {
+        for p in all.filter(|s| in_group(s)).filter_map(|s| s.policy()) {
             if !policies.contains(&p) {
                 policies.push(p);
             }
         }
+        // A field of the merged result, whoever supplies it (a backend's own settings too).
+        if std::iter::once(&f.winner).chain(&f.merged).any(in_group) {
+            total += 1;
+        }
+    }
+    if total == 0 {
+        return Vec::new();
     }
     policies
         .into_iter()
         .map(|p| {
-            let supplies = e
-                .fields
-                .iter()
-                .filter(|f| {
-                    std::iter::once(&f.winner)
-                        .chain(&f.merged)
-                        .any(|s| s.policy() == Some(p))
-                })
-                .count();
-            let tally = match supplies {
-                0 => Tally {
-                    lost: 1,
-                    ..Tally::default()
-                },
-                n => Tally {
-                    supplied: 1,
-                    lost: 0,
-                    conflicts: n < e.fields.len(),
-                },
-            };
-            (p, tally)
+            let mine = e.fields.iter().filter(|f| supplied(f).contains(&p)).count();
+            (p, State::at(mine, total))
         })
         .collect()
 }
 
-/// The places a policy attached at `place` is judged on.
-fn judged_at(facts: &[Facts], place: Place) -> Vec<Place> {
+/// The policies merged together: a Gateway's, a listener's (a listener set's are its listeners'),
+/// a route's and its rules', a backend's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    Gateway,
+    Listener,
+    Route,
+    Backend,
+}
+
+impl Group {
+    fn of(tier: u8) -> Group {
+        match tier {
+            0 => Group::Gateway,
+            1 => Group::Listener,
+            2 => Group::Route,
+            _ => Group::Backend,
+        }
+    }
+}
+
+/// The places a policy attached at `place` is judged on, with the groups merged there: a route's
+/// policy on each of its rules; a Gateway's also on each of its HTTPS listeners, where the
+/// Gateway's policies and the listener's merge into the listener's own route configuration (an
+/// HTTP listener shares its port's, where the listener's policies apply per virtual host).
+fn judged_at(facts: &[Facts], place: Place, group: Group) -> Vec<(Place, Vec<Group>)> {
+    let together = vec![Group::Gateway, Group::Listener];
     match place {
         Place::Route(r) => match &facts[r].spec {
-            Spec::Route(route) if !route.rules.is_empty() => {
-                (0..route.rules.len()).map(|i| Place::Rule(r, i)).collect()
-            }
-            _ => vec![place],
+            Spec::Route(route) if !route.rules.is_empty() => (0..route.rules.len())
+                .map(|i| (Place::Rule(r, i), vec![group]))
+                .collect(),
+            _ => vec![(place, vec![group])],
         },
-        _ => vec![place],
+        Place::Gateway(g) if group == Group::Gateway => std::iter::once((place, vec![group]))
+            .chain(https_listeners(facts, g).map(|li| (Place::Listener(g, li), together.clone())))
+            .collect(),
+        Place::Listener(g, li) if https_listeners(facts, g).any(|i| i == li) => {
+            vec![(place, together)]
+        }
+        _ => vec![(place, vec![group])],
     }
+}
+
+/// The indexes of a Gateway's HTTPS listeners (none for other objects).
+fn https_listeners(facts: &[Facts], g: usize) -> impl Iterator<Item = usize> + '_ {
+    let listeners = match &facts[g].spec {
+        Spec::Gateway { listeners, .. } => listeners.as_slice(),
+        _ => &[],
+    };
+    listeners
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.protocol == "HTTPS")
+        .map(|(i, _)| i)
 }
 
 pub(super) fn statuses(
@@ -119,62 +180,43 @@ pub(super) fn statuses(
     for e in effective {
         by_place.entry(e.place).or_default().push(e);
     }
-    // (policy, ancestor) -> tally, in a stable order.
-    let mut tallies: Vec<((usize, usize), Tally)> = Vec::new();
+    // (policy, ancestor) -> state, in a stable order.
+    let mut tallies: Vec<((usize, usize), State)> = Vec::new();
     let mut slot: FastMap<(usize, usize), usize> = FastMap::default();
-    let mut attached: Vec<(Place, usize, u8)> = Vec::new();
+    let mut record = |p: usize, a: usize, state: State| {
+        let i = *slot.entry((p, a)).or_insert_with(|| {
+            tallies.push(((p, a), State::default()));
+            tallies.len() - 1
+        });
+        tallies[i].1.add(state);
+    };
+    let mut attached: Vec<(Place, usize, Group)> = Vec::new();
     for (&place, policies) in &h.attached {
-        let tier = match place {
-            // A listener set's policies are listener-level (its listeners are the Gateway's).
-            Place::Gateway(g) if matches!(facts[g].spec, Spec::ListenerSet { .. }) => 1,
-            Place::Gateway(_) => 0,
-            Place::Listener(..) => 1,
-            Place::Route(_) | Place::Rule(..) => 2,
-            _ => 3,
+        let group = match place {
+            Place::Gateway(g) if matches!(facts[g].spec, Spec::ListenerSet { .. }) => {
+                Group::Listener
+            }
+            Place::Gateway(_) => Group::Gateway,
+            Place::Listener(..) => Group::Listener,
+            Place::Route(_) | Place::Rule(..) => Group::Route,
+            _ => Group::Backend,
         };
-        attached.extend(policies.iter().map(|&p| (place, p, tier)));
+        attached.extend(policies.iter().map(|&p| (place, p, group)));
     }
     for (&place, policies) in &h.extension {
-        attached.extend(policies.iter().map(|&p| (place, p, 2)));
+        attached.extend(policies.iter().map(|&p| (place, p, Group::Route)));
     }
-    attached.sort();
-    attached.dedup();
-    for (place, p, tier) in attached {
-        let mut tally = Tally::default();
-        for at in judged_at(facts, place) {
+    attached.sort_by_key(|&(place, p, _)| (place, p));
+    attached.dedup_by_key(|&mut (place, p, _)| (place, p));
+    for (place, p, group) in attached {
+        let mut state = State::default();
+        for (at, groups) in judged_at(facts, place, group) {
             // Delegated rules are judged below, per delegation chain.
             let own = by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]);
             for e in own.iter().filter(|e| !delegated(e)) {
-                for field in &e.fields {
-                    let in_tier = |s: &super::Setting<'_>| s.level.tier() == tier;
-                    let supplied = std::iter::once(&field.winner).chain(&field.merged);
-                    let mine = supplied
-                        .filter(|s| in_tier(s))
-                        .any(|s| s.policy() == Some(p));
-                    let lost = field
-                        .losers
-                        .iter()
-                        .any(|(s, _)| in_tier(s) && s.policy() == Some(p));
-                    // A conflict: another policy of the tier set the field too and one of
-                    // the two lost (combined settings, DeepMerge, are no conflict).
-                    let other_lost = field
-                        .losers
-                        .iter()
-                        .any(|(s, _)| in_tier(s) && s.policy().is_some_and(|q| q != p));
-                    // Listener policies are merged into one listener configuration: there any
-                    // other policy supplying a field makes each of them Merged.
-                    let shared = matches!(
-                        e.family,
-                        super::Family::HTTPListenerPolicy | super::Family::ListenerPolicy
-                    ) && std::iter::once(&field.winner)
-                        .chain(&field.merged)
-                        .any(|s| in_tier(s) && s.policy().is_some_and(|q| q != p));
-                    tally.conflicts |= shared;
-                    if mine {
-                        tally.supplied += 1;
-                        tally.conflicts |= other_lost;
-                    } else if lost {
-                        tally.lost += 1;
+                for (q, s) in states(e, Some(&groups)) {
+                    if q == p {
+                        state.add(s);
                     }
                 }
             }
@@ -184,27 +226,13 @@ pub(super) fn statuses(
             _ => h.gateways(place),
         };
         for a in ancestors {
-            let i = *slot.entry((p, a)).or_insert_with(|| {
-                tallies.push(((p, a), Tally::default()));
-                tallies.len() - 1
-            });
-            let t = &mut tallies[i].1;
-            t.supplied += tally.supplied;
-            t.lost += tally.lost;
-            t.conflicts |= tally.conflicts;
+            record(p, a, state);
         }
     }
     for e in effective.iter().filter(|e| delegated(e)) {
-        for (p, t) in delegated_tallies(e) {
+        for (p, s) in states(e, None) {
             for a in h.gateways(e.place) {
-                let i = *slot.entry((p, a)).or_insert_with(|| {
-                    tallies.push(((p, a), Tally::default()));
-                    tallies.len() - 1
-                });
-                let into = &mut tallies[i].1;
-                into.supplied += t.supplied;
-                into.lost += t.lost;
-                into.conflicts |= t.conflicts;
+                record(p, a, s);
             }
         }
     }
@@ -212,12 +240,12 @@ pub(super) fn statuses(
     tallies
         .into_iter()
         .map(|((p, a), t)| {
-            let attached = if t.supplied == 0 && t.lost > 0 {
+            let attached = if t.overridden {
                 ("Overridden", MSG_OVERRIDDEN)
-            } else if t.lost == 0 && !t.conflicts {
-                ("Attached", MSG_ATTACHED)
-            } else {
+            } else if t.merged {
                 ("Merged", MSG_MERGED)
+            } else {
+                ("Attached", MSG_ATTACHED)
             };
             PolicyStatus {
                 policy_index: p,
@@ -239,83 +267,30 @@ pub(super) fn statuses(
         .collect()
 }
 
-/// A manifest without a namespace is in `default`, as the facts say.
-fn key(r: &ResourceRef) -> (&str, &str, &str) {
-    (
-        &r.kind,
-        r.namespace.as_deref().unwrap_or("default"),
-        &r.name,
-    )
-}
-
-/// Errors only the proxy finds, when it loads the configuration: the controller accepts the
-/// policy and sends the setting on (with validation level standard; strict has the proxy check
-/// the configuration first). A malformed transformation template (GW127).
-const PROXY_ONLY: &[rules::Code] = &[rules::GW127];
-
-/// A definition the inputs replace with a later one (GW013): the finding is on the replaced
-/// definition, which the controller never sees, not on the object it keeps.
-const REPLACED: &[rules::Code] = &[rules::GW013];
-
-/// Whether the controller rejects the resource a finding is on: an error it detects itself.
-pub fn rejects(d: &Diagnostic) -> bool {
-    d.severity == Severity::Error && !PROXY_ONLY.contains(&d.code) && !REPLACED.contains(&d.code)
-}
-
-/// The first finding that `counts` of each resource, by kind, namespace (`default` when the
-/// reference has none) and name.
-pub fn first_findings(
-    diagnostics: &[Diagnostic],
-    counts: impl Fn(&Diagnostic) -> bool,
-) -> FastMap<(&str, &str, &str), &Diagnostic> {
-    let mut first = FastMap::default();
-    for d in diagnostics {
-        if counts(d)
-            && let Some(r) = &d.resource
-        {
-            first.entry(key(r)).or_insert(d);
-        }
-    }
-    first
-}
-
-/// The first error-level finding of each resource that the controller rejects it for.
-fn first_errors(diagnostics: &[Diagnostic]) -> FastMap<(&str, &str, &str), &Diagnostic> {
-    first_findings(diagnostics, rejects)
-}
-
-/// Policies with an error-level finding the controller detects: it does not accept them, so
-/// they take no part in the merge.
-pub fn rejected(facts: &[Facts], diagnostics: &[Diagnostic]) -> FastSet<usize> {
-    let first = first_errors(diagnostics);
-    if first.is_empty() {
-        return FastSet::default();
-    }
+/// Policies the controller does not accept (a validation error or a reference it cannot
+/// resolve, as the run's verdicts say): they take no part in the merge.
+pub fn rejected(facts: &[Facts], verdicts: &Verdicts) -> FastSet<usize> {
     facts
         .iter()
         .enumerate()
-        .filter(|(_, f)| matches!(f.spec, crate::model::facts::Spec::Policy(_)))
+        .filter(|(_, f)| matches!(f.spec, Spec::Policy(_)))
         .filter(|(_, f)| {
-            first.contains_key(&(
-                f.id.kind.as_str(),
-                f.id.namespace.as_str(),
-                f.id.name.as_str(),
-            ))
+            verdicts
+                .rejected(&f.id.kind, &f.id.namespace, &f.id.name)
+                .is_some()
         })
         .map(|(i, _)| i)
         .collect()
 }
 
-/// A policy with an error-level finding the controller detects is not accepted (`Invalid`, with
-/// the first such error), and then attaches nowhere.
-pub fn mark_invalid(statuses: &mut [PolicyStatus], diagnostics: &[Diagnostic]) {
-    let first = first_errors(diagnostics);
+/// A policy the controller does not accept is `Invalid`, with why, and then attaches nowhere.
+pub fn mark_invalid(statuses: &mut [PolicyStatus], verdicts: &Verdicts) {
     for s in statuses {
-        if let Some(d) = first.get(&key(&s.policy)) {
+        if let Some(r) = verdicts.rejected_ref(&s.policy) {
             s.accepted = PolicyCondition {
                 status: false,
                 reason: "Invalid",
-                message: d.message.clone(),
+                message: r.message.clone(),
             };
             // The controller writes no message with Pending.
             s.attached = PolicyCondition {

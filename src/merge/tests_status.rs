@@ -76,7 +76,8 @@ fn route_and_rule_policies_merge_into_one_route_configuration() {
 
 #[test]
 fn a_policy_that_supplies_nothing_where_it_attaches_is_overridden() {
-    // The winner of a conflict is Merged, as the reference writes it.
+    // The winner of a conflict supplies every field of the merged result: Attached (the
+    // reference counts the fields each policy is an origin of: all, some or none).
     let docs = [
         tp("a", ROUTE, "  timeouts: {request: 1s}"),
         tp("b", ROUTE, "  timeouts: {request: 2s}"),
@@ -84,8 +85,99 @@ fn a_policy_that_supplies_nothing_where_it_attaches_is_overridden() {
     assert_eq!(
         statuses(&docs),
         [
-            "a -> Gateway gw: Valid / Merged",
+            "a -> Gateway gw: Valid / Attached",
             "b -> Gateway gw: Valid / Overridden"
+        ]
+    );
+}
+
+#[test]
+fn two_policies_setting_different_fields_are_each_merged() {
+    // Each supplies one of the two fields of the route's merged policy: some, not all.
+    let docs = [
+        tp("a", ROUTE, "  timeouts: {request: 1s}"),
+        tp("b", ROUTE, "  cors: {allowOrigins: ['https://a']}"),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "a -> Gateway gw: Valid / Merged",
+            "b -> Gateway gw: Valid / Merged"
+        ]
+    );
+}
+
+/// A Gateway `tls` with an HTTPS listener `secure` and an HTTP listener `plain`, and a route on
+/// both.
+const TLS_GATEWAY: &str = "---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: tls}
+spec:
+  gatewayClassName: kgateway
+  listeners:
+  - {name: secure, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: cert}]}}
+  - {name: plain, protocol: HTTP, port: 80}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: both}
+spec:
+  parentRefs: [{name: tls}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+";
+
+#[test]
+fn on_an_https_listener_the_gateways_policies_and_the_listeners_merge() {
+    // An HTTPS listener has its own route configuration, where the Gateway's policies and the
+    // listener's merge: the listener's wins the field, the Gateway's is overridden there.
+    let on = |section: &str| {
+        format!(
+            "[{{group: gateway.networking.k8s.io, kind: Gateway, name: tls, sectionName: {section}}}]"
+        )
+    };
+    let gateway = "[{group: gateway.networking.k8s.io, kind: Gateway, name: tls}]";
+    let docs = [
+        TLS_GATEWAY.to_string(),
+        tp("g", gateway, "  timeouts: {request: 1s}"),
+        tp("l", &on("secure"), "  timeouts: {request: 2s}"),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "g -> Gateway tls: Valid / Overridden",
+            "l -> Gateway tls: Valid / Attached"
+        ]
+    );
+    // An HTTP listener shares its port's route configuration, where the Gateway's policy stays
+    // whole; the listener's applies to its virtual hosts.
+    let docs = [
+        TLS_GATEWAY.to_string(),
+        tp("g", gateway, "  timeouts: {request: 1s}"),
+        tp("l", &on("plain"), "  timeouts: {request: 2s}"),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "g -> Gateway tls: Valid / Attached",
+            "l -> Gateway tls: Valid / Attached"
+        ]
+    );
+}
+
+#[test]
+fn overridden_on_one_rule_is_overridden_for_the_gateway() {
+    // The worst state over the places counts: the route's policy supplies the field on the
+    // unnamed rule (Attached there) and nothing on rule `a`, where the rule's policy wins.
+    let docs = [
+        tp("r", ROUTE, "  timeouts: {request: 1s}"),
+        tp("ru", RULE, "  timeouts: {request: 2s}"),
+    ];
+    assert_eq!(
+        statuses(&docs),
+        [
+            "r -> Gateway gw: Valid / Overridden",
+            "ru -> Gateway gw: Valid / Attached"
         ]
     );
 }

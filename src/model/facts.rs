@@ -240,9 +240,11 @@ pub enum Spec {
         /// by the proxy-based data plane, `backend.ai` / `backend.mcp` policies need `ai` / `mcp`.
         variant: Option<&'static str>,
     },
-    /// GatewayExtension: which provider fields are set.
+    /// GatewayExtension: which provider fields are set, and the `extAuth.httpService.pathPrefix`
+    /// value with its span (the proxy checks it when it loads the configuration).
     Extension {
         providers: Vec<String>,
+        path_prefix: Option<(String, Span)>,
     },
     /// A policy kind (TrafficPolicy, AiGatewayPolicy, BackendConfigPolicy...): its targets and fields.
     Policy(Box<PolicyFacts>),
@@ -411,6 +413,9 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
                 .map(|e| e.key.to_string())
                 .filter(|k| k != "type")
                 .collect(),
+            path_prefix: spec_node
+                .and_then(|n| n.get("extAuth")?.get("httpService")?.get("pathPrefix"))
+                .and_then(|n| Some((n.as_str()?.to_string(), n.span))),
         },
         (group, kind) if is_policy_kind(group, kind) => {
             Spec::Policy(Box::new(policy_facts(kind, root, spec_node, secrets)))

@@ -123,6 +123,7 @@ mod tests {
                 value,
             }],
             statuses: Value::Null,
+            replaced: Vec::new(),
         }
     }
 

@@ -109,6 +109,21 @@ pub struct RenderedGateway {
     /// The conditions the controller would write, in the shape of the reference's `Statuses`
     /// (`gateways`, `httpRoutes`, `policies` ...), for this Gateway and what attaches to it.
     pub statuses: Value,
+    /// Routes the controller's own check of the generated route replaced (a direct response
+    /// 500), in the order it builds them: the status stage reports them.
+    pub replaced: Vec<ReplacedRoute>,
+}
+
+/// A generated route the controller replaced because its check of the route failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplacedRoute {
+    /// The route (kind, namespace, name) and the index of the match within its rule.
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub match_index: usize,
+    /// Why, in the controller's words (it names the generated route).
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -509,7 +524,8 @@ fn render_with<'a>(
                         }
                         DataPlane::Ai => ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway),
                     };
-                    rendered.statuses = status::statuses_with(&ctx, &shared, gateway);
+                    rendered.statuses =
+                        status::statuses_with(&ctx, &shared, gateway, &rendered.replaced);
                     Some(rendered)
                 })
                 .collect();
@@ -540,6 +556,7 @@ impl RenderedGateway {
             data_plane,
             resources: Vec::new(),
             statuses: Value::Null,
+            replaced: Vec::new(),
         }
     }
 }

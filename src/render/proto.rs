@@ -280,6 +280,7 @@ mod tests {
                 },
             ],
             statuses: Value::Null,
+            replaced: Vec::new(),
         };
         let failures = check_gateway(&gateway);
         assert_eq!(

@@ -61,5 +61,6 @@ pub(super) fn redacted(run: &LintRun, carry: Carry) -> Option<LintRun> {
         route_statuses: Vec::new(),
         policy_statuses: Vec::new(),
         model: None,
+        verdicts: Default::default(),
     })
 }

@@ -51,7 +51,8 @@ pub fn duplicates(facts: &[Facts]) -> (Vec<bool>, Vec<Diagnostic>) {
             .with_resource(Some(resource_ref(id)))
             .with_path("metadata.name")
             .with_related(other.file, other.name_span, "the definition that is used")
-            .with_help("remove one of the definitions, or rename one if both are meant"),
+            .with_help("remove one of the definitions, or rename one if both are meant")
+            .with_outcome(crate::diag::Outcome::Replaced),
         );
     }
     (keep, out)

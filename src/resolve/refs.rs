@@ -6,7 +6,26 @@
 use crate::model::facts::{Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, RefField, Spec};
 use crate::rules;
 
-use super::{Condition, Ctx, RouteStatus, diag, diag_at_value, qualified};
+use crate::diag::{Diagnostic, Outcome};
+use crate::source::Span;
+
+use super::{Condition, Ctx, RouteStatus, qualified};
+
+/// Every finding here is a reference the controller cannot resolve.
+fn diag(code: rules::Code, message: String, owner: &Ident, r: &ObjRef) -> Diagnostic {
+    super::diag(code, message, owner, r).with_outcome(Outcome::Reference { missing: None })
+}
+
+fn diag_at_value(
+    code: rules::Code,
+    message: String,
+    owner: &Ident,
+    r: &ObjRef,
+    value: (&str, Span),
+) -> Diagnostic {
+    super::diag_at_value(code, message, owner, r, value)
+        .with_outcome(Outcome::Reference { missing: None })
+}
 
 const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
 const AI_GROUP: &str = "agentgateway.dev";
@@ -221,7 +240,10 @@ fn exists<'a>(
             qualified(ns, &r.name),
             hint(ctx, group, kind, ns, &r.name)
         );
-        ctx.out.push(diag(rules::GW209, message, &owner.id, r));
+        let missing = Some((kind.to_string(), qualified(ns, &r.name)));
+        ctx.out.push(
+            diag(rules::GW209, message, &owner.id, r).with_outcome(Outcome::Reference { missing }),
+        );
     }
     found
 }
@@ -304,7 +326,10 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
         Need::Exists => {}
         Need::Keys(k) => keys(ctx, owner, r, target, k),
         Need::Provider(p) => {
-            if let Spec::Extension { providers } = &target.spec
+            if *p == "extAuth" {
+                refused_by_proxy(ctx, owner, r, target);
+            }
+            if let Spec::Extension { providers, .. } = &target.spec
                 && !providers.iter().any(|x| x == p)
             {
                 ctx.out.push(
@@ -327,6 +352,35 @@ fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {
             }
         }
     }
+}
+
+/// A GatewayExtension used for extAuth whose `httpService.pathPrefix` does not start with `/`:
+/// the controller sends it on, the proxy refuses it (only strict validation lets it check first).
+fn refused_by_proxy(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &Facts) {
+    let Spec::Extension {
+        path_prefix: Some((prefix, span)),
+        ..
+    } = &extension.spec
+    else {
+        return;
+    };
+    if prefix.starts_with('/') {
+        return;
+    }
+    let id = &extension.id;
+    ctx.out.push(
+        super::diag(
+            rules::GW214,
+            format!(
+                "GatewayExtension {} has extAuth httpService.pathPrefix {prefix:?}, which the proxy refuses (it must start with /)",
+                qualified(&id.namespace, &id.name)
+            ),
+            &owner.id,
+            r,
+        )
+        .with_related(id.file, *span, "the path prefix")
+        .with_outcome(Outcome::ProxyOnly(crate::diag::ProxyCheck::PathPrefix)),
+    );
 }
 
 /// A GatewayExtension whose backendRef in another namespace has no ReferenceGrant cannot be
@@ -362,7 +416,10 @@ fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &
             &owner.id,
             r,
         )
-        .with_related(id.file, t.span, "the reference without a ReferenceGrant"),
+        .with_related(id.file, t.span, "the reference without a ReferenceGrant")
+        .with_outcome(Outcome::ExtensionBackend {
+            path: t.path.to_string(),
+        }),
     );
 }
 

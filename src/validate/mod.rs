@@ -30,6 +30,7 @@ mod formats;
 mod lists;
 mod messages;
 mod metadata;
+mod tls_files;
 mod unknown_kind;
 pub(crate) mod values;
 
@@ -66,7 +67,9 @@ pub fn validate_resource_with(
 ) -> Vec<Diagnostic> {
     let mut w = Walker::new(resource.source, resource.reference(), schema, false, limits);
     w.walk_root(resource.root, &schema.schema.root);
-    w.out
+    let mut out = w.out;
+    out.extend(tls_files::check(resource));
+    out
 }
 
 /// Findings for a document that is not a Kubernetes object (a chart's values file): the same

@@ -5,11 +5,8 @@ use serde_json::{Map, Value, json};
 
 use super::super::Context;
 use super::{duration, typed};
-use crate::diag::Diagnostic;
-use crate::fasthash::FastMap;
 use crate::merge::{Family, Place};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
 
 const HTTP_OPTIONS: &str = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
 
@@ -45,14 +42,7 @@ pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map
 /// Whether a BackendConfigPolicy the controller rejects (a validation error, a Secret that is
 /// not there) is attached to a Service (any of its ports) or Backend: the controller then
 /// programs its cluster without endpoints ([`without_endpoints`]) rather than without the policy.
-/// `rejecting` is each resource's first finding the controller rejects it for
-/// (`merge::first_findings`), made once for every cluster.
-pub fn rejected(
-    ctx: &Context<'_>,
-    rejecting: &FastMap<(&str, &str, &str), &Diagnostic>,
-    target: &Object,
-    port: Option<usize>,
-) -> bool {
+pub fn rejected(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> bool {
     let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
         return false;
     };
@@ -67,7 +57,11 @@ pub fn rejected(
         .flatten();
     attached.map(|&p| &model.facts[p].id).any(|id| {
         id.kind == "BackendConfigPolicy"
-            && rejecting.contains_key(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+            && ctx
+                .run
+                .verdicts
+                .rejected(&id.kind, &id.namespace, &id.name)
+                .is_some()
     })
 }
 
@@ -91,7 +85,7 @@ pub fn apply(
 ) {
     let namespace = target.id.namespace.as_str();
     if policy.get("tls").is_none()
-        && let Some(socket) = backend_tls_policy(ctx, target)
+        && let Some(socket) = super::backend_tls::policy(ctx, target)
     {
         cluster.insert("transportSocket".into(), socket);
     }
@@ -165,92 +159,6 @@ pub fn apply(
     if let Some(cb) = policy.get("circuitBreakers") {
         cluster.insert("circuitBreakers".into(), json!({"thresholds": [cb]}));
     }
-}
-
-/// The UpstreamTlsContext a Gateway API BackendTLSPolicy gives a Service or Backend: SNI and
-/// subject alternative name from `validation.hostname`, CAs from ConfigMaps or Secrets (as
-/// digests) or the system's.
-pub fn backend_tls_policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
-    let group = target.id.group.as_str();
-    let policy = ctx
-        .inputs
-        .of_kind(GATEWAY_API, "BackendTLSPolicy")
-        .filter(|o| o.id.namespace == target.id.namespace)
-        .find(|o| {
-            array_of(&o.value, "/spec/targetRefs").any(|r| {
-                r.get("group").and_then(Value::as_str).unwrap_or("") == group
-                    && r.get("kind").and_then(Value::as_str) == Some(target.id.kind.as_str())
-                    && r.get("name").and_then(Value::as_str) == Some(target.id.name.as_str())
-            })
-        })?;
-    let validation = policy.value.pointer("/spec/validation")?;
-    let hostname = validation.get("hostname").and_then(Value::as_str);
-    let mut context = Map::new();
-    if let Some(h) = hostname {
-        context.insert(
-            "matchTypedSubjectAltNames".into(),
-            json!([{"matcher": {"exact": h}, "sanType": "DNS"}]),
-        );
-    }
-    let mut common = Map::new();
-    if validation
-        .get("wellKnownCACertificates")
-        .and_then(Value::as_str)
-        == Some("System")
-    {
-        common.insert(
-            "combinedValidationContext".into(),
-            json!({
-                "defaultValidationContext": context,
-                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
-            }),
-        );
-    } else {
-        let mut cas = Vec::new();
-        for r in array_of(validation, "/caCertificateRefs") {
-            let name = r.get("name").and_then(Value::as_str).unwrap_or("");
-            let ns = &target.id.namespace;
-            let text = match r.get("kind").and_then(Value::as_str) {
-                Some("Secret") => ctx
-                    .inputs
-                    .get("", "Secret", ns, name)
-                    .and_then(|s| s.value.pointer("/data/ca.crt"))
-                    .and_then(Value::as_str)
-                    .and_then(crate::render::secret_data),
-                _ => ctx
-                    .inputs
-                    .get("", "ConfigMap", ns, name)
-                    .and_then(|c| c.value.pointer("/data/ca.crt"))
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-            };
-            cas.extend(text);
-        }
-        if !cas.is_empty() {
-            context.insert(
-                "trustedCa".into(),
-                json!({"inlineString": super::secret_digest(&cas.concat())}),
-            );
-        }
-        common.insert("tlsParams".into(), json!({}));
-        common.insert("validationContext".into(), Value::Object(context));
-    }
-    let mut tls = Map::new();
-    tls.insert("commonTlsContext".into(), Value::Object(common));
-    if let Some(h) = hostname {
-        tls.insert("sni".into(), json!(h));
-    }
-    Some(json!({
-        "name": "envoy.transport_sockets.tls",
-        "typedConfig": typed(
-            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
-            Value::Object(tls),
-        ),
-    }))
-}
-
-fn array_of<'v>(value: &'v Value, pointer: &str) -> impl Iterator<Item = &'v Value> {
-    super::plan::array(value, pointer)
 }
 
 /// An active health check: its timings and thresholds, and the HTTP or gRPC check.
@@ -375,6 +283,17 @@ fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
     let mut common = Map::new();
     if let Some(b) = lb.get("closeConnectionsOnHostSetChange") {
         common.insert("closeConnectionsOnHostSetChange".into(), b.clone());
+    }
+    // A Percent (a double), written as the number the policy gives.
+    if let Some(p) = lb.get("healthyPanicThreshold").filter(|v| v.is_number()) {
+        common.insert("healthyPanicThreshold".into(), json!({"value": p}));
+    }
+    if let Some(w) = lb
+        .get("updateMergeWindow")
+        .and_then(Value::as_str)
+        .and_then(duration)
+    {
+        common.insert("updateMergeWindow".into(), json!(w));
     }
     cluster.insert("commonLbConfig".into(), Value::Object(common));
     let policy = |name: &str, type_url: &str, config: Value| {
@@ -501,6 +420,13 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
         if let Some(ca) = file("rootCA") {
             validation.insert("trustedCa".into(), ca);
         }
+    }
+    // Simple TLS: the proxy verifies the backend and presents no client certificate.
+    if tls.get("simpleTLS").and_then(Value::as_bool) == Some(true) {
+        common.remove("tlsCertificates");
+    }
+    if let Some(alpn) = tls.get("alpnProtocols").filter(|v| v.is_array()) {
+        common.insert("alpnProtocols".into(), alpn.clone());
     }
     if tls.get("wellKnownCACertificates").and_then(Value::as_str) == Some("System") {
         common.insert(

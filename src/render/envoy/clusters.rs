@@ -125,7 +125,6 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
 /// Every cluster, sorted by name.
 pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
     let mut out: BTreeMap<String, Value> = BTreeMap::new();
-    let rejecting = crate::merge::first_findings(&ctx.run.diagnostics, crate::merge::rejects);
     for svc in ctx.inputs.of_kind("", "Service") {
         for (pi, p) in array(&svc.value, "/spec/ports").enumerate() {
             let Some(port) = p.get("port").and_then(Value::as_i64) else {
@@ -133,7 +132,7 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
             };
             let name = cluster_name("", "Service", &svc.id.namespace, &svc.id.name, port)
                 .unwrap_or_default();
-            if backend_config::rejected(ctx, &rejecting, svc, Some(pi)) {
+            if backend_config::rejected(ctx, svc, Some(pi)) {
                 out.insert(name.clone(), backend_config::without_endpoints(&name));
                 continue;
             }
@@ -148,7 +147,7 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
     }
     for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
         if let Some((name, mut value)) = backend_cluster(b) {
-            if backend_config::rejected(ctx, &rejecting, b, None) {
+            if backend_config::rejected(ctx, b, None) {
                 out.insert(name.clone(), backend_config::without_endpoints(&name));
                 continue;
             }

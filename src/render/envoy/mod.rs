@@ -11,15 +11,18 @@
 //! 7); secret material is printed as [`secret_digest`]s.
 
 mod backend_config;
+mod backend_tls;
 mod clusters;
 mod entries;
 mod filters;
+mod formatter;
 mod listener_policy;
 mod listeners;
 mod matches;
 mod plan;
 mod policy;
 mod re2_words;
+mod route_check;
 mod routes;
 mod tracing;
 
@@ -30,6 +33,11 @@ use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 pub(crate) use matches::rejected_regex;
 pub(crate) use plan::RESERVED_PORTS;
+pub(crate) use re2_words::rejected as re2_refusal;
+
+/// How the proxy's check of the configuration (validation level strict) begins its error.
+pub(crate) const XDS: &str =
+    "invalid xds configuration: error initializing configuration '/dev/fd/0': ";
 
 /// What every proxy-based Gateway's rendering shares, made once per render: the policy index,
 /// the routes by parent, and the clusters (every Service port and Backend, the same for each
@@ -104,6 +112,7 @@ pub fn render_gateway<'c>(
     for port in &plan.ports {
         for rc in listeners::route_configs(&plan, port) {
             let rendered = routes::render(ctx, &plan, &rc, &shared);
+            out.replaced.extend(rendered.replaced);
             filters_of.push((rc.name.clone(), policies.ordered(&rendered.declarations)));
             route_configs.push(rendered.value);
         }

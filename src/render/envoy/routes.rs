@@ -31,6 +31,8 @@ pub struct Shared<'s, 'c> {
 pub struct Rendered {
     pub value: Value,
     pub declarations: BTreeMap<String, Value>,
+    /// Routes the controller's check replaced (for the route statuses).
+    pub replaced: Vec<crate::render::ReplacedRoute>,
 }
 
 /// The RouteConfiguration of an HTTP filter chain.
@@ -41,6 +43,7 @@ pub fn render(
     shared: &Shared<'_, '_>,
 ) -> Rendered {
     let mut declarations = BTreeMap::new();
+    let mut replaced = Vec::new();
     // Listener-level settings: on the route configuration when it serves one listener, else on
     // the virtual hosts of each listener.
     let policies = shared.policies;
@@ -144,6 +147,36 @@ pub fn render(
             if strict && matcher_rejected(e).is_some() {
                 continue;
             }
+            // The controller checks each generated route; one that fails is replaced.
+            if let Some(why) = super::route_check::rule_error(e.rule) {
+                let id = &e.route.id;
+                replaced.push(crate::render::ReplacedRoute {
+                    kind: id.kind.clone(),
+                    namespace: id.namespace.clone(),
+                    name: id.name.clone(),
+                    match_index: e.match_index,
+                    message: format!("invalid route configuration: error {name}: {why}"),
+                });
+                routes.extend(invalid(e, name));
+                continue;
+            }
+            // Strict: the proxy's check refuses a header value it cannot parse; the controller
+            // replaces the route and says so in the proxy's words.
+            if strict && let Some(why) = super::formatter::rule_error(e.rule) {
+                let id = &e.route.id;
+                replaced.push(crate::render::ReplacedRoute {
+                    kind: id.kind.clone(),
+                    namespace: id.namespace.clone(),
+                    name: id.name.clone(),
+                    match_index: e.match_index,
+                    message: format!(
+                        "invalid route configuration: validation failed: {}{why}",
+                        super::XDS
+                    ),
+                });
+                routes.extend(invalid(e, name));
+                continue;
+            }
             match route(ctx, e, name.clone(), shared, &mut declarations) {
                 Ok(r) => routes.push(r),
                 Err(_) => routes.extend(invalid(e, name)),
@@ -226,6 +259,7 @@ pub fn render(
     Rendered {
         value: Value::Object(value),
         declarations,
+        replaced,
     }
 }
 
@@ -340,13 +374,16 @@ fn route(
     } else {
         let mut action = action(ctx, e, &rule, &mut route_fields, declarations)?;
         action.extend(f.action);
-        // The route's own timeouts and retries win over a TrafficPolicy's.
+        // The route's own timeouts, retries, host and path rewrites win over a TrafficPolicy's.
         let builtin_timeout = rule.get("timeouts").is_some();
         let builtin_retry = rule.get("retry").is_some();
+        let rewrites_path =
+            action.contains_key("regexRewrite") || action.contains_key("prefixRewrite");
         for (k, v) in &policy.action {
             let builtin = match k.as_str() {
                 "retryPolicy" => builtin_retry,
                 "timeout" | "idleTimeout" => builtin_timeout || builtin_retry,
+                "regexRewrite" => rewrites_path,
                 _ => false,
             };
             if !builtin {

@@ -290,11 +290,25 @@ fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Opti
         if !reaches {
             return None;
         }
-        let d = lookup.first_error(&resource_ref(&policy.id))?;
-        d.code
-            .as_str()
-            .starts_with("GW2")
-            .then(|| controller_message(d))
+        let r = lookup.rejection(&resource_ref(&policy.id))?;
+        (r.is_reference() || r.proxy.is_some()).then(|| controller_message(r, Some(&policy.value)))
+    })
+}
+
+/// A policy on the whole Gateway that the controller cannot translate (a reference it cannot
+/// resolve, or with validation level strict a configuration the proxy's check refuses): the
+/// controller then replaces the Gateway. Its message.
+fn replacing_gateway_policy(lookup: &Lookup<'_>, gateway: &Object) -> Option<String> {
+    lookup.targeting([gateway]).into_iter().find_map(|policy| {
+        let targets = policy.value.pointer("/spec/targetRefs")?.as_array()?;
+        let whole = targets.iter().any(|t| {
+            is(gateway, &named(t, &policy.id.namespace, "")) && t.get("sectionName").is_none()
+        });
+        if !whole || policy.id.kind != "TrafficPolicy" {
+            return None;
+        }
+        let r = lookup.rejection(&resource_ref(&policy.id))?;
+        (r.is_reference() || r.proxy.is_some()).then(|| controller_message(r, Some(&policy.value)))
     })
 }
 
@@ -434,7 +448,13 @@ pub(super) fn gateway_statuses(
             "",
         )),
     }
-    conditions.extend(owner_conditions(&own, any_valid, "Gateway"));
+    let mut owned = owner_conditions(&own, any_valid, "Gateway");
+    if let Some(message) = replacing_gateway_policy(&shared.lookup, gateway)
+        && let Some(accepted) = owned.first_mut()
+    {
+        *accepted = condition("Accepted", "False", "GatewayReplaced", &message);
+    }
+    conditions.extend(owned);
     let mut g = Map::new();
     g.insert("conditions".into(), conditions.into());
     // A Gateway without listeners of its own (only listener sets) has no listener statuses.

@@ -1,11 +1,11 @@
 //! What the statuses look up many times, indexed once per Gateway: objects by kind and name,
-//! the objects that target others (policies), each resource's first error, and the backends
+//! the objects that target others (policies), why the controller rejects a resource, and the backends
 //! routes send to.
 
 use serde_json::Value;
 
 use super::Context;
-use crate::diag::{Diagnostic, ResourceRef};
+use crate::diag::{Rejection, ResourceRef, Verdicts};
 use crate::fasthash::{FastMap, FastSet};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
@@ -19,7 +19,9 @@ pub(super) struct Lookup<'a> {
     targeting: Vec<&'a Object>,
     /// Indexes into `targeting` by the (kind, namespace, name) of a targetRef.
     by_target: FastMap<Key<'a>, Vec<usize>>,
-    first_errors: FastMap<Key<'a>, &'a Diagnostic>,
+    verdicts: &'a Verdicts,
+    /// Validation level strict: the proxy checks the configuration before it is sent.
+    strict: bool,
     /// Backends some route of the inputs sends to.
     used_backends: FastSet<Key<'a>>,
     /// The HTTPRoutes, in input order, and by namespace (delegation looks its children up).
@@ -68,7 +70,8 @@ impl<'a> Lookup<'a> {
             by_name,
             targeting,
             by_target,
-            first_errors: crate::merge::first_findings(&ctx.run.diagnostics, crate::merge::rejects),
+            verdicts: &ctx.run.verdicts,
+            strict: ctx.options.validation_level == crate::render::ValidationLevel::Strict,
             used_backends,
         }
     }
@@ -78,10 +81,24 @@ impl<'a> Lookup<'a> {
         self.by_name.get(&key(r)).copied()
     }
 
-    /// The first error-level finding on a resource (the one the merge stage marks it invalid
+    /// The whole value of the object a resource reference names.
+    pub fn value_of(&self, r: &ResourceRef) -> Option<&'a Value> {
+        self.object(r).map(|o| &o.value)
+    }
+
+    /// Why the controller does not accept a resource (what the merge stage marks it invalid
     /// with).
-    pub fn first_error(&self, r: &ResourceRef) -> Option<&'a Diagnostic> {
-        self.first_errors.get(&key(r)).copied()
+    /// With validation level strict, also an error only the proxy finds, where gwctl knows the
+    /// proxy's words for it.
+    pub fn rejection(&self, r: &ResourceRef) -> Option<&'a Rejection> {
+        let proxy = || {
+            self.verdicts
+                .rejected_strict(r)
+                .filter(|x| super::messages::proxy_words(x, self.value_of(r)).is_some())
+        };
+        self.verdicts
+            .rejected_ref(r)
+            .or_else(|| self.strict.then(proxy).flatten())
     }
 
     /// The objects with a targetRef naming one of `targets` (by kind, namespace and name; the

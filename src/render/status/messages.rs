@@ -1,24 +1,72 @@
-//! Why a policy is not accepted, in the controller's words: the run's first error on it, with
-//! the wording the controller uses for the reference failures it reports itself.
+//! Why a policy is not accepted, in the controller's words: the run's verdict on it, with the
+//! wording the controller uses for the reference failures it reports itself.
 
-use crate::diag::Diagnostic;
-use crate::rules;
+use serde_json::Value;
 
-/// The controller's message for a finding, where it has its own words for it; else the
-/// finding's message.
-pub(super) fn controller_message(d: &Diagnostic) -> String {
-    let path = d.path.as_deref().unwrap_or("");
-    let missing = d.message.strip_suffix(" not found");
-    match (d.code, missing) {
+use crate::diag::{ProxyCheck, Rejection};
+use crate::render::envoy::XDS;
+
+/// The proxy's words for an error only it finds, where they do not depend on more than gwctl
+/// knows: a transformation template is compiled by the transformation dynamic module, which
+/// reports only that it failed to start; a regular expression is RE2's (`object` is the
+/// resource the error is on, whose value RE2 names). `None` where gwctl cannot say them.
+pub(super) fn proxy_words(r: &Rejection, object: Option<&Value>) -> Option<String> {
+    let path = r.path.as_deref().unwrap_or("");
+    match r.proxy? {
+        ProxyCheck::Template if path.starts_with("spec.transformation.") => Some(format!(
+            "{XDS}Failed to create pre-route filter config: Failed to initialize per-route dynamic module"
+        )),
+        ProxyCheck::Regex => {
+            let pattern = object?.pointer(&pointer(path)?)?.as_str()?;
+            Some(format!(
+                "{XDS}{}",
+                crate::render::envoy::re2_refusal(pattern)?
+            ))
+        }
+        ProxyCheck::PathPrefix => Some(format!("{XDS}path_prefix should start with \"/\".")),
+        ProxyCheck::Template => None,
+    }
+}
+
+/// The JSON pointer of a field path (`spec.a[1].b` -> `/spec/a/1/b`).
+fn pointer(path: &str) -> Option<String> {
+    let mut out = String::new();
+    for part in path.split('.') {
+        let (name, index) = match part.split_once('[') {
+            Some((n, rest)) => (n, Some(rest.strip_suffix(']')?)),
+            None => (part, None),
+        };
+        out.push('/');
+        out.push_str(&name.replace('~', "~0").replace('/', "~1"));
+        if let Some(i) = index {
+            out.push('/');
+            out.push_str(i);
+        }
+    }
+    Some(out)
+}
+
+/// The controller's message for a rejection, where it has its own words for it; else gwctl's.
+pub(super) fn controller_message(r: &Rejection, object: Option<&Value>) -> String {
+    if let Some(words) = proxy_words(r, object).or_else(|| r.words.clone()) {
+        return words;
+    }
+    let path = r.path.as_deref().unwrap_or("");
+    match r.missing() {
         // The extension a policy's feature names is looked up when the policy is translated.
-        (rules::GW209, Some(what)) if path.starts_with("spec.extAuth.") => {
-            let name = what.strip_prefix("GatewayExtension ").unwrap_or(what);
+        Some((_, name)) if path.starts_with("spec.extAuth.") => {
             format!("extauth: gateway extension {name} not found")
         }
         // A backend TLS secret is read when the cluster's TLS context is built.
-        (rules::GW209, Some(_)) if path == "spec.tls.secretRef" => {
-            format!("failed to extract TLS data: {}", d.message)
+        Some((kind, name)) if path == "spec.tls.secretRef" => {
+            format!("failed to extract TLS data: {kind} {name} not found")
         }
-        _ => d.message.clone(),
+        _ => match r.extension_backend() {
+            // A JWT provider's remote JWKS is resolved when the policy is translated.
+            Some(p) if p.starts_with("spec.jwt.") && p.contains(".jwks.remote.") => {
+                "jwt: jwt: remote jwks: unresolved backend ref: missing reference grant".into()
+            }
+            _ => r.message.clone(),
+        },
     }
 }

@@ -26,10 +26,10 @@ use crate::model::Object;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X};
 use crate::resolve::{Index, RouteStatus};
 
-/// The statuses of one Gateway. To render many, build [`Shared`] once and use
-/// [`statuses_with`]: this builds it for the one Gateway.
+/// The statuses of one Gateway, without its rendering's replaced routes. To render many, build
+/// [`Shared`] once and use [`statuses_with`]: this builds it for the one Gateway.
 pub fn statuses<'a>(ctx: &Context<'a>, gateway: &'a Object) -> Value {
-    statuses_with(ctx, &Shared::new(ctx), gateway)
+    statuses_with(ctx, &Shared::new(ctx), gateway, &[])
 }
 
 /// What the statuses of every Gateway of a run read, computed once for all of them.
@@ -104,7 +104,14 @@ impl<'a> Shared<'a> {
     }
 }
 
-pub fn statuses_with<'a>(ctx: &Context<'a>, shared: &Shared<'a>, gateway: &'a Object) -> Value {
+/// The statuses of one Gateway; `replaced` are the routes its rendering replaced after the
+/// controller's check of the generated route.
+pub fn statuses_with<'a>(
+    ctx: &Context<'a>,
+    shared: &Shared<'a>,
+    gateway: &'a Object,
+    replaced: &[super::ReplacedRoute],
+) -> Value {
     let sets = listener_sets(ctx, gateway);
     // Routes and policies reach the Gateway only through the listener sets it admits.
     let admitted: Vec<&Object> = sets
@@ -122,7 +129,7 @@ pub fn statuses_with<'a>(ctx: &Context<'a>, shared: &Shared<'a>, gateway: &'a Ob
         out.insert("listenerSets".into(), sets);
     }
     let delegated = delegation::delegation(ctx, &shared.lookup, &attached);
-    for (key, routes) in routes::route_statuses(ctx, &attached, &delegated) {
+    for (key, routes) in routes::route_statuses(ctx, &attached, &delegated, replaced) {
         out.insert(key.into(), routes);
     }
     let reach = policies::Reach {

@@ -90,7 +90,7 @@ pub(super) fn policy_statuses(
     let mut extra = through_listener_sets(lookup, gateway, sets, attached, merged);
     extra.extend(direct_responses(ctx, attached));
     if !extra.is_empty() {
-        mark_invalid(&mut extra, &ctx.run.diagnostics);
+        mark_invalid(&mut extra, &ctx.run.verdicts);
     }
     let sends_to = backends(attached);
     // The merge stage's statuses on the Gateway, its listener sets and the backends its routes
@@ -199,11 +199,17 @@ fn add_status(
             .and_then(|o| o.value.pointer("/metadata/generation"))
             .and_then(Value::as_i64);
         let mut s = s.clone();
-        if !s.accepted.status
-            && let Some(d) = lookup.first_error(&s.policy)
-            && d.message == s.accepted.message
-        {
-            s.accepted.message = controller_message(d);
+        if let Some(r) = lookup.rejection(&s.policy) {
+            s.accepted = PolicyCondition {
+                status: false,
+                reason: "Invalid",
+                message: controller_message(r, lookup.value_of(&s.policy)),
+            };
+            s.attached = PolicyCondition {
+                status: false,
+                reason: "Pending",
+                message: String::new(),
+            };
         }
         let status = ancestor_status(&s, ancestor, &controller, generation);
         if !ancestors.contains(&status) {

@@ -42,6 +42,7 @@ pub(super) fn route_statuses(
     ctx: &Context<'_>,
     attached: &[Attachment<'_>],
     delegation: &Delegation<'_>,
+    replaced_routes: &[crate::render::ReplacedRoute],
 ) -> Vec<(&'static str, Value)> {
     let controller = controller(ctx);
     let mut entries: Vec<Entry<'_>> = attached
@@ -49,7 +50,11 @@ pub(super) fn route_statuses(
         .map(|a| {
             let strict = ctx.options.validation_level == ValidationLevel::Strict;
             let dropped = super::rules::dropped(a.route).filter(|_| strict);
-            let replaced = || super::rules::replaced(ctx, a.route);
+            let replaced = || {
+                super::rules::replaced(ctx, a.route)
+                    .or_else(|| super::rules::policy_rejected(ctx, a.route))
+                    .or_else(|| super::rules::checked(a.route, replaced_routes))
+            };
             let accepted = match (a.status.accepted.status, dropped) {
                 (false, _) => a.status.accepted.clone(),
                 (true, Some(message)) => Condition {

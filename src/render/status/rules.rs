@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::Context;
+use crate::merge::Place;
 use crate::model::Object;
 
 /// The groups whose kinds a filter's extensionRef names as policies (TrafficPolicy,
@@ -40,6 +41,62 @@ pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
     })
 }
 
+/// The Accepted message of a route with a rule a TrafficPolicy reaches (on the route, the rule,
+/// or by the rule's ExtensionRef) that the controller rejects when it translates it, for a
+/// reference it cannot resolve (or, with validation level strict, the proxy's check refuses):
+/// the rule is replaced, with the policy's error. `None` without.
+pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<String> {
+    let (merged, model) = (ctx.merged?, ctx.run.model.as_ref()?);
+    let r = ctx.fact_of(route)?;
+    let rules = route
+        .value
+        .pointer("/spec/rules")
+        .and_then(Value::as_array)?;
+    let h = &merged.hierarchy;
+    let strict = ctx.options.validation_level == crate::render::ValidationLevel::Strict;
+    rules.iter().enumerate().rev().find_map(|(i, rule)| {
+        let places = [Place::Route(r), Place::Rule(r, i)];
+        let attached = places.iter().filter_map(|p| h.attached.get(p)).flatten();
+        let named = h.extension.get(&Place::Rule(r, i)).into_iter().flatten();
+        let why = attached.chain(named).find_map(|&p| {
+            let id = &model.facts[p].id;
+            let verdicts = &ctx.run.verdicts;
+            let rejection = if strict {
+                verdicts.rejected_strict(&crate::resolve::resource_ref(id))?
+            } else {
+                verdicts.rejected(&id.kind, &id.namespace, &id.name)?
+            };
+            let value = ctx
+                .inputs
+                .get(&id.group, &id.kind, &id.namespace, &id.name)
+                .map(|o| &o.value);
+            let translated = rejection.is_reference()
+                || (strict && super::messages::proxy_words(rejection, value).is_some());
+            (id.kind == "TrafficPolicy" && translated)
+                .then(|| super::messages::controller_message(rejection, value))
+        })?;
+        let matches = rule
+            .get("matches")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        Some(format!(
+            "Replaced Rule ({}): {why}",
+            matches.saturating_sub(1)
+        ))
+    })
+}
+
+/// The Accepted message of a route one of whose generated routes the controller's check of the
+/// route replaced (the rendering says which), or `None`; the last one set kept.
+pub(super) fn checked(route: &Object, replaced: &[crate::render::ReplacedRoute]) -> Option<String> {
+    let id = &route.id;
+    replaced
+        .iter()
+        .rev()
+        .find(|r| r.kind == id.kind && r.namespace == id.namespace && r.name == id.name)
+        .map(|r| format!("Replaced Rule ({}): {}", r.match_index, r.message))
+}
+
 /// The Accepted message of a route with a match the proxy rejects (strict validation drops
 /// it), or `None`; numbered as [`replaced`] numbers, the last one set kept.
 pub(super) fn dropped(route: &Object) -> Option<String> {
@@ -53,7 +110,8 @@ pub(super) fn dropped(route: &Object) -> Option<String> {
         matches.iter().enumerate().rev().find_map(|(i, m)| {
             let why = crate::render::envoy::rejected_regex(m, grpc)?;
             Some(format!(
-                "Dropped Rule ({i}): invalid matcher configuration: validation failed: invalid xds configuration: error initializing configuration '/dev/fd/0': {why}"
+                "Dropped Rule ({i}): invalid matcher configuration: validation failed: {}{why}",
+                crate::render::envoy::XDS
             ))
         })
     })

@@ -34,11 +34,17 @@ spec:
 
 /// The statuses of Gateway default/gw rendered from the documents.
 fn statuses(docs: &[&str]) -> Value {
+    statuses_at(docs, crate::render::ValidationLevel::default())
+}
+
+/// [`statuses`] with a validation level.
+fn statuses_at(docs: &[&str], validation_level: crate::render::ValidationLevel) -> Value {
     let text = docs.join("\n---\n");
     let files = vec![SourceFile::new(0, "test.yaml", text)];
     let run = lint_sources(files, &render_options(LintOptions::default()));
     let options = RenderOptions {
         gateway: Some(("default".into(), "gw".into())),
+        validation_level,
         ..RenderOptions::default()
     };
     let rendered = render(&run, &options);
@@ -247,6 +253,137 @@ fn a_rule_naming_a_missing_policy_is_replaced() {
         accepted["message"],
         "Replaced Rule (1): gateway.kgateway.dev/TrafficPolicy/default/gone: policy not found"
     );
+}
+
+#[test]
+fn a_rewrite_the_controllers_route_check_rejects_replaces_the_rule() {
+    let route = ROUTE.replace(
+        "  - backendRefs: [{name: svc, port: 80}]",
+        "  - backendRefs: [{name: svc, port: 80}]
+    matches: [{path: {value: /a}}]
+    filters:
+    - {type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /x//y}}}",
+    );
+    let s = statuses(&[GATEWAY, SERVICE, &route]);
+    let accepted = &s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(accepted["reason"], "RouteRuleReplaced");
+    assert_eq!(
+        accepted["message"],
+        "Replaced Rule (0): invalid route configuration: error listener~8080~*-route-0-httproute-route-default-0-0-matcher-0: the rewrite /x//y is invalid: path [/x//y] cannot contain [//]"
+    );
+}
+
+#[test]
+fn a_route_policy_naming_a_missing_extension_replaces_the_rule() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: auth, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  extAuth: {extensionRef: {name: gone}}
+";
+    let s = statuses(&[GATEWAY, SERVICE, ROUTE, policy]);
+    let accepted = &s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(accepted["reason"], "RouteRuleReplaced");
+    assert_eq!(
+        accepted["message"],
+        "Replaced Rule (0): extauth: gateway extension default/gone not found"
+    );
+    let policy = &s["policies"]["TrafficPolicy/default/auth"]["ancestors"][0]["conditions"][0];
+    assert_eq!(policy["reason"], "Invalid");
+    assert_eq!(
+        policy["message"],
+        "extauth: gateway extension default/gone not found"
+    );
+}
+
+#[test]
+fn strict_validation_refuses_a_template_only_the_proxy_rejects() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  transformation: {request: {body: {parseAs: AsJson, value: '{{ broken }'}}}
+";
+    let docs = [GATEWAY, SERVICE, ROUTE, policy];
+    let words = "invalid xds configuration: error initializing configuration '/dev/fd/0': Failed to create pre-route filter config: Failed to initialize per-route dynamic module";
+    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
+    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Invalid");
+    assert_eq!(tp[0]["message"], words);
+    assert_eq!(tp[1]["reason"], "Pending");
+    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
+    // Standard validation sends it on: the controller accepts it.
+    let standard = statuses(&docs);
+    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Valid");
+    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["reason"], "Accepted");
+}
+
+#[test]
+fn strict_validation_refuses_a_policy_regex_only_the_proxy_rejects() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  csrf: {additionalOrigins: [{exact: 'https://a.example.com'}, {safeRegex: '['}]}
+";
+    let docs = [GATEWAY, SERVICE, ROUTE, policy];
+    // RE2's words, naming the pattern the policy's second origin holds.
+    let words =
+        "invalid xds configuration: error initializing configuration '/dev/fd/0': missing ]: [";
+    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
+    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Invalid");
+    assert_eq!(tp[0]["message"], words);
+    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
+    // Standard validation sends it on: the controller accepts it.
+    let standard = statuses(&docs);
+    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Valid");
+    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["reason"], "Accepted");
+}
+
+#[test]
+fn strict_validation_refuses_a_policy_whose_extension_the_proxy_rejects() {
+    let policy = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}]
+  extAuth: {extensionRef: {name: auth}}
+";
+    let extension = "
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {name: auth, namespace: default}
+spec:
+  extAuth: {httpService: {backendRef: {name: svc, port: 80}, pathPrefix: 'x'}}
+";
+    let docs = [GATEWAY, SERVICE, ROUTE, policy, extension];
+    let words = "invalid xds configuration: error initializing configuration '/dev/fd/0': path_prefix should start with \"/\".";
+    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
+    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Invalid");
+    assert_eq!(tp[0]["message"], words);
+    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
+    // Standard validation sends it on: the controller accepts it.
+    let standard = statuses(&docs);
+    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Valid");
+    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["reason"], "Accepted");
 }
 
 #[test]

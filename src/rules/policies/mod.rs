@@ -14,4 +14,5 @@ family! {
     gw311_policy_overridden_everywhere => GW311,
     gw312_disable_cancels_nothing => GW312,
     gw313_pre_and_post_routing_overlap => GW313,
+    gw314_tls_files_refused => GW314,
 }

@@ -14,4 +14,5 @@ family! {
     gw211_extension_wrong_type => GW211,
     gw212_refs_not_checked => GW212,
     gw213_conflicting_route_rule => GW213,
+    gw214_extension_refused_by_proxy => GW214,
 }

@@ -36,6 +36,8 @@ pub(crate) struct Finding {
     /// Byte range in the decoded string; `None` is the whole value.
     pub range: Option<Range<usize>>,
     pub help: Option<String>,
+    /// Only the proxy finds it, when it loads the configuration (the controller accepts it).
+    pub proxy_only: Option<crate::diag::ProxyCheck>,
 }
 
 impl Finding {
@@ -45,7 +47,13 @@ impl Finding {
             message,
             range,
             help: None,
+            proxy_only: None,
         }
+    }
+
+    pub(crate) fn proxy_only(mut self, check: crate::diag::ProxyCheck) -> Self {
+        self.proxy_only = Some(check);
+        self
     }
 
     pub(crate) fn with_help(mut self, help: impl Into<String>) -> Self {
@@ -105,6 +113,9 @@ impl Walker<'_> {
                 .with_path(path.clone());
             if let Some(h) = f.help {
                 d = d.with_help(h);
+            }
+            if let Some(check) = f.proxy_only {
+                d = d.with_outcome(crate::diag::Outcome::ProxyOnly(check));
             }
             self.emit_diag(d);
         }

@@ -65,12 +65,15 @@ fn check_uncached(pattern: &str, size_limit: usize) -> Vec<Finding> {
     }
 }
 
+/// The proxy's RE2 compiles the expression when it loads the configuration: the controller
+/// sends it on (with validation level strict the proxy checks it first).
 fn finding(message: String, range: Option<Range<usize>>) -> Finding {
     Finding::new(
         rules::GW118,
         format!("invalid regular expression: {message}"),
         range,
     )
+    .proxy_only(crate::diag::ProxyCheck::Regex)
 }
 
 /// The pattern with RE2-only constructs rewritten for the Rust parser, and where each byte came from.

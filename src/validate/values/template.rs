@@ -38,7 +38,11 @@ pub(super) fn check(text: &str) -> Vec<Finding> {
     match scan(text) {
         Ok(()) => Vec::new(),
         Err((message, range)) => {
-            vec![Finding::new(CODE, format!("template: {message}"), Some(range)).with_help(HELP)]
+            vec![
+                Finding::new(CODE, format!("template: {message}"), Some(range))
+                    .with_help(HELP)
+                    .proxy_only(crate::diag::ProxyCheck::Template),
+            ]
         }
     }
 }

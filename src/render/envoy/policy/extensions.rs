@@ -327,12 +327,9 @@ impl<'c> Policies<'c> {
                     json!({"allowedUpstreamHeaders": {"patterns": exact_patterns(h)}}),
                 );
             }
+            // As written: one the proxy refuses (GW214) makes the policy invalid only with
+            // strict validation, where the proxy checks the configuration first.
             if let Some(prefix) = http.get("pathPrefix").and_then(Value::as_str) {
-                if !prefix.starts_with('/') {
-                    return Err(format!(
-                        "extAuth httpService.pathPrefix {prefix:?} does not start with /"
-                    ));
-                }
                 service.insert("pathPrefix".into(), json!(prefix));
             }
             if let Some(r) = http.get("retry") {

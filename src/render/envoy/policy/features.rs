@@ -115,6 +115,67 @@ pub(super) fn cors(v: &Value) -> Value {
     )
 }
 
+const CSRF: &str = "envoy.extensions.filters.http.csrf.v3.CsrfPolicy";
+
+/// The CSRF filter the listener declares: enforcing on no request (each route enables it).
+pub(super) fn csrf_filter() -> Value {
+    typed(CSRF, json!({"filterEnabled": {"defaultValue": {}}}))
+}
+
+/// A route's CSRF policy: the percentage enforced (none when unset) or only tracked, and the
+/// origins accepted besides the request's own, as the reference translates them.
+pub(super) fn csrf(v: &Value) -> Value {
+    let percent = |n: &Value, key: &str| {
+        // Zero is the default, which the reference's output leaves out.
+        let numerator = n.as_u64().unwrap_or(0);
+        let value = if numerator == 0 {
+            json!({})
+        } else {
+            json!({"numerator": numerator})
+        };
+        json!({"defaultValue": value, "runtimeKey": key})
+    };
+    let mut out = Map::new();
+    out.insert(
+        "filterEnabled".into(),
+        percent(&v["percentageEnabled"], "envoy.csrf.filter_enabled"),
+    );
+    if !v["percentageShadowed"].is_null() {
+        out.insert(
+            "shadowEnabled".into(),
+            percent(&v["percentageShadowed"], "envoy.csrf.shadow_enabled"),
+        );
+    }
+    let origins: Vec<Value> = v
+        .get("additionalOrigins")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(string_matcher)
+        .collect();
+    if !origins.is_empty() {
+        out.insert("additionalOrigins".into(), Value::Array(origins));
+    }
+    typed(CSRF, Value::Object(out))
+}
+
+/// An Envoy StringMatcher of the API's (one of exact, prefix, suffix, contains, safeRegex).
+fn string_matcher(m: &Value) -> Value {
+    let mut out = Map::new();
+    for key in ["exact", "prefix", "suffix", "contains"] {
+        if let Some(v) = m.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    if let Some(r) = m.get("safeRegex") {
+        out.insert("safeRegex".into(), json!({"googleRe2": {}, "regex": r}));
+    }
+    if m.get("ignoreCase").and_then(Value::as_bool) == Some(true) {
+        out.insert("ignoreCase".into(), json!(true));
+    }
+    Value::Object(out)
+}
+
 pub(super) fn local_rate_limit(local: &Value) -> Result<Value, String> {
     let bucket = local.get("tokenBucket").unwrap_or(&Value::Null);
     let fill = bucket
@@ -193,4 +254,25 @@ pub(super) fn disable_switch(namespace: &str) -> Value {
         "envoy.extensions.filters.http.set_metadata.v3.Config",
         json!({"metadata": [{"metadataNamespace": namespace, "value": {"disable": true}}]}),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shadowed_csrf_policy_enforces_on_no_request_and_tracks_the_share() {
+        let policy = csrf(&json!({"percentageShadowed": 25}));
+        assert_eq!(
+            policy,
+            json!({
+                "@type": "type.googleapis.com/envoy.extensions.filters.http.csrf.v3.CsrfPolicy",
+                "filterEnabled": {"defaultValue": {}, "runtimeKey": "envoy.csrf.filter_enabled"},
+                "shadowEnabled": {
+                    "defaultValue": {"numerator": 25},
+                    "runtimeKey": "envoy.csrf.shadow_enabled",
+                },
+            })
+        );
+    }
 }

@@ -17,11 +17,9 @@ use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
 use super::{duration, typed};
-use crate::diag::{Diagnostic, Severity};
-use crate::fasthash::FastMap;
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
 use crate::model::Object;
-use features::{cors, header_mutations, local_rate_limit, quantity, retry};
+use features::{cors, csrf, csrf_filter, header_mutations, local_rate_limit, quantity, retry};
 
 pub const METADATA: &str = "merge.TrafficPolicy.gateway.kgateway.dev";
 
@@ -67,19 +65,15 @@ impl Applied {
 /// The facts of the run, looked up by object, and the merge stage's results.
 pub struct Policies<'c> {
     ctx: &'c Context<'c>,
-    /// The first error of each resource that makes a TrafficPolicy invalid here: one the
-    /// controller detects, or, with strict validation (where the proxy checks the configuration
-    /// first), any error.
-    invalid: FastMap<(&'c str, &'c str, &'c str), &'c Diagnostic>,
+    /// With strict validation the proxy checks the configuration first: then an error only the
+    /// proxy finds makes a TrafficPolicy invalid too.
+    strict: bool,
 }
 
 impl<'c> Policies<'c> {
     pub fn new(ctx: &'c Context<'c>) -> Self {
         let strict = ctx.options.validation_level == ValidationLevel::Strict;
-        let invalid = crate::merge::first_findings(&ctx.run.diagnostics, |d| {
-            crate::merge::rejects(d) || (strict && d.severity == Severity::Error)
-        });
-        Policies { ctx, invalid }
+        Policies { ctx, strict }
     }
 
     /// The object's index in the run's facts.
@@ -180,13 +174,16 @@ impl<'c> Policies<'c> {
             if id.kind != "TrafficPolicy" {
                 continue;
             }
-            let error =
-                self.invalid
-                    .get(&(id.kind.as_str(), id.namespace.as_str(), id.name.as_str()));
-            if let Some(d) = error {
+            let verdicts = &self.ctx.run.verdicts;
+            let error = if self.strict {
+                verdicts.any_error(&id.kind, &id.namespace, &id.name)
+            } else {
+                verdicts.rejected(&id.kind, &id.namespace, &id.name)
+            };
+            if let Some(r) = error {
                 return Some(format!(
                     "TrafficPolicy {}/{} is invalid: {}",
-                    id.namespace, id.name, d.message
+                    id.namespace, id.name, r.message
                 ));
             }
         }
@@ -362,6 +359,11 @@ impl Policies<'_> {
                 };
                 out.per_filter.insert(name.into(), config);
             }
+            "csrf" => {
+                let name = "envoy.filters.http.csrf";
+                declare(out, name, true, csrf_filter());
+                out.per_filter.insert(name.into(), csrf(&value));
+            }
             "cors" => {
                 let name = "envoy.filters.http.cors";
                 declare(
@@ -450,6 +452,15 @@ impl Policies<'_> {
             }
             "retry" => {
                 out.action.insert("retryPolicy".into(), retry(&value));
+            }
+            "urlRewrite" => {
+                let Some(p) = value.get("pathRegex") else {
+                    return Ok(Vec::new());
+                };
+                out.action.insert(
+                    "regexRewrite".into(),
+                    json!({"pattern": {"regex": p["pattern"]}, "substitution": p["substitution"]}),
+                );
             }
             "autoHostRewrite" => {
                 let Some(on) = value.as_bool() else {
