@@ -433,7 +433,7 @@ fn cross_file_stages(
         );
         diagnostics.extend(found);
         policy_statuses = statuses;
-        merge::mark_invalid(&mut policy_statuses, &diagnostics);
+        merge::mark_invalid(&mut policy_statuses, &verdicts);
     }
     let model = if options.bench.resolve || options.bench.merge {
         None
