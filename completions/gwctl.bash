@@ -34,6 +34,9 @@ _gwctl() {
             gwctl,lint)
                 cmd="gwctl__subcmd__lint"
                 ;;
+            gwctl,lsp)
+                cmd="gwctl__subcmd__lsp"
+                ;;
             gwctl,man)
                 cmd="gwctl__subcmd__man"
                 ;;
@@ -64,6 +67,9 @@ _gwctl() {
             gwctl__subcmd__help,lint)
                 cmd="gwctl__subcmd__help__subcmd__lint"
                 ;;
+            gwctl__subcmd__help,lsp)
+                cmd="gwctl__subcmd__help__subcmd__lsp"
+                ;;
             gwctl__subcmd__help,man)
                 cmd="gwctl__subcmd__help__subcmd__man"
                 ;;
@@ -83,7 +89,7 @@ _gwctl() {
 
     case "${cmd}" in
         gwctl)
-            opts="-h -V --help --version lint rules schema explain render diff graph completions man help"
+            opts="-h -V --help --version lint rules schema explain render diff graph completions man lsp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,7 +299,7 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help)
-            opts="lint rules schema explain render diff graph completions man help"
+            opts="lint rules schema explain render diff graph completions man lsp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -377,6 +383,20 @@ _gwctl() {
             return 0
             ;;
         gwctl__subcmd__help__subcmd__lint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__help__subcmd__lsp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -521,6 +541,20 @@ _gwctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gwctl__subcmd__lsp)
+            opts="-h -V --stdio --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

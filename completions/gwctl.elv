@@ -31,6 +31,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand graph 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
+            cand lsp 'Run the language server for editors (Language Server Protocol on stdin/stdout): the workspace''s findings as you type, hover, definition, references, symbols, completion'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gwctl;lint'= {
@@ -163,6 +164,13 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'gwctl;lsp'= {
+            cand --stdio 'Talk over stdin/stdout (the only transport; accepted because editors pass it)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'gwctl;help'= {
             cand lint 'Check manifests against the gateway API schemas'
             cand rules 'List the rule codes, or explain one'
@@ -173,6 +181,7 @@ set edit:completion:arg-completer[gwctl] = {|@words|
             cand graph 'Draw the topology: Gateways, listeners, routes (attached and refused), rules, backends, AI providers and the policies on each, with their predicted status and error counts'
             cand completions 'Print a shell completion script, or write all of them to a directory'
             cand man 'Write man pages (one for gwctl and one per subcommand) to a directory'
+            cand lsp 'Run the language server for editors (Language Server Protocol on stdin/stdout): the workspace''s findings as you type, hover, definition, references, symbols, completion'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'gwctl;help;lint'= {
@@ -192,6 +201,8 @@ set edit:completion:arg-completer[gwctl] = {|@words|
         &'gwctl;help;completions'= {
         }
         &'gwctl;help;man'= {
+        }
+        &'gwctl;help;lsp'= {
         }
         &'gwctl;help;help'= {
         }

@@ -16,6 +16,7 @@ pub mod fix;
 pub mod graph;
 pub mod input;
 pub mod lint;
+pub mod lsp;
 pub mod memo;
 pub mod merge;
 pub mod model;

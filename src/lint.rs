@@ -4,7 +4,7 @@
 //! last step, over every finding.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -23,6 +23,9 @@ use crate::validate::chart_values::SecretSeen;
 use crate::{crds, merge, resolve, security, suppress, validate};
 
 pub use crate::run::{LintRun, Model, ResourceEntry, Stats, report_order};
+pub use incremental::Incremental;
+
+mod incremental;
 
 /// What a command needs of the run beyond its findings and statuses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,6 +37,9 @@ pub enum Needs {
     Model,
     /// The model and every resource whole (`render`, `diff`).
     Rendering,
+    /// Findings (the merge's included) and the model too: the language server reports the
+    /// findings and explains places from the model.
+    Editor,
 }
 
 /// Stages left out to measure what they cost (`bench/resolve.sh`), from the undocumented
@@ -81,6 +87,22 @@ pub struct LintOptions {
     pub texts: Option<Arc<BTreeMap<String, Arc<str>>>>,
 }
 
+impl LintOptions {
+    /// The values file: `--values`, else the config file's `values`.
+    pub fn values_file(&self) -> Option<&Path> {
+        self.values.as_deref().or(self.config.values.as_deref())
+    }
+
+    /// The CRD files and directories: `--crds`, else the config file's `crds`.
+    pub fn crd_paths(&self) -> &[PathBuf] {
+        if self.crds.is_empty() {
+            &self.config.crds
+        } else {
+            &self.crds
+        }
+    }
+}
+
 /// Wall time of each stage on stderr when the undocumented environment variable
 /// `GWCTL_BENCH_PHASES=1` is set: after the parallel per-file pass, the rest of a run is mostly
 /// serial, and this shows where that time goes (`bench/run.sh`).
@@ -123,6 +145,35 @@ pub trait Progress: Send + Sync {
 pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, String> {
     let start = Instant::now();
     let mut phases = Phases::start();
+    let inputs = load_inputs(paths, options)?;
+    phases.mark("load");
+    let options = inputs.options.as_ref().unwrap_or(options);
+    let mut run = run_stages(inputs.files, inputs.values, options, &mut phases);
+    run.diagnostics.splice(0..0, inputs.diagnostics);
+    run.unreadable = inputs.unreadable;
+    if let Some(found) = inputs.crds {
+        append_crds(&mut run, found);
+    }
+    suppress::apply(&mut run, &options.config);
+    phases.mark("suppress");
+    run.stats.elapsed = start.elapsed();
+    Ok(run)
+}
+
+/// What a run reads before linting: the files, the values file, the user's CRDs.
+struct Inputs {
+    files: Vec<SourceFile>,
+    values: Option<SourceFile>,
+    /// Findings of reading (unreadable paths, limits).
+    diagnostics: Vec<Diagnostic>,
+    /// What could not be read (a usage error for the commands that need every input).
+    unreadable: Vec<String>,
+    /// The options with the CRDs' registry, when there are CRDs.
+    options: Option<LintOptions>,
+    crds: Option<crds::UserCrds>,
+}
+
+fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, String> {
     let mut filters = options.filters.clone();
     filters
         .include
@@ -133,8 +184,8 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     let mut loaded = input::load_bounded(paths, &filters, options.limits.max_total_bytes)?;
     replace_texts(&mut loaded.files, options.texts.as_deref());
     let mut values = None;
-    if let Some(path) = &options.values {
-        let mut read = input::load(std::slice::from_ref(path), &Filters::default())?;
+    if let Some(path) = options.values_file() {
+        let mut read = input::load(&[path.to_path_buf()], &Filters::default())?;
         replace_texts(&mut read.files, options.texts.as_deref());
         loaded.diagnostics.extend(read.diagnostics);
         loaded.unreadable.extend(read.unreadable);
@@ -149,30 +200,25 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
                 .collect();
         }
     }
-    phases.mark("load");
-    let with_crds;
-    let mut options = options;
+    let mut with_crds = None;
     let mut crd_files = None;
-    if !options.crds.is_empty() {
+    if !options.crd_paths().is_empty() {
         let (registry, found) =
-            crds::load_crds(&options.crds, &options.limits, &ApiGroups::default())?;
-        with_crds = LintOptions {
+            crds::load_crds(options.crd_paths(), &options.limits, &ApiGroups::default())?;
+        with_crds = Some(LintOptions {
             registry: Some(Arc::new(registry)),
             ..options.clone()
-        };
-        options = &with_crds;
+        });
         crd_files = Some(found);
     }
-    let mut run = run_stages(loaded.files, values, options, &mut phases);
-    run.diagnostics.splice(0..0, loaded.diagnostics);
-    run.unreadable = loaded.unreadable;
-    if let Some(found) = crd_files {
-        append_crds(&mut run, found);
-    }
-    suppress::apply(&mut run, &options.config);
-    phases.mark("suppress");
-    run.stats.elapsed = start.elapsed();
-    Ok(run)
+    Ok(Inputs {
+        files: loaded.files,
+        values,
+        diagnostics: loaded.diagnostics,
+        unreadable: loaded.unreadable,
+        options: with_crds,
+        crds: crd_files,
+    })
 }
 
 /// The files named in `texts` get that text instead of what was read.
@@ -238,14 +284,32 @@ fn run_stages(
     options: &LintOptions,
     phases: &mut Phases,
 ) -> LintRun {
-    let start = Instant::now();
     // Secrets are collected only for the values file's xDS TLS rule.
-    let collect_secrets = values.is_some();
-    let registry = options
+    let per_file = lint_each(
+        &files,
+        options,
+        values.is_some(),
+        options.progress.as_deref(),
+    );
+    phases.mark("per-file");
+    cross_file_stages(files, per_file, values, options, phases)
+}
+
+fn registry_of(options: &LintOptions) -> &Registry {
+    options
         .registry
         .as_deref()
-        .unwrap_or_else(|| Registry::builtin());
-    let progress = options.progress.as_deref();
+        .unwrap_or_else(|| Registry::builtin())
+}
+
+/// The per-file pass over every file, in parallel.
+fn lint_each(
+    files: &[SourceFile],
+    options: &LintOptions,
+    collect_secrets: bool,
+    progress: Option<&dyn Progress>,
+) -> Vec<FileResult> {
+    let registry = registry_of(options);
     if let Some(p) = progress {
         p.start(files.len(), files.iter().map(|f| f.text.len() as u64).sum());
     }
@@ -262,7 +326,18 @@ fn run_stages(
     if let Some(p) = progress {
         p.finish();
     }
-    phases.mark("per-file");
+    per_file
+}
+
+/// What follows the per-file pass: gathering, duplicates, resolve, merge, sorting.
+fn cross_file_stages(
+    files: Vec<SourceFile>,
+    per_file: Vec<FileResult>,
+    values: Option<SourceFile>,
+    options: &LintOptions,
+    phases: &mut Phases,
+) -> LintRun {
+    let start = Instant::now();
     let mut stats = Stats {
         files: files.len(),
         ..Stats::default()
@@ -346,6 +421,21 @@ fn run_stages(
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
+    if options.needs == Needs::Editor && !(options.bench.resolve || options.bench.merge) {
+        let merge::Merged {
+            diagnostics: found,
+            statuses,
+            ..
+        } = merge::merge(
+            &facts,
+            &resolved.attachments,
+            &resolved.route_attachments,
+            &merge_options,
+        );
+        diagnostics.extend(found);
+        policy_statuses = statuses;
+        merge::mark_invalid(&mut policy_statuses, &verdicts);
+    }
     let model = if options.bench.resolve || options.bench.merge {
         None
     } else if options.needs != Needs::Findings {
@@ -403,7 +493,7 @@ fn run_stages(
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct FileResult {
     documents: usize,
     resources: usize,

@@ -72,6 +72,54 @@ fn crds_flag_checks_objects_of_user_kinds() {
 }
 
 #[test]
+fn crds_and_values_from_the_config_file_beside_it_and_the_flags_win() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("deploy/crds")).expect("dirs");
+    std::fs::create_dir_all(dir.path().join("deploy/chart")).expect("dirs");
+    write(dir.path(), "deploy/crds/crd.yaml", WIDGET_CRD);
+    write(
+        dir.path(),
+        "deploy/chart/values.yaml",
+        "controller: {replicaCount: two}\n",
+    );
+    let obj = write(dir.path(), "widget.yaml", WIDGET);
+    let config = write(
+        dir.path(),
+        "deploy/gwctl.yaml",
+        "crds: [crds]\nvalues: chart/values.yaml\n",
+    );
+    // Run from the temp dir: the config's paths are beside it, not in the current directory.
+    let lint = |extra: &[&str]| {
+        let out = gwctl()
+            .current_dir(dir.path())
+            .args(["lint", "--format", "short", "--config"])
+            .arg(&config)
+            .args(extra)
+            .arg(&obj)
+            .output()
+            .expect("gwctl lint");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        (out.status.code(), text)
+    };
+    let (code, out) = lint(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("widget.yaml:5:9: error[GW107]"), "{out}");
+    assert!(
+        out.contains("values.yaml:1:28: error[GW103] controller.replicaCount"),
+        "{out}"
+    );
+    // `--values` and `--crds` on the command line replace the config's.
+    let other = write(dir.path(), "values.yaml", "controller: {replicaCount: 2}\n");
+    let empty_crds = dir.path().join("none");
+    std::fs::create_dir_all(&empty_crds).expect("dir");
+    let values_flag = other.display().to_string();
+    let crds_flag = empty_crds.display().to_string();
+    let (code, out) = lint(&["--values", &values_flag, "--crds", &crds_flag]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("GW103") && !out.contains("GW107"), "{out}");
+}
+
+#[test]
 fn a_crd_replaces_the_built_in_schema_of_its_kind() {
     let dir = tempfile::tempdir().expect("temp dir");
     let crd = write(

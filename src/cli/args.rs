@@ -51,6 +51,16 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Write man pages (one for gwctl and one per subcommand) to a directory
     Man(ManArgs),
+    /// Run the language server for editors (Language Server Protocol on stdin/stdout): the
+    /// workspace's findings as you type, hover, definition, references, symbols, completion
+    Lsp(LspArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Talk over stdin/stdout (the only transport; accepted because editors pass it)
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 const LINT_AFTER_HELP: &str = "\

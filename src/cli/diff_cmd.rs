@@ -151,9 +151,9 @@ fn revision(rev: &str, paths: &[PathBuf], options: &LintOptions) -> Result<LintR
         exclude: options.config.exclude.clone(),
     };
     let loaded = diff::git::read_revision(rev, paths, &filters, options.limits.max_total_bytes)?;
-    let values = match &options.values {
+    let values = match options.values_file() {
         Some(path) => {
-            let read = input::load(std::slice::from_ref(path), &input::Filters::default())?;
+            let read = input::load(&[path.to_path_buf()], &input::Filters::default())?;
             if read.input_error() {
                 return Err(read.unreadable.join("; "));
             }

@@ -43,6 +43,10 @@ pub fn main() -> ExitCode {
         Command::Graph(a) => graph_cmd::run(&a),
         Command::Completions(a) => generate::run_completions(&a),
         Command::Man(a) => generate::run_man(&a),
+        Command::Lsp(_) => match crate::lsp::serve() {
+            Ok(code) => code,
+            Err(message) => usage_error(&format!("lsp: {message}")),
+        },
     };
     ExitCode::from(code)
 }

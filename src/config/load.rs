@@ -51,6 +51,10 @@ pub fn load_file(path: &Path) -> Result<Config, ConfigError> {
     let file = SourceFile::new(0, path.display().to_string(), text);
     match parse_config(&file) {
         Ok(mut config) => {
+            // Its paths name files beside it, wherever gwctl runs.
+            let dir = path.parent().unwrap_or(Path::new(""));
+            config.crds = config.crds.iter().map(|p| dir.join(p)).collect();
+            config.values = config.values.map(|p| dir.join(p));
             config.path = Some(path.to_path_buf());
             Ok(config)
         }
@@ -262,6 +266,8 @@ fn extract(file: &SourceFile, root: &Node, config: &mut Config, diags: &mut Vec<
     };
     config.include = globs("include");
     config.exclude = globs("exclude");
+    config.crds = globs("crds").into_iter().map(PathBuf::from).collect();
+    config.values = text(&["values"]).map(PathBuf::from);
 }
 
 /// `*` does not cross `/` (resource segments, path components); `**` does.

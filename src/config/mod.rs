@@ -39,6 +39,10 @@ pub struct Config {
     /// Globs added to `--include` / `--exclude`.
     pub include: Vec<String>,
     pub exclude: Vec<String>,
+    /// `crds` and `values`, relative to the config file's directory: used when the command
+    /// line names none (`--crds`, `--values`), and by the language server.
+    pub crds: Vec<PathBuf>,
+    pub values: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -56,6 +60,8 @@ impl Default for Config {
             weighted_route_precedence: false,
             include: Vec::new(),
             exclude: Vec::new(),
+            crds: Vec::new(),
+            values: None,
         }
     }
 }

@@ -56,6 +56,8 @@ globalPolicyNamespace: gateway-system
 weightedRoutePrecedence: true
 include: ['**/*.yaml']
 exclude: [vendor/**]
+crds: [crds, /opt/crds/extra.yaml]
+values: chart/values.yaml
 ",
     )
     .expect("valid");
@@ -89,6 +91,13 @@ exclude: [vendor/**]
     assert!(c.weighted_route_precedence);
     assert_eq!(c.include, ["**/*.yaml"]);
     assert_eq!(c.exclude, ["vendor/**"]);
+    // As written: `load_file` puts them beside the config file (tests/config.rs).
+    let crds: Vec<&str> = c.crds.iter().filter_map(|p| p.to_str()).collect();
+    assert_eq!(crds, ["crds", "/opt/crds/extra.yaml"]);
+    assert_eq!(
+        c.values.as_deref(),
+        Some(std::path::Path::new("chart/values.yaml"))
+    );
 }
 
 #[test]

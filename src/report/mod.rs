@@ -9,6 +9,7 @@ pub mod graph;
 mod human;
 mod json;
 mod junit;
+pub mod lsp;
 mod rdjson;
 mod redact;
 mod sarif;

@@ -63,7 +63,7 @@ pub fn check_resource(res: &Resource<'_>, set: &mut SetFacts) -> Vec<Diagnostic>
 }
 
 /// What the set-wide rules learnt from some files; merged in input order, finished once.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct SetFacts {
     /// Findings that stand unless some resource of the set configures authentication.
     open_proxies: Vec<Diagnostic>,
