@@ -2,7 +2,7 @@
 //! in the three formats: no panic, the data formats parse, no masked value is shown.
 #![no_main]
 
-use gwctl::lint::{LintOptions, Model, lint_sources};
+use gwctl::lint::{LintOptions, Model, Needs, lint_sources};
 use gwctl::merge::explain::{explain, status_index};
 use gwctl::merge::view::places_of;
 use gwctl::report::{ExplainFormat, render_explanation};
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let options = LintOptions {
-        keep_model: true,
+        needs: Needs::Model,
         ..LintOptions::default()
     };
     let run = lint_sources(vec![SourceFile::new(0, "fuzz.yaml", text)], &options);
