@@ -1,6 +1,6 @@
 //! The run's data: what the pipeline hands the commands and the report stage (findings, files,
-//! resources, statuses and, when a command needs it, the model). The driver that makes it is
-//! [`crate::lint`].
+//! resources, statuses and, when a command needs it, the model). The lint driver makes it; this
+//! module depends on no stage that reads it.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -42,7 +42,7 @@ pub struct LintRun {
     /// Predicted policy statuses per policy and ancestor, from the merge stage (empty when the
     /// caller merges the model itself: see [`Model::statuses`]).
     pub policy_statuses: Vec<merge::PolicyStatus>,
-    /// The model, when the command asked for it (`lint::Needs`): then the caller merges it.
+    /// The model, when the command asked for it (the driver's `Needs`): then the caller merges it.
     pub model: Option<Model>,
     /// Why the controller does not accept each resource it rejects (from the findings' typed
     /// outcomes, before suppression).

@@ -50,7 +50,8 @@ pub struct Diagnostic {
     pub path: Option<String>,
     pub help: Option<String>,
     pub related: Vec<Related>,
-    /// Set when a suppression hid the finding; it then counts for nothing (see `crate::suppress`).
+    /// Set when a suppression hid the finding; it then counts for nothing (an
+    /// annotation or the config's suppressions: the suppression stage sets it).
     pub suppressed: Option<Suppressed>,
     /// Edits that make the finding go away, when the rule knows them (`gwctl lint --fix`).
     pub fix: Option<Fix>,

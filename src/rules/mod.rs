@@ -79,7 +79,7 @@ pub struct Rule {
     pub summary: &'static str,
     /// What the rule checks, why it matters, how to fix it and when to ignore it.
     pub explanation: &'static str,
-    /// The fix its findings offer to `gwctl lint --fix` (see `crate::diag::Fix`), starting with
+    /// The fix its findings offer to `gwctl lint --fix` (a finding's `Fix`), starting with
     /// its applicability (`Safe:` or `Unsafe:`); `None` when they offer none.
     pub fix: Option<&'static str>,
     pub example: Example,

@@ -3,8 +3,8 @@
 //! classification ([`of_resource`]) decides, per object, which nodes are secret; its result
 //! ([`Sensitive`]) is used twice:
 //! - the lint stage records the secret leaves ([`Masked`]) and scrubs their text out of every
-//!   finding's message ([`scrub_findings`]); the report stage blanks those bytes in every snippet
-//!   (`crate::report`), so no format can leak them whatever a rule chooses to quote;
+//!   finding's message ([`scrub_findings`]); the report stage blanks those bytes in every snippet,
+//!   so no format can leak them whatever a rule chooses to quote;
 //! - the model's JSON values (policy fields, whole objects for `render`) are built through
 //!   [`Sensitive::json`], which puts the keyed [`digest`] in place of every secret node, so
 //!   `explain`, `diff` and `render` never hold a secret's text at all.
