@@ -147,32 +147,28 @@ pub fn render(
             if strict && matcher_rejected(e).is_some() {
                 continue;
             }
-            // The controller checks each generated route; one that fails is replaced.
-            if let Some(why) = super::route_check::rule_error(e.rule) {
-                let id = &e.route.id;
-                replaced.push(crate::render::ReplacedRoute {
-                    kind: id.kind.clone(),
-                    namespace: id.namespace.clone(),
-                    name: id.name.clone(),
-                    match_index: e.match_index,
-                    message: format!("invalid route configuration: error {name}: {why}"),
-                });
-                routes.extend(invalid(e, name));
-                continue;
-            }
-            // Strict: the proxy's check refuses a header value it cannot parse; the controller
-            // replaces the route and says so in the proxy's words.
-            if strict && let Some(why) = super::formatter::rule_error(e.rule) {
-                let id = &e.route.id;
-                replaced.push(crate::render::ReplacedRoute {
-                    kind: id.kind.clone(),
-                    namespace: id.namespace.clone(),
-                    name: id.name.clone(),
-                    match_index: e.match_index,
-                    message: format!(
+            // The controller checks each generated route and replaces one that fails; under
+            // strict validation the proxy's check also refuses a header value it cannot parse,
+            // and the controller says so in the proxy's words.
+            let refused = super::route_check::rule_error(e.rule)
+                .map(|why| format!("invalid route configuration: error {name}: {why}"))
+                .or_else(|| {
+                    let why = strict
+                        .then(|| super::formatter::rule_error(e.rule))
+                        .flatten()?;
+                    Some(format!(
                         "invalid route configuration: validation failed: {}{why}",
                         super::XDS
-                    ),
+                    ))
+                });
+            if let Some(message) = refused {
+                let id = &e.route.id;
+                replaced.push(crate::render::ReplacedRoute {
+                    kind: id.kind.clone(),
+                    namespace: id.namespace.clone(),
+                    name: id.name.clone(),
+                    match_index: e.match_index,
+                    message,
                 });
                 routes.extend(invalid(e, name));
                 continue;
