@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use super::args::{DiffArgs, DiffFormat};
-use super::lint_cmd::{load_config, threshold};
-use super::render_cmd::gateway_arg;
+use super::lint_cmd::threshold;
+use super::render_cmd::config_and_gateway;
 use super::{print_stdout, usage_error, use_color};
 use crate::diff::{self, Side};
 use crate::input;
@@ -20,14 +20,11 @@ enum Input {
 }
 
 pub(super) fn run(args: &DiffArgs) -> u8 {
-    let config = match load_config(args.config.as_deref()) {
-        Ok(config) => config,
-        Err(code) => return code,
-    };
-    let gateway = match gateway_arg(args.gateway.as_deref()) {
-        Ok(gateway) => gateway,
-        Err(code) => return code,
-    };
+    let (config, gateway) =
+        match config_and_gateway(args.config.as_deref(), args.gateway.as_deref()) {
+            Ok(both) => both,
+            Err(code) => return code,
+        };
     let (base_input, head_input) = match sides(args) {
         Ok(sides) => sides,
         Err(message) => return usage_error(&message),

@@ -2,21 +2,17 @@
 //! topology with its policies, as a picture.
 
 use super::args::GraphArgs;
-use super::lint_cmd::load_config;
-use super::render_cmd::gateway_arg;
+use super::render_cmd::config_and_gateway;
 use super::{print_stdout, usage_error};
 use crate::graph::{Selection, build, select};
 use crate::report::graph::render_graph;
 
 pub(super) fn run(args: &GraphArgs) -> u8 {
-    let config = match load_config(args.config.as_deref()) {
-        Ok(config) => config,
-        Err(code) => return code,
-    };
-    let gateway = match gateway_arg(args.gateway.as_deref()) {
-        Ok(gateway) => gateway,
-        Err(code) => return code,
-    };
+    let (config, gateway) =
+        match config_and_gateway(args.config.as_deref(), args.gateway.as_deref()) {
+            Ok(both) => both,
+            Err(code) => return code,
+        };
     let (run, skipped) = match super::model_run(config, args.values.clone(), &args.paths) {
         Ok(ran) => ran,
         Err(code) => return code,

@@ -11,14 +11,11 @@ use crate::render::{self, RenderOptions};
 use crate::report::yaml::to_yaml;
 
 pub(super) fn run(args: &RenderArgs) -> u8 {
-    let config = match load_config(args.config.as_deref()) {
-        Ok(config) => config,
-        Err(code) => return code,
-    };
-    let gateway = match gateway_arg(args.gateway.as_deref()) {
-        Ok(gateway) => gateway,
-        Err(code) => return code,
-    };
+    let (config, gateway) =
+        match config_and_gateway(args.config.as_deref(), args.gateway.as_deref()) {
+            Ok(both) => both,
+            Err(code) => return code,
+        };
     let render_options = RenderOptions::new(
         &config,
         gateway.clone(),
@@ -81,7 +78,16 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
 }
 
 /// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.
-pub(super) fn gateway_arg(written: Option<&str>) -> Result<Option<(String, String)>, u8> {
+/// The config and the `--gateway` of a command that renders one or every Gateway (render, graph,
+/// diff); `Err` is the exit code, the message already printed.
+pub(super) fn config_and_gateway(
+    config: Option<&std::path::Path>,
+    gateway: Option<&str>,
+) -> Result<(crate::config::Config, Option<(String, String)>), u8> {
+    Ok((load_config(config)?, gateway_arg(gateway)?))
+}
+
+fn gateway_arg(written: Option<&str>) -> Result<Option<(String, String)>, u8> {
     written
         .map(gateway_name)
         .transpose()
