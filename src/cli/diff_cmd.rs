@@ -3,11 +3,13 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::args::{DiffArgs, DiffFormat};
 use super::lint_cmd::threshold;
 use super::render_cmd::config_and_gateway;
 use super::{print_stdout, usage_error, use_color};
+use crate::diff::inputs::Inputs;
 use crate::diff::{self, Side};
 use crate::input;
 use crate::lint::{LintOptions, LintRun, lint_paths, lint_sources_with_values};
@@ -37,29 +39,45 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         values: args.values.clone(),
         ..LintOptions::default()
     });
-    // One side after the other, each reduced to names and values as soon as it is rendered:
-    // the two runs are never in memory together, and the head's rendering is compared with the
-    // base's Gateway by Gateway, never kept. Each lint is parallel already; running both at
-    // once measured slower, and twice the peak memory.
-    let base = match side_run(&base_input, &options)
-        .map(|run| located(Side::of_run(&run, &render_options), &base_input))
+    // One side after the other (each lint is parallel already; running both at once measured
+    // slower). Only the Gateways whose inputs differ are rendered, on both sides: the others
+    // render the same. The head's rendering is compared with the base's Gateway by Gateway,
+    // never kept.
+    let (base_run, head_run) = match side_run(&base_input, &options)
+        .and_then(|base| Ok((base, side_run(&head_input, &options)?)))
     {
-        Ok(side) => side,
+        Ok(runs) => runs,
         Err(message) => return usage_error(&message),
     };
-    let mut head = match side_run(&head_input, &options)
-        .map(|run| diff::Head::of_run(&base, &run, &render_options))
+    let mut phases = crate::lint::Phases::start();
+    let global = options.config.global_policy_namespace.as_deref();
+    let (base_inputs, head_inputs) = rayon::join(
+        || Inputs::of_run(&base_run, &render_options, global),
+        || Inputs::of_run(&head_run, &render_options, global),
+    );
+    if let Some(gateway) = &render_options.gateway
+        && !base_inputs.gateways.contains_key(gateway)
+        && !head_inputs.gateways.contains_key(gateway)
     {
-        Ok(head) => head,
-        Err(message) => return usage_error(&message),
-    };
-    head.side = located(head.side, &head_input);
-    if let Some((ns, name)) = &render_options.gateway {
-        let key = format!("Gateway/{ns}/{name}");
-        if !base.rendered.contains_key(&key) && !head.gateways.contains(&key) {
-            return usage_error(&format!("no Gateway {ns}/{name} in BASE or HEAD"));
-        }
+        let (ns, name) = gateway;
+        return usage_error(&format!("no Gateway {ns}/{name} in BASE or HEAD"));
     }
+    let only = diff::inputs::changed(&base_inputs, &head_inputs);
+    phases.mark(&format!(
+        "inputs: {} of {} Gateways differ",
+        only.as_ref().map_or(head_inputs.gateways.len(), |o| o.len()),
+        head_inputs.gateways.len()
+    ));
+    let render_options = RenderOptions {
+        only: only.map(Arc::new),
+        ..render_options
+    };
+    let graph = matches!(args.output, DiffFormat::Markdown);
+    let base = located(Side::of_run(&base_run, &render_options, graph), &base_input);
+    drop(base_run);
+    let mut head = diff::Head::of_run(&base, &head_run, &render_options, graph);
+    drop(head_run);
+    head.side = located(head.side, &head_input);
     let d = diff::diff_head(&base, head);
     let text = match args.output {
         DiffFormat::Human => diff::human(

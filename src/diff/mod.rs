@@ -9,6 +9,7 @@ pub mod effective;
 pub mod findings;
 pub mod git;
 mod human;
+pub mod inputs;
 mod markdown;
 pub mod rendered;
 #[cfg(test)]
@@ -35,12 +36,15 @@ pub struct Side {
 }
 
 impl Side {
-    /// Reduces a run made with `render::render_options` (the model and objects kept).
-    pub fn of_run(run: &LintRun, options: &RenderOptions) -> Side {
+    /// Reduces a run made with `render::render_options` (the model and objects kept); the
+    /// topology only with `graph` (the Markdown picture needs it).
+    pub fn of_run(run: &LintRun, options: &RenderOptions, graph: bool) -> Side {
         // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering
         // is never in memory as a tree.
         let mut map = rendered::RenderedMap::new();
-        let (mut side, rest) = reduce(run, options, |g| rendered::add_gateway(&mut map, g));
+        let (mut side, rest) = reduce(run, options, graph, |g| {
+            rendered::add_gateway(&mut map, g)
+        });
         rendered::add_rest(&mut map, rest);
         side.rendered = map;
         side
@@ -61,9 +65,9 @@ pub struct Head {
 impl Head {
     /// Reduces a run as [`Side::of_run`] does, comparing each Gateway's rendering with the
     /// base's as it is made: the head's rendering is never kept, only what changed.
-    pub fn of_run(base: &Side, run: &LintRun, options: &RenderOptions) -> Head {
+    pub fn of_run(base: &Side, run: &LintRun, options: &RenderOptions, graph: bool) -> Head {
         let mut against = rendered::Against::new(&base.rendered);
-        let (side, rest) = reduce(run, options, |g| against.add_gateway(g));
+        let (side, rest) = reduce(run, options, graph, |g| against.add_gateway(g));
         against.add_rest(rest);
         let (rendered, gateways) = against.finish();
         Head {
@@ -79,6 +83,7 @@ impl Head {
 fn reduce(
     run: &LintRun,
     options: &RenderOptions,
+    graph: bool,
     each: impl FnMut(render::RenderedGateway) + Send,
 ) -> (Side, render::Rendered) {
     // One merge serves the effective-policy section and the rendering.
@@ -86,6 +91,7 @@ fn reduce(
     let rest = render::render_merged_each(run, merged.as_ref(), options, each);
     let graph = merged
         .as_ref()
+        .filter(|_| graph)
         .map(|merged| crate::graph::build(run, merged))
         .unwrap_or_default();
     let side = Side {

@@ -13,7 +13,10 @@ mod discovery;
 mod document;
 pub mod envoy;
 pub mod proto;
+mod served;
 pub mod status;
+
+use std::borrow::Cow;
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -24,6 +27,9 @@ use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::{Facts, GATEWAY_API, Spec};
 use crate::resolve::Grants;
+
+use served::kind_and_name;
+pub use served::{ServedListener, served};
 
 /// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
 /// refuses a Gateway whole.
@@ -58,6 +64,9 @@ pub struct RenderOptions {
     /// `discoveryNamespaceSelectors`): label selectors of the namespaces it watches; empty
     /// watches every namespace.
     pub discovery_namespace_selectors: Vec<Value>,
+    /// Of the selected Gateways, only these (namespace, name) are rendered (`diff`: those whose
+    /// inputs differ); what belongs to no single Gateway is rendered whole all the same.
+    pub only: Option<std::sync::Arc<std::collections::BTreeSet<(String, String)>>>,
 }
 
 impl RenderOptions {
@@ -74,6 +83,7 @@ impl RenderOptions {
             proxy_controller: config.controllers.proxy.clone(),
             weighted_route_precedence: config.weighted_route_precedence,
             discovery_namespace_selectors: Vec::new(),
+            only: None,
         }
     }
 }
@@ -438,46 +448,6 @@ pub fn render_each(
     render_with(run, merged.as_ref(), options, each)
 }
 
-/// A listener a Gateway's rendering programs, and the routes it serves there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServedListener {
-    /// Who declares the listener: `Gateway ns/name` or `ListenerSet ns/name`.
-    pub owner: String,
-    pub listener: String,
-    /// `Kind ns/name` of each route served on it, in input order.
-    pub routes: Vec<String>,
-}
-
-/// The listeners each selected Gateway programs and the routes each serves, without rendering
-/// them: what `explain`'s hierarchy must agree with.
-pub fn served(run: &LintRun, options: &RenderOptions) -> Vec<ServedListener> {
-    let ctx = Context::new(run, None, options);
-    let selected = ctx.selected();
-    let serves = |plane: DataPlane| selected.iter().any(|(_, p)| *p == plane);
-    let envoy_routes = serves(DataPlane::Envoy).then(|| envoy::served_routes(&ctx));
-    let ai_prepared = serves(DataPlane::Ai).then(|| ai::Prepared::new(&ctx));
-    let mut out = Vec::new();
-    for (gateway, plane) in selected {
-        match (plane, &envoy_routes, &ai_prepared) {
-            (DataPlane::Envoy, Some(routes), _) => {
-                out.extend(envoy::served(&ctx, routes, gateway));
-            }
-            (DataPlane::Ai, _, Some(prepared)) => out.extend(ai::served(prepared, gateway)),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// `Kind ns/name` (`Kind name` without a namespace), as `explain` names objects.
-fn kind_and_name(o: &Object) -> String {
-    format!(
-        "{} {}",
-        o.id.kind,
-        crate::resolve::qualified(&o.id.namespace, &o.id.name)
-    )
-}
-
 /// How many Gateways are rendered in parallel, per thread, before they are handed on: enough to
 /// keep every thread busy, few enough that the renderings waiting to be written stay small.
 const CHUNK_PER_THREAD: usize = 4;
@@ -488,46 +458,31 @@ fn render_with<'a>(
     options: &'a RenderOptions,
     mut each: impl FnMut(RenderedGateway) + Send,
 ) -> Rendered {
-    // A controller setting the chart values file turns on, as the config file can.
-    let values = run.model.as_ref().and_then(|m| m.values.as_ref());
-    let with_values;
-    let weighted = !options.weighted_route_precedence
-        && values.is_some_and(crate::config::weighted_route_precedence_in_values);
-    let selectors = values
-        .and_then(|v| v.get("discoveryNamespaceSelectors"))
-        .and_then(Value::as_array)
-        .filter(|_| options.discovery_namespace_selectors.is_empty());
-    let options = if weighted || selectors.is_some() {
-        with_values = RenderOptions {
-            weighted_route_precedence: options.weighted_route_precedence || weighted,
-            discovery_namespace_selectors: selectors
-                .cloned()
-                .unwrap_or_else(|| options.discovery_namespace_selectors.clone()),
-            ..options.clone()
-        };
-        &with_values
-    } else {
-        options
-    };
+    let options = &*with_values(run, options);
     // `GWCTL_BENCH_PHASES=1`: each step's wall time, after the lint stages'.
     let mut phases = crate::lint::Phases::start();
     let ctx = Context::new(run, merged, options);
     let mut out = Rendered::default();
-    let selected = ctx.selected();
+    let mut selected = ctx.selected();
+    // What belongs to no single Gateway is made for the whole selection, rendered or not.
+    let any = !selected.is_empty();
     let serves = |plane: DataPlane| selected.iter().any(|(_, p)| *p == plane);
+    let (envoy, ai) = (serves(DataPlane::Envoy), serves(DataPlane::Ai));
+    if let Some(only) = &options.only {
+        selected.retain(|(g, _)| only.contains(&(g.id.namespace.clone(), g.id.name.clone())));
+    }
     // What every Gateway of a data plane looks up, made once; then the Gateways are rendered
     // in parallel (in a large repository, most of the time is theirs).
     let ((envoy_prepared, ai_prepared), shared) = rayon::join(
         || {
             rayon::join(
-                || serves(DataPlane::Envoy).then(|| envoy::Prepared::new(&ctx)),
-                || serves(DataPlane::Ai).then(|| ai::Prepared::new(&ctx)),
+                || envoy.then(|| envoy::Prepared::new(&ctx)),
+                || ai.then(|| ai::Prepared::new(&ctx)),
             )
         },
         || status::Shared::new(&ctx),
     );
     phases.mark("prepare");
-    let mut any = false;
     let chunk_len = CHUNK_PER_THREAD * rayon::current_num_threads();
     // Each chunk is rendered while the previous one is handed on (written, compared): at most
     // two chunks are in memory, and the caller's work overlaps the rendering.
@@ -552,11 +507,11 @@ fn render_with<'a>(
                     })
                     .collect::<Vec<RenderedGateway>>()
             },
-            || hand_on(&mut pending, &mut each, &mut any),
+            || hand_on(&mut pending, &mut each),
         );
         pending = rendered;
     }
-    hand_on(&mut pending, &mut each, &mut any);
+    hand_on(&mut pending, &mut each);
     phases.mark("gateways");
     if let Some(prepared) = envoy_prepared {
         out.clusters = prepared.into_clusters();
@@ -576,15 +531,43 @@ fn render_with<'a>(
 }
 
 /// Hands the rendered Gateways on to `each`, in order.
-fn hand_on(
-    rendered: &mut Vec<RenderedGateway>,
-    each: &mut impl FnMut(RenderedGateway),
-    any: &mut bool,
-) {
+fn hand_on(rendered: &mut Vec<RenderedGateway>, each: &mut impl FnMut(RenderedGateway)) {
     for g in rendered.drain(..) {
-        *any = true;
         each(g);
     }
+}
+
+/// The options with what the chart values file turns on, as the config file can: a controller
+/// setting and the namespaces it watches.
+fn with_values<'o>(run: &LintRun, options: &'o RenderOptions) -> Cow<'o, RenderOptions> {
+    let values = run.model.as_ref().and_then(|m| m.values.as_ref());
+    let weighted = !options.weighted_route_precedence
+        && values.is_some_and(crate::config::weighted_route_precedence_in_values);
+    let selectors = values
+        .and_then(|v| v.get("discoveryNamespaceSelectors"))
+        .and_then(Value::as_array)
+        .filter(|_| options.discovery_namespace_selectors.is_empty());
+    if !weighted && selectors.is_none() {
+        return Cow::Borrowed(options);
+    }
+    Cow::Owned(RenderOptions {
+        weighted_route_precedence: options.weighted_route_precedence || weighted,
+        discovery_namespace_selectors: selectors
+            .cloned()
+            .unwrap_or_else(|| options.discovery_namespace_selectors.clone()),
+        ..options.clone()
+    })
+}
+
+/// The Gateways a render selects (`--gateway`, else every Gateway of a watched namespace), as
+/// (namespace, name), whether or not [`RenderOptions::only`] would render them.
+pub fn selected_gateways(run: &LintRun, options: &RenderOptions) -> Vec<(String, String)> {
+    let options = with_values(run, options);
+    let ctx = Context::new(run, None, &options);
+    ctx.selected()
+        .into_iter()
+        .map(|(g, _)| (g.id.namespace.clone(), g.id.name.clone()))
+        .collect()
 }
 
 impl RenderedGateway {

@@ -1,0 +1,454 @@
+//! Which Gateways' renderings can differ between the two sides of a diff, without rendering
+//! them. A Gateway's inputs are the objects its rendering reads: itself, its GatewayClass and
+//! what that names, the ListenerSets and routes naming it (delegated children too), everything
+//! those name (backends, Services, Secrets, extensions, parameters), the policies targeting any
+//! of them (by targetRefs; by targetSelectors, every selecting policy of the namespace, so that
+//! a label change counts), and the ReferenceGrants and Namespace of every namespace they are in.
+//! A Gateway whose inputs are the same objects with the same content and the same verdicts on
+//! both sides renders the same, so neither side renders it.
+//!
+//! Conservative by construction: names are matched without their kind (an object of another
+//! kind with the name is an input too), and a changed object of a kind not listed in [`KNOWN`]
+//! (one whose reads by the renderers are not known here) counts as a change of every Gateway.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use crate::fasthash::{FastMap, FastSet};
+use crate::lint::LintRun;
+use crate::model::Object;
+use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, ObjRef, Spec};
+use crate::render::{self, RenderOptions};
+
+/// The kinds whose reads by the renderers are known (by reference, by the namespace, or by a
+/// policy's target): a change of any other kind's object changes every Gateway.
+const KNOWN: &[(&str, &[&str])] = &[
+    (
+        GATEWAY_API,
+        &[
+            "Gateway",
+            "GatewayClass",
+            "HTTPRoute",
+            "GRPCRoute",
+            "TCPRoute",
+            "TLSRoute",
+            "UDPRoute",
+            "ReferenceGrant",
+            "BackendTLSPolicy",
+            "ListenerSet",
+        ],
+    ),
+    (GATEWAY_API_X, &["XListenerSet"]),
+    (
+        "gateway.kgateway.dev",
+        &[
+            "TrafficPolicy",
+            "HTTPListenerPolicy",
+            "ListenerPolicy",
+            "BackendConfigPolicy",
+            "Backend",
+            "GatewayExtension",
+            "DirectResponse",
+            "GatewayParameters",
+        ],
+    ),
+    ("agentgateway.dev", &["AiGatewayBackend", "AiGatewayPolicy"]),
+    ("", &["Service", "Secret", "ConfigMap", "Namespace"]),
+];
+
+/// An object by group, kind, namespace and name.
+type Key = (String, String, String, String);
+
+/// One side's inputs, reduced to digests.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Inputs {
+    /// Each selected Gateway (namespace, name) with a digest of its inputs.
+    pub gateways: BTreeMap<(String, String), u64>,
+    /// The objects of kinds not in [`KNOWN`], with their content's digest.
+    pub unknown: BTreeMap<Key, Vec<u64>>,
+}
+
+/// The Gateways whose inputs differ between the sides (present on one side only included);
+/// `None` when every Gateway may differ (an object of an unknown kind changed).
+pub fn changed(base: &Inputs, head: &Inputs) -> Option<BTreeSet<(String, String)>> {
+    if base.unknown != head.unknown {
+        return None;
+    }
+    let mut out = BTreeSet::new();
+    for (g, digest) in &base.gateways {
+        if head.gateways.get(g) != Some(digest) {
+            out.insert(g.clone());
+        }
+    }
+    for g in head.gateways.keys() {
+        if !base.gateways.contains_key(g) {
+            out.insert(g.clone());
+        }
+    }
+    Some(out)
+}
+
+impl Inputs {
+    /// The inputs of the Gateways a render of the run selects (a run made with
+    /// `render::render_options`); `global_policy_namespace` is the config's: its policies
+    /// apply in every namespace.
+    pub fn of_run(
+        run: &LintRun,
+        options: &RenderOptions,
+        global_policy_namespace: Option<&str>,
+    ) -> Inputs {
+        let Some(model) = &run.model else {
+            return Inputs::default();
+        };
+        let discovery = !options.discovery_namespace_selectors.is_empty()
+            || model
+                .values
+                .as_ref()
+                .is_some_and(|v| v.get("discoveryNamespaceSelectors").is_some());
+        let graph = Graph::new(
+            run,
+            &model.facts,
+            &model.objects,
+            global_policy_namespace,
+            discovery,
+        );
+        let by_key: FastMap<(&str, &str), usize> = model
+            .facts
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.id.group == GATEWAY_API && f.id.kind == "Gateway")
+            .map(|(i, f)| ((f.id.namespace.as_str(), f.id.name.as_str()), i))
+            .collect();
+        let selected = render::selected_gateways(run, options);
+        let gateways = selected
+            .into_par_iter()
+            .filter_map(|(ns, name)| {
+                let &at = by_key.get(&(ns.as_str(), name.as_str()))?;
+                let digest = graph.digest(at);
+                Some(((ns, name), digest))
+            })
+            .collect();
+        let mut unknown: BTreeMap<Key, Vec<u64>> = BTreeMap::new();
+        for (i, f) in model.facts.iter().enumerate() {
+            if !known(&f.id.group, &f.id.kind) {
+                let id = &f.id;
+                let key = (
+                    id.group.clone(),
+                    id.kind.clone(),
+                    id.namespace.clone(),
+                    id.name.clone(),
+                );
+                unknown.entry(key).or_default().push(graph.fingerprint(i));
+            }
+        }
+        for digests in unknown.values_mut() {
+            // Two objects of one name: which came first is no change.
+            digests.sort_unstable();
+        }
+        Inputs { gateways, unknown }
+    }
+}
+
+fn known(group: &str, kind: &str) -> bool {
+    KNOWN
+        .iter()
+        .any(|(g, kinds)| *g == group && kinds.contains(&kind))
+}
+
+fn is_route(kind: &str) -> bool {
+    kind.ends_with("Route")
+}
+
+/// Kinds that attach to others by a parentRef: what reads them is above them.
+fn attaches(kind: &str) -> bool {
+    matches!(kind, "Gateway" | "ListenerSet" | "XListenerSet") || is_route(kind)
+}
+
+/// Who names whom, over one side's objects (positions of the model's facts and objects).
+struct Graph<'a> {
+    run: &'a LintRun,
+    facts: &'a [Facts],
+    objects: &'a [Object],
+    by_name: FastMap<(&'a str, &'a str), Vec<usize>>,
+    /// Routes and ListenerSets by the (namespace, name) their parentRefs name.
+    children: FastMap<(&'a str, &'a str), Vec<usize>>,
+    /// Policies by the (namespace, name) their targetRefs name.
+    targeting: FastMap<(&'a str, &'a str), Vec<usize>>,
+    /// Per namespace: its policies with targetSelectors, ReferenceGrants and routes.
+    selecting: FastMap<&'a str, Vec<usize>>,
+    /// ReferenceGrants by (their namespace, a namespace they let refer to it).
+    grants: FastMap<(&'a str, &'a str), Vec<usize>>,
+    routes: FastMap<&'a str, Vec<usize>>,
+    /// Policies of the global policy namespace (they apply in every namespace).
+    global: Vec<usize>,
+    /// The controller watches only the namespaces selectors pick (a namespace's labels are
+    /// then an input of everything in it).
+    discovery: bool,
+    /// Per object: what it names (made when first needed) and its content's digest.
+    named: Vec<OnceLock<Vec<usize>>>,
+    fingerprints: Vec<OnceLock<u64>>,
+}
+
+impl<'a> Graph<'a> {
+    fn new(
+        run: &'a LintRun,
+        facts: &'a [Facts],
+        objects: &'a [Object],
+        global_policy_namespace: Option<&str>,
+        discovery: bool,
+    ) -> Self {
+        let mut g = Graph {
+            run,
+            facts,
+            objects,
+            by_name: FastMap::default(),
+            children: FastMap::default(),
+            targeting: FastMap::default(),
+            selecting: FastMap::default(),
+            grants: FastMap::default(),
+            routes: FastMap::default(),
+            global: Vec::new(),
+            discovery,
+            named: (0..facts.len()).map(|_| OnceLock::new()).collect(),
+            fingerprints: (0..facts.len()).map(|_| OnceLock::new()).collect(),
+        };
+        for (i, f) in facts.iter().enumerate() {
+            let ns = f.id.namespace.as_str();
+            g.by_name.entry((ns, &f.id.name)).or_default().push(i);
+            match &f.spec {
+                Spec::Route(r) => {
+                    g.routes.entry(ns).or_default().push(i);
+                    for p in &r.parent_refs {
+                        g.children.entry(target(p, ns)).or_default().push(i);
+                    }
+                }
+                Spec::ListenerSet { parent, .. } => {
+                    g.children.entry(target(parent, ns)).or_default().push(i);
+                }
+                Spec::ReferenceGrant { from, .. } => {
+                    let mut froms: Vec<&str> = from.iter().map(|(_, _, n)| n.as_str()).collect();
+                    froms.sort_unstable();
+                    froms.dedup();
+                    for from in froms {
+                        g.grants.entry((ns, from)).or_default().push(i);
+                    }
+                }
+                Spec::Policy(p) => {
+                    for t in &p.target_refs {
+                        g.targeting.entry(target(t, ns)).or_default().push(i);
+                    }
+                    if !p.target_selectors.is_empty() {
+                        g.selecting.entry(ns).or_default().push(i);
+                    }
+                    if global_policy_namespace == Some(ns) {
+                        g.global.push(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        g
+    }
+
+    /// The digest of a Gateway's inputs: each input's identity and content, in name order.
+    fn digest(&self, gateway: usize) -> u64 {
+        let mut seen: FastSet<usize> = FastSet::default();
+        let mut queue = vec![gateway];
+        seen.insert(gateway);
+        while let Some(i) = queue.pop() {
+            self.inputs_of(i, |j| {
+                if seen.insert(j) {
+                    queue.push(j);
+                }
+            });
+        }
+        let mut inputs: Vec<(Key4<'_>, u64)> = seen
+            .iter()
+            .map(|&i| (self.key(i), self.fingerprint(i)))
+            .collect();
+        inputs.sort_unstable();
+        if std::env::var_os("GWCTL_DEBUG_INPUTS").is_some() {
+            let id = &self.facts[gateway].id;
+            eprintln!("inputs {} {} {}", id.namespace, id.name, inputs.len());
+            if std::env::var("GWCTL_DEBUG_INPUTS").ok().as_deref() == Some(&format!("{}/{}", id.namespace, id.name)) {
+                for (k, _) in &inputs { eprintln!("  {k:?}"); }
+            }
+        }
+        let mut h = DefaultHasher::new();
+        inputs.hash(&mut h);
+        h.finish()
+    }
+
+    fn key(&self, i: usize) -> Key4<'a> {
+        let id = &self.facts[i].id;
+        (&id.namespace, &id.kind, &id.name, &id.group)
+    }
+
+    /// What the rendering of something that reads object `i` reads next.
+    fn inputs_of(&self, i: usize, mut add: impl FnMut(usize)) {
+        let f = &self.facts[i];
+        let ns = f.id.namespace.as_str();
+        let kind = f.id.kind.as_str();
+        for &j in self.named(i) {
+            add(j);
+        }
+        // Up the hierarchy: what attaches to a Gateway, a listener set or a (delegating) route.
+        if attaches(kind) {
+            for &j in self.children.get(&(ns, f.id.name.as_str())).into_iter().flatten() {
+                add(j);
+            }
+        }
+        for &j in self
+            .targeting
+            .get(&(ns, f.id.name.as_str()))
+            .into_iter()
+            .flatten()
+        {
+            add(j);
+        }
+        for &j in self.selecting.get(ns).into_iter().flatten() {
+            add(j);
+        }
+        for &j in &self.global {
+            add(j);
+        }
+        // The namespace's labels: a route's for the allowedRoutes selectors, any object's when
+        // the controller watches the namespaces a selector picks.
+        if self.discovery || attaches(kind) {
+            for &j in self.by_name.get(&("", ns)).into_iter().flatten() {
+                add(j);
+            }
+        }
+    }
+
+    /// The objects object `i` names in its spec (never its parentRefs or targetRefs: those
+    /// point up, at what reads it).
+    fn named(&self, i: usize) -> &[usize] {
+        self.named[i].get_or_init(|| {
+            let f = &self.facts[i];
+            let ns = f.id.namespace.as_str();
+            let mut out = Vec::new();
+            // What attaches (a Gateway, a route) is named by a parentRef, never read down: a
+            // backend or a Secret of the same name is what a name in a spec means.
+            let down = |j: &&usize| !attaches(&self.facts[**j].id.kind);
+            let mut name = |namespace: &str, name: &str, route: bool| {
+                // A reference to another namespace asks its ReferenceGrants.
+                if namespace != ns && !namespace.is_empty() {
+                    out.extend(self.grants.get(&(namespace, ns)).into_iter().flatten());
+                }
+                let named = self.by_name.get(&(namespace, name)).into_iter().flatten();
+                out.extend(named.filter(down));
+                // A cluster-scoped target (GatewayClass parameters) has no namespace.
+                let cluster = self.by_name.get(&("", name)).into_iter().flatten();
+                out.extend(cluster.filter(down));
+                // A delegating backendRef (`kind: HTTPRoute`, a name or `*`, or labels): every
+                // route there.
+                if route {
+                    out.extend(self.routes.get(namespace).into_iter().flatten());
+                }
+            };
+            if let Some(spec) = self.objects.get(i).and_then(|o| o.value.get("spec")) {
+                names_in(spec, ns, &mut name);
+            }
+            for r in refs_of(f) {
+                let (namespace, n) = target(r, ns);
+                name(namespace, n, r.kind().is_some_and(is_route));
+            }
+            out.sort_unstable();
+            out.dedup();
+            out
+        })
+    }
+
+    /// The digest of an object's content and of the controller's verdict on it.
+    fn fingerprint(&self, i: usize) -> u64 {
+        *self.fingerprints[i].get_or_init(|| {
+            let mut w = HashWriter(DefaultHasher::new());
+            if let Some(o) = self.objects.get(i) {
+                // Writing to a hasher does not fail; an error would only lose bytes.
+                let _ = serde_json::to_writer(&mut w, &o.value);
+            }
+            let id = &self.facts[i].id;
+            let verdicts = &self.run.verdicts;
+            for ns in [id.namespace.as_str(), "default"] {
+                format!("{:?}", verdicts.any_error(&id.kind, ns, &id.name)).hash(&mut w.0);
+                format!("{:?}", verdicts.rejected(&id.kind, ns, &id.name)).hash(&mut w.0);
+            }
+            w.0.finish()
+        })
+    }
+}
+
+type Key4<'a> = (&'a str, &'a str, &'a str, &'a str);
+
+/// The (namespace, name) a reference names.
+fn target<'r>(r: &'r ObjRef, from: &'r str) -> (&'r str, &'r str) {
+    (r.namespace().unwrap_or(from), &r.name)
+}
+
+/// Every reference of an object that points down (what it reads), from its typed facts.
+fn refs_of(f: &Facts) -> impl Iterator<Item = &ObjRef> {
+    let (listeners, route) = match &f.spec {
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+            (listeners.as_slice(), None)
+        }
+        Spec::Route(r) => (&[][..], Some(r)),
+        _ => (&[][..], None),
+    };
+    let class = match &f.spec {
+        Spec::Gateway { class, .. } => class.as_deref(),
+        _ => None,
+    };
+    f.refs
+        .iter()
+        .map(|r| &r.target)
+        .chain(listeners.iter().flat_map(|l| &l.certificate_refs))
+        .chain(route.into_iter().flat_map(|r| &r.backend_refs))
+        .chain(route.into_iter().flat_map(|r| &r.extension_refs))
+        .chain(class)
+}
+
+/// Calls `name` with (namespace, name) of every reference-shaped map in a spec (`name`, with
+/// `namespace` or the object's own) and of `gatewayClassName`, leaving out parentRefs and
+/// targetRefs; a map whose kind is a route kind adds every route of its namespace.
+fn names_in(value: &Value, ns: &str, name: &mut impl FnMut(&str, &str, bool)) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(n)) = map.get("name") {
+                let namespace = map.get("namespace").and_then(Value::as_str).unwrap_or(ns);
+                let route = map.get("kind").and_then(Value::as_str).is_some_and(is_route);
+                name(namespace, n, route);
+            }
+            for (k, v) in map {
+                match (k.as_str(), v) {
+                    ("parentRefs" | "parentRef" | "targetRefs" | "targetRef", _) => {}
+                    ("gatewayClassName", Value::String(class)) => name("", class, false),
+                    _ => names_in(v, ns, name),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                names_in(v, ns, name);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A hasher as an `io::Write`, so that a value is hashed as it is serialised.
+struct HashWriter(DefaultHasher);
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
