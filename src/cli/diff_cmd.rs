@@ -65,7 +65,8 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     let only = diff::inputs::changed(&base_inputs, &head_inputs);
     phases.mark(&format!(
         "inputs: {} of {} Gateways differ",
-        only.as_ref().map_or(head_inputs.gateways.len(), |o| o.len()),
+        only.as_ref()
+            .map_or(head_inputs.gateways.len(), |o| o.len()),
         head_inputs.gateways.len()
     ));
     let render_options = RenderOptions {

@@ -271,13 +271,6 @@ impl<'a> Graph<'a> {
             .map(|&i| (self.key(i), self.fingerprint(i)))
             .collect();
         inputs.sort_unstable();
-        if std::env::var_os("GWCTL_DEBUG_INPUTS").is_some() {
-            let id = &self.facts[gateway].id;
-            eprintln!("inputs {} {} {}", id.namespace, id.name, inputs.len());
-            if std::env::var("GWCTL_DEBUG_INPUTS").ok().as_deref() == Some(&format!("{}/{}", id.namespace, id.name)) {
-                for (k, _) in &inputs { eprintln!("  {k:?}"); }
-            }
-        }
         let mut h = DefaultHasher::new();
         inputs.hash(&mut h);
         h.finish()
@@ -298,7 +291,12 @@ impl<'a> Graph<'a> {
         }
         // Up the hierarchy: what attaches to a Gateway, a listener set or a (delegating) route.
         if attaches(kind) {
-            for &j in self.children.get(&(ns, f.id.name.as_str())).into_iter().flatten() {
+            for &j in self
+                .children
+                .get(&(ns, f.id.name.as_str()))
+                .into_iter()
+                .flatten()
+            {
                 add(j);
             }
         }
@@ -420,7 +418,10 @@ fn names_in(value: &Value, ns: &str, name: &mut impl FnMut(&str, &str, bool)) {
         Value::Object(map) => {
             if let Some(Value::String(n)) = map.get("name") {
                 let namespace = map.get("namespace").and_then(Value::as_str).unwrap_or(ns);
-                let route = map.get("kind").and_then(Value::as_str).is_some_and(is_route);
+                let route = map
+                    .get("kind")
+                    .and_then(Value::as_str)
+                    .is_some_and(is_route);
                 name(namespace, n, route);
             }
             for (k, v) in map {

@@ -14,6 +14,8 @@ mod markdown;
 pub mod rendered;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_inputs;
 
 use crate::diag::Severity;
 use crate::lint::LintRun;
@@ -42,9 +44,7 @@ impl Side {
         // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering
         // is never in memory as a tree.
         let mut map = rendered::RenderedMap::new();
-        let (mut side, rest) = reduce(run, options, graph, |g| {
-            rendered::add_gateway(&mut map, g)
-        });
+        let (mut side, rest) = reduce(run, options, graph, |g| rendered::add_gateway(&mut map, g));
         rendered::add_rest(&mut map, rest);
         side.rendered = map;
         side
