@@ -17,6 +17,14 @@ pub fn to_yaml(value: &Value) -> String {
     out
 }
 
+/// One item of a sequence, as [`to_yaml`] writes it inside a document's map at `indent` spaces
+/// (a document's sequences are written an item at a time so).
+pub fn seq_item(value: &Value, indent: usize) -> String {
+    let mut out = String::new();
+    write_seq(&mut out, std::slice::from_ref(value), indent);
+    out
+}
+
 /// `key: value` lines of a field, indented by `indent` spaces.
 pub fn field_lines(key: &str, value: &Value, indent: usize) -> Vec<String> {
     let mut out = String::new();
