@@ -706,29 +706,29 @@ fn a_child_whose_parent_refs_are_gateways_only_is_not_delegated_to() {
     );
 }
 
+/// An HTTPRoute (namespace, name) whose one rule on `path` delegates to HTTPRoutes (namespace,
+/// name or `'*'`).
+fn delegating((ns, name): (&str, &str), path: &str, (to_ns, to): (&str, &str)) -> String {
+    format!(
+        "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: {name}, namespace: {ns}}}
+spec:
+  rules:
+  - matches: [{{path: {{type: PathPrefix, value: {path}}}}}]
+    backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {to}, namespace: {to_ns}}}]
+"
+    )
+}
+
 /// A cycle among child routes (the root, attached to the Gateway, is no child: its parentRefs
 /// name no route), as in the reference's `cyclic2` case.
 #[test]
 fn a_delegation_cycle_is_reported_on_the_route_that_closes_it() {
-    let back = "
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: back, namespace: team}
-spec:
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /a/b}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: loop, namespace: other}]
-";
-    let closing = "
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: loop, namespace: other}
-spec:
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /a/b/1}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: '*', namespace: team}]
-";
-    let s = statuses(&[GATEWAY, PARENT, back, closing]);
+    let back = delegating(("team", "back"), "/a/b", ("other", "loop"));
+    let closing = delegating(("other", "loop"), "/a/b/1", ("team", "'*'"));
+    let s = statuses(&[GATEWAY, PARENT, &back, &closing]);
     let c = &s["httpRoutes"]["other/loop"]["parents"][0]["conditions"][0];
     assert_eq!(c["reason"], "RefNotPermitted");
     assert_eq!(
@@ -737,10 +737,7 @@ spec:
     );
     // Delegating back to the root is no cycle: the root names only the Gateway as its parent,
     // so it is no route's child, and the delegation finds no child at all.
-    let to_root = back.replace(
-        "name: loop, namespace: other",
-        "name: parent, namespace: default",
-    );
+    let to_root = delegating(("team", "back"), "/a/b", ("default", "parent"));
     let s = statuses(&[GATEWAY, PARENT, &to_root]);
     let c = &s["httpRoutes"]["team/back"]["parents"][0]["conditions"][0];
     assert_eq!(
