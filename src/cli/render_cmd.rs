@@ -8,7 +8,7 @@ use super::usage_error;
 use crate::lint::{LintOptions, lint_paths};
 use crate::model::facts::GATEWAY_API;
 use crate::render::{self, RenderOptions};
-use crate::report::yaml::{seq_item, to_yaml};
+use crate::report::yaml::{seq_item, to_yaml, write_document};
 
 pub(super) fn run(args: &RenderArgs) -> u8 {
     let (config, gateway) =
@@ -202,7 +202,7 @@ impl Documents {
                 let separator: &[u8] = if first { b"" } else { b"---\n" };
                 self.out
                     .write_all(separator)
-                    .and_then(|()| self.out.write_all(to_yaml(doc).as_bytes()))
+                    .and_then(|()| write_document(&mut self.out, doc))
             }
         };
         self.failed = result.err();
@@ -250,7 +250,7 @@ impl Documents {
                 .and_then(|()| pretty(&mut self.out, &statuses, b"    ")),
             RenderFormat::Yaml => {
                 let doc = serde_json::json!({ "Statuses": statuses });
-                self.out.write_all(to_yaml(&doc).as_bytes())
+                write_document(&mut self.out, &doc)
             }
         });
         // The item list is closed.
