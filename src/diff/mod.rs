@@ -43,10 +43,9 @@ impl Side {
     pub fn of_run(run: &LintRun, options: &RenderOptions, graph: bool) -> Side {
         // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering
         // is never in memory as a tree.
-        let mut map = rendered::RenderedMap::new();
-        let (mut side, rest) = reduce(run, options, graph, |g| rendered::add_gateway(&mut map, g));
-        rendered::add_rest(&mut map, rest);
-        side.rendered = map;
+        let mut collect = rendered::Collect::default();
+        let (mut side, rest) = reduce(run, options, graph, |g| collect.add_gateway(g));
+        side.rendered = collect.finish(rest);
         side
     }
 }

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde_json::Value;
 use similar::TextDiff;
 
@@ -57,8 +58,73 @@ pub fn of_rendered(rendered: Rendered) -> RenderedMap {
 
 /// Adds one Gateway's rendering, as the renderer hands it on.
 pub fn add_gateway(out: &mut RenderedMap, g: RenderedGateway) {
+    let (key, resources) = taken_apart(g);
+    out.insert(key, resources);
+}
+
+/// One Gateway's resources, by (section, name).
+type Resources = BTreeMap<(String, String), Box<str>>;
+
+/// How many Gateways' renderings are taken apart (and compared) at once, per thread. The
+/// renderer hands them on one at a time, on one thread: taken apart there, they measured the
+/// slowest part of a diff.
+const BATCH_PER_THREAD: usize = 4;
+
+/// A side's rendering taken apart as it is made: the renderings a batch at a time, in parallel.
+#[derive(Default)]
+pub struct Collect {
+    map: RenderedMap,
+    pending: Vec<RenderedGateway>,
+}
+
+impl Collect {
+    /// One Gateway's rendering, as the renderer hands it on.
+    pub fn add_gateway(&mut self, g: RenderedGateway) {
+        self.pending.push(g);
+        if full(&self.pending) {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        // In the order handed on: a Gateway rendered twice is the later rendering, as in a map.
+        self.map
+            .extend(take_apart_all(&mut self.pending, |key, resources| {
+                (key, resources)
+            }));
+    }
+
+    /// What is rendered for no single Gateway, last; the side's rendering.
+    pub fn finish(mut self, rest: Rendered) -> RenderedMap {
+        self.flush();
+        add_rest(&mut self.map, rest);
+        self.map
+    }
+}
+
+/// Whether enough renderings wait to be taken apart in parallel.
+fn full(pending: &[RenderedGateway]) -> bool {
+    pending.len() >= BATCH_PER_THREAD * rayon::current_num_threads()
+}
+
+/// The pending renderings taken apart in parallel, each then mapped, in their order.
+fn take_apart_all<T: Send>(
+    pending: &mut Vec<RenderedGateway>,
+    map: impl Fn(String, Resources) -> T + Sync,
+) -> Vec<T> {
+    std::mem::take(pending)
+        .into_par_iter()
+        .map(|g| {
+            let (key, resources) = taken_apart(g);
+            map(key, resources)
+        })
+        .collect()
+}
+
+/// A Gateway's key (`Gateway/ns/name`) and its resources as text.
+fn taken_apart(g: RenderedGateway) -> (String, Resources) {
     let key = format!("Gateway/{}/{}", g.namespace, g.name);
-    let mut resources: BTreeMap<(String, String), Box<str>> = BTreeMap::new();
+    let mut resources: Resources = BTreeMap::new();
     for r in g.resources {
         // Names are unique within a section; were one repeated, the first is what is served.
         resources
@@ -68,7 +134,7 @@ pub fn add_gateway(out: &mut RenderedMap, g: RenderedGateway) {
     if !g.statuses.is_null() {
         resources.insert((STATUSES.to_string(), String::new()), text(&g.statuses));
     }
-    out.insert(key, resources);
+    (key, resources)
 }
 
 /// Adds what is rendered for no single Gateway (the rendering without its Gateways).
@@ -146,6 +212,8 @@ pub struct Against<'b> {
     changes: Vec<GatewayChange>,
     /// The Gateways (and [`SHARED`]) the other side rendered.
     seen: std::collections::BTreeSet<String>,
+    /// Renderings waiting to be compared, a batch at a time in parallel.
+    pending: Vec<RenderedGateway>,
 }
 
 impl<'b> Against<'b> {
@@ -154,43 +222,55 @@ impl<'b> Against<'b> {
             base,
             changes: Vec::new(),
             seen: std::collections::BTreeSet::new(),
+            pending: Vec::new(),
         }
     }
 
     /// One Gateway's rendering, as the renderer hands it on.
     pub fn add_gateway(&mut self, g: RenderedGateway) {
-        let mut one = RenderedMap::new();
-        add_gateway(&mut one, g);
-        self.add(one);
+        self.pending.push(g);
+        if full(&self.pending) {
+            self.flush();
+        }
     }
 
     /// What is rendered for no single Gateway.
     pub fn add_rest(&mut self, rendered: Rendered) {
+        self.flush();
         let mut one = RenderedMap::new();
         add_rest(&mut one, rendered);
-        self.add(one);
-    }
-
-    fn add(&mut self, one: RenderedMap) {
         let empty = BTreeMap::new();
         for (key, after) in one {
-            // Rendered twice under one name, the later rendering is the side's (as in a map).
-            if self.seen.contains(&key) {
-                self.changes.retain(|c| c.gateway != key);
-            }
-            let before = self.base.get(&key).unwrap_or(&empty);
-            self.changes.extend(gateway_change(&key, before, &after));
-            self.seen.insert(key);
+            let change = gateway_change(&key, self.base.get(&key).unwrap_or(&empty), &after);
+            self.record(key, change);
         }
     }
 
-    /// Whether the other side rendered this Gateway (`Gateway/ns/name`).
-    pub fn rendered(&self, key: &str) -> bool {
-        self.seen.contains(key)
+    /// Compares the pending renderings with the base's (in parallel), recorded in their order.
+    fn flush(&mut self) {
+        let base = self.base;
+        let empty = BTreeMap::new();
+        let compared = take_apart_all(&mut self.pending, |key, after| {
+            let change = gateway_change(&key, base.get(&key).unwrap_or(&empty), &after);
+            (key, change)
+        });
+        for (key, change) in compared {
+            self.record(key, change);
+        }
+    }
+
+    fn record(&mut self, key: String, change: Option<GatewayChange>) {
+        // Rendered twice under one name, the later rendering is the side's (as in a map).
+        if self.seen.contains(&key) {
+            self.changes.retain(|c| c.gateway != key);
+        }
+        self.changes.extend(change);
+        self.seen.insert(key);
     }
 
     /// The changes, in [`compare`]'s order, with what only `base` rendered as removed.
-    pub fn finish(self) -> (Vec<GatewayChange>, std::collections::BTreeSet<String>) {
+    pub fn finish(mut self) -> (Vec<GatewayChange>, std::collections::BTreeSet<String>) {
+        self.flush();
         let empty = BTreeMap::new();
         let mut changes = self.changes;
         for (key, before) in self.base {

@@ -400,6 +400,56 @@ fn a_head_compared_as_it_is_rendered_says_what_two_whole_renderings_say() {
 }
 
 #[test]
+fn renderings_taken_apart_in_batches_say_what_one_at_a_time_says() {
+    // Far more Gateways than one batch; every seventh changed, and Gateway 90 rendered twice in
+    // different batches (its later rendering, unchanged, is the side's).
+    let filters = |i: usize, changed: bool| {
+        if changed && i % 7 == 0 {
+            json!([{"name": format!("cors-{i}")}])
+        } else {
+            json!([])
+        }
+    };
+    let side = |changed: bool| -> Vec<RenderedGateway> {
+        let mut gs: Vec<RenderedGateway> = (0..100)
+            .map(|i| named_gateway("shop", &format!("g{i:03}"), route(filters(i, changed))))
+            .collect();
+        gs.insert(
+            1,
+            named_gateway("shop", "g090", route(json!([{"name": "x"}]))),
+        );
+        gs
+    };
+    let whole = |gateways| {
+        rendered::of_rendered(Rendered {
+            gateways,
+            ..Rendered::default()
+        })
+    };
+    let base = whole(side(false));
+
+    let mut collect = rendered::Collect::default();
+    for g in side(false) {
+        collect.add_gateway(g);
+    }
+    assert_eq!(collect.finish(Rendered::default()), base);
+
+    let mut against = rendered::Against::new(&base);
+    for g in side(true) {
+        against.add_gateway(g);
+    }
+    let (changes, seen) = against.finish();
+    assert_eq!(changes, rendered::compare(&base, &whole(side(true))));
+    let changed: Vec<&str> = changes.iter().map(|c| c.gateway.as_str()).collect();
+    let expected: Vec<String> = (0..100)
+        .step_by(7)
+        .map(|i| format!("Gateway/shop/g{i:03}"))
+        .collect();
+    assert_eq!(changed, expected);
+    assert_eq!(seen.len(), 100);
+}
+
+#[test]
 fn markdown_holds_its_cap_exactly_when_names_are_escaped() {
     // Forty policies whose names hold control characters, each escaped to four bytes (`\x1b`):
     // their findings' resources and messages grow when escaped, and the cap must count that.
