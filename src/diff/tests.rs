@@ -404,7 +404,7 @@ fn renderings_taken_apart_in_batches_say_what_one_at_a_time_says() {
     // Far more Gateways than one batch; every seventh changed, and Gateway 90 rendered twice in
     // different batches (its later rendering, unchanged, is the side's).
     let filters = |i: usize, changed: bool| {
-        if changed && i % 7 == 0 {
+        if changed && i.is_multiple_of(7) {
             json!([{"name": format!("cors-{i}")}])
         } else {
             json!([])
