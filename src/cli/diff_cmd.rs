@@ -40,21 +40,27 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         ..LintOptions::default()
     });
     // One side after the other (each lint is parallel already; running both at once measured
-    // slower). Only the Gateways whose inputs differ are rendered, on both sides: the others
-    // render the same. The head's rendering is compared with the base's Gateway by Gateway,
-    // never kept.
-    let (base_run, head_run) = match side_run(&base_input, &options)
-        .and_then(|base| Ok((base, side_run(&head_input, &options)?)))
-    {
-        Ok(runs) => runs,
+    // slower), and only one side's run in memory at a time: the base is rendered whole (with
+    // each Gateway's inputs) and its run dropped before the head is read. The head renders only
+    // the Gateways whose inputs differ, compared with the base's Gateway by Gateway, never kept;
+    // the others render the same.
+    let global = options.config.global_policy_namespace.as_deref();
+    let graph = matches!(args.output, DiffFormat::Markdown);
+    let base_run = match side_run(&base_input, &options) {
+        Ok(run) => run,
+        Err(message) => return usage_error(&message),
+    };
+    let (base_inputs, mut base) = rayon::join(
+        || Inputs::of_run(&base_run, &render_options, global),
+        || Side::of_run(&base_run, &render_options, graph),
+    );
+    drop(base_run);
+    let head_run = match side_run(&head_input, &options) {
+        Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
     let mut phases = crate::lint::Phases::start();
-    let global = options.config.global_policy_namespace.as_deref();
-    let (base_inputs, head_inputs) = rayon::join(
-        || Inputs::of_run(&base_run, &render_options, global),
-        || Inputs::of_run(&head_run, &render_options, global),
-    );
+    let head_inputs = Inputs::of_run(&head_run, &render_options, global);
     if let Some(gateway) = &render_options.gateway
         && !base_inputs.gateways.contains_key(gateway)
         && !head_inputs.gateways.contains_key(gateway)
@@ -69,13 +75,14 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
             .map_or(head_inputs.gateways.len(), |o| o.len()),
         head_inputs.gateways.len()
     ));
+    if let Some(only) = &only {
+        diff::rendered::keep_only(&mut base.rendered, only);
+    }
     let render_options = RenderOptions {
         only: only.map(Arc::new),
         ..render_options
     };
-    let graph = matches!(args.output, DiffFormat::Markdown);
-    let base = located(Side::of_run(&base_run, &render_options, graph), &base_input);
-    drop(base_run);
+    let base = located(base, &base_input);
     let mut head = diff::Head::of_run(&base, &head_run, &render_options, graph);
     drop(head_run);
     head.side = located(head.side, &head_input);

@@ -2,7 +2,7 @@
 //! each with a unified diff of its YAML. Resources are compared by name, not by position: one
 //! that only moved in the list is no change.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -135,6 +135,16 @@ fn taken_apart(g: RenderedGateway) -> (String, Resources) {
         resources.insert((STATUSES.to_string(), String::new()), text(&g.statuses));
     }
     (key, resources)
+}
+
+/// Keeps of a side's rendering what is rendered for no single Gateway and the Gateways in
+/// `gateways` (namespace, name): what the other side renders when it renders only those.
+pub fn keep_only(map: &mut RenderedMap, gateways: &BTreeSet<(String, String)>) {
+    let keys: BTreeSet<String> = gateways
+        .iter()
+        .map(|(ns, name)| format!("Gateway/{ns}/{name}"))
+        .collect();
+    map.retain(|key, _| !key.starts_with("Gateway/") || keys.contains(key));
 }
 
 /// Adds what is rendered for no single Gateway (the rendering without its Gateways).

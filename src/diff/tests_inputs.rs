@@ -201,13 +201,17 @@ fn run(text: &str) -> LintRun {
     )
 }
 
-/// The diff of two texts, rendering `only` the given Gateways (`None`: every Gateway).
+/// The diff of two texts, the head rendering `only` the given Gateways (`None`: every Gateway)
+/// as `gwctl diff` does: the base rendered whole, then kept to those Gateways.
 fn diff_of(base: &LintRun, head: &LintRun, only: Option<BTreeSet<(String, String)>>) -> Diff {
+    let mut base = Side::of_run(base, &options(), false);
+    if let Some(only) = &only {
+        super::rendered::keep_only(&mut base.rendered, only);
+    }
     let options = RenderOptions {
         only: only.map(Arc::new),
         ..options()
     };
-    let base = Side::of_run(base, &options, false);
     let head = Head::of_run(&base, head, &options, false);
     diff_head(&base, head)
 }
