@@ -124,12 +124,32 @@ impl Phases {
         if self.on {
             let now = Instant::now();
             eprintln!(
-                "phase {name:<12} {:8.3} s",
-                now.duration_since(self.last).as_secs_f64()
+                "phase {name:<12} {:8.3} s{}",
+                now.duration_since(self.last).as_secs_f64(),
+                memory_mb()
             );
             self.last = now;
         }
     }
+}
+
+/// The process's resident and peak memory so far (Linux), to see which stage sets the peak.
+fn memory_mb() -> String {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return String::new();
+    };
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    format!(
+        "  rss {:5} MB  peak {:5} MB",
+        field("VmRSS:"),
+        field("VmHWM:")
+    )
 }
 
 /// Receives progress of a run (called from several threads).
