@@ -34,7 +34,7 @@ enum Pending {
     Key,
     /// The next node is the value of this key.
     Value {
-        key: String,
+        key: Text,
         span: Span,
         merge: bool,
     },
@@ -49,7 +49,7 @@ enum Pending {
 struct Duplicate {
     /// Its GW003 finding, in the file's findings.
     finding: usize,
-    key: String,
+    key: Text,
     key_span: Span,
     /// Where the mapping's content before the key ended.
     before: usize,
@@ -474,7 +474,7 @@ impl<'a> Builder<'a> {
                     frame.merges.push(node);
                 } else {
                     frame.push_entry(Entry {
-                        key: Text::from(key),
+                        key,
                         key_span: span,
                         value: node,
                     });

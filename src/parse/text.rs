@@ -61,6 +61,17 @@ impl Text {
         }
     }
 
+    /// The same text with the flag cleared, without copying it (a scalar become a key).
+    pub(super) fn without_flag(self) -> Text {
+        Text(match self.0 {
+            Repr::Inline { len_flag, bytes } => Repr::Inline {
+                len_flag: len_flag & !FLAG,
+                bytes,
+            },
+            Repr::Heap(text) | Repr::FlaggedHeap(text) => Repr::Heap(text),
+        })
+    }
+
     pub(super) fn flag(&self) -> bool {
         match &self.0 {
             Repr::Inline { len_flag, .. } => len_flag & FLAG != 0,
@@ -186,6 +197,9 @@ mod tests {
             let t = Text::with_flag(s, true);
             assert_eq!(t.as_str(), s);
             assert!(t.flag());
+            let key = t.clone().without_flag();
+            assert_eq!(key.as_str(), s);
+            assert!(!key.flag());
             assert!(!Text::from(s).flag());
         }
         assert_eq!(std::mem::size_of::<Text>(), 24);
