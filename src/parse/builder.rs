@@ -33,11 +33,7 @@ enum Pending {
     /// The next node is a key.
     Key,
     /// The next node is the value of this key.
-    Value {
-        key: Text,
-        span: Span,
-        merge: bool,
-    },
+    Value { key: Text, span: Span, merge: bool },
     /// The next node is the value of a rejected key (duplicate or complex) and is dropped.
     Drop,
     /// The next node is the value of a duplicate key, dropped; when it equals the first value,

@@ -130,7 +130,12 @@ pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
         .zip(&served)
         .map(|(a, hosts)| match &a.route.spec {
             Spec::Route(route) => {
-                hosts.len() * route.http_rules.iter().map(|r| r.matches.len()).sum::<usize>()
+                hosts.len()
+                    * route
+                        .http_rules
+                        .iter()
+                        .map(|r| r.matches.len())
+                        .sum::<usize>()
             }
             _ => 0,
         })
