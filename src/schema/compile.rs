@@ -472,30 +472,24 @@ fn keywords(o: &Map<String, Value>) -> SchemaNode {
         list_type: match str_of("x-kubernetes-list-type") {
             Some("set") => ListType::Set,
             Some("map") => ListType::Map(
-                o.get("x-kubernetes-list-map-keys")
-                    .and_then(Value::as_array)
-                    .map(|keys| {
-                        keys.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
+                strings(o, "x-kubernetes-list-map-keys")
+                    .map(str::to_string)
+                    .collect(),
             ),
             _ => ListType::Atomic,
         },
-        required: o
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|req| {
-                req.iter()
-                    .filter_map(Value::as_str)
-                    .map(Box::from)
-                    .collect()
-            })
-            .unwrap_or_default(),
+        required: strings(o, "required").map(Box::from).collect(),
         ..SchemaNode::default()
     }
+}
+
+/// The strings of the array `key` (none when absent or not an array).
+fn strings<'a>(o: &'a Map<String, Value>, key: &str) -> impl Iterator<Item = &'a str> {
+    o.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
 }
 
 #[cfg(test)]
