@@ -7,6 +7,8 @@ use crate::secrets::Sensitive;
 use crate::source::{FileId, Span};
 
 use super::Resource;
+use super::facts_backend::{backend_sections, backend_variant, inline_policies};
+use super::facts_listeners::listeners;
 use super::facts_policy::{PolicyFacts, is_policy_kind, is_target_kind, policy_facts};
 use super::facts_refs::field_refs;
 use super::facts_rules::{RuleFacts, http_rules};
@@ -15,6 +17,10 @@ pub const GATEWAY_API: &str = "gateway.networking.k8s.io";
 pub const GATEWAY_API_X: &str = "gateway.networking.x-k8s.io";
 /// A delegating route's annotation (see [`RouteFacts::inherited_priority`]).
 pub const INHERITED_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
+/// A route's annotation (see [`RouteFacts::weight`]).
+pub const ROUTE_WEIGHT: &str = "kgateway.dev/route-weight";
+/// A delegated route's annotation (see [`RouteFacts::inherits_matcher`]).
+pub const INHERIT_MATCHER: &str = "delegation.kgateway.dev/inherit-parent-matcher";
 
 /// Who a resource is and where it is.
 #[derive(Debug, Clone)]
@@ -158,8 +164,14 @@ pub struct RouteFacts {
     /// An HTTPRoute's rules: their matches and catch-all places (empty for other kinds).
     pub http_rules: Vec<RuleFacts>,
     /// `metadata.creationTimestamp` as written (RFC 3339 sorts as text): the first tie-break
-    /// between conflicting routes.
+    /// between conflicting routes (HTTPRoute and GRPCRoute).
     pub created: Option<Box<str>>,
+    /// The `kgateway.dev/route-weight` annotation; 0 without one or when it is no integer
+    /// (render's WeightedRoutePrecedence).
+    pub weight: i64,
+    /// The `delegation.kgateway.dev/inherit-parent-matcher: "true"` annotation: a delegated
+    /// child's matches are relative to its parent's.
+    pub inherits_matcher: bool,
 }
 
 /// What a secretRef / configMapRef / extensionRef / backendRef / parametersRef of a policy needs.
@@ -287,11 +299,11 @@ pub(crate) fn int(node: Option<&Node>) -> Option<i64> {
     }
 }
 
-fn seq(node: Option<&Node>) -> &[Node] {
+pub(super) fn seq(node: Option<&Node>) -> &[Node] {
     node.and_then(Node::as_seq).unwrap_or(&[])
 }
 
-fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
+pub(super) fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
     node.and_then(Node::as_map)
         .unwrap_or(&[])
         .iter()
@@ -370,13 +382,21 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
         },
         (GATEWAY_API, "HTTPRoute" | "GRPCRoute" | "TLSRoute" | "TCPRoute" | "UDPRoute") => {
             let mut facts = route(spec_node);
-            facts.inherited_priority = metadata
-                .and_then(|m| m.get("annotations"))
-                .and_then(|a| a.get(INHERITED_PRIORITY))
-                .and_then(Node::as_str)
-                .map(Box::from);
+            let annotation = |key: &str| {
+                metadata
+                    .and_then(|m| m.get("annotations"))
+                    .and_then(|a| a.get(key))
+                    .and_then(Node::as_str)
+            };
+            facts.inherited_priority = annotation(INHERITED_PRIORITY).map(Box::from);
+            facts.weight = annotation(ROUTE_WEIGHT)
+                .and_then(|w| w.trim().parse().ok())
+                .unwrap_or(0);
+            facts.inherits_matcher = annotation(INHERIT_MATCHER) == Some("true");
             if res.kind == "HTTPRoute" {
                 facts.http_rules = http_rules(spec_node);
+            }
+            if matches!(res.kind, "HTTPRoute" | "GRPCRoute") {
                 facts.created = metadata
                     .and_then(|m| m.get("creationTimestamp"))
                     .and_then(Node::as_str)
@@ -458,62 +478,6 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
     })
 }
 
-fn listeners(spec: Option<&Node>) -> Vec<Listener> {
-    seq(spec.and_then(|n| n.get("listeners")))
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let allowed = l.get("allowedRoutes");
-            let namespaces = allowed.and_then(|a| a.get("namespaces"));
-            let path = format!("spec.listeners[{i}]");
-            let tls = l.get("tls");
-            Listener {
-                name: s(l.get("name")).unwrap_or_default(),
-                port: int(l.get("port")),
-                protocol: s(l.get("protocol")).unwrap_or_default(),
-                hostname: s(l.get("hostname")),
-                from: s(namespaces.and_then(|n| n.get("from"))).unwrap_or_else(|| "Same".into()),
-                selector: namespaces.and_then(|n| n.get("selector")).map(selector),
-                kinds: seq(allowed.and_then(|a| a.get("kinds")))
-                    .iter()
-                    .filter_map(|k| {
-                        Some((
-                            s(k.get("group")).unwrap_or_else(|| GATEWAY_API.into()),
-                            s(k.get("kind"))?,
-                        ))
-                    })
-                    .collect(),
-                certificate_refs: seq(tls.and_then(|t| t.get("certificateRefs")))
-                    .iter()
-                    .enumerate()
-                    .map(|(j, r)| obj_ref(r, format!("{path}.tls.certificateRefs[{j}]")))
-                    .collect(),
-                span: l.span,
-                path,
-            }
-        })
-        .collect()
-}
-
-pub(crate) fn selector(node: &Node) -> Selector {
-    Selector {
-        labels: string_map(node.get("matchLabels")),
-        expressions: seq(node.get("matchExpressions"))
-            .iter()
-            .filter_map(|e| {
-                Some((
-                    s(e.get("key"))?,
-                    s(e.get("operator"))?,
-                    seq(e.get("values"))
-                        .iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect(),
-                ))
-            })
-            .collect(),
-    }
-}
-
 fn route(spec: Option<&Node>) -> RouteFacts {
     let mut out = RouteFacts {
         parent_refs: seq(spec.and_then(|n| n.get("parentRefs")))
@@ -585,69 +549,4 @@ fn reference_grant(spec: Option<&Node>) -> Spec {
             })
             .collect(),
     }
-}
-
-fn fields_of(node: Option<&Node>, secrets: &Sensitive) -> Vec<(String, serde_json::Value)> {
-    node.and_then(Node::as_map)
-        .unwrap_or(&[])
-        .iter()
-        .map(|e| (e.key.to_string(), secrets.json(&e.value)))
-        .collect()
-}
-
-fn inline_policies(spec: Option<&Node>, secrets: &Sensitive) -> Option<Box<InlinePolicies>> {
-    let spec = spec?;
-    let mut out = InlinePolicies {
-        backend: fields_of(spec.get("policies"), secrets),
-        sections: Vec::new(),
-    };
-    let providers = spec
-        .get("ai")
-        .map(|ai| {
-            seq(ai.get("groups"))
-                .iter()
-                .flat_map(|g| seq(g.get("providers")))
-        })
-        .into_iter()
-        .flatten();
-    let targets = spec
-        .get("mcp")
-        .map(|m| seq(m.get("targets")))
-        .unwrap_or(&[]);
-    for p in providers.chain(targets.iter()) {
-        if let (Some(name), Some(_)) = (s(p.get("name")), p.get("policies")) {
-            out.sections
-                .push((name, fields_of(p.get("policies"), secrets)));
-        }
-    }
-    (!out.backend.is_empty() || !out.sections.is_empty()).then(|| Box::new(out))
-}
-
-/// Names a policy's `sectionName` may use on a backend: AI providers and MCP targets.
-fn backend_variant(spec: Option<&Node>) -> Option<&'static str> {
-    let spec = spec?;
-    if s(spec.get("type")).as_deref() == Some("Cloud") {
-        return Some("cloud");
-    }
-    ["ai", "mcp", "static", "dynamicForwardProxy", "cloud"]
-        .into_iter()
-        .find(|k| spec.get(k).is_some())
-}
-
-fn backend_sections(spec: Option<&Node>) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some(spec) = spec else { return out };
-    if let Some(ai) = spec.get("ai") {
-        for g in seq(ai.get("groups")) {
-            for p in seq(g.get("providers")) {
-                out.extend(s(p.get("name")));
-            }
-        }
-    }
-    if let Some(mcp) = spec.get("mcp") {
-        for t in seq(mcp.get("targets")) {
-            out.extend(s(t.get("name")));
-        }
-    }
-    out
 }

@@ -9,12 +9,10 @@ use super::plan::array;
 use super::policy::Policies;
 use crate::merge::Place;
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{Facts, GATEWAY_API, RouteFacts, Spec};
 
 /// The group and kind of a backendRef that selects child routes by label.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";
-/// A child route's annotation: its matches are relative to its parent's.
-const INHERIT: &str = "delegation.kgateway.dev/inherit-parent-matcher";
 /// Delegation deeper than this is treated as a cycle.
 const MAX_DEPTH: usize = 8;
 /// Entries of one virtual host past which delegation stops expanding: routes delegating to
@@ -35,6 +33,8 @@ pub enum Delegation {
 /// One Envoy Route to be: a match of a rule of a route.
 pub struct Entry<'a> {
     pub route: &'a Object,
+    /// The typed model of `route` (hostnames, rule names, annotations).
+    pub typed: &'a RouteFacts,
     pub rule_index: usize,
     pub rule: &'a Value,
     pub match_index: usize,
@@ -45,6 +45,8 @@ pub struct Entry<'a> {
     pub delegation: Delegation,
     /// The route attached to the listener: `route` itself, or the top of its delegation chain.
     pub root: &'a Object,
+    /// The typed model of `root`.
+    pub root_typed: &'a RouteFacts,
     /// Its position among the root's entries, children before the rule that delegates to them
     /// (the reference's last tie-break).
     pub order: usize,
@@ -68,9 +70,31 @@ pub fn of_route<'a>(
         port,
     };
     expand(&walk, route, None, &mut path, out);
+    let root_typed = typed_route(ctx, route);
     for (order, e) in out[start..].iter_mut().enumerate() {
         e.root = route;
+        e.root_typed = root_typed;
         e.order = order;
+    }
+}
+
+static NO_ROUTE_FACTS: std::sync::LazyLock<RouteFacts> =
+    std::sync::LazyLock::new(RouteFacts::default);
+
+/// The typed model of a route of the inputs: the facts at its position (the model's facts and
+/// the inputs' objects are position for position; the position is found from the address, as a
+/// route may share its name with another object). Empty facts for an object that is not there.
+pub fn typed_route<'a>(ctx: &Context<'a>, route: &Object) -> &'a RouteFacts {
+    let objects = ctx.inputs.objects;
+    let offset = (std::ptr::from_ref(route) as usize).wrapping_sub(objects.as_ptr() as usize);
+    let i = offset / std::mem::size_of::<Object>().max(1);
+    let facts: Option<&'a Facts> = objects
+        .get(i)
+        .filter(|o| std::ptr::eq(*o, route))
+        .and_then(|_| ctx.run.model.as_ref()?.facts.get(i));
+    match facts.map(|f| &f.spec) {
+        Some(Spec::Route(r)) => r,
+        _ => &NO_ROUTE_FACTS,
     }
 }
 
@@ -89,12 +113,8 @@ fn expand<'a>(
     path: &mut Vec<(&'a Object, usize)>,
     out: &mut Vec<Entry<'a>>,
 ) {
-    let inherits = route
-        .value
-        .pointer("/metadata/annotations")
-        .and_then(|a| a.get(INHERIT))
-        .and_then(Value::as_str)
-        == Some("true");
+    let typed = typed_route(walk.ctx, route);
+    let inherits = typed.inherits_matcher;
     // The delegating rules above this route, nearest first.
     let parents: Vec<(&'a Object, usize)> = path.iter().rev().skip(1).copied().collect();
     for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
@@ -125,6 +145,7 @@ fn expand<'a>(
             }
             own.push(Entry {
                 route,
+                typed,
                 rule_index: ri,
                 rule,
                 match_index: mi,
@@ -132,6 +153,7 @@ fn expand<'a>(
                 port: walk.port,
                 delegation,
                 root: route,
+                root_typed: typed,
                 order: 0,
                 parents: parents.clone(),
             });

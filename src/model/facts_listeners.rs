@@ -1,0 +1,62 @@
+//! Facts of the listeners of a Gateway or ListenerSet: port, protocol, hostname, which routes
+//! they admit (namespaces, label selector, kinds) and their certificate references.
+
+use crate::parse::Node;
+
+use super::facts::{GATEWAY_API, Listener, Selector, int, obj_ref, s, seq, string_map};
+
+pub(super) fn listeners(spec: Option<&Node>) -> Vec<Listener> {
+    seq(spec.and_then(|n| n.get("listeners")))
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let allowed = l.get("allowedRoutes");
+            let namespaces = allowed.and_then(|a| a.get("namespaces"));
+            let path = format!("spec.listeners[{i}]");
+            let tls = l.get("tls");
+            Listener {
+                name: s(l.get("name")).unwrap_or_default(),
+                port: int(l.get("port")),
+                protocol: s(l.get("protocol")).unwrap_or_default(),
+                hostname: s(l.get("hostname")),
+                from: s(namespaces.and_then(|n| n.get("from"))).unwrap_or_else(|| "Same".into()),
+                selector: namespaces.and_then(|n| n.get("selector")).map(selector),
+                kinds: seq(allowed.and_then(|a| a.get("kinds")))
+                    .iter()
+                    .filter_map(|k| {
+                        Some((
+                            s(k.get("group")).unwrap_or_else(|| GATEWAY_API.into()),
+                            s(k.get("kind"))?,
+                        ))
+                    })
+                    .collect(),
+                certificate_refs: seq(tls.and_then(|t| t.get("certificateRefs")))
+                    .iter()
+                    .enumerate()
+                    .map(|(j, r)| obj_ref(r, format!("{path}.tls.certificateRefs[{j}]")))
+                    .collect(),
+                span: l.span,
+                path,
+            }
+        })
+        .collect()
+}
+
+pub(super) fn selector(node: &Node) -> Selector {
+    Selector {
+        labels: string_map(node.get("matchLabels")),
+        expressions: seq(node.get("matchExpressions"))
+            .iter()
+            .filter_map(|e| {
+                Some((
+                    s(e.get("key"))?,
+                    s(e.get("operator"))?,
+                    seq(e.get("values"))
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect(),
+                ))
+            })
+            .collect(),
+    }
+}
