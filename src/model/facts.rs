@@ -156,6 +156,9 @@ pub struct RouteFacts {
     /// The `weight` of the backendRefs that write one: (index into `backend_refs`, weight).
     /// Sparse, as most routes leave it at its default of 1.
     pub backend_weights: Vec<(u32, i64)>,
+    /// For each rule, the index in `backend_refs` of its first backendRef (see
+    /// [`RouteFacts::rule_backends`]).
+    pub rule_backend_start: Vec<u32>,
     /// `filters[].extensionRef` of rules and backendRefs.
     pub extension_refs: Vec<ObjRef>,
     /// The `kgateway.dev/inherited-policy-priority` annotation: how the policies of a route
@@ -172,6 +175,23 @@ pub struct RouteFacts {
     /// The `delegation.kgateway.dev/inherit-parent-matcher: "true"` annotation: a delegated
     /// child's matches are relative to its parent's.
     pub inherits_matcher: bool,
+}
+
+impl RouteFacts {
+    /// The backendRefs of a rule, in order, each with its weight (1 unless written).
+    pub fn rule_backends(&self, rule: usize) -> impl Iterator<Item = (&ObjRef, i64)> + '_ {
+        let at = |i: usize| self.rule_backend_start.get(i).map(|&s| s as usize);
+        let start = at(rule).unwrap_or(self.backend_refs.len());
+        let end = at(rule + 1).unwrap_or(self.backend_refs.len());
+        (start..end).filter_map(move |i| {
+            let weight = self
+                .backend_weights
+                .iter()
+                .find(|(j, _)| *j as usize == i)
+                .map_or(1, |(_, w)| *w);
+            Some((self.backend_refs.get(i)?, weight))
+        })
+    }
 }
 
 /// What a secretRef / configMapRef / extensionRef / backendRef / parametersRef of a policy needs.
@@ -498,6 +518,8 @@ fn route(spec: Option<&Node>) -> RouteFacts {
         }
         out.rules.push(name);
         let rule_path = format!("spec.rules[{i}]");
+        out.rule_backend_start
+            .push(u32::try_from(out.backend_refs.len()).unwrap_or(u32::MAX));
         filters(rule, &rule_path, &mut out.extension_refs);
         for (j, b) in seq(rule.get("backendRefs")).iter().enumerate() {
             let path = format!("{rule_path}.backendRefs[{j}]");
@@ -512,6 +534,7 @@ fn route(spec: Option<&Node>) -> RouteFacts {
     // Kept for the whole run, one per route: no spare capacity.
     out.backend_refs.shrink_to_fit();
     out.backend_weights.shrink_to_fit();
+    out.rule_backend_start.shrink_to_fit();
     out.extension_refs.shrink_to_fit();
     out.rule_names.shrink_to_fit();
     out.rules.shrink_to_fit();

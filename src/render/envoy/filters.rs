@@ -52,7 +52,7 @@ pub fn rule(
                 let Some(b) = f.pointer("/requestMirror/backendRef") else {
                     continue;
                 };
-                let t = clusters::target(ctx, route, b);
+                let t = clusters::target(ctx, route, clusters::BackendRef::json(b));
                 if !t.resolved {
                     continue;
                 }

@@ -166,18 +166,18 @@ fn tcp_chains(
         if !matches!(route.id.kind.as_str(), "TCPRoute" | "TLSRoute") {
             continue;
         }
-        let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
-            .filter_map(Value::as_str)
-            .collect();
-        for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
+        let typed_route = super::entries::typed_route(ctx, route);
+        let hostnames: Vec<&str> = typed_route.hostnames.iter().map(String::as_str).collect();
+        for ri in 0..typed_route.rules.len() {
             let name = format!(
                 "listener~{port}-{}.{}-rule-{ri}",
                 route.id.namespace, route.id.name
             );
             let mut proxy = json!({"statPrefix": name});
-            let targets: Vec<(Target, i64)> = array(rule, "/backendRefs")
-                .map(|b| {
-                    let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
+            let targets: Vec<(Target, i64)> = typed_route
+                .rule_backends(ri)
+                .map(|(b, weight)| {
+                    let b = clusters::BackendRef::typed(b);
                     (clusters::target(ctx, route, b), weight)
                 })
                 .collect();

@@ -542,17 +542,19 @@ fn action(
     let mut action = Map::new();
     let mut backends = Vec::new();
     let mut upgrade = false;
-    for b in array(rule, "/backendRefs") {
-        let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
-        let t = clusters::target(ctx, e.route, b);
+    // backendRefs are not inherited: the typed ones of the entry's own rule; their filters are
+    // read as written.
+    let written: Vec<&Value> = array(rule, "/backendRefs").collect();
+    for (j, (b, weight)) in e.typed.rule_backends(e.rule_index).enumerate() {
+        let t = clusters::target(ctx, e.route, clusters::BackendRef::typed(b));
         upgrade |= t.app_protocol.as_deref() == Some("kubernetes.io/ws");
         if t.dynamic_forward_proxy {
             let (name, filter) = clusters::forward_proxy_filter();
             declarations.entry(name).or_insert(filter);
         }
         let mut per_backend = Map::new();
-        let bf = b.get("filters").unwrap_or(&Value::Null);
-        for f in bf.as_array().into_iter().flatten() {
+        let bf = written.get(j).and_then(|b| b.get("filters"));
+        for f in bf.and_then(Value::as_array).into_iter().flatten() {
             match f.get("type").and_then(Value::as_str) {
                 Some("RequestHeaderModifier") => {
                     filters::headers(&mut per_backend, f.get("requestHeaderModifier"), "request")?
