@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::plan::array;
+pub use crate::status::proxy::rejected_regex;
 
 /// The RouteMatch of one HTTPRoute match (`m` may be `Null`: match everything); `Err` says
 /// why the controller finds the match invalid. A regular expression is written as given: only
@@ -97,31 +98,6 @@ fn string_match(h: &Value) -> Result<Value, String> {
     Ok(json!({"name": name, "stringMatch": matcher}))
 }
 
-/// Why the proxy rejects a match (an HTTPRoute's, or a GRPCRoute's with `grpc`): its first
-/// regular expression RE2 refuses, in the words Envoy reports it with; `None` when it accepts
-/// every one.
-pub fn rejected_regex(m: &Value, grpc: bool) -> Option<String> {
-    fn regex(v: &Value) -> Option<&str> {
-        (v.get("type").and_then(Value::as_str) == Some("RegularExpression"))
-            .then(|| v.get("value").and_then(Value::as_str))
-            .flatten()
-    }
-    let path = if grpc {
-        None
-    } else {
-        m.get("path").and_then(regex)
-    };
-    let queries = if grpc {
-        None
-    } else {
-        Some(array(m, "/queryParams"))
-    };
-    path.into_iter()
-        .chain(array(m, "/headers").filter_map(regex))
-        .chain(queries.into_iter().flatten().filter_map(regex))
-        .find_map(super::re2_words::rejected)
-}
-
 /// Precedence of a match (Gateway API): sorts before when smaller. Exact paths first, then
 /// regular expressions, then longer prefixes; then a method; then more headers, then more
 /// query parameters.
@@ -186,21 +162,5 @@ mod tests {
             http(&m).is_err(),
             "a prefix without / is the controller's error"
         );
-    }
-
-    #[test]
-    fn the_first_regex_the_proxy_rejects_is_named() {
-        let m = json!({
-            "path": {"type": "RegularExpression", "value": "/ok/.*"},
-            "headers": [{"name": "x", "type": "RegularExpression", "value": "[x"}],
-            "queryParams": [{"name": "q", "type": "RegularExpression", "value": "(q"}],
-        });
-        assert_eq!(rejected_regex(&m, false).as_deref(), Some("missing ]: [x"));
-        let m = json!({"queryParams": [{"name": "q", "type": "RegularExpression", "value": "(q"}]});
-        assert_eq!(rejected_regex(&m, false).as_deref(), Some("missing ): (q"));
-        // A gRPC match has no path or query parameters of its own to reject.
-        assert_eq!(rejected_regex(&m, true), None);
-        let m = json!({"path": {"type": "PathPrefix", "value": "[x"}});
-        assert_eq!(rejected_regex(&m, false), None, "not a regular expression");
     }
 }

@@ -21,7 +21,6 @@ mod listeners;
 mod matches;
 mod plan;
 mod policy;
-mod re2_words;
 mod route_check;
 mod routes;
 mod tracing;
@@ -31,13 +30,7 @@ use serde_json::{Value, json};
 pub(crate) use super::secret_digest;
 use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
-pub(crate) use matches::rejected_regex;
-pub(crate) use plan::RESERVED_PORTS;
-pub(crate) use re2_words::rejected as re2_refusal;
-
-/// How the proxy's check of the configuration (validation level strict) begins its error.
-pub(crate) const XDS: &str =
-    "invalid xds configuration: error initializing configuration '/dev/fd/0': ";
+use crate::status::proxy::XDS;
 
 /// What every proxy-based Gateway's rendering shares, made once per render: the policy index,
 /// the routes by parent, and the clusters (every Service port and Backend, the same for each

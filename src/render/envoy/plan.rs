@@ -8,6 +8,7 @@ use super::super::Context;
 use crate::fasthash::FastMap;
 use crate::model::Object;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Listener, ObjRef, Spec};
+use crate::status::proxy::RESERVED_PORTS;
 
 pub struct GwListener<'a> {
     pub name: &'a str,
@@ -174,10 +175,6 @@ fn add_listeners<'a>(
         }
     }
 }
-
-/// The ports the proxy serves itself (admin, readiness, metrics, the AI data plane's admin):
-/// the controller rejects a listener on one of them.
-pub const RESERVED_PORTS: [i64; 4] = [8082, 9091, 15000, 19000];
 
 fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool {
     if !matches!(l.protocol, "HTTP" | "HTTPS" | "TCP" | "TLS") || RESERVED_PORTS.contains(&l.port) {

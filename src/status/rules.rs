@@ -53,7 +53,7 @@ pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<Strin
         .pointer("/spec/rules")
         .and_then(Value::as_array)?;
     let h = &merged.hierarchy;
-    let strict = ctx.options.validation_level == crate::render::ValidationLevel::Strict;
+    let strict = ctx.options.validation_level == super::ValidationLevel::Strict;
     rules.iter().enumerate().rev().find_map(|(i, rule)| {
         let places = [Place::Route(r), Place::Rule(r, i)];
         let attached = places.iter().filter_map(|p| h.attached.get(p)).flatten();
@@ -88,7 +88,7 @@ pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<Strin
 
 /// The Accepted message of a route one of whose generated routes the controller's check of the
 /// route replaced (the rendering says which), or `None`; the last one set kept.
-pub(super) fn checked(route: &Object, replaced: &[crate::render::ReplacedRoute]) -> Option<String> {
+pub(super) fn checked(route: &Object, replaced: &[super::ReplacedRoute]) -> Option<String> {
     let id = &route.id;
     replaced
         .iter()
@@ -108,10 +108,10 @@ pub(super) fn dropped(route: &Object) -> Option<String> {
     rules.iter().rev().find_map(|rule| {
         let matches = rule.get("matches").and_then(Value::as_array)?;
         matches.iter().enumerate().rev().find_map(|(i, m)| {
-            let why = crate::render::envoy::rejected_regex(m, grpc)?;
+            let why = super::proxy::rejected_regex(m, grpc)?;
             Some(format!(
                 "Dropped Rule ({i}): invalid matcher configuration: validation failed: {}{why}",
-                crate::render::envoy::XDS
+                super::proxy::XDS
             ))
         })
     })

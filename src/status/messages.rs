@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
+use super::proxy::XDS;
 use crate::diag::{ProxyCheck, Rejection};
-use crate::render::envoy::XDS;
 
 /// The proxy's words for an error only it finds, where they do not depend on more than gwctl
 /// knows: a transformation template is compiled by the transformation dynamic module, which
@@ -18,10 +18,7 @@ pub(super) fn proxy_words(r: &Rejection, object: Option<&Value>) -> Option<Strin
         )),
         ProxyCheck::Regex => {
             let pattern = object?.pointer(&pointer(path)?)?.as_str()?;
-            Some(format!(
-                "{XDS}{}",
-                crate::render::envoy::re2_refusal(pattern)?
-            ))
+            Some(format!("{XDS}{}", super::proxy::re2_refusal(pattern)?))
         }
         ProxyCheck::PathPrefix => Some(format!("{XDS}path_prefix should start with \"/\".")),
         ProxyCheck::Template => None,

@@ -25,7 +25,7 @@ pub(super) struct Reach<'r, 'a> {
 
 /// The merge stage's policy statuses (marked by the run's findings), by the ancestor they are
 /// on, made once for every Gateway: a Gateway's statuses are looked up, not found by a scan.
-pub(in crate::render) struct ByAncestor<'a> {
+pub(super) struct ByAncestor<'a> {
     statuses: Vec<PolicyStatus>,
     /// Indexes into `statuses`, in order, by the ancestor's (kind, namespace, name).
     on: FastMap<(&'a str, &'a str, &'a str), Vec<usize>>,

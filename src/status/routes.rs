@@ -3,11 +3,11 @@
 
 use serde_json::{Map, Value};
 
+use super::ValidationLevel;
 use super::delegation::Delegation;
 use super::{Attachment, Context, condition, status_word};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
-use crate::render::ValidationLevel;
 use crate::resolve::Condition;
 
 /// The section of each route kind.
@@ -42,7 +42,7 @@ pub(super) fn route_statuses(
     ctx: &Context<'_>,
     attached: &[Attachment<'_>],
     delegation: &Delegation<'_>,
-    replaced_routes: &[crate::render::ReplacedRoute],
+    replaced_routes: &[super::ReplacedRoute],
 ) -> Vec<(&'static str, Value)> {
     let controller = controller(ctx);
     let mut entries: Vec<Entry<'_>> = attached

@@ -1,28 +1,33 @@
-//! The status conditions the controller would write: on the Gateway and its listeners (and its
-//! listener sets), on the routes attached to it and on the policies that reach it, in the shape of
-//! the `Statuses` section of the reference's golden outputs (decisions.md section 7).
+//! The status stage, between merge and render: the conditions the controller would write on the
+//! Gateway and its listeners (and its listener sets), on the routes attached to it and on the
+//! policies that reach it, in the shape of the `Statuses` section of the reference's golden
+//! outputs (decisions.md section 7). Render attaches them to each Gateway's rendering.
 //!
 //! Built from what the pipeline predicts: the route conditions of the resolve stage, the policy
 //! statuses of the merge stage, and the objects for what only the Gateway's own spec decides
 //! (listener protocols, route kinds, certificates, conflicts).
 
+mod context;
 mod delegation;
+mod discovery;
 mod listeners;
 mod lookup;
 mod messages;
 mod policies;
+pub mod proxy;
 mod routes;
 mod rules;
 mod tls;
 
 use serde_json::{Map, Value};
 
-use super::Context;
 use crate::fasthash::FastMap;
 use crate::lint::Model;
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
 use crate::resolve::{Grants, RouteStatus};
+
+pub use context::{Context, Inputs, RenderOptions, ReplacedRoute, ValidationLevel};
 
 /// The statuses of one Gateway, without its rendering's replaced routes. To render many, build
 /// [`Shared`] once and use [`statuses_with`]: this builds it for the one Gateway.
@@ -104,7 +109,7 @@ pub fn statuses_with<'a>(
     ctx: &Context<'a>,
     shared: &Shared<'a>,
     gateway: &'a Object,
-    replaced: &[super::ReplacedRoute],
+    replaced: &[ReplacedRoute],
 ) -> Value {
     let sets = listener_sets(ctx, gateway);
     // Routes and policies reach the Gateway only through the listener sets it admits.

@@ -71,7 +71,7 @@ impl<'a> Lookup<'a> {
             targeting,
             by_target,
             verdicts: &ctx.run.verdicts,
-            strict: ctx.options.validation_level == crate::render::ValidationLevel::Strict,
+            strict: ctx.options.validation_level == super::ValidationLevel::Strict,
             used_backends,
         }
     }

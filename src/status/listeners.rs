@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 
 use super::lookup::Lookup;
 use super::messages::controller_message;
+use super::proxy::RESERVED_PORTS;
 use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
-use crate::render::envoy::RESERVED_PORTS;
 use crate::resolve::{Grants, resource_ref};
 
 /// A condition that does not hold: its reason and message.
