@@ -11,7 +11,7 @@ use super::facts_backend::{backend_sections, backend_variant, inline_policies};
 use super::facts_listeners::listeners;
 use super::facts_policy::{PolicyFacts, is_policy_kind, is_target_kind, policy_facts};
 use super::facts_refs::field_refs;
-use super::facts_rules::{RuleFacts, http_rules};
+use super::facts_rules::{RuleFacts, RuleSettings, http_rules, rule_settings};
 
 pub const GATEWAY_API: &str = "gateway.networking.k8s.io";
 pub const GATEWAY_API_X: &str = "gateway.networking.x-k8s.io";
@@ -159,6 +159,8 @@ pub struct RouteFacts {
     /// For each rule, the index in `backend_refs` of its first backendRef (see
     /// [`RouteFacts::rule_backends`]).
     pub rule_backend_start: Vec<u32>,
+    /// HTTPRoute and GRPCRoute: each rule's timeouts and retry (see [`RouteFacts::settings`]).
+    pub rule_settings: Vec<RuleSettings>,
     /// `filters[].extensionRef` of rules and backendRefs.
     pub extension_refs: Vec<ObjRef>,
     /// The `kgateway.dev/inherited-policy-priority` annotation: how the policies of a route
@@ -177,7 +179,17 @@ pub struct RouteFacts {
     pub inherits_matcher: bool,
 }
 
+static NO_SETTINGS: RuleSettings = RuleSettings {
+    timeouts: None,
+    retry: None,
+};
+
 impl RouteFacts {
+    /// A rule's timeouts and retry (none for a rule that is not there).
+    pub fn settings(&self, rule: usize) -> &RuleSettings {
+        self.rule_settings.get(rule).unwrap_or(&NO_SETTINGS)
+    }
+
     /// The backendRefs of a rule, in order, each with its weight (1 unless written).
     pub fn rule_backends(&self, rule: usize) -> impl Iterator<Item = (&ObjRef, i64)> + '_ {
         let at = |i: usize| self.rule_backend_start.get(i).map(|&s| s as usize);
@@ -417,6 +429,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
                 facts.http_rules = http_rules(spec_node);
             }
             if matches!(res.kind, "HTTPRoute" | "GRPCRoute") {
+                facts.rule_settings = rule_settings(spec_node);
                 facts.created = metadata
                     .and_then(|m| m.get("creationTimestamp"))
                     .and_then(Node::as_str)

@@ -5,6 +5,8 @@
 use crate::parse::Node;
 use crate::source::Span;
 
+use super::facts::{int, seq};
+
 /// One rule of an HTTPRoute.
 #[derive(Debug, Clone)]
 pub struct RuleFacts {
@@ -24,10 +26,6 @@ pub struct CatchAll {
     pub path: Box<str>,
     /// What the rule does with every request: "forwards to its backends", ...
     pub answer: Box<str>,
-}
-
-fn seq(node: Option<&Node>) -> &[Node] {
-    node.and_then(Node::as_seq).unwrap_or(&[])
 }
 
 fn text<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
@@ -156,4 +154,58 @@ fn direct_response(rule: &Node) -> Option<&str> {
             .then(|| text(r, "name"))
             .flatten()
     })
+}
+
+/// A rule's built-in `timeouts` and `retry` as written (HTTPRoute and GRPCRoute): what a
+/// delegated child inherits of the rules delegating to it.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSettings {
+    /// Set when the rule writes `timeouts` (whatever it holds).
+    pub timeouts: Option<Box<Timeouts>>,
+    /// Set when the rule writes `retry`.
+    pub retry: Option<Box<Retry>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Timeouts {
+    pub request: Option<Box<str>>,
+    pub backend_request: Option<Box<str>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Retry {
+    pub attempts: Option<i64>,
+    /// The status codes as written: the output copies them.
+    pub codes: Vec<serde_json::Value>,
+    pub backoff: Option<Box<str>>,
+}
+
+/// The settings of each rule; empty when no rule writes any (most routes).
+pub fn rule_settings(spec: Option<&Node>) -> Vec<RuleSettings> {
+    let rules = seq(spec.and_then(|n| n.get("rules")));
+    if !rules
+        .iter()
+        .any(|r| r.get("timeouts").is_some() || r.get("retry").is_some())
+    {
+        return Vec::new();
+    }
+    let boxed = |n: &Node, key: &str| text(n, key).map(Box::from);
+    rules
+        .iter()
+        .map(|rule| RuleSettings {
+            timeouts: rule.get("timeouts").map(|t| {
+                Box::new(Timeouts {
+                    request: boxed(t, "request"),
+                    backend_request: boxed(t, "backendRequest"),
+                })
+            }),
+            retry: rule.get("retry").map(|r| {
+                Box::new(Retry {
+                    attempts: int(r.get("attempts")),
+                    codes: seq(r.get("codes")).iter().map(Node::to_json).collect(),
+                    backoff: boxed(r, "backoff"),
+                })
+            }),
+        })
+        .collect()
 }

@@ -10,6 +10,7 @@ use super::policy::Policies;
 use crate::merge::Place;
 use crate::model::Object;
 use crate::model::facts::{Facts, GATEWAY_API, RouteFacts, Spec};
+use crate::model::facts_rules::{Retry, Timeouts};
 
 /// The group and kind of a backendRef that selects child routes by label.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";
@@ -297,37 +298,57 @@ fn path_within(child: &Value, parent: &Value) -> bool {
             .is_some_and(|rest| rest.starts_with('/') || prefix.is_empty())
 }
 
-/// A delegating route's annotation: whether its settings win over its children's
-/// (`...PreferParent`) or give way to them (the default, `...PreferChild`).
-const INHERITED_PRIORITY: &str = crate::model::facts::INHERITED_PRIORITY;
+/// The rule's timeouts and retry with what it inherits from the rules delegating to it (nearest
+/// first): each it does not set itself, or that a parent preferring its own settings sets.
+pub fn inherited_settings<'a>(
+    ctx: &Context<'a>,
+    e: &Entry<'a>,
+) -> (Option<&'a Timeouts>, Option<&'a Retry>) {
+    let own = e.typed.settings(e.rule_index);
+    let (mut timeouts, mut retry) = (own.timeouts.as_deref(), own.retry.as_deref());
+    // A rule that is not a mapping has no field to inherit into.
+    if !e.rule.is_object() {
+        return (timeouts, retry);
+    }
+    for &(parent, ri) in &e.parents {
+        let typed = typed_route(ctx, parent);
+        if ri >= typed.rules.len() {
+            continue;
+        }
+        let prefers_parent = prefers_parent(typed);
+        let theirs = typed.settings(ri);
+        if let Some(t) = theirs.timeouts.as_deref()
+            && (prefers_parent || timeouts.is_none())
+        {
+            timeouts = Some(t);
+        }
+        if let Some(r) = theirs.retry.as_deref()
+            && (prefers_parent || retry.is_none())
+        {
+            retry = Some(r);
+        }
+    }
+    (timeouts, retry)
+}
 
-/// The rule of an entry with the built-in settings it inherits from the rules delegating to it
-/// (nearest first): `timeouts`, `retry` and each type of filter (but ExtensionRefs, which the
-/// merge stage follows) the rule does not set itself, or that a parent preferring its own
-/// settings sets. A rule that is not delegated is returned as it is.
-pub fn inherited_rule<'a>(e: &Entry<'a>) -> std::borrow::Cow<'a, Value> {
+/// Whether a delegating route's settings win over its children's (`...PreferParent`) or give
+/// way to them (the default, `...PreferChild`).
+fn prefers_parent(route: &RouteFacts) -> bool {
+    crate::merge::InheritedPriority::parse(route.inherited_priority.as_deref()).prefers_parent()
+}
+
+/// The rule of an entry with the filters it inherits from the rules delegating to it (nearest
+/// first): each type of filter (but ExtensionRefs, which the merge stage follows) the rule does
+/// not set itself, or that a parent preferring its own settings sets. A rule that is not
+/// delegated is returned as it is.
+pub fn inherited_rule<'a>(ctx: &Context<'a>, e: &Entry<'a>) -> std::borrow::Cow<'a, Value> {
     use std::borrow::Cow;
     let mut rule = Cow::Borrowed(e.rule);
     for &(parent, ri) in &e.parents {
         let Some(parent_rule) = parent.value.pointer(&format!("/spec/rules/{ri}")) else {
             continue;
         };
-        let prefers_parent = crate::merge::InheritedPriority::parse(
-            parent
-                .value
-                .pointer("/metadata/annotations")
-                .and_then(|a| a.get(INHERITED_PRIORITY))
-                .and_then(Value::as_str),
-        )
-        .prefers_parent();
-        for key in ["timeouts", "retry"] {
-            if let Some(v) = parent_rule.get(key)
-                && (prefers_parent || rule.get(key).is_none())
-                && let Value::Object(fields) = rule.to_mut()
-            {
-                fields.insert(key.into(), v.clone());
-            }
-        }
+        let prefers_parent = prefers_parent(typed_route(ctx, parent));
         let kind = |f: &Value| f.get("type").and_then(Value::as_str).map(str::to_string);
         let mut types: Vec<String> = array(parent_rule, "/filters").filter_map(kind).collect();
         types.retain(|t| t != "ExtensionRef");

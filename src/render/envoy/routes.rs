@@ -16,6 +16,7 @@ use super::policy::{Applied, METADATA, Policies};
 use super::{duration, typed, underscored};
 use crate::model::Object;
 use crate::model::facts::RouteFacts;
+use crate::model::facts_rules::{Retry, Timeouts};
 
 /// The body of the direct response that replaces an invalid route rule.
 const INVALID_BODY: &str =
@@ -438,7 +439,8 @@ fn route(
 ) -> Result<Value, String> {
     let m = route_match(e)?;
     // A delegated child's rule with what it inherits of its parents' built-in settings.
-    let rule = entries::inherited_rule(e);
+    let rule = entries::inherited_rule(ctx, e);
+    let settings = entries::inherited_settings(ctx, e);
     let f = filters::rule(ctx, e.route, &rule, &e.m, e.port)?;
     let parent = e.parents.first().copied();
     let mut policy = shared.policies.rule(e.route, e.rule_index, parent)?;
@@ -455,11 +457,11 @@ fn route(
     } else if let Some(r) = f.redirect {
         out.insert("redirect".into(), r);
     } else {
-        let mut action = action(ctx, e, &rule, &mut route_fields, declarations)?;
+        let mut action = action(ctx, e, &rule, settings, &mut route_fields, declarations)?;
         action.extend(f.action);
         // The route's own timeouts, retries, host and path rewrites win over a TrafficPolicy's.
-        let builtin_timeout = rule.get("timeouts").is_some();
-        let builtin_retry = rule.get("retry").is_some();
+        let builtin_timeout = settings.0.is_some();
+        let builtin_retry = settings.1.is_some();
         let rewrites_path =
             action.contains_key("regexRewrite") || action.contains_key("prefixRewrite");
         for (k, v) in &policy.action {
@@ -536,6 +538,7 @@ fn action(
     ctx: &Context<'_>,
     e: &Entry<'_>,
     rule: &Value,
+    (timeouts, retry): (Option<&Timeouts>, Option<&Retry>),
     route_fields: &mut Map<String, Value>,
     declarations: &mut BTreeMap<String, Value>,
 ) -> Result<Map<String, Value>, String> {
@@ -606,39 +609,17 @@ fn action(
         "clusterNotFoundResponseCode".into(),
         json!("INTERNAL_SERVER_ERROR"),
     );
-    let request = rule
-        .pointer("/timeouts/request")
-        .and_then(Value::as_str)
+    let request = timeouts
+        .and_then(|t| t.request.as_deref())
         .and_then(duration);
-    let backend = rule
-        .pointer("/timeouts/backendRequest")
-        .and_then(Value::as_str)
+    let backend = timeouts
+        .and_then(|t| t.backend_request.as_deref())
         .and_then(duration);
-    if let Some(retry) = rule.get("retry") {
-        let mut policy = Map::new();
-        policy.insert(
-            "numRetries".into(),
-            json!(retry.get("attempts").and_then(Value::as_i64).unwrap_or(1)),
+    if let Some(retry) = retry {
+        action.insert(
+            "retryPolicy".into(),
+            retry_policy(retry, backend.as_deref()),
         );
-        if let Some(b) = &backend {
-            policy.insert("perTryTimeout".into(), json!(b));
-        }
-        let codes: Vec<Value> = array(retry, "/codes").cloned().collect();
-        if !codes.is_empty() {
-            policy.insert("retriableStatusCodes".into(), Value::Array(codes));
-        }
-        if let Some(b) = retry
-            .get("backoff")
-            .and_then(Value::as_str)
-            .and_then(duration)
-        {
-            policy.insert("retryBackOff".into(), json!({"baseInterval": b}));
-        }
-        policy.insert(
-            "retryOn".into(),
-            json!("cancelled,connect-failure,refused-stream,retriable-headers,retriable-status-codes,unavailable"),
-        );
-        action.insert("retryPolicy".into(), Value::Object(policy));
         if let Some(t) = request.or(backend) {
             action.insert("timeout".into(), json!(t));
         }
@@ -652,4 +633,27 @@ fn action(
         );
     }
     Ok(action)
+}
+
+/// A rule's retry as the RouteAction's retryPolicy; `per_try` is its backendRequest timeout.
+fn retry_policy(retry: &Retry, per_try: Option<&str>) -> Value {
+    let mut policy = Map::new();
+    policy.insert("numRetries".into(), json!(retry.attempts.unwrap_or(1)));
+    if let Some(b) = per_try {
+        policy.insert("perTryTimeout".into(), json!(b));
+    }
+    if !retry.codes.is_empty() {
+        policy.insert(
+            "retriableStatusCodes".into(),
+            Value::Array(retry.codes.clone()),
+        );
+    }
+    if let Some(b) = retry.backoff.as_deref().and_then(duration) {
+        policy.insert("retryBackOff".into(), json!({"baseInterval": b}));
+    }
+    policy.insert(
+        "retryOn".into(),
+        json!("cancelled,connect-failure,refused-stream,retriable-headers,retriable-status-codes,unavailable"),
+    );
+    Value::Object(policy)
 }
