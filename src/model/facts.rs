@@ -182,6 +182,7 @@ pub struct RouteFacts {
 static NO_SETTINGS: RuleSettings = RuleSettings {
     timeouts: None,
     retry: None,
+    session: None,
 };
 
 impl RouteFacts {

@@ -156,14 +156,26 @@ fn direct_response(rule: &Node) -> Option<&str> {
     })
 }
 
-/// A rule's built-in `timeouts` and `retry` as written (HTTPRoute and GRPCRoute): what a
-/// delegated child inherits of the rules delegating to it.
+/// A rule's built-in `timeouts`, `retry` and `sessionPersistence` as written (HTTPRoute and
+/// GRPCRoute): the first two are what a delegated child inherits of the rules delegating to it.
 #[derive(Debug, Clone, Default)]
 pub struct RuleSettings {
     /// Set when the rule writes `timeouts` (whatever it holds).
     pub timeouts: Option<Box<Timeouts>>,
     /// Set when the rule writes `retry`.
     pub retry: Option<Box<Retry>>,
+    /// Set when the rule writes `sessionPersistence` (not inherited by delegated children).
+    pub session: Option<Box<Session>>,
+}
+
+/// A rule's `sessionPersistence`.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    /// `sessionName` as written: the output copies it.
+    pub name: Option<serde_json::Value>,
+    /// `type: Header` (else a cookie).
+    pub header: bool,
+    pub absolute_timeout: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -183,10 +195,11 @@ pub struct Retry {
 /// The settings of each rule; empty when no rule writes any (most routes).
 pub fn rule_settings(spec: Option<&Node>) -> Vec<RuleSettings> {
     let rules = seq(spec.and_then(|n| n.get("rules")));
-    if !rules
-        .iter()
-        .any(|r| r.get("timeouts").is_some() || r.get("retry").is_some())
-    {
+    if !rules.iter().any(|r| {
+        ["timeouts", "retry", "sessionPersistence"]
+            .iter()
+            .any(|k| r.get(k).is_some())
+    }) {
         return Vec::new();
     }
     let boxed = |n: &Node, key: &str| text(n, key).map(Box::from);
@@ -204,6 +217,13 @@ pub fn rule_settings(spec: Option<&Node>) -> Vec<RuleSettings> {
                     attempts: int(r.get("attempts")),
                     codes: seq(r.get("codes")).iter().map(Node::to_json).collect(),
                     backoff: boxed(r, "backoff"),
+                })
+            }),
+            session: rule.get("sessionPersistence").map(|p| {
+                Box::new(Session {
+                    name: p.get("sessionName").map(Node::to_json),
+                    header: text(p, "type") == Some("Header"),
+                    absolute_timeout: boxed(p, "absoluteTimeout"),
                 })
             }),
         })

@@ -13,7 +13,7 @@ use super::plan::array;
 use super::policy::Applied;
 use super::routes::{Shared, route_match};
 use super::{duration, typed};
-use crate::model::facts_rules::{Retry, Timeouts};
+use crate::model::facts_rules::{Retry, Session, Timeouts};
 
 pub(super) fn route(
     ctx: &Context<'_>,
@@ -29,8 +29,8 @@ pub(super) fn route(
     let f = filters::rule(ctx, e.route, &rule, &e.m, e.port)?;
     let parent = e.parents.first().copied();
     let mut policy = shared.policies.rule(e.route, e.rule_index, parent)?;
-    if let Some(persistence) = rule.get("sessionPersistence") {
-        session_persistence(&mut policy, persistence);
+    if let Some(session) = e.typed.settings(e.rule_index).session.as_deref() {
+        session_persistence(&mut policy, session);
     }
     policy.declare_into(declarations);
     let mut out = Map::new();
@@ -68,7 +68,7 @@ pub(super) fn route(
 }
 
 /// A rule's sessionPersistence: the stateful session filter, configured on the route.
-fn session_persistence(policy: &mut Applied, p: &Value) {
+fn session_persistence(policy: &mut Applied, p: &Session) {
     let name = "envoy.filters.http.stateful_session";
     policy
         .declarations
@@ -83,8 +83,8 @@ fn session_persistence(policy: &mut Applied, p: &Value) {
                 ),
             })
         });
-    let session = p.get("sessionName").cloned().unwrap_or(json!("session"));
-    let state = if p.get("type").and_then(Value::as_str) == Some("Header") {
+    let session = p.name.clone().unwrap_or(json!("session"));
+    let state = if p.header {
         json!({
             "name": "envoy.http.stateful_session.header",
             "typedConfig": typed(
@@ -94,11 +94,7 @@ fn session_persistence(policy: &mut Applied, p: &Value) {
         })
     } else {
         let mut cookie = json!({"name": session, "path": "/"});
-        if let Some(ttl) = p
-            .get("absoluteTimeout")
-            .and_then(Value::as_str)
-            .and_then(duration)
-        {
+        if let Some(ttl) = p.absolute_timeout.as_deref().and_then(duration) {
             cookie["ttl"] = json!(ttl);
         }
         json!({
