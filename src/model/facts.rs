@@ -8,6 +8,7 @@ use crate::source::{FileId, Span};
 
 use super::Resource;
 use super::facts_backend::{backend_sections, backend_variant, inline_policies};
+pub use super::facts_listeners::Selector;
 use super::facts_listeners::listeners;
 use super::facts_policy::{PolicyFacts, is_policy_kind, is_target_kind, policy_facts};
 use super::facts_refs::field_refs;
@@ -118,31 +119,6 @@ pub struct Listener {
     pub certificate_refs: Vec<ObjRef>,
     pub span: Span,
     pub path: String,
-}
-
-/// A label selector: matchLabels and matchExpressions (key, operator, values).
-#[derive(Debug, Clone, Default)]
-pub struct Selector {
-    pub labels: Vec<(String, String)>,
-    pub expressions: Vec<(String, String, Vec<String>)>,
-}
-
-impl Selector {
-    /// Kubernetes label selector semantics; an unknown operator matches nothing.
-    pub fn matches(&self, labels: &[(String, String)]) -> bool {
-        let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v);
-        self.labels.iter().all(|(k, v)| get(k) == Some(v))
-            && self
-                .expressions
-                .iter()
-                .all(|(k, op, values)| match op.as_str() {
-                    "In" => get(k).is_some_and(|v| values.contains(v)),
-                    "NotIn" => get(k).is_none_or(|v| !values.contains(v)),
-                    "Exists" => get(k).is_some(),
-                    "DoesNotExist" => get(k).is_none(),
-                    _ => false,
-                })
-    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -293,6 +269,11 @@ pub enum Spec {
     },
     /// A policy kind (TrafficPolicy, AiGatewayPolicy, BackendConfigPolicy...): its targets and fields.
     Policy(Box<PolicyFacts>),
+    /// A DirectResponse: the answer a route's ExtensionRef filter names.
+    DirectResponse {
+        status: Option<i64>,
+        body: Option<Box<str>>,
+    },
     Other,
 }
 
@@ -470,6 +451,12 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
             path_prefix: spec_node
                 .and_then(|n| n.get("extAuth")?.get("httpService")?.get("pathPrefix"))
                 .and_then(|n| Some((n.as_str()?.to_string(), n.span))),
+        },
+        ("gateway.kgateway.dev", "DirectResponse") => Spec::DirectResponse {
+            status: int(spec_node.and_then(|n| n.get("status"))),
+            body: spec_node
+                .and_then(|n| n.get("body")?.as_str())
+                .map(Box::from),
         },
         (group, kind) if is_policy_kind(group, kind) => {
             Spec::Policy(Box::new(policy_facts(kind, root, spec_node, secrets)))

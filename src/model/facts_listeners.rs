@@ -3,7 +3,7 @@
 
 use crate::parse::Node;
 
-use super::facts::{GATEWAY_API, Listener, Selector, int, obj_ref, s, seq, string_map};
+use super::facts::{GATEWAY_API, Listener, int, obj_ref, s, seq, string_map};
 
 pub(super) fn listeners(spec: Option<&Node>) -> Vec<Listener> {
     seq(spec.and_then(|n| n.get("listeners")))
@@ -58,5 +58,30 @@ pub(super) fn selector(node: &Node) -> Selector {
                 ))
             })
             .collect(),
+    }
+}
+
+/// A label selector: matchLabels and matchExpressions (key, operator, values).
+#[derive(Debug, Clone, Default)]
+pub struct Selector {
+    pub labels: Vec<(String, String)>,
+    pub expressions: Vec<(String, String, Vec<String>)>,
+}
+
+impl Selector {
+    /// Kubernetes label selector semantics; an unknown operator matches nothing.
+    pub fn matches(&self, labels: &[(String, String)]) -> bool {
+        let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v);
+        self.labels.iter().all(|(k, v)| get(k) == Some(v))
+            && self
+                .expressions
+                .iter()
+                .all(|(k, op, values)| match op.as_str() {
+                    "In" => get(k).is_some_and(|v| values.contains(v)),
+                    "NotIn" => get(k).is_none_or(|v| !values.contains(v)),
+                    "Exists" => get(k).is_some(),
+                    "DoesNotExist" => get(k).is_none(),
+                    _ => false,
+                })
     }
 }

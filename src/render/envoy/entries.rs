@@ -82,18 +82,23 @@ pub fn of_route<'a>(
 static NO_ROUTE_FACTS: std::sync::LazyLock<RouteFacts> =
     std::sync::LazyLock::new(RouteFacts::default);
 
-/// The typed model of a route of the inputs: the facts at its position (the model's facts and
-/// the inputs' objects are position for position; the position is found from the address, as a
-/// route may share its name with another object). Empty facts for an object that is not there.
-pub fn typed_route<'a>(ctx: &Context<'a>, route: &Object) -> &'a RouteFacts {
+/// The typed model of an object of the inputs: the facts at its position (the model's facts and
+/// the inputs' objects are position for position; the position is found from the address, as an
+/// object may share its name with another). `None` for an object that is not there.
+pub fn typed<'a>(ctx: &Context<'a>, object: &Object) -> Option<&'a Facts> {
     let objects = ctx.inputs.objects;
-    let offset = (std::ptr::from_ref(route) as usize).wrapping_sub(objects.as_ptr() as usize);
+    let offset = (std::ptr::from_ref(object) as usize).wrapping_sub(objects.as_ptr() as usize);
     let i = offset / std::mem::size_of::<Object>().max(1);
-    let facts: Option<&'a Facts> = objects
+    objects
         .get(i)
-        .filter(|o| std::ptr::eq(*o, route))
-        .and_then(|_| ctx.run.model.as_ref()?.facts.get(i));
-    match facts.map(|f| &f.spec) {
+        .filter(|o| std::ptr::eq(*o, object))
+        .and_then(|_| ctx.run.model.as_ref()?.facts.get(i))
+}
+
+/// The typed model of a route of the inputs (see [`typed`]); empty facts for an object that is
+/// not there.
+pub fn typed_route<'a>(ctx: &Context<'a>, route: &Object) -> &'a RouteFacts {
+    match typed(ctx, route).map(|f| &f.spec) {
         Some(Spec::Route(r)) => r,
         _ => &NO_ROUTE_FACTS,
     }

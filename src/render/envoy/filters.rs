@@ -7,6 +7,7 @@ use super::super::Context;
 use super::clusters::{self, GATEWAY_GROUP};
 use super::plan::array;
 use crate::model::Object;
+use crate::model::facts::{Facts, Spec};
 
 /// What a rule's filters add to its Envoy Route.
 #[derive(Default)]
@@ -91,7 +92,7 @@ pub fn rule(
                         ) else {
                             return Err(format!("DirectResponse {name} not found"));
                         };
-                        out.direct = Some(direct_response(&d.value));
+                        out.direct = Some(direct_response(super::entries::typed(ctx, d)));
                     }
                     (GATEWAY_GROUP, "TrafficPolicy") => {
                         // The merge stage applies it; one that does not exist invalidates the rule.
@@ -302,13 +303,13 @@ fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), 
 }
 
 /// A DirectResponse's status and body.
-pub fn direct_response(spec: &Value) -> Value {
-    let status = spec
-        .pointer("/spec/status")
-        .and_then(Value::as_i64)
-        .unwrap_or(200);
-    let mut out = json!({"status": status});
-    if let Some(body) = spec.pointer("/spec/body").and_then(Value::as_str) {
+fn direct_response(facts: Option<&Facts>) -> Value {
+    let (status, body) = match facts.map(|f| &f.spec) {
+        Some(Spec::DirectResponse { status, body }) => (*status, body.as_deref()),
+        _ => (None, None),
+    };
+    let mut out = json!({"status": status.unwrap_or(200)});
+    if let Some(body) = body {
         out["body"] = json!({"inlineString": body});
     }
     out
