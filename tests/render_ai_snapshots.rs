@@ -185,3 +185,52 @@ fn render_command_prints_the_shared_resources_with_digests() {
     // Statuses only with --type status or all.
     assert!(!docs[1].contains("Statuses:"), "{text}");
 }
+
+/// The render command writes each of the AI data plane's shared resources as it is made (the
+/// document is never whole in memory); its output is byte for byte the documents of the
+/// library's rendering written whole, in both formats and for every `--type`.
+#[test]
+fn the_render_command_streams_the_documents_written_whole() {
+    let types: [(&str, &[&str], bool); 4] = [
+        ("all", &["listener", "route", "cluster"], true),
+        ("cluster", &["cluster"], false),
+        ("status", &[], true),
+        ("listener", &["listener"], false),
+    ];
+    for example in ["gateway.yaml", "mesh.yaml", "broken.yaml"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/render-ai")
+            .join(example);
+        for (kind, kinds, with_statuses) in types {
+            let docs = render_example(example).into_documents(kinds, with_statuses);
+            let streamed = docs.iter().any(|d| d.get("Shared") == Some(&json!("ai")));
+            assert!(
+                streamed || kind != "all",
+                "{example}: no shared AI document"
+            );
+            let json = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&docs).unwrap_or_default()
+            );
+            let yaml: Vec<String> = docs.iter().map(gwctl::report::yaml::to_yaml).collect();
+            for (format, expected) in [("json", json), ("yaml", yaml.join("---\n"))] {
+                let out = assert_cmd::Command::cargo_bin("gwctl")
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .args(["render", "--type", kind, "-o", format])
+                    .arg(&path)
+                    .output()
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{example} --type {kind} -o {format}"
+                );
+                assert_eq!(
+                    common::stable_digests(&String::from_utf8_lossy(&out.stdout)),
+                    common::stable_digests(&expected),
+                    "{example} --type {kind} -o {format}"
+                );
+            }
+        }
+    }
+}

@@ -21,48 +21,9 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
         Ok(outcome) => outcome,
         Err(message) => return usage_error(&message),
     };
-    for (file, title) in &outcome.malformed {
-        eprintln!(
-            "gwctl: {file}: fix \"{title}\" not applied: its edits overlap one another or fall outside the file"
-        );
-    }
-    for (file, title) in &outcome.deferred {
-        eprintln!(
-            "gwctl: {file}: fix \"{title}\" overlapped another fix; tried again on the fixed text"
-        );
-    }
+    warn_unapplied(&outcome);
     if args.diff {
-        // A diff shows lines around each edit: not those of a file with secret values.
-        let secret: Vec<&str> = outcome
-            .run
-            .masked
-            .iter()
-            .filter_map(|m| outcome.run.files.get(m.file).map(|f| f.name.as_str()))
-            .collect();
-        let shown: Vec<fix::Changed> = outcome
-            .changed
-            .iter()
-            .filter(|c| {
-                let hidden = secret.contains(&c.name.as_str());
-                if hidden {
-                    eprintln!("gwctl: {}: holds secret values; its fixes are not shown as a diff (--fix applies them)", c.name);
-                }
-                !hidden
-            })
-            .cloned()
-            .collect();
-        if let Err(code) = super::print_stdout(&fix::diff::unified(&shown)) {
-            return code;
-        }
-        eprintln!(
-            "gwctl: {}",
-            summary(
-                &outcome,
-                "would be applied",
-                ("would remain", "would remain")
-            )
-        );
-        return u8::from(!outcome.changed.is_empty());
+        return print_diff(&outcome);
     }
     if let Err(errors) = fix::write::write_all(&outcome.changed) {
         for e in &errors {
@@ -70,45 +31,8 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
         }
         return EXIT_USAGE;
     }
-    let stdin = stdin_text(args, &outcome);
-    if let Some(text) = &stdin
-        && let Err(code) = super::print_stdout(text)
-    {
+    if let Err(code) = report_remaining(args, &outcome, render) {
         return code;
-    }
-    if let Some(path) = &args.output {
-        let file_options = RenderOptions {
-            color: false,
-            ..render.clone()
-        };
-        let run = &outcome.run;
-        if let Err(e) = super::lint_cmd::write_report_file(path, run, args.format, &file_options) {
-            return usage_error(&format!("{}: {e}", path.display()));
-        }
-    }
-    if !args.fix_only {
-        // With stdin's fixed text on stdout, the report goes to stderr, in the human format.
-        let printed = if stdin.is_some() {
-            let mut err = std::io::stderr().lock();
-            let options = RenderOptions {
-                color: false,
-                ..render.clone()
-            };
-            report::write(&outcome.run, Format::Human, &options, &mut err)
-                .and_then(|()| err.flush())
-        } else {
-            // With --output the report went to the file; the terminal gets the human format.
-            let format = if args.output.is_some() {
-                Format::Human
-            } else {
-                args.format
-            };
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            report::write(&outcome.run, format, render, &mut out).and_then(|()| out.flush())
-        };
-        if let Err(code) = written(printed) {
-            return code;
-        }
     }
     eprintln!(
         "gwctl: {}",
@@ -119,6 +43,103 @@ pub(super) fn run(args: &LintArgs, options: &LintOptions, render: &RenderOptions
     } else {
         exit_code(&outcome.run, args.fail_on)
     }
+}
+
+/// The fixes that were not applied as offered: malformed ones, and those tried again after an
+/// overlap.
+fn warn_unapplied(outcome: &FixOutcome) {
+    for (file, title) in &outcome.malformed {
+        eprintln!(
+            "gwctl: {file}: fix \"{title}\" not applied: its edits overlap one another or fall outside the file"
+        );
+    }
+    for (file, title) in &outcome.deferred {
+        eprintln!(
+            "gwctl: {file}: fix \"{title}\" overlapped another fix; tried again on the fixed text"
+        );
+    }
+}
+
+/// `--diff`: the fixes as a unified diff on stdout, nothing written; the exit code says whether
+/// there is something to fix.
+fn print_diff(outcome: &FixOutcome) -> u8 {
+    // A diff shows lines around each edit: not those of a file with secret values.
+    let secret: Vec<&str> = outcome
+        .run
+        .masked
+        .iter()
+        .filter_map(|m| outcome.run.files.get(m.file).map(|f| f.name.as_str()))
+        .collect();
+    let shown: Vec<fix::Changed> = outcome
+        .changed
+        .iter()
+        .filter(|c| {
+            let hidden = secret.contains(&c.name.as_str());
+            if hidden {
+                eprintln!("gwctl: {}: holds secret values; its fixes are not shown as a diff (--fix applies them)", c.name);
+            }
+            !hidden
+        })
+        .cloned()
+        .collect();
+    if let Err(code) = super::print_stdout(&fix::diff::unified(&shown)) {
+        return code;
+    }
+    eprintln!(
+        "gwctl: {}",
+        summary(
+            outcome,
+            "would be applied",
+            ("would remain", "would remain")
+        )
+    );
+    u8::from(!outcome.changed.is_empty())
+}
+
+/// After the files are written: stdin's fixed text on stdout, the report of the findings that
+/// remain to `--output` and to the terminal (unless `--fix-only`). `Err` is the exit code of a
+/// failed write.
+fn report_remaining(
+    args: &LintArgs,
+    outcome: &FixOutcome,
+    render: &RenderOptions,
+) -> Result<(), u8> {
+    let stdin = stdin_text(args, outcome);
+    if let Some(text) = &stdin {
+        super::print_stdout(text)?;
+    }
+    if let Some(path) = &args.output {
+        let file_options = RenderOptions {
+            color: false,
+            ..render.clone()
+        };
+        let run = &outcome.run;
+        if let Err(e) = super::lint_cmd::write_report_file(path, run, args.format, &file_options) {
+            return Err(usage_error(&format!("{}: {e}", path.display())));
+        }
+    }
+    if args.fix_only {
+        return Ok(());
+    }
+    // With stdin's fixed text on stdout, the report goes to stderr, in the human format.
+    let printed = if stdin.is_some() {
+        let mut err = std::io::stderr().lock();
+        let options = RenderOptions {
+            color: false,
+            ..render.clone()
+        };
+        report::write(&outcome.run, Format::Human, &options, &mut err).and_then(|()| err.flush())
+    } else {
+        // With --output the report went to the file; the terminal gets the human format.
+        let format = if args.output.is_some() {
+            Format::Human
+        } else {
+            args.format
+        };
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        report::write(&outcome.run, format, render, &mut out).and_then(|()| out.flush())
+    };
+    written(printed)
 }
 
 /// The fixed text of stdin (as read when nothing changed), when `-` is an input.

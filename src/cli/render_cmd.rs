@@ -8,7 +8,7 @@ use super::usage_error;
 use crate::lint::{LintOptions, lint_paths};
 use crate::model::facts::GATEWAY_API;
 use crate::render::{self, RenderOptions};
-use crate::report::yaml::to_yaml;
+use crate::report::yaml::{seq_item, to_yaml, write_document};
 
 pub(super) fn run(args: &RenderArgs) -> u8 {
     let (config, gateway) =
@@ -48,34 +48,77 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     // large run) are let go before the rendering.
     run.files = Vec::new();
     let (kinds, with_statuses) = selection(args.kind);
-    let mut out = Documents::new(args.output);
-    let mut failures = Vec::new();
-    // The cluster names each Gateway refers to, checked once the shared clusters are made.
-    let mut cluster_refs = Vec::new();
-    // Each Gateway is written as soon as it is rendered, and dropped: a large repository's
-    // rendering is never in memory whole.
-    let rest = render::render_each(&run, &render_options, |g| {
-        if args.check {
-            failures.extend(render::proto::check_gateway(&g));
-            cluster_refs.extend(render::dangling::cluster_refs(&g));
-        }
-        out.write(&g.into_document(kinds, with_statuses));
-    });
-    if args.check {
-        failures.extend(render::proto::check_rendered(&rest));
-        failures.extend(render::dangling::dangling(&cluster_refs, &rest.clusters));
-    }
-    for doc in rest.into_documents(kinds, with_statuses) {
-        out.write(&doc);
-    }
-    if let Err(code) = super::written(out.finish()) {
+    let mut output = Output {
+        check: args.check,
+        kinds,
+        with_statuses,
+        out: Documents::new(args.output),
+        failures: Vec::new(),
+        cluster_refs: Vec::new(),
+    };
+    // Each Gateway is written as soon as it is rendered, and dropped, and so is each of the AI
+    // data plane's shared resources: a large repository's rendering is never in memory whole.
+    render::render_into(&run, &render_options, &mut output);
+    if let Err(code) = super::written(output.out.finish()) {
         super::exit_now(code);
     }
-    for failure in &failures {
+    for failure in &output.failures {
         eprintln!("error: {failure}");
     }
-    super::exit_now(u8::from(!failures.is_empty() || skipped))
+    super::exit_now(u8::from(!output.failures.is_empty() || skipped))
 }
+
+/// Where the rendering goes: the output documents, and with `--check` what the checks find.
+struct Output {
+    check: bool,
+    kinds: &'static [&'static str],
+    with_statuses: bool,
+    out: Documents,
+    failures: Vec<render::proto::Failure>,
+    /// The cluster names each Gateway refers to, checked once the shared clusters are made.
+    cluster_refs: Vec<render::dangling::ClusterRef>,
+}
+
+impl render::Sink for Output {
+    fn gateway(&mut self, g: render::RenderedGateway) {
+        if self.check {
+            self.failures.extend(render::proto::check_gateway(&g));
+            self.cluster_refs.extend(render::dangling::cluster_refs(&g));
+        }
+        self.out
+            .write(&g.into_document(self.kinds, self.with_statuses));
+    }
+
+    fn rest(&mut self, rest: render::Rendered) {
+        if self.check {
+            self.failures.extend(render::proto::check_rendered(&rest));
+            self.failures.extend(render::dangling::dangling(
+                &self.cluster_refs,
+                &rest.clusters,
+            ));
+        }
+        for doc in rest.into_documents(self.kinds, self.with_statuses) {
+            self.out.write(&doc);
+        }
+    }
+
+    fn shared(&mut self, resource: render::RenderedResource) {
+        if self.kinds.contains(&resource.kind) {
+            self.out.shared_item(AI_SHARED, &resource.value);
+        }
+    }
+
+    fn shared_statuses(&mut self, statuses: serde_json::Value) {
+        let listed = statuses.as_array().is_some_and(|a| !a.is_empty());
+        if self.with_statuses && listed {
+            self.out.shared_statuses(AI_SHARED, statuses);
+        }
+        self.out.end_shared();
+    }
+}
+
+/// The name of the AI data plane's shared document (`Shared: ai`).
+const AI_SHARED: &str = "ai";
 
 /// `--gateway`: `NS/NAME`, or `NAME` in namespace `default`; `Err` is the usage error's exit code.
 /// The config and the `--gateway` of a command that renders one or every Gateway (render, graph,
@@ -125,6 +168,8 @@ struct Documents {
     written: usize,
     /// A failed write ends the output; [`Documents::finish`] returns it.
     failed: Option<std::io::Error>,
+    /// The items of the `Shared` document being written a part at a time, when one is open.
+    open_items: Option<usize>,
 }
 
 impl Documents {
@@ -134,6 +179,7 @@ impl Documents {
             format,
             written: 0,
             failed: None,
+            open_items: None,
         }
     }
 
@@ -148,21 +194,124 @@ impl Documents {
                 // Serialised straight into the output, each line indented as an array item: a
                 // large document (the AI data plane's shared resources) is never a string whole.
                 let open: &[u8] = if first { b"[\n  " } else { b",\n  " };
-                self.out.write_all(open).and_then(|()| {
-                    let mut indented = Indented::new(&mut self.out);
-                    serde_json::to_writer_pretty(&mut indented, doc)
-                        .map_err(std::io::Error::from)
-                        .and_then(|()| indented.finish())
-                })
+                self.out
+                    .write_all(open)
+                    .and_then(|()| pretty(&mut self.out, doc, b"  "))
             }
             RenderFormat::Yaml => {
                 let separator: &[u8] = if first { b"" } else { b"---\n" };
                 self.out
                     .write_all(separator)
-                    .and_then(|()| self.out.write_all(to_yaml(doc).as_bytes()))
+                    .and_then(|()| write_document(&mut self.out, doc))
             }
         };
         self.failed = result.err();
+    }
+
+    /// Adds a resource to the `output` list of the `Shared: NAME` document, opening it first:
+    /// the same text as that document written whole, without holding it.
+    fn shared_item(&mut self, name: &str, item: &serde_json::Value) {
+        if self.failed.is_some() {
+            return;
+        }
+        let items = self.open_shared(name);
+        let result = match self.format {
+            RenderFormat::Json => {
+                let open: &[u8] = if items == 0 {
+                    b",\n    \"output\": [\n      "
+                } else {
+                    b",\n      "
+                };
+                self.out
+                    .write_all(open)
+                    .and_then(|()| pretty(&mut self.out, item, b"      "))
+            }
+            RenderFormat::Yaml => {
+                let open: &[u8] = if items == 0 { b"output:\n" } else { b"" };
+                self.out
+                    .write_all(open)
+                    .and_then(|()| self.out.write_all(seq_item(item, 2).as_bytes()))
+            }
+        };
+        self.open_items = Some(items + 1);
+        self.fail(result);
+    }
+
+    /// Adds the statuses to the `Shared: NAME` document (opening it first).
+    fn shared_statuses(&mut self, name: &str, statuses: serde_json::Value) {
+        if self.failed.is_some() {
+            return;
+        }
+        let items = self.open_shared(name);
+        let result = self.close_items(items).and_then(|()| match self.format {
+            RenderFormat::Json => self
+                .out
+                .write_all(b",\n    \"Statuses\": ")
+                .and_then(|()| pretty(&mut self.out, &statuses, b"    ")),
+            RenderFormat::Yaml => {
+                let doc = serde_json::json!({ "Statuses": statuses });
+                write_document(&mut self.out, &doc)
+            }
+        });
+        // The item list is closed.
+        self.open_items = Some(0);
+        self.fail(result);
+    }
+
+    /// Ends the `Shared` document, if one is open.
+    fn end_shared(&mut self) {
+        let Some(items) = self.open_items.take() else {
+            return;
+        };
+        let result = self.close_items(items).and_then(|()| match self.format {
+            RenderFormat::Json => self.out.write_all(b"\n  }"),
+            RenderFormat::Yaml => Ok(()),
+        });
+        self.fail(result);
+    }
+
+    /// Opens the `Shared: NAME` document unless it is open; the items it holds so far.
+    fn open_shared(&mut self, name: &str) -> usize {
+        if let Some(items) = self.open_items {
+            return items;
+        }
+        let first = self.written == 0;
+        self.written += 1;
+        let name = serde_json::Value::String(name.to_string());
+        let result = match self.format {
+            RenderFormat::Json => {
+                let open: &[u8] = if first { b"[\n  " } else { b",\n  " };
+                let head = format!("{{\n    \"Shared\": {name}");
+                self.out
+                    .write_all(open)
+                    .and_then(|()| self.out.write_all(head.as_bytes()))
+            }
+            RenderFormat::Yaml => {
+                let separator: &[u8] = if first { b"" } else { b"---\n" };
+                let head = to_yaml(&serde_json::json!({ "Shared": name }));
+                self.out
+                    .write_all(separator)
+                    .and_then(|()| self.out.write_all(head.as_bytes()))
+            }
+        };
+        self.fail(result);
+        self.open_items = Some(0);
+        0
+    }
+
+    /// Closes the `output` list of the open document when it has items (JSON's `]`).
+    fn close_items(&mut self, items: usize) -> std::io::Result<()> {
+        match self.format {
+            RenderFormat::Json if items > 0 => self.out.write_all(b"\n    ]"),
+            _ => Ok(()),
+        }
+    }
+
+    /// Keeps the first failed write.
+    fn fail(&mut self, result: std::io::Result<()>) {
+        if self.failed.is_none() {
+            self.failed = result.err();
+        }
     }
 
     fn finish(mut self) -> std::io::Result<()> {
@@ -178,19 +327,34 @@ impl Documents {
     }
 }
 
-/// Writes through to `W`, with two spaces after every line break: a pretty-printed document as
-/// an item of the output's array. The serialiser's many small writes are gathered first.
+/// `value` pretty-printed as JSON straight into `out`, with `pad` after every line break: a
+/// document as an item of the output's array (two spaces), or a part of one, deeper.
+fn pretty(
+    out: &mut impl Write,
+    value: &serde_json::Value,
+    pad: &'static [u8],
+) -> std::io::Result<()> {
+    let mut indented = Indented::new(out, pad);
+    serde_json::to_writer_pretty(&mut indented, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| indented.finish())
+}
+
+/// Writes through to `W`, with `pad` after every line break. The serialiser's many small writes
+/// are gathered first.
 struct Indented<'w, W: Write> {
     out: &'w mut W,
+    pad: &'static [u8],
     buf: Vec<u8>,
 }
 
 impl<'w, W: Write> Indented<'w, W> {
     const FLUSH_AT: usize = 1 << 16;
 
-    fn new(out: &'w mut W) -> Self {
+    fn new(out: &'w mut W, pad: &'static [u8]) -> Self {
         Indented {
             out,
+            pad,
             buf: Vec::with_capacity(Self::FLUSH_AT + 1024),
         }
     }
@@ -206,7 +370,7 @@ impl<W: Write> Write for Indented<'_, W> {
         let mut rest = buf;
         while let Some(i) = rest.iter().position(|&b| b == b'\n') {
             self.buf.extend_from_slice(&rest[..=i]);
-            self.buf.extend_from_slice(b"  ");
+            self.buf.extend_from_slice(self.pad);
             rest = &rest[i + 1..];
         }
         self.buf.extend_from_slice(rest);

@@ -8,8 +8,9 @@ use std::collections::BTreeSet;
 use lsp_types::{CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse};
 use serde_json::Value as Json;
 
-use crate::model::facts::Spec;
+use crate::model::facts::{Facts, Spec};
 use crate::report::lsp::offset;
+use crate::schema::Registry;
 use crate::source::SourceFile;
 
 use super::hover::schema_of;
@@ -245,105 +246,18 @@ fn default_kind(field: &str) -> Option<&'static str> {
 
 fn values(ws: &Workspace, file: &SourceFile, cursor: usize, t: &Typing) -> Vec<CompletionItem> {
     let registry = ws.registry();
-    let model = ws.run.model.as_ref();
-    let facts = model.map(|m| m.facts.as_slice()).unwrap_or(&[]);
-    let field = t.parent.iter().rev().find_map(|s| match s {
-        Seg::Key(k) => Some(k.as_str()),
-        Seg::Index(_) => None,
-    });
-    let sibling = |name: &str| {
-        t.siblings
-            .iter()
-            .find(|(k, v)| k == name && !v.is_empty())
-            .map(|(_, v)| v.as_str())
-    };
-    match (t.key.as_str(), t.parent.is_empty()) {
-        ("kind", true) => {
-            return registry
-                .kinds()
-                .into_iter()
-                .map(|(group, kind, versions)| {
-                    let av = api_version(&group, versions.first().map_or("v1", String::as_str));
-                    item(kind, av, CompletionItemKind::CLASS)
-                })
-                .collect();
-        }
-        ("apiVersion", true) => {
-            let mut seen = BTreeSet::new();
-            return registry
-                .kinds()
-                .into_iter()
-                .flat_map(|(group, kind, versions)| {
-                    versions
-                        .into_iter()
-                        .map(move |v| (api_version(&group, &v), kind.clone()))
-                })
-                .filter(|(av, _)| seen.insert(av.clone()))
-                .map(|(av, kind)| item(av, format!("e.g. {kind}"), CompletionItemKind::MODULE))
-                .collect();
-        }
-        _ => {}
+    if t.parent.is_empty()
+        && let Some(items) = header_values(registry, &t.key)
+    {
+        return items;
     }
-    let in_ref =
-        field.and_then(default_kind).is_some() || matches!(field, Some("targetRefs" | "targetRef"));
-    if t.key == "gatewayClassName" || (in_ref && t.key == "name") {
-        let kind = if t.key == "gatewayClassName" {
-            Some("GatewayClass")
-        } else {
-            sibling("kind").or_else(|| field.and_then(default_kind))
-        };
-        let mut seen = BTreeSet::new();
-        return facts
-            .iter()
-            .filter(|f| kind.is_none_or(|k| f.id.kind == k) && !matches!(f.spec, Spec::Policy(_)))
-            .filter(|f| seen.insert(f.id.name.clone()))
-            .map(|f| {
-                item(
-                    f.id.name.clone(),
-                    format!("{} {}", f.id.kind, f.id.namespace),
-                    CompletionItemKind::REFERENCE,
-                )
-            })
-            .collect();
-    }
-    if in_ref && t.key == "namespace" {
-        let names: BTreeSet<&str> = facts
-            .iter()
-            .map(|f| f.id.namespace.as_str())
-            .filter(|n| !n.is_empty())
-            .collect();
-        return names
-            .into_iter()
-            .map(|n| {
-                item(
-                    n.to_string(),
-                    "namespace".into(),
-                    CompletionItemKind::MODULE,
-                )
-            })
-            .collect();
-    }
-    if in_ref && t.key == "sectionName" {
-        let kind = sibling("kind").or_else(|| field.and_then(default_kind));
-        let name = sibling("name");
-        let mut out = BTreeSet::new();
-        for f in facts.iter().filter(|f| name.is_none_or(|n| f.id.name == n)) {
-            if kind.is_some_and(|k| f.id.kind != k) {
-                continue;
-            }
-            match &f.spec {
-                Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
-                    out.extend(listeners.iter().map(|l| (l.name.clone(), "listener")));
-                }
-                Spec::Route(r) => out.extend(r.rule_names.iter().map(|n| (n.clone(), "rule"))),
-                _ => {}
-            }
-        }
-        return out
-            .into_iter()
-            .filter(|(n, _)| !n.is_empty())
-            .map(|(n, what)| item(n, what.into(), CompletionItemKind::ENUM_MEMBER))
-            .collect();
+    let facts = ws
+        .run
+        .model
+        .as_ref()
+        .map_or(&[][..], |m| m.facts.as_slice());
+    if let Some(items) = reference_values(facts, t) {
+        return items;
     }
     // An enumerated field: its values.
     let Some((api_version, kind)) = header(file, cursor) else {
@@ -367,6 +281,132 @@ fn values(ws: &Workspace, file: &SourceFile, cursor: usize, t: &Typing) -> Vec<C
                 CompletionItemKind::ENUM_MEMBER,
             )
         })
+        .collect()
+}
+
+/// A document's `kind` (the registry's kinds) or `apiVersion` (its group versions); `None` for
+/// another key.
+fn header_values(registry: &Registry, key: &str) -> Option<Vec<CompletionItem>> {
+    match key {
+        "kind" => Some(
+            registry
+                .kinds()
+                .into_iter()
+                .map(|(group, kind, versions)| {
+                    let av = api_version(&group, versions.first().map_or("v1", String::as_str));
+                    item(kind, av, CompletionItemKind::CLASS)
+                })
+                .collect(),
+        ),
+        "apiVersion" => {
+            let mut seen = BTreeSet::new();
+            Some(
+                registry
+                    .kinds()
+                    .into_iter()
+                    .flat_map(|(group, kind, versions)| {
+                        versions
+                            .into_iter()
+                            .map(move |v| (api_version(&group, &v), kind.clone()))
+                    })
+                    .filter(|(av, _)| seen.insert(av.clone()))
+                    .map(|(av, kind)| item(av, format!("e.g. {kind}"), CompletionItemKind::MODULE))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// Inside a reference (a parentRef, backendRef, targetRef ...) or at `gatewayClassName`: the
+/// names, namespaces or sectionNames of the model's objects; `None` elsewhere.
+fn reference_values(facts: &[Facts], t: &Typing) -> Option<Vec<CompletionItem>> {
+    let field = t.parent.iter().rev().find_map(|s| match s {
+        Seg::Key(k) => Some(k.as_str()),
+        Seg::Index(_) => None,
+    });
+    let sibling = |name: &str| {
+        t.siblings
+            .iter()
+            .find(|(k, v)| k == name && !v.is_empty())
+            .map(|(_, v)| v.as_str())
+    };
+    let in_ref =
+        field.and_then(default_kind).is_some() || matches!(field, Some("targetRefs" | "targetRef"));
+    let kind = || sibling("kind").or_else(|| field.and_then(default_kind));
+    if t.key == "gatewayClassName" || (in_ref && t.key == "name") {
+        let kind = if t.key == "gatewayClassName" {
+            Some("GatewayClass")
+        } else {
+            kind()
+        };
+        return Some(object_names(facts, kind));
+    }
+    if !in_ref {
+        return None;
+    }
+    match t.key.as_str() {
+        "namespace" => Some(namespaces(facts)),
+        "sectionName" => Some(section_names(facts, kind(), sibling("name"))),
+        _ => None,
+    }
+}
+
+/// The names of the objects of `kind` (any kind but policies with `None`), each once.
+fn object_names(facts: &[Facts], kind: Option<&str>) -> Vec<CompletionItem> {
+    let mut seen = BTreeSet::new();
+    facts
+        .iter()
+        .filter(|f| kind.is_none_or(|k| f.id.kind == k) && !matches!(f.spec, Spec::Policy(_)))
+        .filter(|f| seen.insert(f.id.name.clone()))
+        .map(|f| {
+            item(
+                f.id.name.clone(),
+                format!("{} {}", f.id.kind, f.id.namespace),
+                CompletionItemKind::REFERENCE,
+            )
+        })
+        .collect()
+}
+
+/// The namespaces of the model's objects.
+fn namespaces(facts: &[Facts]) -> Vec<CompletionItem> {
+    let names: BTreeSet<&str> = facts
+        .iter()
+        .map(|f| f.id.namespace.as_str())
+        .filter(|n| !n.is_empty())
+        .collect();
+    names
+        .into_iter()
+        .map(|n| {
+            item(
+                n.to_string(),
+                "namespace".into(),
+                CompletionItemKind::MODULE,
+            )
+        })
+        .collect()
+}
+
+/// The listener names (of Gateways and ListenerSets) and rule names (of routes) a sectionName
+/// can pick, on the objects of `kind` named `name` when given.
+fn section_names(facts: &[Facts], kind: Option<&str>, name: Option<&str>) -> Vec<CompletionItem> {
+    let mut out = BTreeSet::new();
+    for f in facts.iter().filter(|f| name.is_none_or(|n| f.id.name == n)) {
+        if kind.is_some_and(|k| f.id.kind != k) {
+            continue;
+        }
+        match &f.spec {
+            Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
+                out.extend(listeners.iter().map(|l| (l.name.clone(), "listener")));
+            }
+            Spec::Route(r) => out.extend(r.rule_names.iter().map(|n| (n.clone(), "rule"))),
+            _ => {}
+        }
+    }
+    out.into_iter()
+        .filter(|(n, _)| !n.is_empty())
+        .map(|(n, what)| item(n, what.into(), CompletionItemKind::ENUM_MEMBER))
         .collect()
 }
 

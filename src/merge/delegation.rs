@@ -42,31 +42,18 @@ pub(super) fn links(facts: &[Facts]) -> Links {
             let Some(rule) = super::hierarchy::rule_of(&b.path) else {
                 continue;
             };
-            let by_label = b.group() == Some(LABEL_GROUP);
             let ns = b.namespace().unwrap_or(&f.id.namespace);
-            let candidates = if by_label && ns == ANY_NAMESPACE {
+            let candidates = if b.group() == Some(LABEL_GROUP) && ns == ANY_NAMESPACE {
                 all.as_slice()
             } else {
                 by_namespace.get(ns).map(Vec::as_slice).unwrap_or(&[])
             };
             for &c in candidates {
                 let child = &facts[c];
-                let selected = if by_label {
-                    child
-                        .labels
-                        .iter()
-                        .any(|(k, v)| k == LABEL_KEY && *v == *b.name)
-                } else {
-                    &*b.name == "*" || child.id.name == *b.name
-                };
-                let Spec::Route(child_route) = &child.spec else {
-                    continue;
-                };
-                if c != p
-                    && selected
-                    && child_route.hostnames.is_empty()
-                    && names_parent(child_route, &child.id.namespace, f)
-                {
+                // A child that sets hostnames is selected but invalid (the status stage says
+                // so): it inherits nothing.
+                let valid = matches!(&child.spec, Spec::Route(r) if r.hostnames.is_empty());
+                if valid && delegates_to(f, b, child) {
                     let place = Place::Rule(p, rule);
                     let parents = out.entry(c).or_default();
                     if !parents.contains(&place) {
@@ -84,24 +71,51 @@ fn is_http_route(f: &Facts) -> bool {
     f.id.kind == "HTTPRoute" && f.id.group == GATEWAY_API
 }
 
-fn delegates(b: &ObjRef) -> bool {
+/// Whether a route's backendRef delegates: it names HTTPRoutes (by name or `*`) or selects them
+/// by the delegation label.
+pub fn delegates(b: &ObjRef) -> bool {
     let group = b.group().unwrap_or("");
     let kind = b.kind().unwrap_or("Service");
     (group == GATEWAY_API && kind == "HTTPRoute") || (group == LABEL_GROUP && kind == "label")
 }
 
-/// A child without parentRefs accepts any parent; one with parentRefs to routes must name this
-/// one; one with only Gateway parentRefs is attached standalone, not delegated to.
-fn names_parent(child: &RouteFacts, child_ns: &str, parent: &Facts) -> bool {
-    let mut refs = child
-        .parent_refs
-        .iter()
-        .filter(|r| r.kind() == Some("HTTPRoute"))
-        .peekable();
-    if refs.peek().is_none() {
-        return child.parent_refs.is_empty();
+/// Whether the delegating backendRef `b` of route `parent` selects `child` as its child, as the
+/// reference controller selects one: another HTTPRoute that the backendRef names (in its
+/// namespace, the parent's by default; by name, `*`, or the delegation label, in every
+/// namespace with `all`) and that accepts this parent. The one place the merge stage (policy
+/// inheritance, and render through it) and the status stage decide which routes are children;
+/// a child setting `hostnames` is selected all the same (it is then an invalid child).
+pub fn delegates_to(parent: &Facts, b: &ObjRef, child: &Facts) -> bool {
+    let Spec::Route(child_route) = &child.spec else {
+        return false;
+    };
+    if std::ptr::eq(parent, child) || !is_http_route(child) || !delegates(b) {
+        return false;
     }
-    refs.any(|r| {
-        *r.name == *parent.id.name && r.namespace().unwrap_or(child_ns) == parent.id.namespace
-    })
+    let ns = b.namespace().unwrap_or(&parent.id.namespace);
+    let selected = if b.group() == Some(LABEL_GROUP) {
+        (ns == ANY_NAMESPACE || child.id.namespace == ns)
+            && child
+                .labels
+                .iter()
+                .any(|(k, v)| k == LABEL_KEY && *v == *b.name)
+    } else {
+        child.id.namespace == ns && (&*b.name == "*" || child.id.name == *b.name)
+    };
+    selected && accepts_parent(child_route, &child.id.namespace, parent)
+}
+
+/// Whether a child route accepts `parent` as its parent route: one without parentRefs accepts
+/// any; one with parentRefs must name the parent among them (an HTTPRoute parentRef). A child
+/// whose parentRefs are all Gateways is attached standalone and delegated to by no route
+/// (kgateway's `ChildRouteCanAttachToParentRef`; its test `invalid_child_valid_standalone`
+/// names both).
+fn accepts_parent(child: &RouteFacts, child_ns: &str, parent: &Facts) -> bool {
+    child.parent_refs.is_empty()
+        || child.parent_refs.iter().any(|r| {
+            r.group().unwrap_or(GATEWAY_API) == GATEWAY_API
+                && r.kind() == Some("HTTPRoute")
+                && *r.name == *parent.id.name
+                && r.namespace().unwrap_or(child_ns) == parent.id.namespace
+        })
 }

@@ -31,6 +31,7 @@ use crate::model::facts::Facts;
 use crate::resolve::{Attachment, RouteAttachment};
 use crate::source::Span;
 
+pub use delegation::{delegates, delegates_to};
 pub use hierarchy::Hierarchy;
 pub(crate) use hierarchy::rule_of;
 pub use status::{

@@ -191,3 +191,40 @@ fn delegated_routes_hang_from_the_gateway_of_their_parents() {
         .collect();
     assert_eq!(statuses, ["on-p -> gw: Attached", "on-c -> gw: Overridden"]);
 }
+
+/// A child route with parentRefs is delegated to only by a parent route they name; one whose
+/// parentRefs are all Gateways is a standalone route and inherits nothing from a route that
+/// selects it (the reference controller's rule; the status stage decides with the same function).
+#[test]
+fn a_child_whose_parent_refs_are_gateways_only_inherits_nothing() {
+    let with_parents = |refs: &str| {
+        routes("").replace(
+            "metadata: {name: c}\nspec:\n",
+            &format!("metadata: {{name: c}}\nspec:\n  parentRefs: {refs}\n"),
+        )
+    };
+    let on_p = on("p", "  timeouts: {request: 5s}");
+    let standalone = vec![
+        with_parents("[{name: gw, sectionName: http}]"),
+        on_p.clone(),
+    ];
+    assert!(standalone[0].contains("name: c}\nspec:\n  parentRefs: [{name: gw"));
+    let got = effective(
+        &standalone,
+        &MergeOptions::default(),
+        CHILD,
+        Family::TrafficPolicy,
+    );
+    assert_eq!(got, Vec::<String>::new());
+    let named = with_parents("[{name: gw, sectionName: http}, {kind: HTTPRoute, name: p}]");
+    let got = effective(
+        &[named, on_p],
+        &MergeOptions::default(),
+        CHILD,
+        Family::TrafficPolicy,
+    );
+    assert_eq!(
+        got,
+        [r#"timeouts = {"request":"5s"} <- TrafficPolicy default/on-p @route (inherited, 1 up)"#]
+    );
+}

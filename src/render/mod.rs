@@ -188,6 +188,52 @@ pub fn render_each(
     render_with(run, merged.as_ref(), options, each)
 }
 
+/// Where a rendering goes, piece by piece in output order (see [`render_into`]).
+pub trait Sink {
+    /// One Gateway's rendering, as soon as it is made (in input order).
+    fn gateway(&mut self, gateway: RenderedGateway);
+    /// What belongs to no single Gateway, but for the AI data plane's shared resources: the
+    /// clusters and the unrouted backends' policy statuses (`shared` is empty here).
+    fn rest(&mut self, rest: Rendered);
+    /// One of the AI data plane's shared resources, in order.
+    fn shared(&mut self, resource: RenderedResource);
+    /// Their statuses, last (`Null` when that data plane programs nothing).
+    fn shared_statuses(&mut self, statuses: Value);
+}
+
+/// [`render_each`], handing on the AI data plane's shared resources one at a time too (to
+/// `sink`, after the rest): nothing of the rendering is kept.
+pub fn render_into(run: &LintRun, options: &RenderOptions, sink: &mut (impl Sink + Send)) {
+    let mut phases = crate::lint::Phases::start();
+    let merged = run.model.as_ref().map(|m| m.merge());
+    phases.mark("merge");
+    render_to_sink(run, merged.as_ref(), options, sink);
+}
+
+/// The rendering kept, but for the Gateways handed to `each`.
+struct Collect<F> {
+    each: F,
+    out: Rendered,
+}
+
+impl<F: FnMut(RenderedGateway)> Sink for Collect<F> {
+    fn gateway(&mut self, gateway: RenderedGateway) {
+        (self.each)(gateway);
+    }
+
+    fn rest(&mut self, rest: Rendered) {
+        self.out = rest;
+    }
+
+    fn shared(&mut self, resource: RenderedResource) {
+        self.out.shared.push(resource);
+    }
+
+    fn shared_statuses(&mut self, statuses: Value) {
+        self.out.shared_statuses = statuses;
+    }
+}
+
 /// A listener a Gateway's rendering programs, and the routes it serves there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServedListener {
@@ -236,8 +282,22 @@ fn render_with<'a>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
-    mut each: impl FnMut(RenderedGateway) + Send,
+    each: impl FnMut(RenderedGateway) + Send,
 ) -> Rendered {
+    let mut collect = Collect {
+        each,
+        out: Rendered::default(),
+    };
+    render_to_sink(run, merged, options, &mut collect);
+    collect.out
+}
+
+fn render_to_sink<'a>(
+    run: &'a LintRun,
+    merged: Option<&'a Merged<'a>>,
+    options: &'a RenderOptions,
+    sink: &mut (impl Sink + Send),
+) {
     // A controller setting the chart values file turns on, as the config file can.
     let values = run.model.as_ref().and_then(|m| m.values.as_ref());
     let with_values;
@@ -302,11 +362,11 @@ fn render_with<'a>(
                     })
                     .collect::<Vec<RenderedGateway>>()
             },
-            || hand_on(&mut pending, &mut each, &mut any),
+            || hand_on(&mut pending, sink, &mut any),
         );
         pending = rendered;
     }
-    hand_on(&mut pending, &mut each, &mut any);
+    hand_on(&mut pending, sink, &mut any);
     phases.mark("gateways");
     if let Some(prepared) = envoy_prepared {
         out.clusters = prepared.into_clusters();
@@ -316,24 +376,19 @@ fn render_with<'a>(
         out.unrouted_statuses = shared.unrouted_statuses();
     }
     drop(shared);
-    // The AI data plane's shared resources after the Gateways, not beside them: the largest
-    // part of a rendering is then never in memory with Gateways waiting to be written.
-    let (ai_shared, ai_statuses) = ai::render_shared(&ctx);
+    sink.rest(out);
+    // The AI data plane's shared resources after the Gateways and the rest, not beside them,
+    // and one at a time: the largest part of a rendering is never in memory whole.
+    let ai_statuses = ai::render_shared_each(&ctx, &mut |r| sink.shared(r));
     phases.mark("ai shared");
-    out.shared = ai_shared;
-    out.shared_statuses = ai_statuses;
-    out
+    sink.shared_statuses(ai_statuses);
 }
 
-/// Hands the rendered Gateways on to `each`, in order.
-fn hand_on(
-    rendered: &mut Vec<RenderedGateway>,
-    each: &mut impl FnMut(RenderedGateway),
-    any: &mut bool,
-) {
+/// Hands the rendered Gateways on to `sink`, in order.
+fn hand_on(rendered: &mut Vec<RenderedGateway>, sink: &mut impl Sink, any: &mut bool) {
     for g in rendered.drain(..) {
         *any = true;
-        each(g);
+        sink.gateway(g);
     }
 }
 

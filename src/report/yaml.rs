@@ -17,6 +17,40 @@ pub fn to_yaml(value: &Value) -> String {
     out
 }
 
+/// [`to_yaml`] of a document, written to `out` a top-level field at a time, and a top-level list
+/// an item at a time: the same text, never one string (a rendering's documents can be large).
+pub fn write_document(out: &mut impl std::io::Write, value: &Value) -> std::io::Result<()> {
+    let fields = match value {
+        Value::Object(m) if !m.is_empty() => m,
+        _ => return out.write_all(to_yaml(value).as_bytes()),
+    };
+    for (k, v) in fields {
+        match v {
+            Value::Array(items) if !items.is_empty() => {
+                out.write_all(format!("{}:\n", key(k)).as_bytes())?;
+                for item in items {
+                    out.write_all(seq_item(item, 2).as_bytes())?;
+                }
+            }
+            _ => {
+                let mut line = key(k);
+                line.push(':');
+                write_child(&mut line, v, 0);
+                out.write_all(line.as_bytes())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One item of a sequence, as [`to_yaml`] writes it inside a document's map at `indent` spaces
+/// (a document's sequences are written an item at a time so).
+pub fn seq_item(value: &Value, indent: usize) -> String {
+    let mut out = String::new();
+    write_seq(&mut out, std::slice::from_ref(value), indent);
+    out
+}
+
 /// `key: value` lines of a field, indented by `indent` spaces.
 pub fn field_lines(key: &str, value: &Value, indent: usize) -> Vec<String> {
     let mut out = String::new();
@@ -131,6 +165,27 @@ fn plain(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_document_written_a_field_and_an_item_at_a_time_is_its_yaml() {
+        let docs = [
+            serde_json::json!({
+                "Gateway": "ns/gw",
+                "Listeners": [{"name": "l", "ports": [80, 443]}, [], "x: y", {}],
+                "empty": [],
+                "Statuses": {"a": [{"b": null}], "on": "yes"},
+                "key with: colon": 1,
+            }),
+            serde_json::json!({}),
+            serde_json::json!([1, {"a": 2}]),
+            serde_json::json!("text"),
+        ];
+        for doc in docs {
+            let mut written = Vec::new();
+            assert!(write_document(&mut written, &doc).is_ok());
+            assert_eq!(String::from_utf8_lossy(&written), to_yaml(&doc), "{doc}");
+        }
+    }
 
     #[test]
     fn writes_block_yaml_and_quotes_what_would_change_type() {

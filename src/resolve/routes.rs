@@ -158,24 +158,12 @@ fn parent_outcome<'a>(
     }
     let index = ctx.index;
     let Some(position) = index.position(group, kind, namespace, &parent.name) else {
-        let hint = index
-            .did_you_mean(group, kind, namespace, &parent.name)
-            .map(|n| format!("; did you mean {n:?}?"))
-            .unwrap_or_default();
-        let fix = index
-            .one_edit_away((group, kind, namespace), &parent.name)
-            .and_then(|n| fixes::change(route.id.file, parent.name_span, "name", &parent.name, n));
-        return Some(Err(Rejection {
-            fix,
-            value: Some(("name", parent.name_span)),
-            code: rules::GW201,
-            reason: "NoMatchingParent",
-            message: format!(
-                "parentRef names {kind} {} which is not in the inputs{hint}",
-                qualified(namespace, &parent.name)
-            ),
-            related: None,
-        }));
+        return Some(Err(missing_parent(
+            index,
+            route,
+            parent,
+            (group, kind, namespace),
+        )));
     };
     let target = &index.facts[position];
     let (Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) = &target.spec
@@ -183,71 +171,155 @@ fn parent_outcome<'a>(
         return None;
     };
     let what = format!("{kind} {}", qualified(namespace, &parent.name));
-    let related = |span, msg: String| Some((target.id.clone(), span, msg));
     let by_ref: Vec<&Listener> = listeners
         .iter()
         .filter(|l| parent.section().is_none_or(|s| s == l.name))
         .filter(|l| parent.port.is_none_or(|p| l.port == Some(p)))
         .collect();
     if by_ref.is_empty() {
-        let mut wanted = Vec::new();
-        if let Some(s) = parent.section() {
-            wanted.push(format!("named {s:?}"));
-        }
-        if let Some(p) = parent.port {
-            wanted.push(format!("on port {p}"));
-        }
-        let names: Vec<&str> = listeners.iter().map(|l| l.name.as_str()).collect();
-        let hint = parent
-            .section()
-            .and_then(|s| {
-                names
-                    .iter()
-                    .map(|n| (strsim::jaro_winkler(n, s), *n))
-                    .filter(|(score, _)| *score >= 0.8)
-                    .max_by(|a, b| a.0.total_cmp(&b.0))
-            })
-            .map(|(_, n)| format!("; did you mean {n:?}?"))
-            .unwrap_or_default();
-        // A sectionName that names no listener is the likely mistake; else the port.
-        let value = match parent.section_span() {
-            Some(span) if !names.contains(&parent.section().unwrap_or("")) => ("sectionName", span),
-            _ if parent.port.is_some() => ("port", parent.port_span),
-            Some(span) => ("sectionName", span),
-            None => ("port", parent.port_span),
-        };
-        let fix = match value {
-            ("sectionName", span) => parent.section().and_then(|s| {
-                let n = fixes::one_edit_away(s, names.iter().copied())?;
-                fixes::change(route.id.file, span, "sectionName", s, n)
-            }),
-            (_, span) => parent.port.and_then(|p| {
-                let ports: Vec<i64> = listeners.iter().filter_map(|l| l.port).collect();
-                fixes::port(route.id.file, span, p, &ports)
-            }),
-        };
-        return Some(Err(Rejection {
-            fix,
-            value: Some(value),
-            code: rules::GW202,
-            reason: "NoMatchingParent",
-            message: format!(
-                "{what} has no listener {} (listeners: {}){hint}",
-                wanted.join(" "),
-                names.join(", ")
-            ),
-            related: related(target.id.name_span, format!("{what} is here")),
-        }));
+        return Some(Err(no_listener(route, parent, target, listeners, &what)));
     }
+    let parent = Parent {
+        namespace,
+        target,
+        what: &what,
+    };
+    let admitted = admitting(ctx, route, facts, &parent, by_ref);
+    Some(
+        admitted
+            .map(|attached| (position, attached))
+            .map_err(|r| *r),
+    )
+}
+
+/// The Gateway or ListenerSet a parentRef names: the namespace written (or the route's), its
+/// facts, and `Gateway ns/name` as messages name it.
+struct Parent<'p> {
+    namespace: &'p str,
+    target: &'p Facts,
+    what: &'p str,
+}
+
+impl Parent<'_> {
+    /// The listener that came closest, as a rejection's related location.
+    fn listener(&self, l: &Listener) -> Option<(Ident, crate::source::Span, String)> {
+        Some((
+            self.target.id.clone(),
+            l.span,
+            format!("listener {:?} is here", l.name),
+        ))
+    }
+}
+
+/// A parentRef to a Gateway or ListenerSet that is not in the inputs (GW201).
+fn missing_parent(
+    index: &super::Index<'_>,
+    route: &Facts,
+    parent: &ObjRef,
+    (group, kind, namespace): (&str, &str, &str),
+) -> Rejection {
+    let hint = index
+        .did_you_mean(group, kind, namespace, &parent.name)
+        .map(|n| format!("; did you mean {n:?}?"))
+        .unwrap_or_default();
+    let fix = index
+        .one_edit_away((group, kind, namespace), &parent.name)
+        .and_then(|n| fixes::change(route.id.file, parent.name_span, "name", &parent.name, n));
+    Rejection {
+        fix,
+        value: Some(("name", parent.name_span)),
+        code: rules::GW201,
+        reason: "NoMatchingParent",
+        message: format!(
+            "parentRef names {kind} {} which is not in the inputs{hint}",
+            qualified(namespace, &parent.name)
+        ),
+        related: None,
+    }
+}
+
+/// A parentRef whose sectionName or port names no listener of `target` (GW202), pointing at the
+/// value that is likely wrong.
+fn no_listener(
+    route: &Facts,
+    parent: &ObjRef,
+    target: &Facts,
+    listeners: &[Listener],
+    what: &str,
+) -> Rejection {
+    let mut wanted = Vec::new();
+    if let Some(s) = parent.section() {
+        wanted.push(format!("named {s:?}"));
+    }
+    if let Some(p) = parent.port {
+        wanted.push(format!("on port {p}"));
+    }
+    let names: Vec<&str> = listeners.iter().map(|l| l.name.as_str()).collect();
+    let hint = parent
+        .section()
+        .and_then(|s| {
+            names
+                .iter()
+                .map(|n| (strsim::jaro_winkler(n, s), *n))
+                .filter(|(score, _)| *score >= 0.8)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+        })
+        .map(|(_, n)| format!("; did you mean {n:?}?"))
+        .unwrap_or_default();
+    // A sectionName that names no listener is the likely mistake; else the port.
+    let value = match parent.section_span() {
+        Some(span) if !names.contains(&parent.section().unwrap_or("")) => ("sectionName", span),
+        _ if parent.port.is_some() => ("port", parent.port_span),
+        Some(span) => ("sectionName", span),
+        None => ("port", parent.port_span),
+    };
+    let fix = match value {
+        ("sectionName", span) => parent.section().and_then(|s| {
+            let n = fixes::one_edit_away(s, names.iter().copied())?;
+            fixes::change(route.id.file, span, "sectionName", s, n)
+        }),
+        (_, span) => parent.port.and_then(|p| {
+            let ports: Vec<i64> = listeners.iter().filter_map(|l| l.port).collect();
+            fixes::port(route.id.file, span, p, &ports)
+        }),
+    };
+    Rejection {
+        fix,
+        value: Some(value),
+        code: rules::GW202,
+        reason: "NoMatchingParent",
+        message: format!(
+            "{what} has no listener {} (listeners: {}){hint}",
+            wanted.join(" "),
+            names.join(", ")
+        ),
+        related: Some((
+            target.id.clone(),
+            target.id.name_span,
+            format!("{what} is here"),
+        )),
+    }
+}
+
+/// The listeners of those the parentRef names that admit the route: its kind and namespace
+/// (GW203), then its hostnames (GW204); a rejection points at the listener that came closest.
+fn admitting<'a>(
+    ctx: &Ctx<'_>,
+    route: &Facts,
+    facts: &RouteFacts,
+    parent: &Parent<'_>,
+    by_ref: Vec<&'a Listener>,
+) -> Result<Vec<&'a Listener>, Box<Rejection>> {
+    let (namespace, what) = (parent.namespace, parent.what);
     let route_kind = route.id.kind.as_str();
     let allowed: Vec<&Listener> = by_ref
         .iter()
         .copied()
         .filter(|l| kind_allowed(l, route_kind) && namespace_allowed(ctx, l, namespace, route))
         .collect();
-    if allowed.is_empty() {
+    let Some(&first_allowed) = allowed.first() else {
         let l = by_ref[0];
-        return Some(Err(Rejection {
+        return Err(Box::new(Rejection {
             fix: None,
             value: None,
             code: rules::GW203,
@@ -256,17 +328,16 @@ fn parent_outcome<'a>(
                 "no listener of {what} allows this {route_kind} ({})",
                 why_not_allowed(ctx, l, namespace, route)
             ),
-            related: related(l.span, format!("listener {:?} is here", l.name)),
+            related: parent.listener(l),
         }));
-    }
+    };
     let attached: Vec<&Listener> = allowed
-        .iter()
-        .copied()
+        .into_iter()
         .filter(|l| hostnames_intersect(l.hostname.as_deref(), &facts.hostnames))
         .collect();
     if attached.is_empty() {
-        let l = allowed[0];
-        return Some(Err(Rejection {
+        let l = first_allowed;
+        return Err(Box::new(Rejection {
             fix: None,
             value: None,
             code: rules::GW204,
@@ -276,10 +347,10 @@ fn parent_outcome<'a>(
                 l.name,
                 l.hostname.as_deref().unwrap_or("*")
             ),
-            related: related(l.span, format!("listener {:?} is here", l.name)),
+            related: parent.listener(l),
         }));
     }
-    Some(Ok((position, attached)))
+    Ok(attached)
 }
 
 /// The route kinds a listener admits: its `allowedRoutes.kinds`, else its protocol's defaults.

@@ -1,22 +1,23 @@
 //! Route delegation as the reference's controller does it: an HTTPRoute whose backendRef names
 //! HTTPRoutes (by name, `*` for every route of a namespace, or by the delegation label) hands the
-//! matching requests to those child routes, which may delegate further. A child gets a status
-//! for each parent route; a parent whose delegation finds no valid child, or a cycle, does not
-//! resolve all its references.
+//! matching requests to those child routes, which may delegate further. Which routes a
+//! backendRef selects is the merge stage's decision ([`crate::merge::delegates_to`]); here, which
+//! of them take the parent's matches, and the conditions. A child gets a status for each parent
+//! route; a parent whose delegation finds no valid child, or a cycle, does not resolve all its
+//! references.
 
 use serde_json::Value;
 
 use super::lookup::Lookup;
-use super::{Attachment, Context, is};
+use super::{Attachment, Context};
+use crate::merge::{delegates, delegates_to};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{Facts, ObjRef, RouteFacts, Spec};
 use crate::resolve::Condition;
 
-/// The group and kind of a backendRef that selects child routes by label.
+/// The group of a backendRef that selects child routes by label, and the namespace that
+/// selects them in every namespace.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";
-const LABEL_KIND: &str = "label";
-/// The label a child route carries to be selected, and the namespace that selects every one.
-const LABEL: &str = "delegation.kgateway.dev/label";
 const ALL_NAMESPACES: &str = "all";
 
 const HOSTNAMES: &str =
@@ -53,14 +54,8 @@ pub(super) fn delegation<'a>(
         }
     }
     // Only routes that delegate have children.
-    roots.retain(|r| {
-        rules_of(r).into_iter().any(|rule| {
-            let refs = rule.get("backendRefs").and_then(Value::as_array);
-            refs.into_iter()
-                .flatten()
-                .any(|b| Selector::of(b, "").is_some())
-        })
-    });
+    roots
+        .retain(|r| route_facts(ctx, r).is_some_and(|(_, f)| f.backend_refs.iter().any(delegates)));
     for root in roots {
         let matches: Vec<Vec<Match>> = rules_of(root).into_iter().map(own_matches).collect();
         visit(ctx, lookup, root, &matches, &mut vec![root], &mut out);
@@ -78,23 +73,20 @@ fn visit<'a>(
     path: &mut Vec<&'a Object>,
     out: &mut Delegation<'a>,
 ) {
-    let refs = rules_of(route)
-        .into_iter()
-        .enumerate()
-        .flat_map(|(i, rule)| {
-            let refs = rule.get("backendRefs").and_then(Value::as_array);
-            refs.into_iter().flatten().map(move |r| (i, r))
-        });
-    for (rule, r) in refs {
-        let parent_matches = matches.get(rule).map(Vec::as_slice).unwrap_or_default();
-        let Some(selector) = Selector::of(r, &route.id.namespace) else {
+    let Some((parent, facts)) = route_facts(ctx, route) else {
+        return;
+    };
+    for b in facts.backend_refs.iter().filter(|b| delegates(b)) {
+        let Some(rule) = crate::merge::rule_of(&b.path) else {
             continue;
         };
+        let parent_matches = matches.get(rule).map(Vec::as_slice).unwrap_or_default();
+        let selector = Selector::of(b, &route.id.namespace);
         // A valid child found; a child skipped for a cycle (then reported instead).
         let (mut valid, mut cyclic) = (false, false);
         for &child in lookup.http_routes(selector.namespace()) {
-            if std::ptr::eq(child, route) || !selector.selects(child) || !names_parent(child, route)
-            {
+            let selected = route_facts(ctx, child).is_some_and(|(c, _)| delegates_to(parent, b, c));
+            if !selected {
                 continue;
             }
             // A cycle is reported whatever the child's matches.
@@ -168,70 +160,42 @@ fn visit<'a>(
     }
 }
 
-/// Which routes a backendRef delegates to.
+/// A delegating backendRef, as the status names it and looks its children up.
 struct Selector<'v> {
     /// `group/kind/namespace/name`, as the controller names the reference in its messages.
     written: String,
     namespace: &'v str,
     by_label: bool,
-    name: &'v str,
 }
 
 impl<'v> Selector<'v> {
-    fn of(r: &'v Value, namespace: &'v str) -> Option<Self> {
-        let text = |key: &str| r.get(key).and_then(Value::as_str);
-        let group = text("group").unwrap_or("");
-        let kind = text("kind").unwrap_or("Service");
-        let by_label = match (group, kind) {
-            (GATEWAY_API, "HTTPRoute") => false,
-            (LABEL_GROUP, LABEL_KIND) => true,
-            _ => return None,
-        };
-        let namespace = text("namespace").unwrap_or(namespace);
-        let name = text("name").unwrap_or("");
-        Some(Selector {
-            written: format!("{group}/{kind}/{namespace}/{name}"),
+    fn of(r: &'v ObjRef, namespace: &'v str) -> Self {
+        let group = r.group().unwrap_or("");
+        let kind = r.kind().unwrap_or("Service");
+        let namespace = r.namespace().unwrap_or(namespace);
+        Selector {
+            written: format!("{group}/{kind}/{namespace}/{}", r.name),
             namespace,
-            by_label,
-            name,
-        })
+            by_label: group == LABEL_GROUP,
+        }
     }
 
     /// The namespace its children are in; `None` for every namespace.
     fn namespace(&self) -> Option<&'v str> {
         (!(self.by_label && self.namespace == ALL_NAMESPACES)).then_some(self.namespace)
     }
-
-    fn selects(&self, route: &Object) -> bool {
-        if self.by_label {
-            let label = route
-                .value
-                .pointer("/metadata/labels")
-                .and_then(|l| l.get(LABEL))
-                .and_then(Value::as_str);
-            (self.namespace == ALL_NAMESPACES || route.id.namespace == self.namespace)
-                && label == Some(self.name)
-        } else {
-            route.id.namespace == self.namespace && (self.name == "*" || route.id.name == self.name)
-        }
-    }
 }
 
-/// A child that names parent routes must name this one among them.
-fn names_parent(child: &Object, parent: &Object) -> bool {
-    let refs = child
-        .value
-        .pointer("/spec/parentRefs")
-        .and_then(Value::as_array);
-    let route_parents: Vec<&Value> = refs
-        .into_iter()
-        .flatten()
-        .filter(|p| p.get("kind").and_then(Value::as_str) == Some("HTTPRoute"))
-        .collect();
-    route_parents.is_empty()
-        || route_parents
-            .iter()
-            .any(|p| is(parent, &super::named(p, &child.id.namespace, "HTTPRoute")))
+/// A route's typed facts (the merge stage decides delegation on them) and its route facts.
+fn route_facts<'a>(ctx: &Context<'a>, route: &Object) -> Option<(&'a Facts, &'a RouteFacts)> {
+    let id = &route.id;
+    let facts = ctx
+        .inputs
+        .facts_of(&id.group, &id.kind, &id.namespace, &id.name)?;
+    match &facts.spec {
+        Spec::Route(r) => Some((facts, r)),
+        _ => None,
+    }
 }
 
 /// The annotation that makes a child's paths relative to its parent's.

@@ -655,23 +655,97 @@ fn a_delegation_to_no_child_does_not_resolve() {
     );
 }
 
+/// A child with parentRefs is delegated to only by a parent route they name (the reference
+/// controller's rule, which the merge stage applies too): one whose parentRefs are all
+/// Gateways is a standalone route, not a child.
 #[test]
-fn a_delegation_cycle_is_reported_on_the_route_that_closes_it() {
-    let back = "
+fn a_child_whose_parent_refs_are_gateways_only_is_not_delegated_to() {
+    let with_parents = |name: &str, refs: &str| {
+        child(name, "/a/1").replace(
+            "spec:\n  rules:",
+            &format!("spec:\n  parentRefs: {refs}\n  rules:"),
+        )
+    };
+    let standalone = with_parents("c", "[{name: gw, namespace: default}]");
+    assert!(standalone.contains("parentRefs"));
+    let s = statuses(&[GATEWAY, PARENT, &standalone]);
+    let parents = s["httpRoutes"]["team/c"]["parents"].as_array().map(|p| {
+        p.iter()
+            .map(|p| p["parentRef"]["kind"].clone())
+            .collect::<Vec<_>>()
+    });
+    // A Gateway parentRef is shown as written: without a kind.
+    assert_eq!(parents, Some(vec![json!("")]));
+    let c = &s["httpRoutes"]["default/parent"]["parents"][0]["conditions"][0];
+    assert_eq!(
+        (&c["reason"], &c["message"]),
+        (
+            &json!("BackendNotFound"),
+            &json!("gateway.networking.k8s.io/HTTPRoute/team/*: unresolved reference")
+        )
+    );
+    // Naming the parent route beside the Gateway makes it a child too.
+    let both = with_parents(
+        "c",
+        "[{name: gw, namespace: default}, {kind: HTTPRoute, name: parent, namespace: default}]",
+    );
+    let s = statuses(&[GATEWAY, PARENT, &both]);
+    let kinds: Vec<Value> = s["httpRoutes"]["team/c"]["parents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| p["parentRef"]["kind"].clone())
+        .collect();
+    assert_eq!(kinds, [json!(""), json!("HTTPRoute")]);
+    assert_eq!(
+        conditions(&s["httpRoutes"]["default/parent"]["parents"][0]["conditions"]),
+        triples(&[
+            ("Accepted", "True", "Accepted"),
+            ("ResolvedRefs", "True", "ResolvedRefs"),
+        ])
+    );
+}
+
+/// An HTTPRoute (namespace, name) whose one rule on `path` delegates to HTTPRoutes (namespace,
+/// name or `'*'`).
+fn delegating((ns, name): (&str, &str), path: &str, (to_ns, to): (&str, &str)) -> String {
+    format!(
+        "
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
-metadata: {name: back, namespace: team}
+metadata: {{name: {name}, namespace: {ns}}}
 spec:
   rules:
-  - matches: [{path: {type: PathPrefix, value: /a/b}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: parent, namespace: default}]
-";
-    let s = statuses(&[GATEWAY, PARENT, back]);
-    let c = &s["httpRoutes"]["team/back"]["parents"][0]["conditions"][0];
+  - matches: [{{path: {{type: PathPrefix, value: {path}}}}}]
+    backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {to}, namespace: {to_ns}}}]
+"
+    )
+}
+
+/// A cycle among child routes (the root, attached to the Gateway, is no child: its parentRefs
+/// name no route), as in the reference's `cyclic2` case.
+#[test]
+fn a_delegation_cycle_is_reported_on_the_route_that_closes_it() {
+    let back = delegating(("team", "back"), "/a/b", ("other", "loop"));
+    let closing = delegating(("other", "loop"), "/a/b/1", ("team", "'*'"));
+    let s = statuses(&[GATEWAY, PARENT, &back, &closing]);
+    let c = &s["httpRoutes"]["other/loop"]["parents"][0]["conditions"][0];
     assert_eq!(c["reason"], "RefNotPermitted");
     assert_eq!(
         c["message"],
-        "gateway.networking.k8s.io/HTTPRoute/default/parent: ignoring child route default/parent for parent team/back: cyclic reference detected while evaluating delegated routes"
+        "gateway.networking.k8s.io/HTTPRoute/team/*: ignoring child route team/back for parent other/loop: cyclic reference detected while evaluating delegated routes"
+    );
+    // Delegating back to the root is no cycle: the root names only the Gateway as its parent,
+    // so it is no route's child, and the delegation finds no child at all.
+    let to_root = delegating(("team", "back"), "/a/b", ("default", "parent"));
+    let s = statuses(&[GATEWAY, PARENT, &to_root]);
+    let c = &s["httpRoutes"]["team/back"]["parents"][0]["conditions"][0];
+    assert_eq!(
+        (&c["reason"], &c["message"]),
+        (
+            &json!("BackendNotFound"),
+            &json!("gateway.networking.k8s.io/HTTPRoute/default/parent: unresolved reference")
+        )
     );
 }
 

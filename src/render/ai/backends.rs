@@ -17,35 +17,40 @@ use crate::model::facts::GATEWAY_API;
 const A2A: &str = "kgateway.dev/a2a";
 pub(super) const INFERENCE_GROUP: &str = "inference.networking.k8s.io";
 
-/// Every backend and backend-side policy, as (kind, value), and the AiGatewayBackends'
-/// statuses.
-pub(super) fn backends(ctx: &Context<'_>) -> (Vec<(&'static str, Value)>, Vec<Value>) {
-    let mut out = Vec::new();
+/// Every backend and backend-side policy, as (kind, value) handed to `emit` in output order;
+/// returns the AiGatewayBackends' statuses.
+pub(super) fn backends(ctx: &Context<'_>, emit: &mut dyn FnMut(&'static str, Value)) -> Vec<Value> {
     let mut statuses = Vec::new();
-    // Each backend on its own, in parallel; the output keeps the input order.
+    // Each backend on its own, in parallel, a chunk at a time; the output keeps the input order.
     let backends: Vec<&Object> = ctx.inputs.of_kind(AI_GROUP, "AiGatewayBackend").collect();
-    let translated: Vec<_> = backends
-        .par_iter()
-        .map(|backend| ai_backend::translate(ctx, backend))
-        .collect();
-    for (resources, status) in translated {
-        out.extend(resources.into_iter().map(|v| ("backend", v)));
-        statuses.push(status);
+    for chunk in backends.chunks(super::CHUNK) {
+        let translated: Vec<_> = chunk
+            .par_iter()
+            .map(|backend| ai_backend::translate(ctx, backend))
+            .collect();
+        for (resources, status) in translated {
+            for v in resources {
+                emit("backend", v);
+            }
+            statuses.push(status);
+        }
     }
     for service in ctx.inputs.of_kind("", "Service") {
-        out.extend(a2a_policies(service).into_iter().map(|v| ("policy", v)));
+        for v in a2a_policies(service) {
+            emit("policy", v);
+        }
     }
     for pool in ctx.inputs.of_kind(INFERENCE_GROUP, "InferencePool") {
-        out.extend(inference_policies(pool).into_iter().map(|v| ("policy", v)));
+        for v in inference_policies(pool) {
+            emit("policy", v);
+        }
     }
     for policy in ctx.inputs.of_kind(GATEWAY_API, "BackendTLSPolicy") {
-        out.extend(
-            backend_tls_policies(ctx, policy)
-                .into_iter()
-                .map(|v| ("policy", v)),
-        );
+        for v in backend_tls_policies(ctx, policy) {
+            emit("policy", v);
+        }
     }
-    (out, statuses)
+    statuses
 }
 
 /// An InferencePool's hostname: pools are addressed like Services, in their own domain.

@@ -61,49 +61,56 @@ pub fn render_gateway<'a>(
     out
 }
 
-/// The resources that belong to no single Gateway (backends, services, policies), and their
-/// statuses.
-pub fn render_shared(ctx: &Context<'_>) -> (Vec<RenderedResource>, Value) {
+/// How many AiGatewayBackends or AiGatewayPolicies are translated (in parallel) before their
+/// resources are handed on: enough to keep every thread busy, few enough that the resources
+/// waiting to be written stay small.
+const CHUNK: usize = 512;
+
+/// The resources that belong to no single Gateway (backends, services, policies), each handed
+/// to `each` as it is made (in output order) instead of kept: in a large repository they are
+/// the largest part of a rendering. Returns their statuses (`Null` when the AI data plane has
+/// nothing to program).
+pub fn render_shared_each(ctx: &Context<'_>, each: &mut dyn FnMut(RenderedResource)) -> Value {
     // With one Gateway selected, they go with an AI Gateway only.
     if let Some((ns, name)) = &ctx.options.gateway {
         let selected = ctx.inputs.get(GATEWAY_API, "Gateway", ns, name);
         if !selected.is_some_and(|g| {
             super::data_plane(&ctx.inputs, g, &ctx.options.ai_controller) == DataPlane::Ai
         }) {
-            return (Vec::new(), Value::Null);
+            return Value::Null;
         }
     }
     // AI kinds are served by the AI data plane only, whatever the classes say.
     let ai_kinds = ctx.inputs.objects.iter().any(|o| o.id.group == AI_GROUP);
     if !ai_kinds && !has_ai_class(ctx) {
-        return (Vec::new(), Value::Null);
+        return Value::Null;
     }
-    // The four parts read the inputs only: made in parallel, listed in this order.
-    let (((backends, backend_statuses), (policies, mut statuses)), (services, mesh)) = rayon::join(
-        || rayon::join(|| backends::backends(ctx), || policies::policies(ctx)),
-        || rayon::join(|| backends::services(ctx), || mesh::mesh(ctx)),
-    );
-    let mut out: Vec<RenderedResource> = backends
-        .into_iter()
-        .map(|(kind, value)| resource(kind, json!({"resource": { kind: value }})))
-        .collect();
-    out.extend(
-        policies
-            .into_iter()
-            .map(|v| resource("policy", json!({"resource": {"policy": v}}))),
-    );
-    out.extend(services.into_iter().map(|v| resource("service", v)));
-    out.extend(mesh.into_iter().map(|v| {
+    let mut names = UniqueNames::default();
+    let mut emit = |kind: &str, value: Value| {
+        let mut r = resource(kind, value);
+        names.make_unique(&mut r);
+        each(r);
+    };
+    // The parts in their order: backends, policies, services, the mesh's.
+    let backend_statuses = backends::backends(ctx, &mut |kind, value| {
+        emit(kind, json!({"resource": { kind: value }}));
+    });
+    let mut statuses = policies::policies(ctx, &mut |v| {
+        emit("policy", json!({"resource": {"policy": v}}));
+    });
+    for v in backends::services(ctx) {
+        emit("service", v);
+    }
+    for v in mesh::mesh(ctx) {
         let kind = if v.get("workloadName").is_some() {
             "workload"
         } else {
             "service"
         };
-        resource(kind, v)
-    }));
+        emit(kind, v);
+    }
     statuses.extend(backend_statuses);
-    unique_names(&mut out);
-    (out, Value::Array(statuses))
+    Value::Array(statuses)
 }
 
 /// Whether some GatewayClass names the AI data plane's controller: else no AI data plane runs.
@@ -141,9 +148,19 @@ fn resource(kind: &str, value: Value) -> RenderedResource {
 /// gives two resources (a header modifier's request and response halves) gets `#2`, `#3`... on
 /// the later ones.
 fn unique_names(resources: &mut [RenderedResource]) {
-    let mut seen: crate::fasthash::FastMap<String, usize> = Default::default();
+    let mut names = UniqueNames::default();
     for r in resources.iter_mut() {
-        let n = seen.entry(r.name.clone()).or_insert(0);
+        names.make_unique(r);
+    }
+}
+
+/// The names given so far, with how often each was given (see [`unique_names`]).
+#[derive(Default)]
+struct UniqueNames(crate::fasthash::FastMap<String, usize>);
+
+impl UniqueNames {
+    fn make_unique(&mut self, r: &mut RenderedResource) {
+        let n = self.0.entry(r.name.clone()).or_insert(0);
         *n += 1;
         if *n > 1 {
             r.name = format!("{}#{n}", r.name);

@@ -18,21 +18,25 @@ use super::{AI_GROUP, Context, labels_match, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
 
-/// The policies, and each AiGatewayPolicy's status (in the reference's status list shape).
-pub(super) fn policies(ctx: &Context<'_>) -> (Vec<Value>, Vec<Value>) {
-    // Each policy on its own, in parallel; the output keeps the input order.
+/// The policies, handed to `emit` in output order; returns each AiGatewayPolicy's status (in the
+/// reference's status list shape).
+pub(super) fn policies(ctx: &Context<'_>, emit: &mut dyn FnMut(Value)) -> Vec<Value> {
+    // Each policy on its own, in parallel, a chunk at a time; the output keeps the input order.
     let objects: Vec<&Object> = ctx.inputs.of_kind(AI_GROUP, "AiGatewayPolicy").collect();
-    let each: Vec<(Vec<Value>, Value)> = objects
-        .par_iter()
-        .map(|object| policy_items(ctx, object))
-        .collect();
-    let mut out = Vec::new();
-    let mut statuses = Vec::with_capacity(each.len());
-    for (items, status) in each {
-        out.extend(items);
-        statuses.push(status);
+    let mut statuses = Vec::with_capacity(objects.len());
+    for chunk in objects.chunks(super::CHUNK) {
+        let each: Vec<(Vec<Value>, Value)> = chunk
+            .par_iter()
+            .map(|object| policy_items(ctx, object))
+            .collect();
+        for (items, status) in each {
+            for v in items {
+                emit(v);
+            }
+            statuses.push(status);
+        }
     }
-    (out, statuses)
+    statuses
 }
 
 /// One policy's items (one per feature and target) and its status.
