@@ -8,8 +8,8 @@ use crate::source::{FileId, Span};
 
 use super::Resource;
 use super::facts_backend::{backend_sections, backend_variant, inline_policies};
-pub use super::facts_listeners::Selector;
 use super::facts_listeners::listeners;
+pub use super::facts_listeners::{ListenerTls, Selector};
 use super::facts_policy::{PolicyFacts, is_policy_kind, is_target_kind, policy_facts};
 use super::facts_refs::field_refs;
 use super::facts_rules::{RuleFacts, RuleSettings, http_rules, rule_settings};
@@ -117,6 +117,8 @@ pub struct Listener {
     /// Allowed route kinds as (group, kind); empty means the protocol's defaults.
     pub kinds: Vec<(String, String)>,
     pub certificate_refs: Vec<ObjRef>,
+    /// What render reads of `tls`, when it is written.
+    pub tls: Option<Box<ListenerTls>>,
     pub span: Span,
     pub path: String,
 }

@@ -35,6 +35,7 @@ pub(super) fn listeners(spec: Option<&Node>) -> Vec<Listener> {
                     .enumerate()
                     .map(|(j, r)| obj_ref(r, format!("{path}.tls.certificateRefs[{j}]")))
                     .collect(),
+                tls: tls.map(listener_tls),
                 span: l.span,
                 path,
             }
@@ -84,4 +85,45 @@ impl Selector {
                     _ => false,
                 })
     }
+}
+
+/// A listener's `tls`: whether it names certificates, its mode and its options.
+#[derive(Debug, Clone, Default)]
+pub struct ListenerTls {
+    /// `certificateRefs` is written (even empty): the listener terminates TLS with them.
+    pub certificates: bool,
+    /// `mode: Passthrough`.
+    pub passthrough: bool,
+    /// `options` in order, each with its value when that is a string.
+    pub options: Vec<(String, Option<String>)>,
+}
+
+impl ListenerTls {
+    /// An option's string value; a key written twice has its last value, as in the JSON copy.
+    pub fn option(&self, key: &str) -> Option<&str> {
+        self.written(key)?.as_deref()
+    }
+
+    /// Whether an option is written, whatever its value.
+    pub fn written(&self, key: &str) -> Option<&Option<String>> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+}
+
+fn listener_tls(tls: &Node) -> Box<ListenerTls> {
+    Box::new(ListenerTls {
+        certificates: tls.get("certificateRefs").is_some(),
+        passthrough: s(tls.get("mode")).as_deref() == Some("Passthrough"),
+        options: tls
+            .get("options")
+            .and_then(Node::as_map)
+            .unwrap_or(&[])
+            .iter()
+            .map(|e| (e.key.to_string(), s(Some(&e.value))))
+            .collect(),
+    })
 }

@@ -49,7 +49,7 @@ pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
                 listeners: vec![i],
                 https: true,
                 // Virtual hosts require TLS where the listener terminates it.
-                tls: l.value.pointer("/tls/certificateRefs").is_some(),
+                tls: l.typed.tls.as_ref().is_some_and(|t| t.certificates),
             });
         }
     }
@@ -80,7 +80,7 @@ pub fn render_port(
             if let Some(host) = l.hostname {
                 chain["filterChainMatch"] = json!({"serverNames": [host]});
             }
-            if l.value.pointer("/tls/certificateRefs").is_some() {
+            if l.typed.tls.as_ref().is_some_and(|t| t.certificates) {
                 chain["transportSocket"] = downstream_tls(ctx, plan, l, true);
             }
         }
@@ -246,8 +246,7 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
         }));
     }
     let mut common = json!({"tlsCertificates": certs, "tlsParams": {}});
-    let options = l.value.pointer("/tls/options");
-    let option = |key: &str| options.and_then(|o| o.get(key)).and_then(Value::as_str);
+    let option = |key: &str| l.typed.tls.as_ref().and_then(|t| t.option(key));
     match option("kgateway.dev/alpn-protocols") {
         Some("allow-empty") => {}
         Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
