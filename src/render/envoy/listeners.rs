@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
-use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
+use super::plan::{self, GwListener, Plan, Port, array, domains, terminates_tls};
 use super::{ads_source, secret_digest, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
@@ -315,11 +315,7 @@ fn frontend_validation(
     plan: &Plan<'_>,
     l: &GwListener<'_>,
 ) -> Option<(Option<String>, bool)> {
-    let frontend = plan.gateway.value.pointer("/spec/tls/frontend")?;
-    let per_port = array(frontend, "/perPort")
-        .find(|p| p.get("port").and_then(Value::as_i64) == Some(l.port))
-        .and_then(|p| p.pointer("/tls/validation"));
-    let validation = per_port.or_else(|| frontend.pointer("/default/validation"))?;
+    let validation = plan::frontend_validation(plan.gateway, l.port)?;
     let gw = &plan.gateway.id;
     let mut bundle = String::new();
     for r in array(validation, "/caCertificateRefs") {
