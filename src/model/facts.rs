@@ -370,7 +370,52 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
         None => "default".to_string(),
     };
     let spec_node = root.get("spec");
-    let spec = match (res.group, res.kind) {
+    let spec = spec_of(res, secrets, metadata, spec_node);
+    // Route and Gateway references are typed in their specs; the generic walk is for the kinds of the
+    // two seed groups and GatewayClass (parametersRef). Other kinds (a Deployment's pod spec)
+    // are not walked: nothing of theirs is resolved, and the walk would cost time.
+    let walk = matches!(res.group, "gateway.kgateway.dev" | "agentgateway.dev")
+        || (res.group == GATEWAY_API && res.kind == "GatewayClass");
+    let mut refs = match spec_node {
+        Some(n) if walk => field_refs(res.group, res.kind, n),
+        _ => Vec::new(),
+    };
+    refs.shrink_to_fit();
+    // Labels are read by listener selectors (Namespaces) and policy targetSelectors; for other
+    // kinds they would be kept for nothing.
+    let labels = if res.kind == "Namespace" || is_target_kind(res.kind) {
+        string_map(metadata.and_then(|m| m.get("labels")))
+    } else {
+        Vec::new()
+    };
+    Some(Facts {
+        id: Ident {
+            group: res.group.to_string(),
+            kind: res.kind.to_string(),
+            namespace,
+            name: name.to_string(),
+            file: res.file,
+            span: root.span,
+            name_span,
+        },
+        labels,
+        spec,
+        refs,
+        inline_policies: (res.kind == "AiGatewayBackend")
+            .then(|| inline_policies(spec_node, secrets))
+            .flatten(),
+    })
+}
+
+/// What the facts keep of a resource's spec, by kind.
+fn spec_of(
+    res: &Resource<'_>,
+    secrets: &Sensitive,
+    metadata: Option<&Node>,
+    spec_node: Option<&Node>,
+) -> Spec {
+    let root = res.root;
+    match (res.group, res.kind) {
         (GATEWAY_API, "Gateway") => Spec::Gateway {
             class: spec_node
                 .and_then(|n| n.get("gatewayClassName"))
@@ -397,29 +442,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
             controller: s(spec_node.and_then(|n| n.get("controllerName"))).unwrap_or_default(),
         },
         (GATEWAY_API, "HTTPRoute" | "GRPCRoute" | "TLSRoute" | "TCPRoute" | "UDPRoute") => {
-            let mut facts = route(spec_node);
-            let annotation = |key: &str| {
-                metadata
-                    .and_then(|m| m.get("annotations"))
-                    .and_then(|a| a.get(key))
-                    .and_then(Node::as_str)
-            };
-            facts.inherited_priority = annotation(INHERITED_PRIORITY).map(Box::from);
-            facts.weight = annotation(ROUTE_WEIGHT)
-                .and_then(|w| w.trim().parse().ok())
-                .unwrap_or(0);
-            facts.inherits_matcher = annotation(INHERIT_MATCHER) == Some("true");
-            if res.kind == "HTTPRoute" {
-                facts.http_rules = http_rules(spec_node);
-            }
-            if matches!(res.kind, "HTTPRoute" | "GRPCRoute") {
-                facts.rule_settings = rule_settings(spec_node);
-                facts.created = metadata
-                    .and_then(|m| m.get("creationTimestamp"))
-                    .and_then(Node::as_str)
-                    .map(Box::from);
-            }
-            Spec::Route(Box::new(facts))
+            Spec::Route(Box::new(route_facts(res.kind, metadata, spec_node)))
         }
         ("", "Service") => Spec::Service {
             ports: seq(spec_node.and_then(|n| n.get("ports")))
@@ -464,41 +487,34 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
             Spec::Policy(Box::new(policy_facts(kind, root, spec_node, secrets)))
         }
         _ => Spec::Other,
+    }
+}
+
+/// A route's facts: its spec's, with the annotations and creation time render and merge read.
+fn route_facts(kind: &str, metadata: Option<&Node>, spec_node: Option<&Node>) -> RouteFacts {
+    let mut facts = route(spec_node);
+    let annotation = |key: &str| {
+        metadata
+            .and_then(|m| m.get("annotations"))
+            .and_then(|a| a.get(key))
+            .and_then(Node::as_str)
     };
-    // Route and Gateway references are typed above; the generic walk is for the kinds of the
-    // two seed groups and GatewayClass (parametersRef). Other kinds (a Deployment's pod spec)
-    // are not walked: nothing of theirs is resolved, and the walk would cost time.
-    let walk = matches!(res.group, "gateway.kgateway.dev" | "agentgateway.dev")
-        || (res.group == GATEWAY_API && res.kind == "GatewayClass");
-    let mut refs = match spec_node {
-        Some(n) if walk => field_refs(res.group, res.kind, n),
-        _ => Vec::new(),
-    };
-    refs.shrink_to_fit();
-    // Labels are read by listener selectors (Namespaces) and policy targetSelectors; for other
-    // kinds they would be kept for nothing.
-    let labels = if res.kind == "Namespace" || is_target_kind(res.kind) {
-        string_map(metadata.and_then(|m| m.get("labels")))
-    } else {
-        Vec::new()
-    };
-    Some(Facts {
-        id: Ident {
-            group: res.group.to_string(),
-            kind: res.kind.to_string(),
-            namespace,
-            name: name.to_string(),
-            file: res.file,
-            span: root.span,
-            name_span,
-        },
-        labels,
-        spec,
-        refs,
-        inline_policies: (res.kind == "AiGatewayBackend")
-            .then(|| inline_policies(spec_node, secrets))
-            .flatten(),
-    })
+    facts.inherited_priority = annotation(INHERITED_PRIORITY).map(Box::from);
+    facts.weight = annotation(ROUTE_WEIGHT)
+        .and_then(|w| w.trim().parse().ok())
+        .unwrap_or(0);
+    facts.inherits_matcher = annotation(INHERIT_MATCHER) == Some("true");
+    if kind == "HTTPRoute" {
+        facts.http_rules = http_rules(spec_node);
+    }
+    if matches!(kind, "HTTPRoute" | "GRPCRoute") {
+        facts.rule_settings = rule_settings(spec_node);
+        facts.created = metadata
+            .and_then(|m| m.get("creationTimestamp"))
+            .and_then(Node::as_str)
+            .map(Box::from);
+    }
+    facts
 }
 
 fn route(spec: Option<&Node>) -> RouteFacts {
