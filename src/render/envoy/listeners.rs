@@ -220,53 +220,12 @@ fn tcp_chains(
     }
 }
 
-/// The TLS context of a terminating listener: its certificates, the secret material replaced by
-/// digests.
+/// The TLS context of a terminating listener: its certificates, options and client validation.
 fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: bool) -> Value {
-    let gw_ns = l.set.unwrap_or(plan.gateway).id.namespace.as_str();
-    let mut certs = Vec::new();
-    for r in &l.typed.certificate_refs {
-        let ns = r.namespace().unwrap_or(gw_ns);
-        let name = &*r.name;
-        let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
-            continue;
-        };
-        let data = |key: &str| {
-            secret
-                .value
-                .pointer("/data")
-                .and_then(|d| d.get(key))
-                .and_then(Value::as_str)
-                .map(secret_digest)
-                .unwrap_or_default()
-        };
-        certs.push(json!({
-            "certificateChain": {"inlineBytes": data("tls.crt")},
-            "privateKey": {"inlineBytes": data("tls.key")},
-        }));
-    }
+    let certs = certificates(ctx, plan, l);
     let mut common = json!({"tlsCertificates": certs, "tlsParams": {}});
     let option = |key: &str| l.typed.tls.as_ref().and_then(|t| t.option(key));
-    match option("kgateway.dev/alpn-protocols") {
-        Some("allow-empty") => {}
-        Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
-        None if http => common["alpnProtocols"] = json!(["h2", "http/1.1"]),
-        None => {}
-    }
-    if let Some(list) = option("kgateway.dev/cipher-suites") {
-        common["tlsParams"]["cipherSuites"] = json!(split_list(list, ','));
-    }
-    if let Some(list) = option("kgateway.dev/ecdh-curves") {
-        common["tlsParams"]["ecdhCurves"] = json!(split_list(list, ','));
-    }
-    for (key, field) in [
-        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
-        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
-    ] {
-        if let Some(v) = option(key) {
-            common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
-        }
-    }
+    tls_params(&mut common, option, http);
     let mut validation = serde_json::Map::new();
     if let Some(names) = option("kgateway.dev/verify-subject-alt-names") {
         let sans: Vec<Value> = split_list(names, ',')
@@ -305,6 +264,58 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
             context,
         ),
     })
+}
+
+/// A terminating listener's certificates, the secret material replaced by digests.
+fn certificates(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>) -> Vec<Value> {
+    let gw_ns = l.set.unwrap_or(plan.gateway).id.namespace.as_str();
+    let mut certs = Vec::new();
+    for r in &l.typed.certificate_refs {
+        let ns = r.namespace().unwrap_or(gw_ns);
+        let name = &*r.name;
+        let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
+            continue;
+        };
+        let data = |key: &str| {
+            secret
+                .value
+                .pointer("/data")
+                .and_then(|d| d.get(key))
+                .and_then(Value::as_str)
+                .map(secret_digest)
+                .unwrap_or_default()
+        };
+        certs.push(json!({
+            "certificateChain": {"inlineBytes": data("tls.crt")},
+            "privateKey": {"inlineBytes": data("tls.key")},
+        }));
+    }
+    certs
+}
+
+/// The listener's TLS options (ALPN, cipher suites, curves, protocol versions) as the common
+/// TLS context's parameters; an HTTP listener offers h2 and http/1.1 unless told otherwise.
+fn tls_params<'o>(common: &mut Value, option: impl Fn(&str) -> Option<&'o str>, http: bool) {
+    match option("kgateway.dev/alpn-protocols") {
+        Some("allow-empty") => {}
+        Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
+        None if http => common["alpnProtocols"] = json!(["h2", "http/1.1"]),
+        None => {}
+    }
+    if let Some(list) = option("kgateway.dev/cipher-suites") {
+        common["tlsParams"]["cipherSuites"] = json!(split_list(list, ','));
+    }
+    if let Some(list) = option("kgateway.dev/ecdh-curves") {
+        common["tlsParams"]["ecdhCurves"] = json!(split_list(list, ','));
+    }
+    for (key, field) in [
+        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
+        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
+    ] {
+        if let Some(v) = option(key) {
+            common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
+        }
+    }
 }
 
 /// The Gateway's `tls.frontend` validation for a listener's port (its `perPort` entry, else the
