@@ -115,23 +115,7 @@ pub fn apply(
         cluster.insert("perConnectionBufferLimitBytes".into(), b.clone());
     }
     if let Some(k) = policy.get("tcpKeepalive") {
-        let mut keepalive = Map::new();
-        for (from, to) in [
-            ("keepAliveProbes", "keepaliveProbes"),
-            ("keepAliveTime", "keepaliveTime"),
-            ("keepAliveInterval", "keepaliveInterval"),
-        ] {
-            if let Some(v) = k.get(from) {
-                let seconds = v.as_i64().or_else(|| v.as_str().and_then(seconds));
-                if let Some(s) = seconds {
-                    keepalive.insert(to.into(), json!(s));
-                }
-            }
-        }
-        cluster.insert(
-            "upstreamConnectionOptions".into(),
-            json!({"tcpKeepalive": keepalive}),
-        );
+        cluster.insert("upstreamConnectionOptions".into(), tcp_keepalive(k));
     }
     protocol_options(cluster, policy, h2);
     if let Some(lb) = policy.get("loadBalancer") {
@@ -139,19 +123,7 @@ pub fn apply(
         load_balancer(cluster, lb, owner);
     }
     if let Some(o) = policy.get("outlierDetection") {
-        let mut od = Map::new();
-        od.insert("baseEjectionTime".into(), json!("30s"));
-        od.insert("consecutive5xx".into(), json!(5));
-        od.insert("interval".into(), json!("10s"));
-        od.insert("maxEjectionPercent".into(), json!(10));
-        for (k, v) in o.as_object().into_iter().flatten() {
-            let v = match v.as_str().and_then(duration) {
-                Some(d) => json!(d),
-                None => v.clone(),
-            };
-            od.insert(k.clone(), v);
-        }
-        cluster.insert("outlierDetection".into(), Value::Object(od));
+        cluster.insert("outlierDetection".into(), outlier_detection(o));
     }
     if let Some(hc) = policy.get("healthCheck") {
         cluster.insert("healthChecks".into(), json!([health_check(hc)]));
@@ -159,6 +131,42 @@ pub fn apply(
     if let Some(cb) = policy.get("circuitBreakers") {
         cluster.insert("circuitBreakers".into(), json!({"thresholds": [cb]}));
     }
+}
+
+/// The policy's tcpKeepalive as the cluster's upstream connection options (times in seconds).
+fn tcp_keepalive(k: &Value) -> Value {
+    let mut keepalive = Map::new();
+    for (from, to) in [
+        ("keepAliveProbes", "keepaliveProbes"),
+        ("keepAliveTime", "keepaliveTime"),
+        ("keepAliveInterval", "keepaliveInterval"),
+    ] {
+        if let Some(v) = k.get(from) {
+            let seconds = v.as_i64().or_else(|| v.as_str().and_then(seconds));
+            if let Some(s) = seconds {
+                keepalive.insert(to.into(), json!(s));
+            }
+        }
+    }
+    json!({"tcpKeepalive": keepalive})
+}
+
+/// The policy's outlierDetection over Envoy's defaults as kgateway sets them; durations as
+/// Envoy writes them, other fields as written.
+fn outlier_detection(o: &Value) -> Value {
+    let mut od = Map::new();
+    od.insert("baseEjectionTime".into(), json!("30s"));
+    od.insert("consecutive5xx".into(), json!(5));
+    od.insert("interval".into(), json!("10s"));
+    od.insert("maxEjectionPercent".into(), json!(10));
+    for (k, v) in o.as_object().into_iter().flatten() {
+        let v = match v.as_str().and_then(duration) {
+            Some(d) => json!(d),
+            None => v.clone(),
+        };
+        od.insert(k.clone(), v);
+    }
+    Value::Object(od)
 }
 
 /// An active health check: its timings and thresholds, and the HTTP or gRPC check.
