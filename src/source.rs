@@ -46,7 +46,7 @@ pub struct SourceFile {
     pub name: String,
     pub text: Arc<str>,
     /// Shared: a masked copy of the text (same line breaks) reuses it.
-    line_starts: Arc<[usize]>,
+    line_starts: LineStarts,
     /// Characters before each multiple of [`CHAR_MARK_STRIDE`] bytes, so that a column is counted
     /// from the nearest mark, not from the start of a line that may be megabytes long; empty when
     /// the text is ASCII (a column is then a byte difference).
@@ -66,14 +66,12 @@ pub struct LineCol {
 impl SourceFile {
     pub fn new(id: FileId, name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text: Arc<str> = text.into();
-        let mut line_starts = vec![0];
-        line_starts.extend(line_breaks(text.as_bytes()));
         SourceFile {
             id,
             name: name.into(),
             char_marks: char_marks(&text),
+            line_starts: LineStarts::of(text.as_bytes()),
             text,
-            line_starts: line_starts.into(),
         }
     }
 
@@ -87,7 +85,7 @@ impl SourceFile {
             // A masked value may have other characters than the original: counted afresh.
             char_marks: char_marks(&text),
             text,
-            line_starts: Arc::clone(&self.line_starts),
+            line_starts: self.line_starts.clone(),
         }
     }
 
@@ -96,7 +94,7 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_index(offset);
         // A byte order mark is not a character an editor shows: columns of line 1 start after it.
-        let start = match self.line_starts[line] {
+        let start = match self.line_starts.at(line) {
             0 if self.text.starts_with('\u{feff}') => 3.min(offset),
             s => s,
         };
@@ -129,12 +127,8 @@ impl SourceFile {
     /// The byte range of the 0-based line `index` without its line break, and whether a line
     /// break ends it.
     pub fn line_range(&self, index: usize) -> (std::ops::Range<usize>, bool) {
-        let start = self
-            .line_starts
-            .get(index)
-            .copied()
-            .unwrap_or(self.text.len());
-        let Some(&next) = self.line_starts.get(index + 1) else {
+        let start = self.line_starts.get(index).unwrap_or(self.text.len());
+        let Some(next) = self.line_starts.get(index + 1) else {
             return (start..self.text.len(), false);
         };
         let bytes = self.text.as_bytes();
@@ -153,7 +147,7 @@ impl SourceFile {
     pub fn line_byte_col(&self, offset: usize) -> LineCol {
         let offset = offset.min(self.text.len());
         let line = self.line_index(offset);
-        let start = match self.line_starts[line] {
+        let start = match self.line_starts.at(line) {
             0 if self.text.starts_with('\u{feff}') => 3.min(offset),
             s => s,
         };
@@ -165,10 +159,7 @@ impl SourceFile {
 
     /// The 0-based line of a byte offset (within the text).
     pub fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        }
+        self.line_starts.line_of(offset)
     }
 
     /// The byte range of whole lines around `start..end`, with `before` lines before and `after`
@@ -187,26 +178,69 @@ impl SourceFile {
         let last = self
             .line_index(end.min(self.text.len()))
             .saturating_add(after);
-        let from = self.line_starts[first];
+        let from = self.line_starts.at(first);
         let to = self
             .line_starts
             .get(last.saturating_add(1))
-            .copied()
             .unwrap_or(self.text.len());
         (first, from..to)
     }
 
     /// The 1-based line's text without its line break.
     pub fn line_text(&self, line: usize) -> &str {
-        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+        let Some(start) = self.line_starts.get(line.wrapping_sub(1)) else {
             return "";
         };
-        let end = self
-            .line_starts
-            .get(line)
-            .copied()
-            .unwrap_or(self.text.len());
+        let end = self.line_starts.get(line).unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// The byte offset of each line's start (the first is 0): 32-bit when the text is under 4 GiB,
+/// which halves what a large input's millions of lines cost.
+#[derive(Debug, Clone)]
+enum LineStarts {
+    Small(Arc<[u32]>),
+    Large(Arc<[usize]>),
+}
+
+impl LineStarts {
+    fn of(bytes: &[u8]) -> LineStarts {
+        let starts = std::iter::once(0).chain(line_breaks(bytes));
+        if u32::try_from(bytes.len()).is_ok() {
+            LineStarts::Small(starts.filter_map(|i| u32::try_from(i).ok()).collect())
+        } else {
+            LineStarts::Large(starts.collect())
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            LineStarts::Small(s) => s.len(),
+            LineStarts::Large(s) => s.len(),
+        }
+    }
+
+    fn get(&self, line: usize) -> Option<usize> {
+        match self {
+            LineStarts::Small(s) => s.get(line).map(|&i| i as usize),
+            LineStarts::Large(s) => s.get(line).copied(),
+        }
+    }
+
+    /// The start of a line known to exist (a line index of an offset).
+    fn at(&self, line: usize) -> usize {
+        self.get(line).unwrap_or_default()
+    }
+
+    /// The 0-based line of a byte offset within the text.
+    fn line_of(&self, offset: usize) -> usize {
+        let found = match self {
+            LineStarts::Small(s) => s.binary_search(&u32::try_from(offset).unwrap_or(u32::MAX)),
+            LineStarts::Large(s) => s.binary_search(&offset),
+        };
+        // The first line starts at 0: an offset is never before it.
+        found.unwrap_or_else(|i| i.saturating_sub(1))
     }
 }
 

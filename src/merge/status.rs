@@ -175,11 +175,8 @@ pub(super) fn statuses(
     facts: &[Facts],
     h: &Hierarchy,
     effective: &[Effective<'_>],
+    by_place: &FastMap<Place, Vec<usize>>,
 ) -> Vec<PolicyStatus> {
-    let mut by_place: FastMap<Place, Vec<&Effective<'_>>> = FastMap::default();
-    for e in effective {
-        by_place.entry(e.place).or_default().push(e);
-    }
     // (policy, ancestor) -> state, in a stable order.
     let mut tallies: Vec<((usize, usize), State)> = Vec::new();
     let mut slot: FastMap<(usize, usize), usize> = FastMap::default();
@@ -213,7 +210,8 @@ pub(super) fn statuses(
         for (at, groups) in judged_at(facts, place, group) {
             // Delegated rules are judged below, per delegation chain.
             let own = by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-            for e in own.iter().filter(|e| !delegated(e)) {
+            let own = own.iter().filter_map(|&i| effective.get(i));
+            for e in own.filter(|e| !delegated(e)) {
                 for (q, s) in states(e, Some(&groups)) {
                     if q == p {
                         state.add(s);

@@ -33,11 +33,7 @@ enum Pending {
     /// The next node is a key.
     Key,
     /// The next node is the value of this key.
-    Value {
-        key: String,
-        span: Span,
-        merge: bool,
-    },
+    Value { key: Text, span: Span, merge: bool },
     /// The next node is the value of a rejected key (duplicate or complex) and is dropped.
     Drop,
     /// The next node is the value of a duplicate key, dropped; when it equals the first value,
@@ -49,7 +45,7 @@ enum Pending {
 struct Duplicate {
     /// Its GW003 finding, in the file's findings.
     finding: usize,
-    key: String,
+    key: Text,
     key_span: Span,
     /// Where the mapping's content before the key ended.
     before: usize,
@@ -474,7 +470,7 @@ impl<'a> Builder<'a> {
                     frame.merges.push(node);
                 } else {
                     frame.push_entry(Entry {
-                        key: Text::from(key),
+                        key,
                         key_span: span,
                         value: node,
                     });

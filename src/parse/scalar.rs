@@ -1,7 +1,7 @@
 //! Scalar resolution (YAML 1.2 core schema) and the byte-level span fixes that saphyr's
 //! scalar spans need (anchors/tags in front, comments after quotes, block scalar headers).
 
-use super::{Str, Value};
+use super::{Str, Text, Value};
 use saphyr_parser::{ScalarStyle, Tag};
 
 const CORE_HANDLE: &str = "tag:yaml.org,2002:";
@@ -156,13 +156,14 @@ fn count_digits(b: &[u8], i: &mut usize) -> usize {
 }
 
 /// Text of a resolved scalar used as a mapping key (JSON keys are strings).
-pub(super) fn key_text(value: Value) -> Option<String> {
+pub(super) fn key_text(value: Value) -> Option<Text> {
     Some(match value {
-        Value::Str(s) => s.text.to_string(),
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) => f.to_string(),
+        // The scalar's own text, moved: no copy for the commonest key.
+        Value::Str(s) => s.text.without_flag(),
+        Value::Null => Text::from("null"),
+        Value::Bool(b) => Text::from(b.to_string()),
+        Value::Int(i) => Text::from(i.to_string()),
+        Value::Float(f) => Text::from(f.to_string()),
         Value::Seq(_) | Value::Map(_) => return None,
     })
 }

@@ -102,45 +102,96 @@ struct Standing<'a> {
     first_loss: Option<(&'a Attached<'a>, String, &'a str, RuleId<'a>)>,
 }
 
+/// The rules that share one (parent, listener, host, match) place, in input order: the first
+/// inline (most places have one rule), the others after it.
+struct Contenders<'a> {
+    first: (RuleId<'a>, &'a Attached<'a>),
+    more: Vec<(RuleId<'a>, &'a Attached<'a>)>,
+}
+
+impl<'a> Contenders<'a> {
+    fn iter(&self) -> impl Iterator<Item = &(RuleId<'a>, &'a Attached<'a>)> {
+        std::iter::once(&self.first).chain(&self.more)
+    }
+}
+
 pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
-    // (parent, listener, host, match) -> the rules with that match there, in input order.
-    type Place<'a> = (usize, &'a str, String, &'a str);
-    let mut places: FastMap<Place<'a>, Vec<(RuleId<'a>, &'a Attached<'a>)>> = FastMap::default();
-    let mut order: Vec<Place<'a>> = Vec::new();
-    for a in attached {
+    // The hosts each attachment serves, made first so that the places below borrow them: a
+    // place's key then costs no allocation (there are millions of places at 100,000 routes).
+    let served: Vec<Vec<String>> = attached
+        .iter()
+        .map(|a| match &a.route.spec {
+            Spec::Route(route) => hosts(&route.hostnames, a.listener.hostname.as_deref()),
+            _ => Vec::new(),
+        })
+        .collect();
+    let capacity = attached
+        .iter()
+        .zip(&served)
+        .map(|(a, hosts)| match &a.route.spec {
+            Spec::Route(route) => {
+                hosts.len()
+                    * route
+                        .http_rules
+                        .iter()
+                        .map(|r| r.matches.len())
+                        .sum::<usize>()
+            }
+            _ => 0,
+        })
+        .sum();
+    // (parent, listener, host, match) -> its position in `order`, which holds the places in the
+    // order first seen with the rules that have that match there.
+    type Place<'a, 'p> = (usize, &'a str, &'p str, &'a str);
+    let mut places: FastMap<Place<'a, '_>, usize> = FastMap::default();
+    places.reserve(capacity);
+    let mut order: Vec<(Place<'a, '_>, Contenders<'a>)> = Vec::new();
+    for (a, hosts) in attached.iter().zip(&served) {
         let Spec::Route(route) = &a.route.spec else {
             continue;
         };
-        for host in hosts(&route.hostnames, a.listener.hostname.as_deref()) {
+        for host in hosts {
             for (i, rule) in route.http_rules.iter().enumerate() {
                 for (m, _) in &rule.matches {
-                    let key = (a.parent, a.listener.name.as_str(), host.clone(), &**m);
+                    let key = (a.parent, a.listener.name.as_str(), host.as_str(), &**m);
                     let id = RuleId {
                         route: a.route,
                         rule: i,
                     };
-                    let list = places.entry(key.clone()).or_insert_with(|| {
-                        order.push(key);
-                        Vec::new()
-                    });
-                    // One route attached twice to one listener (two parentRefs) is one place.
-                    if !list.iter().any(|(r, _)| r.key() == id.key()) {
-                        list.push((id, a));
+                    match places.entry(key) {
+                        std::collections::hash_map::Entry::Vacant(v) => {
+                            v.insert(order.len());
+                            order.push((
+                                key,
+                                Contenders {
+                                    first: (id, a),
+                                    more: Vec::new(),
+                                },
+                            ));
+                        }
+                        std::collections::hash_map::Entry::Occupied(o) => {
+                            let Some((_, list)) = order.get_mut(*o.get()) else {
+                                continue;
+                            };
+                            // One route attached twice to one listener (two parentRefs) is one
+                            // place.
+                            if !list.iter().any(|(r, _)| r.key() == id.key()) {
+                                list.more.push((id, a));
+                            }
+                        }
                     }
                 }
             }
         }
     }
+    drop(places);
     let mut standing: FastMap<(*const Facts, usize), Standing<'a>> = FastMap::default();
     let mut rules_in_order = Vec::new();
-    for key in &order {
-        let Some(list) = places.get(key) else {
-            continue;
-        };
+    for (key, list) in &order {
         let Some(&(winner, _)) = list.iter().min_by(|x, y| precedence(x.0, y.0)) else {
             continue;
         };
-        for &(id, a) in list {
+        for &(id, a) in list.iter() {
             let s = standing.entry(id.key()).or_insert_with(|| {
                 rules_in_order.push(id.key());
                 Standing {
@@ -154,7 +205,7 @@ pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
             if winner.key() != id.key() {
                 s.lost += 1;
                 if s.first_loss.is_none() {
-                    s.first_loss = Some((a, key.2.clone(), key.3, winner));
+                    s.first_loss = Some((a, key.2.to_string(), key.3, winner));
                 }
             }
         }

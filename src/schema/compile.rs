@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use regex::Regex;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::cel::{CelLimits, CompiledRule};
 
@@ -315,49 +315,25 @@ impl Compiler {
             .clone()
     }
 
+    /// One schema object, by concept: its own keywords, the string checks that may not compile,
+    /// its children, its CEL rules.
     fn node(&mut self, s: &Value, path: &str) -> SchemaNode {
         let Value::Object(o) = s else {
             return SchemaNode::default();
         };
+        let mut n = keywords(o);
+        self.string_checks(o, path, &mut n);
+        self.children(o, path, &mut n);
+        if let Some(Value::Array(rules)) = o.get("x-kubernetes-validations") {
+            n.rules = rules.iter().filter_map(|r| self.rule(r)).collect();
+            n.rules_below |= !n.rules.is_empty();
+        }
+        n
+    }
+
+    /// `x-gwctl-format` and `pattern`: recorded in `problems` when unusable.
+    fn string_checks(&mut self, o: &Map<String, Value>, path: &str, n: &mut SchemaNode) {
         let str_of = |k: &str| o.get(k).and_then(Value::as_str);
-        let bool_of = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
-        let u64_of = |k: &str| o.get(k).and_then(Value::as_u64);
-        let mut n = SchemaNode {
-            ty: str_of("type").and_then(|t| {
-                Some(match t {
-                    "object" => JsonType::Object,
-                    "array" => JsonType::Array,
-                    "string" => JsonType::String,
-                    "integer" => JsonType::Integer,
-                    "number" => JsonType::Number,
-                    "boolean" => JsonType::Boolean,
-                    _ => return None,
-                })
-            }),
-            nullable: bool_of("nullable"),
-            int_or_string: bool_of("x-kubernetes-int-or-string"),
-            preserve_unknown: bool_of("x-kubernetes-preserve-unknown-fields"),
-            embedded_resource: bool_of("x-kubernetes-embedded-resource"),
-            min_length: u64_of("minLength"),
-            max_length: u64_of("maxLength"),
-            min_items: u64_of("minItems"),
-            max_items: u64_of("maxItems"),
-            min_properties: u64_of("minProperties"),
-            max_properties: u64_of("maxProperties"),
-            multiple_of: o.get("multipleOf").and_then(Value::as_f64),
-            minimum: o.get("minimum").and_then(Value::as_f64).map(|value| Bound {
-                value,
-                exclusive: bool_of("exclusiveMinimum"),
-            }),
-            maximum: o.get("maximum").and_then(Value::as_f64).map(|value| Bound {
-                value,
-                exclusive: bool_of("exclusiveMaximum"),
-            }),
-            format: str_of("format").and_then(Format::parse),
-            default: o.get("default").cloned(),
-            enum_values: o.get("enum").and_then(Value::as_array).cloned(),
-            ..SchemaNode::default()
-        };
         if let Some(name) = str_of("x-gwctl-format") {
             n.value_format = ValueFormat::parse(name);
             if n.value_format.is_none() {
@@ -380,28 +356,11 @@ impl Compiler {
                 regex,
             });
         }
-        n.list_type = match str_of("x-kubernetes-list-type") {
-            Some("set") => ListType::Set,
-            Some("map") => ListType::Map(
-                o.get("x-kubernetes-list-map-keys")
-                    .and_then(Value::as_array)
-                    .map(|keys| {
-                        keys.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            ),
-            _ => ListType::Atomic,
-        };
-        if let Some(req) = o.get("required").and_then(Value::as_array) {
-            n.required = req
-                .iter()
-                .filter_map(Value::as_str)
-                .map(Box::from)
-                .collect();
-        }
+    }
+
+    /// Properties, additionalProperties, items and the combinators, each compiled in turn;
+    /// `rules_below` gathered from them.
+    fn children(&mut self, o: &Map<String, Value>, path: &str, n: &mut SchemaNode) {
         if let Some(Value::Object(props)) = o.get("properties") {
             let mut map = FastMap::default();
             for (name, sub) in props {
@@ -443,35 +402,94 @@ impl Compiler {
         if let Some(not) = o.get("not") {
             n.not = Some(Box::new(self.node(not, &format!("{path}(not)"))));
         }
-        if let Some(Value::Array(rules)) = o.get("x-kubernetes-validations") {
-            for r in rules {
-                let Some(src) = r.get("rule").and_then(Value::as_str) else {
-                    continue;
-                };
-                let compiled = self.cel(src);
-                let text = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
-                n.rules.push(Rule {
-                    rule: src.to_string(),
-                    compiled,
-                    message: text("message"),
-                    message_expression: r
-                        .get("messageExpression")
-                        .and_then(Value::as_str)
-                        .map(|e| self.cel(e)),
-                    field_path: text("fieldPath"),
-                    reason: match r.get("reason").and_then(Value::as_str) {
-                        Some("FieldValueForbidden") => Reason::Forbidden,
-                        Some("FieldValueRequired") => Reason::Required,
-                        Some("FieldValueDuplicate") => Reason::Duplicate,
-                        _ => Reason::Invalid,
-                    },
-                    estimated_cost: 0,
-                });
-            }
-            n.rules_below |= !n.rules.is_empty();
-        }
-        n
     }
+
+    /// One `x-kubernetes-validations` entry; `None` without a `rule`.
+    fn rule(&mut self, r: &Value) -> Option<Rule> {
+        let src = r.get("rule").and_then(Value::as_str)?;
+        let compiled = self.cel(src);
+        let text = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
+        Some(Rule {
+            rule: src.to_string(),
+            compiled,
+            message: text("message"),
+            message_expression: r
+                .get("messageExpression")
+                .and_then(Value::as_str)
+                .map(|e| self.cel(e)),
+            field_path: text("fieldPath"),
+            reason: match r.get("reason").and_then(Value::as_str) {
+                Some("FieldValueForbidden") => Reason::Forbidden,
+                Some("FieldValueRequired") => Reason::Required,
+                Some("FieldValueDuplicate") => Reason::Duplicate,
+                _ => Reason::Invalid,
+            },
+            estimated_cost: 0,
+        })
+    }
+}
+
+/// The keywords that need no compiling: type, flags, bounds, format, default, enum, list type,
+/// required.
+fn keywords(o: &Map<String, Value>) -> SchemaNode {
+    let str_of = |k: &str| o.get(k).and_then(Value::as_str);
+    let bool_of = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let u64_of = |k: &str| o.get(k).and_then(Value::as_u64);
+    let bound = |k: &str, exclusive: &str| {
+        o.get(k).and_then(Value::as_f64).map(|value| Bound {
+            value,
+            exclusive: bool_of(exclusive),
+        })
+    };
+    SchemaNode {
+        ty: str_of("type").and_then(|t| {
+            Some(match t {
+                "object" => JsonType::Object,
+                "array" => JsonType::Array,
+                "string" => JsonType::String,
+                "integer" => JsonType::Integer,
+                "number" => JsonType::Number,
+                "boolean" => JsonType::Boolean,
+                _ => return None,
+            })
+        }),
+        nullable: bool_of("nullable"),
+        int_or_string: bool_of("x-kubernetes-int-or-string"),
+        preserve_unknown: bool_of("x-kubernetes-preserve-unknown-fields"),
+        embedded_resource: bool_of("x-kubernetes-embedded-resource"),
+        min_length: u64_of("minLength"),
+        max_length: u64_of("maxLength"),
+        min_items: u64_of("minItems"),
+        max_items: u64_of("maxItems"),
+        min_properties: u64_of("minProperties"),
+        max_properties: u64_of("maxProperties"),
+        multiple_of: o.get("multipleOf").and_then(Value::as_f64),
+        minimum: bound("minimum", "exclusiveMinimum"),
+        maximum: bound("maximum", "exclusiveMaximum"),
+        format: str_of("format").and_then(Format::parse),
+        default: o.get("default").cloned(),
+        enum_values: o.get("enum").and_then(Value::as_array).cloned(),
+        list_type: match str_of("x-kubernetes-list-type") {
+            Some("set") => ListType::Set,
+            Some("map") => ListType::Map(
+                strings(o, "x-kubernetes-list-map-keys")
+                    .map(str::to_string)
+                    .collect(),
+            ),
+            _ => ListType::Atomic,
+        },
+        required: strings(o, "required").map(Box::from).collect(),
+        ..SchemaNode::default()
+    }
+}
+
+/// The strings of the array `key` (none when absent or not an array).
+fn strings<'a>(o: &'a Map<String, Value>, key: &str) -> impl Iterator<Item = &'a str> {
+    o.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
 }
 
 #[cfg(test)]

@@ -147,6 +147,23 @@ fn lower_first(s: &str) -> String {
     }
 }
 
+/// True when the tree evaluator passes every non-transition rule of `schema` on `node`, none of
+/// them too costly to run: then there is nothing to report. Otherwise the caller goes through
+/// each rule again, which is rare (a failure, or a rule the tree evaluator cannot decide).
+fn all_pass_on_tree(node: &Node, schema: &SchemaNode) -> bool {
+    let mut largest = None;
+    schema.rules.iter().all(|rule| match &*rule.compiled {
+        _ if rule.is_transition() => true,
+        Ok(c) => {
+            rule.estimated_cost <= STATIC_COST_LIMIT
+                && c.cost_bound(|| *largest.get_or_insert_with(|| largest_collection(node)))
+                    .is_none_or(|cost| cost <= PER_CALL_LIMIT)
+                && c.eval_node(node, Some(schema)) == Some(true)
+        }
+        Err(_) => false,
+    })
+}
+
 impl<'v> Walker<'v> {
     /// Evaluates the node's non-transition rules: on the tree directly where the rule allows it,
     /// else with `self` = the node's CEL value (`value`, or built here on first need).
@@ -157,6 +174,10 @@ impl<'v> Walker<'v> {
         key_span: Span,
         value: Option<&CelValue>,
     ) {
+        // Nearly every node passes every rule on the tree: decided without allocating.
+        if all_pass_on_tree(node, schema) {
+            return;
+        }
         // Objects and lists are pointed at by their key; scalars by their value.
         let span = match node.value {
             Value::Map(_) | Value::Seq(_) => key_span,

@@ -36,8 +36,11 @@ pub(super) fn eval(
     node: &Node,
     schema: Option<&dyn SchemaView>,
 ) -> Option<bool> {
-    let mut scope = Scope { vars: Vec::new() };
-    scope.vars.push(from_node(node, schema)?);
+    // Only comprehensions push variables: most rules evaluate without allocating.
+    let mut scope = Scope {
+        this: from_node(node, schema)?,
+        vars: Vec::new(),
+    };
     match scope.eval(program) {
         Ok(V::Bool(b)) => Some(b),
         _ => None,
@@ -146,6 +149,14 @@ fn field<'a>(v: &V<'a>, name: &str) -> Result<Option<V<'a>>, Fallback> {
 
 /// `has(v.name)`: the field is present or defaulted.
 fn has_field(v: &V<'_>, name: &str) -> Result<bool, Fallback> {
+    // Present and not null: no schema lookup (only a null may be pruned, only an absent field
+    // may be defaulted).
+    if let V::Node(node, _) = v
+        && let Some(found) = node.get(name)
+        && !matches!(found.value, NodeValue::Null)
+    {
+        return Ok(true);
+    }
     field(v, name).map(|f| f.is_some())
 }
 
@@ -161,6 +172,17 @@ fn item<'a>(v: &V<'a>, index: usize) -> R<'a> {
             schema.and_then(|s| s.items()),
         ),
         V::List(items) => items.get(index).cloned().ok_or(Fallback),
+        _ => Err(Fallback),
+    }
+}
+
+/// The number of items of a list value (maps are not iterated here: their defaulted keys
+/// complicate it); [`item`] reads each.
+fn len(v: &V<'_>) -> Result<usize, Fallback> {
+    match v {
+        V::Node(node, _) => node.as_seq().map(<[Node]>::len).ok_or(Fallback),
+        V::Json(serde_json::Value::Array(arr), _) => Ok(arr.len()),
+        V::List(items) => Ok(items.len()),
         _ => Err(Fallback),
     }
 }
@@ -254,14 +276,17 @@ fn boolean(v: &V<'_>) -> Result<bool, Fallback> {
 }
 
 struct Scope<'a> {
-    /// Variables by slot (see [`Op::Var`]).
+    /// `self` (slot 0).
+    this: V<'a>,
+    /// The comprehensions' variables by slot - 1 (see [`Op::Var`]).
     vars: Vec<V<'a>>,
 }
 
 impl<'a> Scope<'a> {
     fn eval(&mut self, op: &'a Op) -> R<'a> {
         match op {
-            Op::Var(slot) => self.vars.get(*slot).cloned().ok_or(Fallback),
+            Op::Var(0) => Ok(self.this.clone()),
+            Op::Var(slot) => self.vars.get(*slot - 1).cloned().ok_or(Fallback),
             Op::Lit(lit) => Ok(match lit {
                 Lit::Null => V::Null,
                 Lit::Bool(b) => V::Bool(*b),
@@ -383,8 +408,9 @@ impl<'a> Scope<'a> {
                         found |= equal(&elem, &self.eval(e)?)?;
                     }
                 } else {
-                    for item in items(self.eval(container)?)? {
-                        found |= equal(&elem, &item)?;
+                    let container = self.eval(container)?;
+                    for index in 0..len(&container)? {
+                        found |= equal(&elem, &item(&container, index)?)?;
                     }
                 }
                 Ok(V::Bool(found))
@@ -409,14 +435,26 @@ impl<'a> Scope<'a> {
     }
 
     fn comprehension(&mut self, c: &'a compile::Comprehension) -> R<'a> {
-        let range = items(self.eval(&c.range)?)?;
+        // Items are read one at a time: no vector of them. Reading one can fall back (a YAML 1.1
+        // boolean) only if the loop gets that far, which is when its value matters.
+        let range = self.eval(&c.range)?;
+        let count = len(&range)?;
         let accu = self.eval(&c.accu_init);
-        // Slots below the accumulator belong to enclosing scopes.
-        self.vars.truncate(c.accu);
+        // `self` is slot 0, so the accumulator's slot c.accu is vars[c.accu - 1]; slots below
+        // it belong to enclosing scopes.
+        let at = c.accu.checked_sub(1).ok_or(Fallback)?;
+        self.vars.truncate(at);
         self.vars.push(accu.unwrap_or(V::Null));
         let mut result = Ok(());
-        for item in range {
-            self.vars.truncate(c.accu + 1);
+        for index in 0..count {
+            let item = match item(&range, index) {
+                Ok(item) => item,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            self.vars.truncate(at + 1);
             self.vars.push(item);
             match self.eval(&c.loop_cond).and_then(|v| boolean(&v)) {
                 Ok(true) => {}
@@ -427,16 +465,16 @@ impl<'a> Scope<'a> {
                 }
             }
             match self.eval(&c.loop_step) {
-                Ok(v) => self.vars[c.accu] = v,
+                Ok(v) => self.vars[at] = v,
                 Err(e) => {
                     result = Err(e);
                     break;
                 }
             }
         }
-        self.vars.truncate(c.accu + 1);
+        self.vars.truncate(at + 1);
         let out = result.and_then(|()| self.eval(&c.result));
-        self.vars.truncate(c.accu);
+        self.vars.truncate(at);
         out
     }
 }

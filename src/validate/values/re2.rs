@@ -107,106 +107,114 @@ fn prescan(p: &str) -> Result<Rewritten, ScanError> {
         origin: Vec::with_capacity(p.len() + 1),
     };
     let mut i = 0;
-    // After a repetition operator (and its optional lazy `?`): another one is an RE2 error.
-    let mut after_repeat = false;
-    let mut lazy_seen = false;
+    let mut repeats = Repeats::default();
     while i < b.len() {
         let c = b[i];
-        match c {
-            b'\\' => {
-                after_repeat = false;
-                match b.get(i + 1) {
-                    Some(b'Q') => {
-                        // Literal text up to `\E` (or the end), as escaped characters.
-                        let body_start = i + 2;
-                        let end = p[body_start..]
-                            .find("\\E")
-                            .map_or(b.len(), |e| body_start + e);
-                        for (k, ch) in p[body_start..end].char_indices() {
-                            let lit = regex_syntax::escape(ch.encode_utf8(&mut [0; 4]));
-                            out.push(&lit, body_start + k);
-                        }
-                        i = (end + 2).min(b.len());
-                        continue;
-                    }
-                    Some(b'C') => {
-                        out.push("(?s:.)", i);
-                        i += 2;
-                        continue;
-                    }
-                    Some(b'<') | Some(b'>') => {
-                        return Err((
-                            "RE2 does not support \\< and \\> word boundaries".into(),
-                            i..i + 2,
-                        ));
-                    }
-                    Some(b'b') if b.get(i + 2) == Some(&b'{') => {
-                        return Err((
-                            "RE2 does not support \\b{...} word boundaries".into(),
-                            i..i + 3,
-                        ));
-                    }
-                    _ => {
-                        let len = p[i + 1..].chars().next().map_or(1, |ch| 1 + ch.len_utf8());
-                        out.push(&p[i..i + len], i);
-                        i += len;
-                        continue;
-                    }
-                }
-            }
+        if matches!(c, b'*' | b'+' | b'?' | b'{') {
+            i = repeats.operator(p, i, &mut out)?;
+            continue;
+        }
+        repeats.after = false;
+        i = match c {
+            b'\\' => escape(p, i, &mut out)?,
             b'[' => {
-                after_repeat = false;
                 let end = class_end(b, i);
                 out.push(&p[i..end], i);
-                i = end;
-                continue;
+                end
             }
             b'(' if b.get(i + 1) == Some(&b'?') => {
-                after_repeat = false;
                 check_flags(p, i)?;
                 out.push("(?", i);
-                i += 2;
-                continue;
+                i + 2
             }
-            b'*' | b'+' | b'?' | b'{' => {
-                let rep_end = if c == b'{' {
-                    counted_repeat(p, i)?
-                } else {
-                    Some(i + 1)
-                };
-                if let Some(rep_end) = rep_end {
-                    if c == b'?' && after_repeat && !lazy_seen {
-                        lazy_seen = true;
-                    } else if after_repeat {
-                        return Err((
-                            format!(
-                                "RE2 rejects the repetition operator {:?} after another one",
-                                &p[i..rep_end]
-                            ),
-                            i..rep_end,
-                        ));
-                    } else {
-                        after_repeat = true;
-                        lazy_seen = false;
-                    }
-                    out.push(&p[i..rep_end], i);
-                    i = rep_end;
-                    continue;
-                }
-                // Not a counted repetition: RE2 reads the brace as a literal, Rust would not.
-                after_repeat = false;
-                out.push("\\{", i);
-                i += 1;
-                continue;
+            _ => {
+                let len = p[i..].chars().next().map_or(1, char::len_utf8);
+                out.push(&p[i..i + len], i);
+                i + len
             }
-            _ => after_repeat = false,
-        }
-        let len = p[i..].chars().next().map_or(1, char::len_utf8);
-        out.push(&p[i..i + len], i);
-        i += len;
+        };
     }
     out.origin.push(b.len());
     Ok(out)
+}
+
+/// The escape at `i` (a backslash): rewritten or rejected; returns where the scan goes on.
+fn escape(p: &str, i: usize, out: &mut Rewritten) -> Result<usize, ScanError> {
+    let b = p.as_bytes();
+    match b.get(i + 1) {
+        Some(b'Q') => {
+            // Literal text up to `\E` (or the end), as escaped characters.
+            let body_start = i + 2;
+            let end = p[body_start..]
+                .find("\\E")
+                .map_or(b.len(), |e| body_start + e);
+            for (k, ch) in p[body_start..end].char_indices() {
+                let lit = regex_syntax::escape(ch.encode_utf8(&mut [0; 4]));
+                out.push(&lit, body_start + k);
+            }
+            Ok((end + 2).min(b.len()))
+        }
+        Some(b'C') => {
+            out.push("(?s:.)", i);
+            Ok(i + 2)
+        }
+        Some(b'<') | Some(b'>') => Err((
+            "RE2 does not support \\< and \\> word boundaries".into(),
+            i..i + 2,
+        )),
+        Some(b'b') if b.get(i + 2) == Some(&b'{') => Err((
+            "RE2 does not support \\b{...} word boundaries".into(),
+            i..i + 3,
+        )),
+        _ => {
+            let len = p[i + 1..].chars().next().map_or(1, |ch| 1 + ch.len_utf8());
+            out.push(&p[i..i + len], i);
+            Ok(i + len)
+        }
+    }
+}
+
+/// Where the scan stands with repetition operators: RE2 rejects one right after another, but
+/// for a single lazy `?`.
+#[derive(Default)]
+struct Repeats {
+    /// The last thing read was a repetition operator (and its optional lazy `?`).
+    after: bool,
+    lazy_seen: bool,
+}
+
+impl Repeats {
+    /// The `*`, `+`, `?` or `{` at `i`; returns where the scan goes on.
+    fn operator(&mut self, p: &str, i: usize, out: &mut Rewritten) -> Result<usize, ScanError> {
+        let c = p.as_bytes()[i];
+        let rep_end = if c == b'{' {
+            counted_repeat(p, i)?
+        } else {
+            Some(i + 1)
+        };
+        let Some(rep_end) = rep_end else {
+            // Not a counted repetition: RE2 reads the brace as a literal, Rust would not.
+            self.after = false;
+            out.push("\\{", i);
+            return Ok(i + 1);
+        };
+        if c == b'?' && self.after && !self.lazy_seen {
+            self.lazy_seen = true;
+        } else if self.after {
+            return Err((
+                format!(
+                    "RE2 rejects the repetition operator {:?} after another one",
+                    &p[i..rep_end]
+                ),
+                i..rep_end,
+            ));
+        } else {
+            self.after = true;
+            self.lazy_seen = false;
+        }
+        out.push(&p[i..rep_end], i);
+        Ok(rep_end)
+    }
 }
 
 /// End of the character class starting at `start` (a leading `]` is literal; `[:alpha:]` nests).

@@ -1,0 +1,224 @@
+//! What follows the per-file pass: its results put together, duplicates, resolve, the values
+//! file, merge and sorting.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::diag::{Diagnostic, Verdicts};
+use crate::model::{self, facts::Facts};
+use crate::secrets::{self, Masked};
+use crate::source::SourceFile;
+use crate::validate::chart_values::SecretSeen;
+use crate::{merge, parse, resolve, security, validate};
+
+use super::per_file::FileResult;
+use super::{
+    LintOptions, LintRun, Model, Needs, Phases, ResourceEntry, Stats, renumbered, report_order,
+};
+
+/// The per-file results put together, in file order.
+struct Gathered {
+    stats: Stats,
+    diagnostics: Vec<Diagnostic>,
+    resources: Vec<ResourceEntry>,
+    secrets: Vec<SecretSeen>,
+    masked: Vec<Masked>,
+    facts: Vec<Facts>,
+    objects: Vec<model::Object>,
+}
+
+/// Puts the files' results together, with the set-wide security findings; of an object defined
+/// twice, the later stages see the last definition only.
+fn gather(files: usize, per_file: Vec<FileResult>, needs: Needs) -> Gathered {
+    let mut g = Gathered {
+        stats: Stats {
+            files,
+            ..Stats::default()
+        },
+        diagnostics: Vec::new(),
+        resources: Vec::new(),
+        secrets: Vec::new(),
+        masked: Vec::new(),
+        facts: Vec::with_capacity(per_file.iter().map(|r| r.facts.len()).sum()),
+        objects: Vec::new(),
+    };
+    let mut security = security::SetFacts::default();
+    for r in per_file {
+        g.objects.extend(r.objects);
+        security.merge(r.security);
+        g.secrets.extend(r.secrets);
+        g.masked.extend(r.masked);
+        g.facts.extend(r.facts);
+        g.stats.documents += r.documents;
+        g.stats.resources += r.resources;
+        g.resources.extend(r.entries);
+        for (k, n) in r.not_checked {
+            *g.stats.not_checked.entry(k).or_default() += n;
+        }
+        g.diagnostics.extend(r.diagnostics);
+    }
+    g.diagnostics.extend(security.finish());
+    let (keep, found) = resolve::duplicates(&g.facts);
+    if !found.is_empty() {
+        g.diagnostics.extend(found);
+        let mut kept = keep.iter().copied();
+        g.facts.retain(|_| kept.next().unwrap_or(true));
+        if needs == Needs::Rendering {
+            let mut kept = keep.iter().copied();
+            g.objects.retain(|_| kept.next().unwrap_or(true));
+        }
+    }
+    g
+}
+
+fn resolve_all(files: &[SourceFile], facts: &[Facts], options: &LintOptions) -> resolve::Resolved {
+    if options.bench.resolve {
+        return resolve::Resolved::default();
+    }
+    resolve::resolve(
+        facts,
+        &resolve::ResolveOptions {
+            strict_refs: options.strict_refs,
+            global_policy_namespace: options.config.global_policy_namespace.clone(),
+            ai_controller: Some(options.config.controllers.ai.clone()),
+            sources: files.iter().map(|f| Arc::clone(&f.text)).collect(),
+        },
+    )
+}
+
+/// The chart's values file (`--values`), appended to the files: checked against the installation
+/// values, its secrets masked; its JSON (for the controller settings) when it has a document.
+fn values_file(
+    v: SourceFile,
+    files: &mut Vec<SourceFile>,
+    g: &mut Gathered,
+    options: &LintOptions,
+) -> Option<serde_json::Value> {
+    let v = renumbered(v, files.len());
+    let parsed = parse::parse_file(&v, &options.limits);
+    g.stats.files += 1;
+    g.stats.documents += parsed.documents.len();
+    g.diagnostics.extend(parsed.diagnostics);
+    let json = parsed.documents.first().map(|doc| {
+        g.diagnostics
+            .extend(validate::chart_values::check(&v, &doc.root, &g.secrets));
+        let sensitive = secrets::of_document(v.id, &doc.root);
+        let json = sensitive.json(&doc.root);
+        g.masked.extend(sensitive.masked);
+        json
+    });
+    files.push(v);
+    json
+}
+
+/// The merge stage's findings and policy statuses, for a run that keeps no model (`lint`).
+fn merge_findings(
+    facts: Vec<Facts>,
+    resolved: &resolve::Resolved,
+    merge_options: &merge::MergeOptions,
+    verdicts: &Verdicts,
+) -> (Vec<Diagnostic>, Vec<merge::PolicyStatus>) {
+    let merge::Merged {
+        diagnostics,
+        mut statuses,
+        effective,
+        hierarchy,
+        ..
+    } = merge::merge(
+        &facts,
+        &resolved.attachments,
+        &resolved.route_attachments,
+        merge_options,
+    );
+    // Hundreds of thousands of small vectors: freed on every thread.
+    rayon::join(
+        || effective.into_par_iter().for_each(drop),
+        || drop(hierarchy),
+    );
+    // Freeing 100,000 resources' facts takes a tenth of a second that the report need not
+    // wait for: the pool's threads are idle by now.
+    rayon::spawn(move || drop(facts));
+    merge::mark_invalid(&mut statuses, verdicts);
+    (diagnostics, statuses)
+}
+
+pub(super) fn cross_file_stages(
+    files: Vec<SourceFile>,
+    per_file: Vec<FileResult>,
+    values: Option<SourceFile>,
+    options: &LintOptions,
+    phases: &mut Phases,
+) -> LintRun {
+    let start = Instant::now();
+    let mut g = gather(files.len(), per_file, options.needs);
+    phases.mark("gather");
+    let mut resolved = resolve_all(&files, &g.facts, options);
+    g.diagnostics.append(&mut resolved.diagnostics);
+    phases.mark("resolve");
+    let mut merge_options = merge::MergeOptions::from_config(&options.config.policy_merge);
+    let mut files = files;
+    let values_json = values.and_then(|v| values_file(v, &mut files, &mut g, options));
+    if let Some(json) = &values_json {
+        merge_options = merge_options.with_values(json);
+    }
+    // Every reader of the findings from here on (reports, diff, the statuses render and explain
+    // derive from them) gets messages without the secrets they might quote.
+    secrets::scrub_findings(&files, &g.masked, &mut g.diagnostics);
+    // Why the controller does not accept each resource, decided once (before suppression: the
+    // controller does not read gwctl's suppressions).
+    let verdicts = Verdicts::of(&g.diagnostics);
+    merge_options.rejected = merge::rejected(&g.facts, &verdicts);
+    phases.mark("rejected");
+    // With the model kept, the caller merges (once) and takes what it needs; without it, the
+    // merge findings and statuses are the run's.
+    let mut policy_statuses = Vec::new();
+    let benched = options.bench.resolve || options.bench.merge;
+    if options.needs == Needs::Editor && !benched {
+        let merged = merge::merge(
+            &g.facts,
+            &resolved.attachments,
+            &resolved.route_attachments,
+            &merge_options,
+        );
+        g.diagnostics.extend(merged.diagnostics);
+        policy_statuses = merged.statuses;
+        merge::mark_invalid(&mut policy_statuses, &verdicts);
+    }
+    let model = if benched {
+        None
+    } else if options.needs != Needs::Findings {
+        Some(Model {
+            facts: g.facts,
+            attachments: resolved.attachments,
+            route_attachments: resolved.route_attachments,
+            unresolved_backends: resolved.unresolved_backends,
+            grants: resolved.grants,
+            merge_options,
+            values: values_json,
+            objects: g.objects,
+        })
+    } else {
+        let (found, statuses) = merge_findings(g.facts, &resolved, &merge_options, &verdicts);
+        g.diagnostics.extend(found);
+        policy_statuses = statuses;
+        None
+    };
+    phases.mark("merge");
+    g.diagnostics.sort_by(report_order);
+    phases.mark("sort");
+    g.stats.elapsed = start.elapsed();
+    LintRun {
+        files,
+        diagnostics: g.diagnostics,
+        resources: g.resources,
+        stats: g.stats,
+        masked: g.masked,
+        route_statuses: resolved.route_statuses,
+        policy_statuses,
+        model,
+        verdicts,
+        ..LintRun::default()
+    }
+}

@@ -1,0 +1,172 @@
+//! The per-file pass: each file parsed, its resources validated and their facts made, in
+//! parallel; the trees are dropped with the file.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+
+use crate::diag::Diagnostic;
+use crate::model::{self, Resource};
+use crate::parse::{self, Limits};
+use crate::rules;
+use crate::schema::{Lookup, Registry};
+use crate::secrets::{self, Masked};
+use crate::source::SourceFile;
+use crate::validate::chart_values::SecretSeen;
+use crate::{security, suppress, validate};
+
+use super::{LintOptions, Needs, Progress, ResourceEntry};
+
+pub(super) fn registry_of(options: &LintOptions) -> &Registry {
+    options
+        .registry
+        .as_deref()
+        .unwrap_or_else(|| Registry::builtin())
+}
+
+/// The per-file pass over every file, in parallel.
+pub(super) fn lint_each(
+    files: &[SourceFile],
+    options: &LintOptions,
+    collect_secrets: bool,
+    progress: Option<&dyn Progress>,
+) -> Vec<FileResult> {
+    let registry = registry_of(options);
+    if let Some(p) = progress {
+        p.start(files.len(), files.iter().map(|f| f.text.len() as u64).sum());
+    }
+    let per_file: Vec<FileResult> = files
+        .par_iter()
+        .map(|f| {
+            let r = lint_file(f, registry, options, collect_secrets);
+            if let Some(p) = progress {
+                p.file_done(f.text.len() as u64);
+            }
+            r
+        })
+        .collect();
+    if let Some(p) = progress {
+        p.finish();
+    }
+    per_file
+}
+
+#[derive(Default, Clone)]
+pub(super) struct FileResult {
+    pub(super) documents: usize,
+    pub(super) resources: usize,
+    pub(super) not_checked: BTreeMap<String, usize>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+    pub(super) entries: Vec<ResourceEntry>,
+    /// Secrets of the file, when the values file's rules need them.
+    pub(super) secrets: Vec<SecretSeen>,
+    /// Values no report may show.
+    pub(super) masked: Vec<Masked>,
+    /// What the set-wide security rules learnt from the file.
+    pub(super) security: security::SetFacts,
+    /// What the resolve stage needs of each resource (the trees are dropped after the file).
+    pub(super) facts: Vec<model::facts::Facts>,
+    /// Whole resources, with `Needs::Rendering`.
+    pub(super) objects: Vec<model::Object>,
+}
+
+pub(super) fn lint_file(
+    file: &SourceFile,
+    registry: &Registry,
+    options: &LintOptions,
+    collect_secrets: bool,
+) -> FileResult {
+    let limits = &options.limits;
+    let parsed = parse::parse_file(file, limits);
+    let lost_text = parsed.lost_text();
+    let mut out = FileResult {
+        documents: parsed.documents.len(),
+        diagnostics: parsed.diagnostics,
+        ..Default::default()
+    };
+    // What the tree lost (a document that failed to parse, the second value of a duplicate key)
+    // is still shown in snippets: its secrets are found in the text.
+    if lost_text {
+        out.masked.extend(secrets::of_text(file.id, &file.text));
+    }
+    for doc in &parsed.documents {
+        let (resources, diags) = model::resources_of(file, doc);
+        out.diagnostics.extend(diags);
+        for res in resources {
+            out.resources += 1;
+            out.entries.push(ResourceEntry {
+                file: res.file,
+                span: res.root.span,
+                reference: res.reference(),
+                ignore: suppress::annotation(res.root),
+            });
+            // Everything the model keeps of the object is built through its secrets: no later
+            // stage (explain, diff, render) holds a secret's text.
+            let sensitive = secrets::of_resource(res.file, res.group, res.kind, res.root);
+            if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
+                out.secrets.push(SecretSeen::of(
+                    file.id,
+                    res.root,
+                    res.name.unwrap_or(""),
+                    res.namespace,
+                ));
+            }
+            check_resource(&res, registry, limits, &mut out);
+            let found = security::check_resource(&res, &mut out.security);
+            out.diagnostics.extend(found);
+            let facts = model::facts::facts_of(&res, &sensitive);
+            if options.needs == Needs::Rendering
+                && let Some(f) = &facts
+            {
+                out.objects.push(model::Object {
+                    id: f.id.clone(),
+                    value: sensitive.json(res.root),
+                });
+            }
+            out.facts.extend(facts);
+            out.masked.extend(sensitive.masked);
+        }
+    }
+    out
+}
+
+fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out: &mut FileResult) {
+    let api_version_span = res
+        .root
+        .get("apiVersion")
+        .map(|n| n.span)
+        .unwrap_or(res.root.span);
+    match registry.lookup(res.group, res.version, res.kind) {
+        Lookup::Found(schema) => out
+            .diagnostics
+            .extend(validate::validate_resource_with(res, schema, limits)),
+        Lookup::UnknownVersion { known } => out.diagnostics.push(
+            Diagnostic::new(
+                rules::GW007,
+                format!(
+                    "no schema for version {} of kind {}; known: {}",
+                    res.version,
+                    res.kind,
+                    known.join(", ")
+                ),
+            )
+            .at(res.file, api_version_span)
+            .with_resource(Some(res.reference()))
+            .with_path("apiVersion"),
+        ),
+        Lookup::UnknownKind => {
+            let (d, not_checked) = validate::unknown_kind(res, registry);
+            out.diagnostics.push(d);
+            if not_checked {
+                *out.not_checked
+                    .entry(format!("{}/{}", res.api_version, res.kind))
+                    .or_default() += 1;
+            }
+        }
+        Lookup::UnknownGroup => {
+            *out.not_checked
+                .entry(format!("{}/{}", res.api_version, res.kind))
+                .or_default() += 1;
+        }
+    }
+}
