@@ -7,14 +7,21 @@ use crate::secrets::Sensitive;
 use crate::source::{FileId, Span};
 
 use super::Resource;
+use super::facts_backend::{backend_sections, backend_variant, inline_policies};
+use super::facts_listeners::listeners;
+pub use super::facts_listeners::{ListenerTls, Selector};
 use super::facts_policy::{PolicyFacts, is_policy_kind, is_target_kind, policy_facts};
 use super::facts_refs::field_refs;
-use super::facts_rules::{RuleFacts, http_rules};
+use super::facts_rules::{RuleFacts, RuleSettings, http_rules, rule_settings};
 
 pub const GATEWAY_API: &str = "gateway.networking.k8s.io";
 pub const GATEWAY_API_X: &str = "gateway.networking.x-k8s.io";
 /// A delegating route's annotation (see [`RouteFacts::inherited_priority`]).
 pub const INHERITED_PRIORITY: &str = "kgateway.dev/inherited-policy-priority";
+/// A route's annotation (see [`RouteFacts::weight`]).
+pub const ROUTE_WEIGHT: &str = "kgateway.dev/route-weight";
+/// A delegated route's annotation (see [`RouteFacts::inherits_matcher`]).
+pub const INHERIT_MATCHER: &str = "delegation.kgateway.dev/inherit-parent-matcher";
 
 /// Who a resource is and where it is.
 #[derive(Debug, Clone)]
@@ -110,33 +117,10 @@ pub struct Listener {
     /// Allowed route kinds as (group, kind); empty means the protocol's defaults.
     pub kinds: Vec<(String, String)>,
     pub certificate_refs: Vec<ObjRef>,
+    /// What render reads of `tls`, when it is written.
+    pub tls: Option<Box<ListenerTls>>,
     pub span: Span,
     pub path: String,
-}
-
-/// A label selector: matchLabels and matchExpressions (key, operator, values).
-#[derive(Debug, Clone, Default)]
-pub struct Selector {
-    pub labels: Vec<(String, String)>,
-    pub expressions: Vec<(String, String, Vec<String>)>,
-}
-
-impl Selector {
-    /// Kubernetes label selector semantics; an unknown operator matches nothing.
-    pub fn matches(&self, labels: &[(String, String)]) -> bool {
-        let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v);
-        self.labels.iter().all(|(k, v)| get(k) == Some(v))
-            && self
-                .expressions
-                .iter()
-                .all(|(k, op, values)| match op.as_str() {
-                    "In" => get(k).is_some_and(|v| values.contains(v)),
-                    "NotIn" => get(k).is_none_or(|v| !values.contains(v)),
-                    "Exists" => get(k).is_some(),
-                    "DoesNotExist" => get(k).is_none(),
-                    _ => false,
-                })
-    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -150,6 +134,11 @@ pub struct RouteFacts {
     /// The `weight` of the backendRefs that write one: (index into `backend_refs`, weight).
     /// Sparse, as most routes leave it at its default of 1.
     pub backend_weights: Vec<(u32, i64)>,
+    /// For each rule, the index in `backend_refs` of its first backendRef (see
+    /// [`RouteFacts::rule_backends`]).
+    pub rule_backend_start: Vec<u32>,
+    /// HTTPRoute and GRPCRoute: each rule's timeouts and retry (see [`RouteFacts::settings`]).
+    pub rule_settings: Vec<RuleSettings>,
     /// `filters[].extensionRef` of rules and backendRefs.
     pub extension_refs: Vec<ObjRef>,
     /// The `kgateway.dev/inherited-policy-priority` annotation: how the policies of a route
@@ -158,8 +147,42 @@ pub struct RouteFacts {
     /// An HTTPRoute's rules: their matches and catch-all places (empty for other kinds).
     pub http_rules: Vec<RuleFacts>,
     /// `metadata.creationTimestamp` as written (RFC 3339 sorts as text): the first tie-break
-    /// between conflicting routes.
+    /// between conflicting routes (HTTPRoute and GRPCRoute).
     pub created: Option<Box<str>>,
+    /// The `kgateway.dev/route-weight` annotation; 0 without one or when it is no integer
+    /// (render's WeightedRoutePrecedence).
+    pub weight: i64,
+    /// The `delegation.kgateway.dev/inherit-parent-matcher: "true"` annotation: a delegated
+    /// child's matches are relative to its parent's.
+    pub inherits_matcher: bool,
+}
+
+static NO_SETTINGS: RuleSettings = RuleSettings {
+    timeouts: None,
+    retry: None,
+    session: None,
+};
+
+impl RouteFacts {
+    /// A rule's timeouts and retry (none for a rule that is not there).
+    pub fn settings(&self, rule: usize) -> &RuleSettings {
+        self.rule_settings.get(rule).unwrap_or(&NO_SETTINGS)
+    }
+
+    /// The backendRefs of a rule, in order, each with its weight (1 unless written).
+    pub fn rule_backends(&self, rule: usize) -> impl Iterator<Item = (&ObjRef, i64)> + '_ {
+        let at = |i: usize| self.rule_backend_start.get(i).map(|&s| s as usize);
+        let start = at(rule).unwrap_or(self.backend_refs.len());
+        let end = at(rule + 1).unwrap_or(self.backend_refs.len());
+        (start..end).filter_map(move |i| {
+            let weight = self
+                .backend_weights
+                .iter()
+                .find(|(j, _)| *j as usize == i)
+                .map_or(1, |(_, w)| *w);
+            Some((self.backend_refs.get(i)?, weight))
+        })
+    }
 }
 
 /// What a secretRef / configMapRef / extensionRef / backendRef / parametersRef of a policy needs.
@@ -248,6 +271,11 @@ pub enum Spec {
     },
     /// A policy kind (TrafficPolicy, AiGatewayPolicy, BackendConfigPolicy...): its targets and fields.
     Policy(Box<PolicyFacts>),
+    /// A DirectResponse: the answer a route's ExtensionRef filter names.
+    DirectResponse {
+        status: Option<i64>,
+        body: Option<Box<str>>,
+    },
     Other,
 }
 
@@ -287,11 +315,11 @@ pub(crate) fn int(node: Option<&Node>) -> Option<i64> {
     }
 }
 
-fn seq(node: Option<&Node>) -> &[Node] {
+pub(super) fn seq(node: Option<&Node>) -> &[Node] {
     node.and_then(Node::as_seq).unwrap_or(&[])
 }
 
-fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
+pub(super) fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
     node.and_then(Node::as_map)
         .unwrap_or(&[])
         .iter()
@@ -342,87 +370,8 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
         None => "default".to_string(),
     };
     let spec_node = root.get("spec");
-    let spec = match (res.group, res.kind) {
-        (GATEWAY_API, "Gateway") => Spec::Gateway {
-            class: spec_node
-                .and_then(|n| n.get("gatewayClassName"))
-                .and_then(|n| {
-                    Some(Box::new(ObjRef {
-                        name: n.as_str()?.into(),
-                        span: n.span,
-                        path: "spec.gatewayClassName".into(),
-                        ..ObjRef::default()
-                    }))
-                }),
-            listeners: listeners(spec_node),
-        },
-        (GATEWAY_API | GATEWAY_API_X, "ListenerSet" | "XListenerSet") => Spec::ListenerSet {
-            parent: Box::new(
-                spec_node
-                    .and_then(|n| n.get("parentRef"))
-                    .map(|n| obj_ref(n, "spec.parentRef".into()))
-                    .unwrap_or_default(),
-            ),
-            listeners: listeners(spec_node),
-        },
-        (GATEWAY_API, "GatewayClass") => Spec::GatewayClass {
-            controller: s(spec_node.and_then(|n| n.get("controllerName"))).unwrap_or_default(),
-        },
-        (GATEWAY_API, "HTTPRoute" | "GRPCRoute" | "TLSRoute" | "TCPRoute" | "UDPRoute") => {
-            let mut facts = route(spec_node);
-            facts.inherited_priority = metadata
-                .and_then(|m| m.get("annotations"))
-                .and_then(|a| a.get(INHERITED_PRIORITY))
-                .and_then(Node::as_str)
-                .map(Box::from);
-            if res.kind == "HTTPRoute" {
-                facts.http_rules = http_rules(spec_node);
-                facts.created = metadata
-                    .and_then(|m| m.get("creationTimestamp"))
-                    .and_then(Node::as_str)
-                    .map(Box::from);
-            }
-            Spec::Route(Box::new(facts))
-        }
-        ("", "Service") => Spec::Service {
-            ports: seq(spec_node.and_then(|n| n.get("ports")))
-                .iter()
-                .filter_map(|p| Some((s(p.get("name")), int(p.get("port"))?)))
-                .collect(),
-        },
-        ("", "Secret" | "ConfigMap") => {
-            let mut keys = Vec::new();
-            for field in ["data", "stringData", "binaryData"] {
-                if let Some(m) = root.get(field).and_then(Node::as_map) {
-                    keys.extend(m.iter().map(|e| e.key.to_string()));
-                }
-            }
-            Spec::Keys(keys)
-        }
-        ("", "Namespace") => Spec::Namespace,
-        (GATEWAY_API, "ReferenceGrant") => reference_grant(spec_node),
-        (_, "Backend" | "AiGatewayBackend") => Spec::Backend {
-            sections: backend_sections(spec_node),
-            variant: backend_variant(spec_node),
-        },
-        (_, "GatewayExtension") => Spec::Extension {
-            providers: spec_node
-                .and_then(Node::as_map)
-                .unwrap_or(&[])
-                .iter()
-                .map(|e| e.key.to_string())
-                .filter(|k| k != "type")
-                .collect(),
-            path_prefix: spec_node
-                .and_then(|n| n.get("extAuth")?.get("httpService")?.get("pathPrefix"))
-                .and_then(|n| Some((n.as_str()?.to_string(), n.span))),
-        },
-        (group, kind) if is_policy_kind(group, kind) => {
-            Spec::Policy(Box::new(policy_facts(kind, root, spec_node, secrets)))
-        }
-        _ => Spec::Other,
-    };
-    // Route and Gateway references are typed above; the generic walk is for the kinds of the
+    let spec = spec_of(res, secrets, metadata, spec_node);
+    // Route and Gateway references are typed in their specs; the generic walk is for the kinds of the
     // two seed groups and GatewayClass (parametersRef). Other kinds (a Deployment's pod spec)
     // are not walked: nothing of theirs is resolved, and the walk would cost time.
     let walk = matches!(res.group, "gateway.kgateway.dev" | "agentgateway.dev")
@@ -458,60 +407,114 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
     })
 }
 
-fn listeners(spec: Option<&Node>) -> Vec<Listener> {
-    seq(spec.and_then(|n| n.get("listeners")))
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let allowed = l.get("allowedRoutes");
-            let namespaces = allowed.and_then(|a| a.get("namespaces"));
-            let path = format!("spec.listeners[{i}]");
-            let tls = l.get("tls");
-            Listener {
-                name: s(l.get("name")).unwrap_or_default(),
-                port: int(l.get("port")),
-                protocol: s(l.get("protocol")).unwrap_or_default(),
-                hostname: s(l.get("hostname")),
-                from: s(namespaces.and_then(|n| n.get("from"))).unwrap_or_else(|| "Same".into()),
-                selector: namespaces.and_then(|n| n.get("selector")).map(selector),
-                kinds: seq(allowed.and_then(|a| a.get("kinds")))
-                    .iter()
-                    .filter_map(|k| {
-                        Some((
-                            s(k.get("group")).unwrap_or_else(|| GATEWAY_API.into()),
-                            s(k.get("kind"))?,
-                        ))
-                    })
-                    .collect(),
-                certificate_refs: seq(tls.and_then(|t| t.get("certificateRefs")))
-                    .iter()
-                    .enumerate()
-                    .map(|(j, r)| obj_ref(r, format!("{path}.tls.certificateRefs[{j}]")))
-                    .collect(),
-                span: l.span,
-                path,
+/// What the facts keep of a resource's spec, by kind.
+fn spec_of(
+    res: &Resource<'_>,
+    secrets: &Sensitive,
+    metadata: Option<&Node>,
+    spec_node: Option<&Node>,
+) -> Spec {
+    let root = res.root;
+    match (res.group, res.kind) {
+        (GATEWAY_API, "Gateway") => Spec::Gateway {
+            class: spec_node
+                .and_then(|n| n.get("gatewayClassName"))
+                .and_then(|n| {
+                    Some(Box::new(ObjRef {
+                        name: n.as_str()?.into(),
+                        span: n.span,
+                        path: "spec.gatewayClassName".into(),
+                        ..ObjRef::default()
+                    }))
+                }),
+            listeners: listeners(spec_node),
+        },
+        (GATEWAY_API | GATEWAY_API_X, "ListenerSet" | "XListenerSet") => Spec::ListenerSet {
+            parent: Box::new(
+                spec_node
+                    .and_then(|n| n.get("parentRef"))
+                    .map(|n| obj_ref(n, "spec.parentRef".into()))
+                    .unwrap_or_default(),
+            ),
+            listeners: listeners(spec_node),
+        },
+        (GATEWAY_API, "GatewayClass") => Spec::GatewayClass {
+            controller: s(spec_node.and_then(|n| n.get("controllerName"))).unwrap_or_default(),
+        },
+        (GATEWAY_API, "HTTPRoute" | "GRPCRoute" | "TLSRoute" | "TCPRoute" | "UDPRoute") => {
+            Spec::Route(Box::new(route_facts(res.kind, metadata, spec_node)))
+        }
+        ("", "Service") => Spec::Service {
+            ports: seq(spec_node.and_then(|n| n.get("ports")))
+                .iter()
+                .filter_map(|p| Some((s(p.get("name")), int(p.get("port"))?)))
+                .collect(),
+        },
+        ("", "Secret" | "ConfigMap") => {
+            let mut keys = Vec::new();
+            for field in ["data", "stringData", "binaryData"] {
+                if let Some(m) = root.get(field).and_then(Node::as_map) {
+                    keys.extend(m.iter().map(|e| e.key.to_string()));
+                }
             }
-        })
-        .collect()
+            Spec::Keys(keys)
+        }
+        ("", "Namespace") => Spec::Namespace,
+        (GATEWAY_API, "ReferenceGrant") => reference_grant(spec_node),
+        (_, "Backend" | "AiGatewayBackend") => Spec::Backend {
+            sections: backend_sections(spec_node),
+            variant: backend_variant(spec_node),
+        },
+        (_, "GatewayExtension") => Spec::Extension {
+            providers: spec_node
+                .and_then(Node::as_map)
+                .unwrap_or(&[])
+                .iter()
+                .map(|e| e.key.to_string())
+                .filter(|k| k != "type")
+                .collect(),
+            path_prefix: spec_node
+                .and_then(|n| n.get("extAuth")?.get("httpService")?.get("pathPrefix"))
+                .and_then(|n| Some((n.as_str()?.to_string(), n.span))),
+        },
+        ("gateway.kgateway.dev", "DirectResponse") => Spec::DirectResponse {
+            status: int(spec_node.and_then(|n| n.get("status"))),
+            body: spec_node
+                .and_then(|n| n.get("body")?.as_str())
+                .map(Box::from),
+        },
+        (group, kind) if is_policy_kind(group, kind) => {
+            Spec::Policy(Box::new(policy_facts(kind, root, spec_node, secrets)))
+        }
+        _ => Spec::Other,
+    }
 }
 
-pub(crate) fn selector(node: &Node) -> Selector {
-    Selector {
-        labels: string_map(node.get("matchLabels")),
-        expressions: seq(node.get("matchExpressions"))
-            .iter()
-            .filter_map(|e| {
-                Some((
-                    s(e.get("key"))?,
-                    s(e.get("operator"))?,
-                    seq(e.get("values"))
-                        .iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect(),
-                ))
-            })
-            .collect(),
+/// A route's facts: its spec's, with the annotations and creation time render and merge read.
+fn route_facts(kind: &str, metadata: Option<&Node>, spec_node: Option<&Node>) -> RouteFacts {
+    let mut facts = route(spec_node);
+    let annotation = |key: &str| {
+        metadata
+            .and_then(|m| m.get("annotations"))
+            .and_then(|a| a.get(key))
+            .and_then(Node::as_str)
+    };
+    facts.inherited_priority = annotation(INHERITED_PRIORITY).map(Box::from);
+    facts.weight = annotation(ROUTE_WEIGHT)
+        .and_then(|w| w.trim().parse().ok())
+        .unwrap_or(0);
+    facts.inherits_matcher = annotation(INHERIT_MATCHER) == Some("true");
+    if kind == "HTTPRoute" {
+        facts.http_rules = http_rules(spec_node);
     }
+    if matches!(kind, "HTTPRoute" | "GRPCRoute") {
+        facts.rule_settings = rule_settings(spec_node);
+        facts.created = metadata
+            .and_then(|m| m.get("creationTimestamp"))
+            .and_then(Node::as_str)
+            .map(Box::from);
+    }
+    facts
 }
 
 fn route(spec: Option<&Node>) -> RouteFacts {
@@ -534,6 +537,8 @@ fn route(spec: Option<&Node>) -> RouteFacts {
         }
         out.rules.push(name);
         let rule_path = format!("spec.rules[{i}]");
+        out.rule_backend_start
+            .push(u32::try_from(out.backend_refs.len()).unwrap_or(u32::MAX));
         filters(rule, &rule_path, &mut out.extension_refs);
         for (j, b) in seq(rule.get("backendRefs")).iter().enumerate() {
             let path = format!("{rule_path}.backendRefs[{j}]");
@@ -548,6 +553,7 @@ fn route(spec: Option<&Node>) -> RouteFacts {
     // Kept for the whole run, one per route: no spare capacity.
     out.backend_refs.shrink_to_fit();
     out.backend_weights.shrink_to_fit();
+    out.rule_backend_start.shrink_to_fit();
     out.extension_refs.shrink_to_fit();
     out.rule_names.shrink_to_fit();
     out.rules.shrink_to_fit();
@@ -585,69 +591,4 @@ fn reference_grant(spec: Option<&Node>) -> Spec {
             })
             .collect(),
     }
-}
-
-fn fields_of(node: Option<&Node>, secrets: &Sensitive) -> Vec<(String, serde_json::Value)> {
-    node.and_then(Node::as_map)
-        .unwrap_or(&[])
-        .iter()
-        .map(|e| (e.key.to_string(), secrets.json(&e.value)))
-        .collect()
-}
-
-fn inline_policies(spec: Option<&Node>, secrets: &Sensitive) -> Option<Box<InlinePolicies>> {
-    let spec = spec?;
-    let mut out = InlinePolicies {
-        backend: fields_of(spec.get("policies"), secrets),
-        sections: Vec::new(),
-    };
-    let providers = spec
-        .get("ai")
-        .map(|ai| {
-            seq(ai.get("groups"))
-                .iter()
-                .flat_map(|g| seq(g.get("providers")))
-        })
-        .into_iter()
-        .flatten();
-    let targets = spec
-        .get("mcp")
-        .map(|m| seq(m.get("targets")))
-        .unwrap_or(&[]);
-    for p in providers.chain(targets.iter()) {
-        if let (Some(name), Some(_)) = (s(p.get("name")), p.get("policies")) {
-            out.sections
-                .push((name, fields_of(p.get("policies"), secrets)));
-        }
-    }
-    (!out.backend.is_empty() || !out.sections.is_empty()).then(|| Box::new(out))
-}
-
-/// Names a policy's `sectionName` may use on a backend: AI providers and MCP targets.
-fn backend_variant(spec: Option<&Node>) -> Option<&'static str> {
-    let spec = spec?;
-    if s(spec.get("type")).as_deref() == Some("Cloud") {
-        return Some("cloud");
-    }
-    ["ai", "mcp", "static", "dynamicForwardProxy", "cloud"]
-        .into_iter()
-        .find(|k| spec.get(k).is_some())
-}
-
-fn backend_sections(spec: Option<&Node>) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some(spec) = spec else { return out };
-    if let Some(ai) = spec.get("ai") {
-        for g in seq(ai.get("groups")) {
-            for p in seq(g.get("providers")) {
-                out.extend(s(p.get("name")));
-            }
-        }
-    }
-    if let Some(mcp) = spec.get("mcp") {
-        for t in seq(mcp.get("targets")) {
-            out.extend(s(t.get("name")));
-        }
-    }
-    out
 }

@@ -6,7 +6,8 @@ use crate::parse::Node;
 use crate::secrets::Sensitive;
 use crate::source::Span;
 
-use super::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef, Selector, int, obj_ref, selector};
+use super::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef, Selector, int, obj_ref};
+use super::facts_listeners::selector;
 
 /// The annotation that ranks policies within one level (higher first).
 pub const WEIGHT_ANNOTATION: &str = "kgateway.dev/policy-weight";

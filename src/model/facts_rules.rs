@@ -5,6 +5,8 @@
 use crate::parse::Node;
 use crate::source::Span;
 
+use super::facts::{int, seq};
+
 /// One rule of an HTTPRoute.
 #[derive(Debug, Clone)]
 pub struct RuleFacts {
@@ -24,10 +26,6 @@ pub struct CatchAll {
     pub path: Box<str>,
     /// What the rule does with every request: "forwards to its backends", ...
     pub answer: Box<str>,
-}
-
-fn seq(node: Option<&Node>) -> &[Node] {
-    node.and_then(Node::as_seq).unwrap_or(&[])
 }
 
 fn text<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
@@ -156,4 +154,78 @@ fn direct_response(rule: &Node) -> Option<&str> {
             .then(|| text(r, "name"))
             .flatten()
     })
+}
+
+/// A rule's built-in `timeouts`, `retry` and `sessionPersistence` as written (HTTPRoute and
+/// GRPCRoute): the first two are what a delegated child inherits of the rules delegating to it.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSettings {
+    /// Set when the rule writes `timeouts` (whatever it holds).
+    pub timeouts: Option<Box<Timeouts>>,
+    /// Set when the rule writes `retry`.
+    pub retry: Option<Box<Retry>>,
+    /// Set when the rule writes `sessionPersistence` (not inherited by delegated children).
+    pub session: Option<Box<Session>>,
+}
+
+/// A rule's `sessionPersistence`.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    /// `sessionName` as written: the output copies it.
+    pub name: Option<serde_json::Value>,
+    /// `type: Header` (else a cookie).
+    pub header: bool,
+    pub absolute_timeout: Option<Box<str>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Timeouts {
+    pub request: Option<Box<str>>,
+    pub backend_request: Option<Box<str>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Retry {
+    pub attempts: Option<i64>,
+    /// The status codes as written: the output copies them.
+    pub codes: Vec<serde_json::Value>,
+    pub backoff: Option<Box<str>>,
+}
+
+/// The settings of each rule; empty when no rule writes any (most routes).
+pub fn rule_settings(spec: Option<&Node>) -> Vec<RuleSettings> {
+    let rules = seq(spec.and_then(|n| n.get("rules")));
+    if !rules.iter().any(|r| {
+        ["timeouts", "retry", "sessionPersistence"]
+            .iter()
+            .any(|k| r.get(k).is_some())
+    }) {
+        return Vec::new();
+    }
+    let boxed = |n: &Node, key: &str| text(n, key).map(Box::from);
+    rules
+        .iter()
+        .map(|rule| RuleSettings {
+            timeouts: rule.get("timeouts").map(|t| {
+                Box::new(Timeouts {
+                    request: boxed(t, "request"),
+                    backend_request: boxed(t, "backendRequest"),
+                })
+            }),
+            retry: rule.get("retry").map(|r| {
+                Box::new(Retry {
+                    attempts: int(r.get("attempts")),
+                    codes: seq(r.get("codes")).iter().map(Node::to_json).collect(),
+                    backoff: boxed(r, "backoff"),
+                })
+            }),
+            session: rule.get("sessionPersistence").map(|p| {
+                Box::new(Session {
+                    name: p.get("sessionName").map(Node::to_json),
+                    header: text(p, "type") == Some("Header"),
+                    absolute_timeout: boxed(p, "absoluteTimeout"),
+                })
+            }),
+        })
+        .collect()
 }

@@ -10,6 +10,8 @@ pub struct Object {
     pub id: facts::Ident,
     pub value: serde_json::Value,
 }
+mod facts_backend;
+mod facts_listeners;
 mod facts_refs;
 pub mod facts_rules;
 

@@ -115,23 +115,7 @@ pub fn apply(
         cluster.insert("perConnectionBufferLimitBytes".into(), b.clone());
     }
     if let Some(k) = policy.get("tcpKeepalive") {
-        let mut keepalive = Map::new();
-        for (from, to) in [
-            ("keepAliveProbes", "keepaliveProbes"),
-            ("keepAliveTime", "keepaliveTime"),
-            ("keepAliveInterval", "keepaliveInterval"),
-        ] {
-            if let Some(v) = k.get(from) {
-                let seconds = v.as_i64().or_else(|| v.as_str().and_then(seconds));
-                if let Some(s) = seconds {
-                    keepalive.insert(to.into(), json!(s));
-                }
-            }
-        }
-        cluster.insert(
-            "upstreamConnectionOptions".into(),
-            json!({"tcpKeepalive": keepalive}),
-        );
+        cluster.insert("upstreamConnectionOptions".into(), tcp_keepalive(k));
     }
     protocol_options(cluster, policy, h2);
     if let Some(lb) = policy.get("loadBalancer") {
@@ -139,19 +123,7 @@ pub fn apply(
         load_balancer(cluster, lb, owner);
     }
     if let Some(o) = policy.get("outlierDetection") {
-        let mut od = Map::new();
-        od.insert("baseEjectionTime".into(), json!("30s"));
-        od.insert("consecutive5xx".into(), json!(5));
-        od.insert("interval".into(), json!("10s"));
-        od.insert("maxEjectionPercent".into(), json!(10));
-        for (k, v) in o.as_object().into_iter().flatten() {
-            let v = match v.as_str().and_then(duration) {
-                Some(d) => json!(d),
-                None => v.clone(),
-            };
-            od.insert(k.clone(), v);
-        }
-        cluster.insert("outlierDetection".into(), Value::Object(od));
+        cluster.insert("outlierDetection".into(), outlier_detection(o));
     }
     if let Some(hc) = policy.get("healthCheck") {
         cluster.insert("healthChecks".into(), json!([health_check(hc)]));
@@ -159,6 +131,42 @@ pub fn apply(
     if let Some(cb) = policy.get("circuitBreakers") {
         cluster.insert("circuitBreakers".into(), json!({"thresholds": [cb]}));
     }
+}
+
+/// The policy's tcpKeepalive as the cluster's upstream connection options (times in seconds).
+fn tcp_keepalive(k: &Value) -> Value {
+    let mut keepalive = Map::new();
+    for (from, to) in [
+        ("keepAliveProbes", "keepaliveProbes"),
+        ("keepAliveTime", "keepaliveTime"),
+        ("keepAliveInterval", "keepaliveInterval"),
+    ] {
+        if let Some(v) = k.get(from) {
+            let seconds = v.as_i64().or_else(|| v.as_str().and_then(seconds));
+            if let Some(s) = seconds {
+                keepalive.insert(to.into(), json!(s));
+            }
+        }
+    }
+    json!({"tcpKeepalive": keepalive})
+}
+
+/// The policy's outlierDetection over Envoy's defaults as kgateway sets them; durations as
+/// Envoy writes them, other fields as written.
+fn outlier_detection(o: &Value) -> Value {
+    let mut od = Map::new();
+    od.insert("baseEjectionTime".into(), json!("30s"));
+    od.insert("consecutive5xx".into(), json!(5));
+    od.insert("interval".into(), json!("10s"));
+    od.insert("maxEjectionPercent".into(), json!(10));
+    for (k, v) in o.as_object().into_iter().flatten() {
+        let v = match v.as_str().and_then(duration) {
+            Some(d) => json!(d),
+            None => v.clone(),
+        };
+        od.insert(k.clone(), v);
+    }
+    Value::Object(od)
 }
 
 /// An active health check: its timings and thresholds, and the HTTP or gRPC check.
@@ -378,6 +386,52 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
     if !sans.is_empty() {
         validation.insert("matchTypedSubjectAltNames".into(), Value::Array(sans));
     }
+    key_material(ctx, tls, namespace, &mut common, &mut validation);
+    // Simple TLS: the proxy verifies the backend and presents no client certificate.
+    if tls.get("simpleTLS").and_then(Value::as_bool) == Some(true) {
+        common.remove("tlsCertificates");
+    }
+    if let Some(alpn) = tls.get("alpnProtocols").filter(|v| v.is_array()) {
+        common.insert("alpnProtocols".into(), alpn.clone());
+    }
+    if tls.get("wellKnownCACertificates").and_then(Value::as_str) == Some("System") {
+        common.insert(
+            "combinedValidationContext".into(),
+            json!({
+                "defaultValidationContext": validation,
+                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+            }),
+        );
+    } else if tls.get("insecureSkipVerify").and_then(Value::as_bool) == Some(true) {
+        common.insert("validationContext".into(), json!({}));
+    } else if !validation.is_empty() {
+        common.insert("validationContext".into(), Value::Object(validation));
+    }
+    if let Some(params) = tls.get("parameters") {
+        common.insert("tlsParams".into(), tls_params(params));
+    }
+    context.insert("commonTlsContext".into(), Value::Object(common));
+    if let Some(sni) = tls.get("sni") {
+        context.insert("sni".into(), sni.clone());
+    }
+    json!({
+        "name": "envoy.transport_sockets.tls",
+        "typedConfig": typed(
+            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
+            Value::Object(context),
+        ),
+    })
+}
+
+/// The client certificate and trusted CA of a BackendConfigPolicy's `tls`: from its Secret
+/// (printed as digests) or from files on the proxy (their paths).
+fn key_material(
+    ctx: &Context<'_>,
+    tls: &Value,
+    namespace: &str,
+    common: &mut Map<String, Value>,
+    validation: &mut Map<String, Value>,
+) {
     if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
         && let Some(secret) = ctx.inputs.get("", "Secret", namespace, name)
     {
@@ -421,52 +475,23 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
             validation.insert("trustedCa".into(), ca);
         }
     }
-    // Simple TLS: the proxy verifies the backend and presents no client certificate.
-    if tls.get("simpleTLS").and_then(Value::as_bool) == Some(true) {
-        common.remove("tlsCertificates");
-    }
-    if let Some(alpn) = tls.get("alpnProtocols").filter(|v| v.is_array()) {
-        common.insert("alpnProtocols".into(), alpn.clone());
-    }
-    if tls.get("wellKnownCACertificates").and_then(Value::as_str) == Some("System") {
-        common.insert(
-            "combinedValidationContext".into(),
-            json!({
-                "defaultValidationContext": validation,
-                "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
-            }),
-        );
-    } else if tls.get("insecureSkipVerify").and_then(Value::as_bool) == Some(true) {
-        common.insert("validationContext".into(), json!({}));
-    } else if !validation.is_empty() {
-        common.insert("validationContext".into(), Value::Object(validation));
-    }
-    if let Some(params) = tls.get("parameters") {
-        let mut out = Map::new();
-        for key in ["cipherSuites", "ecdhCurves"] {
-            if let Some(v) = params.get(key) {
-                out.insert(key.into(), v.clone());
-            }
+}
+
+/// `tls.parameters`: cipher suites, curves and protocol versions in Envoy's names.
+fn tls_params(params: &Value) -> Value {
+    let mut out = Map::new();
+    for key in ["cipherSuites", "ecdhCurves"] {
+        if let Some(v) = params.get(key) {
+            out.insert(key.into(), v.clone());
         }
-        for (key, field) in [
-            ("maxVersion", "tlsMaximumProtocolVersion"),
-            ("minVersion", "tlsMinimumProtocolVersion"),
-        ] {
-            if let Some(v) = params.get(key).and_then(Value::as_str) {
-                out.insert(field.into(), json!(format!("TLSv{}", v.replace('.', "_"))));
-            }
+    }
+    for (key, field) in [
+        ("maxVersion", "tlsMaximumProtocolVersion"),
+        ("minVersion", "tlsMinimumProtocolVersion"),
+    ] {
+        if let Some(v) = params.get(key).and_then(Value::as_str) {
+            out.insert(field.into(), json!(format!("TLSv{}", v.replace('.', "_"))));
         }
-        common.insert("tlsParams".into(), Value::Object(out));
     }
-    context.insert("commonTlsContext".into(), Value::Object(common));
-    if let Some(sni) = tls.get("sni") {
-        context.insert("sni".into(), sni.clone());
-    }
-    json!({
-        "name": "envoy.transport_sockets.tls",
-        "typedConfig": typed(
-            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
-            Value::Object(context),
-        ),
-    })
+    Value::Object(out)
 }

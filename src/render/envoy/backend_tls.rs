@@ -18,18 +18,7 @@ fn option<'v>(options: Option<&'v Value>, key: &str) -> Option<&'v str> {
 /// subject alternative name from `validation.hostname`, CAs from ConfigMaps or Secrets (as
 /// digests) or the system's.
 pub fn policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
-    let group = target.id.group.as_str();
-    let policy = ctx
-        .inputs
-        .of_kind(GATEWAY_API, "BackendTLSPolicy")
-        .filter(|o| o.id.namespace == target.id.namespace)
-        .find(|o| {
-            array_of(&o.value, "/spec/targetRefs").any(|r| {
-                r.get("group").and_then(Value::as_str).unwrap_or("") == group
-                    && r.get("kind").and_then(Value::as_str) == Some(target.id.kind.as_str())
-                    && r.get("name").and_then(Value::as_str) == Some(target.id.name.as_str())
-            })
-        })?;
+    let policy = attached(ctx, target)?;
     let validation = policy.value.pointer("/spec/validation")?;
     let hostname = validation.get("hostname").and_then(Value::as_str);
     let mut context = Map::new();
@@ -57,26 +46,7 @@ pub fn policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
             }),
         );
     } else {
-        let mut cas = Vec::new();
-        for r in array_of(validation, "/caCertificateRefs") {
-            let name = r.get("name").and_then(Value::as_str).unwrap_or("");
-            let ns = &target.id.namespace;
-            let text = match r.get("kind").and_then(Value::as_str) {
-                Some("Secret") => ctx
-                    .inputs
-                    .get("", "Secret", ns, name)
-                    .and_then(|s| s.value.pointer("/data/ca.crt"))
-                    .and_then(Value::as_str)
-                    .and_then(crate::render::secret_data),
-                _ => ctx
-                    .inputs
-                    .get("", "ConfigMap", ns, name)
-                    .and_then(|c| c.value.pointer("/data/ca.crt"))
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-            };
-            cas.extend(text);
-        }
+        let cas = ca_certificates(ctx, validation, &target.id.namespace);
         if !cas.is_empty() {
             context.insert(
                 "trustedCa".into(),
@@ -99,6 +69,46 @@ pub fn policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
             Value::Object(tls),
         ),
     }))
+}
+
+/// The BackendTLSPolicy of the target's namespace whose targetRefs name it.
+fn attached<'a>(ctx: &Context<'a>, target: &Object) -> Option<&'a Object> {
+    let group = target.id.group.as_str();
+    ctx.inputs
+        .of_kind(GATEWAY_API, "BackendTLSPolicy")
+        .filter(|o| o.id.namespace == target.id.namespace)
+        .find(|o| {
+            array_of(&o.value, "/spec/targetRefs").any(|r| {
+                r.get("group").and_then(Value::as_str).unwrap_or("") == group
+                    && r.get("kind").and_then(Value::as_str) == Some(target.id.kind.as_str())
+                    && r.get("name").and_then(Value::as_str) == Some(target.id.name.as_str())
+            })
+        })
+}
+
+/// The CA certificates a BackendTLSPolicy's validation names, as their text (a Secret's
+/// decoded), in order; missing ones left out.
+fn ca_certificates(ctx: &Context<'_>, validation: &Value, ns: &str) -> Vec<String> {
+    let mut cas = Vec::new();
+    for r in array_of(validation, "/caCertificateRefs") {
+        let name = r.get("name").and_then(Value::as_str).unwrap_or("");
+        let text = match r.get("kind").and_then(Value::as_str) {
+            Some("Secret") => ctx
+                .inputs
+                .get("", "Secret", ns, name)
+                .and_then(|s| s.value.pointer("/data/ca.crt"))
+                .and_then(Value::as_str)
+                .and_then(crate::render::secret_data),
+            _ => ctx
+                .inputs
+                .get("", "ConfigMap", ns, name)
+                .and_then(|c| c.value.pointer("/data/ca.crt"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        };
+        cas.extend(text);
+    }
+    cas
 }
 
 /// The certificate names a BackendTLSPolicy accepts: its `subjectAltNames` (a hostname as DNS, a

@@ -11,7 +11,7 @@ use super::super::Context;
 use super::plan::array;
 use super::{ads_source, backend_config, typed};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, ObjRef};
 
 /// Where a backendRef that cannot be resolved sends traffic (its requests fail with 500).
 pub const BLACKHOLE: &str = "blackhole-cluster";
@@ -52,24 +52,54 @@ impl Target {
     }
 }
 
+/// What [`target`] reads of a backendRef.
+#[derive(Debug, Clone, Copy)]
+pub struct BackendRef<'r> {
+    /// Empty for the core group.
+    pub group: &'r str,
+    pub kind: &'r str,
+    /// `None`: the route's namespace.
+    pub namespace: Option<&'r str>,
+    pub name: &'r str,
+    pub port: Option<i64>,
+}
+
+impl<'r> BackendRef<'r> {
+    /// A backendRef of the typed model (a rule's).
+    pub fn typed(r: &'r ObjRef) -> Self {
+        BackendRef {
+            group: r.group().unwrap_or(""),
+            kind: r.kind().unwrap_or("Service"),
+            namespace: r.namespace(),
+            name: &r.name,
+            port: r.port,
+        }
+    }
+
+    /// A backendRef as written in a filter (a request mirror's), which the typed model does not
+    /// keep: filters are inherited by delegated rules as JSON.
+    pub fn json(v: &'r Value) -> Self {
+        let text = |key: &str| v.get(key).and_then(Value::as_str);
+        BackendRef {
+            group: text("group").unwrap_or(""),
+            kind: text("kind").unwrap_or("Service"),
+            namespace: text("namespace"),
+            name: text("name").unwrap_or(""),
+            port: v.get("port").and_then(Value::as_i64),
+        }
+    }
+}
+
 /// The cluster a route's backendRef reaches.
-pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target {
-    let group = backend_ref
-        .get("group")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let kind = backend_ref
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("Service");
-    let name = backend_ref
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let ns = backend_ref
-        .get("namespace")
-        .and_then(Value::as_str)
-        .unwrap_or(&route.id.namespace);
+pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: BackendRef<'_>) -> Target {
+    let BackendRef {
+        group,
+        kind,
+        name,
+        port,
+        ..
+    } = backend_ref;
+    let ns = backend_ref.namespace.unwrap_or(&route.id.namespace);
     let from = (
         GATEWAY_API,
         route.id.kind.as_str(),
@@ -78,7 +108,6 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: &Value) -> Target 
     if ns != route.id.namespace && !ctx.inputs.granted(from, (group, kind, ns, name)) {
         return Target::blackhole();
     }
-    let port = backend_ref.get("port").and_then(Value::as_i64);
     match (group, kind) {
         ("", "Service") => {
             let Some(svc) = ctx.inputs.get("", "Service", ns, name) else {

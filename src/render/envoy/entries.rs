@@ -9,12 +9,11 @@ use super::plan::array;
 use super::policy::Policies;
 use crate::merge::Place;
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{Facts, GATEWAY_API, RouteFacts, Spec};
+use crate::model::facts_rules::{Retry, Timeouts};
 
 /// The group and kind of a backendRef that selects child routes by label.
 const LABEL_GROUP: &str = "delegation.kgateway.dev";
-/// A child route's annotation: its matches are relative to its parent's.
-const INHERIT: &str = "delegation.kgateway.dev/inherit-parent-matcher";
 /// Delegation deeper than this is treated as a cycle.
 const MAX_DEPTH: usize = 8;
 /// Entries of one virtual host past which delegation stops expanding: routes delegating to
@@ -35,6 +34,8 @@ pub enum Delegation {
 /// One Envoy Route to be: a match of a rule of a route.
 pub struct Entry<'a> {
     pub route: &'a Object,
+    /// The typed model of `route` (hostnames, rule names, annotations).
+    pub typed: &'a RouteFacts,
     pub rule_index: usize,
     pub rule: &'a Value,
     pub match_index: usize,
@@ -45,6 +46,8 @@ pub struct Entry<'a> {
     pub delegation: Delegation,
     /// The route attached to the listener: `route` itself, or the top of its delegation chain.
     pub root: &'a Object,
+    /// The typed model of `root`.
+    pub root_typed: &'a RouteFacts,
     /// Its position among the root's entries, children before the rule that delegates to them
     /// (the reference's last tie-break).
     pub order: usize,
@@ -68,9 +71,36 @@ pub fn of_route<'a>(
         port,
     };
     expand(&walk, route, None, &mut path, out);
+    let root_typed = typed_route(ctx, route);
     for (order, e) in out[start..].iter_mut().enumerate() {
         e.root = route;
+        e.root_typed = root_typed;
         e.order = order;
+    }
+}
+
+static NO_ROUTE_FACTS: std::sync::LazyLock<RouteFacts> =
+    std::sync::LazyLock::new(RouteFacts::default);
+
+/// The typed model of an object of the inputs: the facts at its position (the model's facts and
+/// the inputs' objects are position for position; the position is found from the address, as an
+/// object may share its name with another). `None` for an object that is not there.
+pub fn typed<'a>(ctx: &Context<'a>, object: &Object) -> Option<&'a Facts> {
+    let objects = ctx.inputs.objects;
+    let offset = (std::ptr::from_ref(object) as usize).wrapping_sub(objects.as_ptr() as usize);
+    let i = offset / std::mem::size_of::<Object>().max(1);
+    objects
+        .get(i)
+        .filter(|o| std::ptr::eq(*o, object))
+        .and_then(|_| ctx.run.model.as_ref()?.facts.get(i))
+}
+
+/// The typed model of a route of the inputs (see [`typed`]); empty facts for an object that is
+/// not there.
+pub fn typed_route<'a>(ctx: &Context<'a>, route: &Object) -> &'a RouteFacts {
+    match typed(ctx, route).map(|f| &f.spec) {
+        Some(Spec::Route(r)) => r,
+        _ => &NO_ROUTE_FACTS,
     }
 }
 
@@ -89,12 +119,8 @@ fn expand<'a>(
     path: &mut Vec<(&'a Object, usize)>,
     out: &mut Vec<Entry<'a>>,
 ) {
-    let inherits = route
-        .value
-        .pointer("/metadata/annotations")
-        .and_then(|a| a.get(INHERIT))
-        .and_then(Value::as_str)
-        == Some("true");
+    let typed = typed_route(walk.ctx, route);
+    let inherits = typed.inherits_matcher;
     // The delegating rules above this route, nearest first.
     let parents: Vec<(&'a Object, usize)> = path.iter().rev().skip(1).copied().collect();
     for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
@@ -125,6 +151,7 @@ fn expand<'a>(
             }
             own.push(Entry {
                 route,
+                typed,
                 rule_index: ri,
                 rule,
                 match_index: mi,
@@ -132,6 +159,7 @@ fn expand<'a>(
                 port: walk.port,
                 delegation,
                 root: route,
+                root_typed: typed,
                 order: 0,
                 parents: parents.clone(),
             });
@@ -275,37 +303,57 @@ fn path_within(child: &Value, parent: &Value) -> bool {
             .is_some_and(|rest| rest.starts_with('/') || prefix.is_empty())
 }
 
-/// A delegating route's annotation: whether its settings win over its children's
-/// (`...PreferParent`) or give way to them (the default, `...PreferChild`).
-const INHERITED_PRIORITY: &str = crate::model::facts::INHERITED_PRIORITY;
+/// The rule's timeouts and retry with what it inherits from the rules delegating to it (nearest
+/// first): each it does not set itself, or that a parent preferring its own settings sets.
+pub fn inherited_settings<'a>(
+    ctx: &Context<'a>,
+    e: &Entry<'a>,
+) -> (Option<&'a Timeouts>, Option<&'a Retry>) {
+    let own = e.typed.settings(e.rule_index);
+    let (mut timeouts, mut retry) = (own.timeouts.as_deref(), own.retry.as_deref());
+    // A rule that is not a mapping has no field to inherit into.
+    if !e.rule.is_object() {
+        return (timeouts, retry);
+    }
+    for &(parent, ri) in &e.parents {
+        let typed = typed_route(ctx, parent);
+        if ri >= typed.rules.len() {
+            continue;
+        }
+        let prefers_parent = prefers_parent(typed);
+        let theirs = typed.settings(ri);
+        if let Some(t) = theirs.timeouts.as_deref()
+            && (prefers_parent || timeouts.is_none())
+        {
+            timeouts = Some(t);
+        }
+        if let Some(r) = theirs.retry.as_deref()
+            && (prefers_parent || retry.is_none())
+        {
+            retry = Some(r);
+        }
+    }
+    (timeouts, retry)
+}
 
-/// The rule of an entry with the built-in settings it inherits from the rules delegating to it
-/// (nearest first): `timeouts`, `retry` and each type of filter (but ExtensionRefs, which the
-/// merge stage follows) the rule does not set itself, or that a parent preferring its own
-/// settings sets. A rule that is not delegated is returned as it is.
-pub fn inherited_rule<'a>(e: &Entry<'a>) -> std::borrow::Cow<'a, Value> {
+/// Whether a delegating route's settings win over its children's (`...PreferParent`) or give
+/// way to them (the default, `...PreferChild`).
+fn prefers_parent(route: &RouteFacts) -> bool {
+    crate::merge::InheritedPriority::parse(route.inherited_priority.as_deref()).prefers_parent()
+}
+
+/// The rule of an entry with the filters it inherits from the rules delegating to it (nearest
+/// first): each type of filter (but ExtensionRefs, which the merge stage follows) the rule does
+/// not set itself, or that a parent preferring its own settings sets. A rule that is not
+/// delegated is returned as it is.
+pub fn inherited_rule<'a>(ctx: &Context<'a>, e: &Entry<'a>) -> std::borrow::Cow<'a, Value> {
     use std::borrow::Cow;
     let mut rule = Cow::Borrowed(e.rule);
     for &(parent, ri) in &e.parents {
         let Some(parent_rule) = parent.value.pointer(&format!("/spec/rules/{ri}")) else {
             continue;
         };
-        let prefers_parent = crate::merge::InheritedPriority::parse(
-            parent
-                .value
-                .pointer("/metadata/annotations")
-                .and_then(|a| a.get(INHERITED_PRIORITY))
-                .and_then(Value::as_str),
-        )
-        .prefers_parent();
-        for key in ["timeouts", "retry"] {
-            if let Some(v) = parent_rule.get(key)
-                && (prefers_parent || rule.get(key).is_none())
-                && let Value::Object(fields) = rule.to_mut()
-            {
-                fields.insert(key.into(), v.clone());
-            }
-        }
+        let prefers_parent = prefers_parent(typed_route(ctx, parent));
         let kind = |f: &Value| f.get("type").and_then(Value::as_str).map(str::to_string);
         let mut types: Vec<String> = array(parent_rule, "/filters").filter_map(kind).collect();
         types.retain(|t| t != "ExtensionRef");

@@ -7,6 +7,7 @@ use super::super::Context;
 use super::clusters::{self, GATEWAY_GROUP};
 use super::plan::array;
 use crate::model::Object;
+use crate::model::facts::{Facts, Spec};
 
 /// What a rule's filters add to its Envoy Route.
 #[derive(Default)]
@@ -48,68 +49,71 @@ pub fn rule(
                 f.get("urlRewrite").unwrap_or(&Value::Null),
                 m,
             )?,
-            "RequestMirror" => {
-                let Some(b) = f.pointer("/requestMirror/backendRef") else {
-                    continue;
-                };
-                let t = clusters::target(ctx, route, b);
-                if !t.resolved {
-                    continue;
-                }
-                let mut policy = json!({"cluster": t.cluster, "runtimeFraction": {"defaultValue": {"numerator": 100}}});
-                if let Some(p) = f.pointer("/requestMirror/percent").and_then(Value::as_i64) {
-                    policy["runtimeFraction"]["defaultValue"]["numerator"] = json!(p);
-                }
-                if let Value::Array(list) = out
-                    .action
-                    .entry("requestMirrorPolicies")
-                    .or_insert_with(|| Value::Array(Vec::new()))
-                {
-                    list.push(policy);
-                }
-            }
-            "ExtensionRef" => {
-                let group = f
-                    .pointer("/extensionRef/group")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let kind = f
-                    .pointer("/extensionRef/kind")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let name = f
-                    .pointer("/extensionRef/name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                match (group, kind) {
-                    (GATEWAY_GROUP, "DirectResponse") => {
-                        let Some(d) = ctx.inputs.get(
-                            GATEWAY_GROUP,
-                            "DirectResponse",
-                            &route.id.namespace,
-                            name,
-                        ) else {
-                            return Err(format!("DirectResponse {name} not found"));
-                        };
-                        out.direct = Some(direct_response(&d.value));
-                    }
-                    (GATEWAY_GROUP, "TrafficPolicy") => {
-                        // The merge stage applies it; one that does not exist invalidates the rule.
-                        if ctx
-                            .inputs
-                            .get(GATEWAY_GROUP, "TrafficPolicy", &route.id.namespace, name)
-                            .is_none()
-                        {
-                            return Err(format!("TrafficPolicy {name} not found"));
-                        }
-                    }
-                    _ => return Err(format!("unsupported ExtensionRef {group}/{kind} {name}")),
-                }
-            }
+            "RequestMirror" => mirror(ctx, route, f, &mut out.action),
+            "ExtensionRef" => extension_ref(ctx, route, f, &mut out)?,
             _ => {}
         }
     }
     Ok(out)
+}
+
+/// A RequestMirror filter: one more mirror policy on the RouteAction (none for a backend that
+/// does not resolve).
+fn mirror(ctx: &Context<'_>, route: &Object, f: &Value, action: &mut Map<String, Value>) {
+    let Some(b) = f.pointer("/requestMirror/backendRef") else {
+        return;
+    };
+    let t = clusters::target(ctx, route, clusters::BackendRef::json(b));
+    if !t.resolved {
+        return;
+    }
+    let mut policy =
+        json!({"cluster": t.cluster, "runtimeFraction": {"defaultValue": {"numerator": 100}}});
+    if let Some(p) = f.pointer("/requestMirror/percent").and_then(Value::as_i64) {
+        policy["runtimeFraction"]["defaultValue"]["numerator"] = json!(p);
+    }
+    if let Value::Array(list) = action
+        .entry("requestMirrorPolicies")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        list.push(policy);
+    }
+}
+
+/// An ExtensionRef filter: a DirectResponse answers instead of routing; a TrafficPolicy is the
+/// merge stage's, but one that does not exist invalidates the rule, as does any other kind.
+fn extension_ref(
+    ctx: &Context<'_>,
+    route: &Object,
+    f: &Value,
+    out: &mut RuleFilters,
+) -> Result<(), String> {
+    let field = |k: &str| {
+        f.pointer(&format!("/extensionRef/{k}"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
+    let (group, kind, name) = (field("group"), field("kind"), field("name"));
+    let ns = &route.id.namespace;
+    match (group, kind) {
+        (GATEWAY_GROUP, "DirectResponse") => {
+            let Some(d) = ctx.inputs.get(GATEWAY_GROUP, "DirectResponse", ns, name) else {
+                return Err(format!("DirectResponse {name} not found"));
+            };
+            out.direct = Some(direct_response(super::entries::typed(ctx, d)));
+        }
+        (GATEWAY_GROUP, "TrafficPolicy") => {
+            if ctx
+                .inputs
+                .get(GATEWAY_GROUP, "TrafficPolicy", ns, name)
+                .is_none()
+            {
+                return Err(format!("TrafficPolicy {name} not found"));
+            }
+        }
+        _ => return Err(format!("unsupported ExtensionRef {group}/{kind} {name}")),
+    }
+    Ok(())
 }
 
 /// Header modifiers: `add` appends, `set` overwrites, `remove` removes.
@@ -302,13 +306,13 @@ fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), 
 }
 
 /// A DirectResponse's status and body.
-pub fn direct_response(spec: &Value) -> Value {
-    let status = spec
-        .pointer("/spec/status")
-        .and_then(Value::as_i64)
-        .unwrap_or(200);
-    let mut out = json!({"status": status});
-    if let Some(body) = spec.pointer("/spec/body").and_then(Value::as_str) {
+fn direct_response(facts: Option<&Facts>) -> Value {
+    let (status, body) = match facts.map(|f| &f.spec) {
+        Some(Spec::DirectResponse { status, body }) => (*status, body.as_deref()),
+        _ => (None, None),
+    };
+    let mut out = json!({"status": status.unwrap_or(200)});
+    if let Some(body) = body {
         out["body"] = json!({"inlineString": body});
     }
     out

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
-use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
+use super::plan::{self, GwListener, Plan, Port, array, domains, terminates_tls};
 use super::{ads_source, secret_digest, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
@@ -49,7 +49,7 @@ pub fn route_configs(plan: &Plan<'_>, port: &Port) -> Vec<RouteConfig> {
                 listeners: vec![i],
                 https: true,
                 // Virtual hosts require TLS where the listener terminates it.
-                tls: l.value.pointer("/tls/certificateRefs").is_some(),
+                tls: l.typed.tls.as_ref().is_some_and(|t| t.certificates),
             });
         }
     }
@@ -80,7 +80,7 @@ pub fn render_port(
             if let Some(host) = l.hostname {
                 chain["filterChainMatch"] = json!({"serverNames": [host]});
             }
-            if l.value.pointer("/tls/certificateRefs").is_some() {
+            if l.typed.tls.as_ref().is_some_and(|t| t.certificates) {
                 chain["transportSocket"] = downstream_tls(ctx, plan, l, true);
             }
         }
@@ -166,18 +166,18 @@ fn tcp_chains(
         if !matches!(route.id.kind.as_str(), "TCPRoute" | "TLSRoute") {
             continue;
         }
-        let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
-            .filter_map(Value::as_str)
-            .collect();
-        for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
+        let typed_route = super::entries::typed_route(ctx, route);
+        let hostnames: Vec<&str> = typed_route.hostnames.iter().map(String::as_str).collect();
+        for ri in 0..typed_route.rules.len() {
             let name = format!(
                 "listener~{port}-{}.{}-rule-{ri}",
                 route.id.namespace, route.id.name
             );
             let mut proxy = json!({"statPrefix": name});
-            let targets: Vec<(Target, i64)> = array(rule, "/backendRefs")
-                .map(|b| {
-                    let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
+            let targets: Vec<(Target, i64)> = typed_route
+                .rule_backends(ri)
+                .map(|(b, weight)| {
+                    let b = clusters::BackendRef::typed(b);
                     (clusters::target(ctx, route, b), weight)
                 })
                 .collect();
@@ -220,54 +220,12 @@ fn tcp_chains(
     }
 }
 
-/// The TLS context of a terminating listener: its certificates, the secret material replaced by
-/// digests.
+/// The TLS context of a terminating listener: its certificates, options and client validation.
 fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: bool) -> Value {
-    let gw_ns = l.set.unwrap_or(plan.gateway).id.namespace.as_str();
-    let mut certs = Vec::new();
-    for r in &l.typed.certificate_refs {
-        let ns = r.namespace().unwrap_or(gw_ns);
-        let name = &*r.name;
-        let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
-            continue;
-        };
-        let data = |key: &str| {
-            secret
-                .value
-                .pointer("/data")
-                .and_then(|d| d.get(key))
-                .and_then(Value::as_str)
-                .map(secret_digest)
-                .unwrap_or_default()
-        };
-        certs.push(json!({
-            "certificateChain": {"inlineBytes": data("tls.crt")},
-            "privateKey": {"inlineBytes": data("tls.key")},
-        }));
-    }
+    let certs = certificates(ctx, plan, l);
     let mut common = json!({"tlsCertificates": certs, "tlsParams": {}});
-    let options = l.value.pointer("/tls/options");
-    let option = |key: &str| options.and_then(|o| o.get(key)).and_then(Value::as_str);
-    match option("kgateway.dev/alpn-protocols") {
-        Some("allow-empty") => {}
-        Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
-        None if http => common["alpnProtocols"] = json!(["h2", "http/1.1"]),
-        None => {}
-    }
-    if let Some(list) = option("kgateway.dev/cipher-suites") {
-        common["tlsParams"]["cipherSuites"] = json!(split_list(list, ','));
-    }
-    if let Some(list) = option("kgateway.dev/ecdh-curves") {
-        common["tlsParams"]["ecdhCurves"] = json!(split_list(list, ','));
-    }
-    for (key, field) in [
-        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
-        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
-    ] {
-        if let Some(v) = option(key) {
-            common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
-        }
-    }
+    let option = |key: &str| l.typed.tls.as_ref().and_then(|t| t.option(key));
+    tls_params(&mut common, option, http);
     let mut validation = serde_json::Map::new();
     if let Some(names) = option("kgateway.dev/verify-subject-alt-names") {
         let sans: Vec<Value> = split_list(names, ',')
@@ -308,6 +266,58 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
     })
 }
 
+/// A terminating listener's certificates, the secret material replaced by digests.
+fn certificates(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>) -> Vec<Value> {
+    let gw_ns = l.set.unwrap_or(plan.gateway).id.namespace.as_str();
+    let mut certs = Vec::new();
+    for r in &l.typed.certificate_refs {
+        let ns = r.namespace().unwrap_or(gw_ns);
+        let name = &*r.name;
+        let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
+            continue;
+        };
+        let data = |key: &str| {
+            secret
+                .value
+                .pointer("/data")
+                .and_then(|d| d.get(key))
+                .and_then(Value::as_str)
+                .map(secret_digest)
+                .unwrap_or_default()
+        };
+        certs.push(json!({
+            "certificateChain": {"inlineBytes": data("tls.crt")},
+            "privateKey": {"inlineBytes": data("tls.key")},
+        }));
+    }
+    certs
+}
+
+/// The listener's TLS options (ALPN, cipher suites, curves, protocol versions) as the common
+/// TLS context's parameters; an HTTP listener offers h2 and http/1.1 unless told otherwise.
+fn tls_params<'o>(common: &mut Value, option: impl Fn(&str) -> Option<&'o str>, http: bool) {
+    match option("kgateway.dev/alpn-protocols") {
+        Some("allow-empty") => {}
+        Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
+        None if http => common["alpnProtocols"] = json!(["h2", "http/1.1"]),
+        None => {}
+    }
+    if let Some(list) = option("kgateway.dev/cipher-suites") {
+        common["tlsParams"]["cipherSuites"] = json!(split_list(list, ','));
+    }
+    if let Some(list) = option("kgateway.dev/ecdh-curves") {
+        common["tlsParams"]["ecdhCurves"] = json!(split_list(list, ','));
+    }
+    for (key, field) in [
+        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
+        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
+    ] {
+        if let Some(v) = option(key) {
+            common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
+        }
+    }
+}
+
 /// The Gateway's `tls.frontend` validation for a listener's port (its `perPort` entry, else the
 /// default): the CA bundle (base64, as Envoy's inline bytes) and whether a client certificate
 /// is required (`AllowValidOnly`) or only checked when sent (`AllowInsecureFallback`).
@@ -316,11 +326,7 @@ fn frontend_validation(
     plan: &Plan<'_>,
     l: &GwListener<'_>,
 ) -> Option<(Option<String>, bool)> {
-    let frontend = plan.gateway.value.pointer("/spec/tls/frontend")?;
-    let per_port = array(frontend, "/perPort")
-        .find(|p| p.get("port").and_then(Value::as_i64) == Some(l.port))
-        .and_then(|p| p.pointer("/tls/validation"));
-    let validation = per_port.or_else(|| frontend.pointer("/default/validation"))?;
+    let validation = plan::frontend_validation(plan.gateway, l.port)?;
     let gw = &plan.gateway.id;
     let mut bundle = String::new();
     for r in array(validation, "/caCertificateRefs") {

@@ -21,6 +21,7 @@ mod listeners;
 mod matches;
 mod plan;
 mod policy;
+mod route;
 mod route_check;
 mod routes;
 mod tracing;

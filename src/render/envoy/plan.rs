@@ -17,8 +17,6 @@ pub struct GwListener<'a> {
     pub hostname: Option<&'a str>,
     /// The listener as the typed model has it (kinds, certificate references).
     pub typed: &'a Listener,
-    /// The listener as written: what the output copies (TLS options, mode, validation).
-    pub value: &'a Value,
     /// The ListenerSet that declares it; `None` for the Gateway's own.
     pub set: Option<&'a Object>,
     /// Its position in its owner's `spec.listeners`.
@@ -146,12 +144,7 @@ fn add_listeners<'a>(
     set: Option<&'a Object>,
     out: &mut Vec<GwListener<'a>>,
 ) {
-    // The typed listeners are the written ones, item for item.
-    let typed = typed_listeners(ctx, owner);
-    for (index, (l, t)) in array(&owner.value, "/spec/listeners")
-        .zip(typed)
-        .enumerate()
-    {
+    for (index, t) in typed_listeners(ctx, owner).iter().enumerate() {
         let (Some(port), false) = (t.port, t.name.is_empty()) else {
             continue;
         };
@@ -161,7 +154,6 @@ fn add_listeners<'a>(
             protocol: &t.protocol,
             hostname: t.hostname.as_deref(),
             typed: t,
-            value: l,
             set,
             index,
             routes: Vec::new(),
@@ -207,17 +199,21 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
     true
 }
 
+/// The Gateway's `tls.frontend` validation for a port, as written: its `perPort` entry's, else
+/// the default.
+pub fn frontend_validation(gateway: &Object, port: i64) -> Option<&Value> {
+    let frontend = gateway.value.pointer("/spec/tls/frontend")?;
+    array(frontend, "/perPort")
+        .find(|p| p.get("port").and_then(Value::as_i64) == Some(port))
+        .and_then(|p| p.pointer("/tls/validation"))
+        .or_else(|| frontend.pointer("/default/validation"))
+}
+
 /// The Gateway's frontend TLS validation for an HTTPS listener's port resolves: every CA
 /// ConfigMap exists and, in another namespace, is granted; a listener that asks to verify
 /// client certificates' names has CAs to verify them with.
 fn frontend_valid(ctx: &Context<'_>, gateway: &Object, l: &GwListener<'_>) -> bool {
-    let frontend = gateway.value.pointer("/spec/tls/frontend");
-    let validation = frontend.and_then(|f| {
-        array(f, "/perPort")
-            .find(|p| p.get("port").and_then(Value::as_i64) == Some(l.port))
-            .and_then(|p| p.pointer("/tls/validation"))
-            .or_else(|| f.pointer("/default/validation"))
-    });
+    let validation = frontend_validation(gateway, l.port);
     let refs: Vec<&Value> = validation
         .map(|v| array(v, "/caCertificateRefs").collect())
         .unwrap_or_default();
@@ -247,18 +243,17 @@ fn frontend_valid(ctx: &Context<'_>, gateway: &Object, l: &GwListener<'_>) -> bo
         }
     }
     let verifies_names = l
-        .value
-        .pointer("/tls/options")
-        .and_then(|o| o.get("kgateway.dev/verify-subject-alt-names"))
-        .is_some();
+        .typed
+        .tls
+        .as_ref()
+        .is_some_and(|t| t.written("kgateway.dev/verify-subject-alt-names").is_some());
     !(verifies_names && refs.is_empty())
 }
 
 /// HTTPS, and TLS with mode Terminate.
 pub fn terminates_tls(l: &GwListener<'_>) -> bool {
     l.protocol == "HTTPS"
-        || (l.protocol == "TLS"
-            && l.value.pointer("/tls/mode").and_then(Value::as_str) != Some("Passthrough"))
+        || (l.protocol == "TLS" && !l.typed.tls.as_ref().is_some_and(|t| t.passthrough))
 }
 
 /// A ListenerSet whose parentRef is the Gateway, from a namespace its `allowedListeners` admits.

@@ -6,15 +6,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
-use super::clusters;
 use super::entries::{self, Delegation, Entry};
-use super::filters;
 use super::listeners::RouteConfig;
 use super::matches;
-use super::plan::{Plan, array, domains};
+use super::plan::{Plan, domains};
 use super::policy::{Applied, METADATA, Policies};
-use super::{duration, typed, underscored};
+use super::route::route;
+use super::underscored;
 use crate::model::Object;
+use crate::model::facts::RouteFacts;
 
 /// The body of the direct response that replaces an invalid route rule.
 const INVALID_BODY: &str =
@@ -44,140 +44,27 @@ pub fn render(
 ) -> Rendered {
     let mut declarations = BTreeMap::new();
     let mut replaced = Vec::new();
-    // Listener-level settings: on the route configuration when it serves one listener, else on
-    // the virtual hosts of each listener.
-    let policies = shared.policies;
-    let listener_policy = |li: usize, only: bool| {
-        let l = &plan.listeners[li];
-        // A listener set's listener is a place of the set's (the merge stage ranks the set's
-        // policies at the listener level, under the parent Gateway's).
-        policies.listener(l.set.unwrap_or(plan.gateway), l.index, only)
-    };
-    // An invalid listener-level policy is answered below (the configuration returns 500).
-    let mut listener_failed = None;
-    let mut rc_policy = if rc.https {
-        listener_policy(rc.listeners[0], false).unwrap_or_else(|why| {
-            listener_failed = Some(why);
-            Applied::default()
-        })
-    } else {
-        shared.gateway.clone()
-    };
-    let mut host_policy: BTreeMap<String, Applied> = BTreeMap::new();
-    // The virtual hosts of listeners with an invalid listener-level TrafficPolicy: each answers
-    // 500 on every path.
-    let mut replaced_hosts: BTreeSet<String> = BTreeSet::new();
-    let mut by_domain: BTreeMap<String, Vec<Entry<'_>>> = BTreeMap::new();
-    for &li in &rc.listeners {
-        let l = &plan.listeners[li];
-        for route in &l.routes {
-            if !matches!(route.id.kind.as_str(), "HTTPRoute" | "GRPCRoute") {
-                continue;
-            }
-            let hostnames: Vec<&str> = array(&route.value, "/spec/hostnames")
-                .filter_map(Value::as_str)
-                .collect();
-            for domain in domains(l.hostname, &hostnames) {
-                if !rc.https && !host_policy.contains_key(&domain) {
-                    let owner = l.set.unwrap_or(plan.gateway);
-                    let applied = match listener_policy(li, true) {
-                        Ok(a) if policies.invalid_on_listener(owner, l.index).is_none() => a,
-                        _ => {
-                            replaced_hosts.insert(domain.clone());
-                            Applied::default()
-                        }
-                    };
-                    host_policy.insert(domain.clone(), applied);
-                }
-                let entries = by_domain.entry(domain).or_default();
-                if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
-                    continue;
-                }
-                entries::of_route(ctx, policies, route, l.port, entries);
-            }
-        }
-    }
+    let collected = collect(ctx, plan, rc, shared);
+    let mut rc_policy = collected.rc_policy;
     let mut hosts = Vec::new();
-    for (domain, mut entries) in by_domain {
-        // Ties between equal matches: the attached (root) route's age and name; then the less
-        // deeply delegated first (the reference's goldens: a delegating rule's number comes
-        // before its children's), a delegated entry's own route's age and name, and the order
-        // the root's delegation tree flattens in.
-        // WeightedRoutePrecedence: a heavier entry's own route first, whatever its match. The
-        // key is made once per entry: a match's precedence reads its JSON.
-        let weighted = ctx.options.weighted_route_precedence;
-        entries.sort_by_cached_key(|e| {
-            let weight = if weighted { route_weight(e.route) } else { 0 };
-            (
-                std::cmp::Reverse(weight),
-                matches::precedence(&e.m),
-                created(e.root),
-                ns_name(e.root),
-                e.parents.len(),
-                created(e.route),
-                ns_name(e.route),
-                e.order,
-            )
-        });
+    for (domain, entries) in collected.by_domain {
         let vhost = if domain == "*" {
             format!("{}~*", rc.name)
         } else {
             format!("{}~{}", rc.name, underscored(&domain))
         };
-        if replaced_hosts.contains(&domain) {
+        if collected.replaced_hosts.contains(&domain) {
             hosts.push(json!({"domains": [domain], "name": vhost, "routes": replaced_routes()}));
             continue;
         }
-        let strict = ctx.options.validation_level == ValidationLevel::Strict;
-        let mut routes = Vec::new();
-        for (i, e) in entries.iter().enumerate() {
-            // Numbered in precedence order among every entry, as the reference numbers them (a
-            // delegating rule takes a number, its children are routes; a dropped one keeps its
-            // number).
-            let name = route_name(&vhost, i, e);
-            match e.delegation {
-                Delegation::None => {}
-                Delegation::Children => continue,
-                Delegation::Invalid(_) => {
-                    routes.extend(invalid(e, name));
-                    continue;
-                }
-            }
-            // Strict: the proxy rejects the matcher, so the controller drops the route.
-            if strict && matcher_rejected(e).is_some() {
-                continue;
-            }
-            // The controller checks each generated route and replaces one that fails; under
-            // strict validation the proxy's check also refuses a header value it cannot parse,
-            // and the controller says so in the proxy's words.
-            let refused = super::route_check::rule_error(e.rule)
-                .map(|why| format!("invalid route configuration: error {name}: {why}"))
-                .or_else(|| {
-                    let why = strict
-                        .then(|| super::formatter::rule_error(e.rule))
-                        .flatten()?;
-                    Some(format!(
-                        "invalid route configuration: validation failed: {}{why}",
-                        super::XDS
-                    ))
-                });
-            if let Some(message) = refused {
-                let id = &e.route.id;
-                replaced.push(crate::render::ReplacedRoute {
-                    kind: id.kind.clone(),
-                    namespace: id.namespace.clone(),
-                    name: id.name.clone(),
-                    match_index: e.match_index,
-                    message,
-                });
-                routes.extend(invalid(e, name));
-                continue;
-            }
-            match route(ctx, e, name.clone(), shared, &mut declarations) {
-                Ok(r) => routes.push(r),
-                Err(_) => routes.extend(invalid(e, name)),
-            }
-        }
+        let routes = host_routes(
+            ctx,
+            shared,
+            &vhost,
+            entries,
+            &mut declarations,
+            &mut replaced,
+        );
         // Built field by field: `json!` would copy the routes through serialisation. A host
         // whose every route was dropped has none.
         let mut host = Value::Object(Map::from_iter([
@@ -190,54 +77,25 @@ pub fn render(
         if rc.tls {
             host["requireTls"] = json!("ALL");
         }
-        // Gateway- and listener-level retries apply per virtual host.
-        let listener_level = host_policy.get(&domain_of(&host));
-        let retry_from = listener_level
-            .filter(|a| a.action.contains_key("retryPolicy"))
-            .unwrap_or(&rc_policy);
-        if let Some(retry) = retry_from.action.get("retryPolicy") {
-            host["retryPolicy"] = retry.clone();
-            if let Some(refs) = retry_from.metadata.get("retry") {
-                host["metadata"] = json!({"filterMetadata": {METADATA: {"retry": refs}}});
-            }
-        }
-        if let Some(applied) = listener_level
-            && let Value::Object(fields) = &mut host
-        {
-            applied.declare_into(&mut declarations);
-            applied.write(fields);
-        }
+        let listener_level = collected.host_policy.get(&domain_of(&host));
+        host_policies(&mut host, listener_level, &rc_policy, &mut declarations);
         hosts.push(host);
     }
     // The controller orders virtual hosts by name (dots made underscores), not by hostname.
     hosts.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-    // An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves
-    // nothing valid to route: one catch-all virtual host answers 500, as the reference does. One
-    // on a listener set, for a port's shared configuration, keeps the set's virtual hosts, each
-    // answering 500.
-    let only = rc.listeners.first().map(|&li| &plan.listeners[li]);
-    let own_listener = only.filter(|_| rc.https).map(|l| l.index);
-    let owner = only.and_then(|l| l.set);
-    let on_gateway =
-        policies.invalid_on_gateway(plan.gateway, own_listener.filter(|_| owner.is_none()));
-    let on_set = match &on_gateway {
-        Some(_) => None,
-        None => owner.and_then(|set| policies.invalid_on_gateway(set, own_listener)),
-    };
-    if on_gateway.is_some() || on_set.is_some() || listener_failed.is_some() {
-        hosts = if on_gateway.is_none() && listener_failed.is_none() && !rc.https {
-            hosts
-                .iter()
-                .map(|h| json!({"domains": h["domains"], "name": h["name"], "routes": replaced_routes()}))
-                .collect()
-        } else {
-            vec![json!({"domains": ["*"], "name": "default", "routes": replaced_routes()})]
-        };
+    if let Some(hosts_left) = invalid_policy_hosts(
+        plan,
+        rc,
+        shared.policies,
+        &hosts,
+        collected.listener_failed.is_some(),
+    ) {
+        hosts = hosts_left.hosts;
         // Nothing of the valid policies is left on a replaced listener's own configuration, nor
         // of the Gateway's when it is the Gateway's policy that is invalid; a port's shared one
         // keeps the Gateway's.
         declarations.clear();
-        if rc.https || on_gateway.is_some() {
+        if rc.https || hosts_left.on_gateway {
             rc_policy = Applied::default();
         }
     }
@@ -259,6 +117,247 @@ pub fn render(
     }
 }
 
+/// The entries of a route configuration by domain, with the policies of its listeners.
+struct Collected<'a> {
+    by_domain: BTreeMap<String, Vec<Entry<'a>>>,
+    /// The configuration's own policy: its one HTTPS listener's, else the Gateway's.
+    rc_policy: Applied,
+    /// Listener-level policies per virtual host (a port shared by listeners).
+    host_policy: BTreeMap<String, Applied>,
+    /// The virtual hosts of listeners with an invalid listener-level TrafficPolicy: each answers
+    /// 500 on every path.
+    replaced_hosts: BTreeSet<String>,
+    /// Why the HTTPS listener's own policy is invalid (the configuration then returns 500).
+    listener_failed: Option<String>,
+}
+
+/// The entries of the HTTP routes attached to the configuration's listeners, by domain.
+fn collect<'a>(
+    ctx: &Context<'a>,
+    plan: &Plan<'a>,
+    rc: &RouteConfig,
+    shared: &Shared<'_, '_>,
+) -> Collected<'a> {
+    // Listener-level settings: on the route configuration when it serves one listener, else on
+    // the virtual hosts of each listener.
+    let policies = shared.policies;
+    let listener_policy = |li: usize, only: bool| {
+        let l = &plan.listeners[li];
+        // A listener set's listener is a place of the set's (the merge stage ranks the set's
+        // policies at the listener level, under the parent Gateway's).
+        policies.listener(l.set.unwrap_or(plan.gateway), l.index, only)
+    };
+    let mut listener_failed = None;
+    let rc_policy = if rc.https {
+        listener_policy(rc.listeners[0], false).unwrap_or_else(|why| {
+            listener_failed = Some(why);
+            Applied::default()
+        })
+    } else {
+        shared.gateway.clone()
+    };
+    let mut out = Collected {
+        by_domain: BTreeMap::new(),
+        rc_policy,
+        host_policy: BTreeMap::new(),
+        replaced_hosts: BTreeSet::new(),
+        listener_failed,
+    };
+    for &li in &rc.listeners {
+        let l = &plan.listeners[li];
+        for route in &l.routes {
+            if !matches!(route.id.kind.as_str(), "HTTPRoute" | "GRPCRoute") {
+                continue;
+            }
+            let hostnames: Vec<&str> = entries::typed_route(ctx, route)
+                .hostnames
+                .iter()
+                .map(String::as_str)
+                .collect();
+            for domain in domains(l.hostname, &hostnames) {
+                if !rc.https && !out.host_policy.contains_key(&domain) {
+                    let owner = l.set.unwrap_or(plan.gateway);
+                    let applied = match listener_policy(li, true) {
+                        Ok(a) if policies.invalid_on_listener(owner, l.index).is_none() => a,
+                        _ => {
+                            out.replaced_hosts.insert(domain.clone());
+                            Applied::default()
+                        }
+                    };
+                    out.host_policy.insert(domain.clone(), applied);
+                }
+                let entries = out.by_domain.entry(domain).or_default();
+                if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
+                    continue;
+                }
+                entries::of_route(ctx, policies, route, l.port, entries);
+            }
+        }
+    }
+    out
+}
+
+/// The Envoy routes of one virtual host: its entries in precedence order, each rendered, replaced
+/// by a direct response when the controller's (or, strict, the proxy's) check refuses it, or left
+/// out.
+fn host_routes(
+    ctx: &Context<'_>,
+    shared: &Shared<'_, '_>,
+    vhost: &str,
+    mut entries: Vec<Entry<'_>>,
+    declarations: &mut BTreeMap<String, Value>,
+    replaced: &mut Vec<crate::render::ReplacedRoute>,
+) -> Vec<Value> {
+    sort_entries(ctx, &mut entries);
+    let strict = ctx.options.validation_level == ValidationLevel::Strict;
+    let mut routes = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        // Numbered in precedence order among every entry, as the reference numbers them (a
+        // delegating rule takes a number, its children are routes; a dropped one keeps its
+        // number).
+        let name = route_name(vhost, i, e);
+        match e.delegation {
+            Delegation::None => {}
+            Delegation::Children => continue,
+            Delegation::Invalid(_) => {
+                routes.extend(invalid(e, name));
+                continue;
+            }
+        }
+        // Strict: the proxy rejects the matcher, so the controller drops the route.
+        if strict && matcher_rejected(e).is_some() {
+            continue;
+        }
+        if let Some(message) = refusal(e, &name, strict) {
+            let id = &e.route.id;
+            replaced.push(crate::render::ReplacedRoute {
+                kind: id.kind.clone(),
+                namespace: id.namespace.clone(),
+                name: id.name.clone(),
+                match_index: e.match_index,
+                message,
+            });
+            routes.extend(invalid(e, name));
+            continue;
+        }
+        match route(ctx, e, name.clone(), shared, declarations) {
+            Ok(r) => routes.push(r),
+            Err(_) => routes.extend(invalid(e, name)),
+        }
+    }
+    routes
+}
+
+/// Gateway API precedence among the entries of one virtual host.
+fn sort_entries(ctx: &Context<'_>, entries: &mut [Entry<'_>]) {
+    // Ties between equal matches: the attached (root) route's age and name; then the less
+    // deeply delegated first (the reference's goldens: a delegating rule's number comes
+    // before its children's), a delegated entry's own route's age and name, and the order
+    // the root's delegation tree flattens in.
+    // WeightedRoutePrecedence: a heavier entry's own route first, whatever its match. The
+    // key is made once per entry: a match's precedence reads its JSON.
+    let weighted = ctx.options.weighted_route_precedence;
+    entries.sort_by_cached_key(|e| {
+        let weight = if weighted { e.typed.weight } else { 0 };
+        (
+            std::cmp::Reverse(weight),
+            matches::precedence(&e.m),
+            created(e.root_typed),
+            ns_name(e.root),
+            e.parents.len(),
+            created(e.typed),
+            ns_name(e.route),
+            e.order,
+        )
+    });
+}
+
+/// Why the controller replaces the entry's route: its check of each generated route fails, or
+/// (strict validation) the proxy's check refuses a header value it cannot parse, which the
+/// controller reports in the proxy's words.
+fn refusal(e: &Entry<'_>, name: &str, strict: bool) -> Option<String> {
+    super::route_check::rule_error(e.rule)
+        .map(|why| format!("invalid route configuration: error {name}: {why}"))
+        .or_else(|| {
+            let why = strict
+                .then(|| super::formatter::rule_error(e.rule))
+                .flatten()?;
+            Some(format!(
+                "invalid route configuration: validation failed: {}{why}",
+                super::XDS
+            ))
+        })
+}
+
+/// Gateway- and listener-level settings of a virtual host: retries apply per virtual host, and a
+/// listener's own policy (a port shared by listeners) is written on it.
+fn host_policies(
+    host: &mut Value,
+    listener_level: Option<&Applied>,
+    rc_policy: &Applied,
+    declarations: &mut BTreeMap<String, Value>,
+) {
+    let retry_from = listener_level
+        .filter(|a| a.action.contains_key("retryPolicy"))
+        .unwrap_or(rc_policy);
+    if let Some(retry) = retry_from.action.get("retryPolicy") {
+        host["retryPolicy"] = retry.clone();
+        if let Some(refs) = retry_from.metadata.get("retry") {
+            host["metadata"] = json!({"filterMetadata": {METADATA: {"retry": refs}}});
+        }
+    }
+    if let Some(applied) = listener_level
+        && let Value::Object(fields) = host
+    {
+        applied.declare_into(declarations);
+        applied.write(fields);
+    }
+}
+
+/// The virtual hosts left when an invalid TrafficPolicy applies to the configuration.
+struct InvalidPolicyHosts {
+    hosts: Vec<Value>,
+    /// The invalid policy is the Gateway's (not a listener set's or the listener's own).
+    on_gateway: bool,
+}
+
+/// An invalid TrafficPolicy on the Gateway (or the configuration's one listener) leaves nothing
+/// valid to route: one catch-all virtual host answers 500, as the reference does. One on a
+/// listener set, for a port's shared configuration, keeps the set's virtual hosts, each answering
+/// 500. `None` when no invalid policy applies.
+fn invalid_policy_hosts(
+    plan: &Plan<'_>,
+    rc: &RouteConfig,
+    policies: &Policies<'_>,
+    hosts: &[Value],
+    listener_failed: bool,
+) -> Option<InvalidPolicyHosts> {
+    let only = rc.listeners.first().map(|&li| &plan.listeners[li]);
+    let own_listener = only.filter(|_| rc.https).map(|l| l.index);
+    let owner = only.and_then(|l| l.set);
+    let on_gateway =
+        policies.invalid_on_gateway(plan.gateway, own_listener.filter(|_| owner.is_none()));
+    let on_set = match &on_gateway {
+        Some(_) => None,
+        None => owner.and_then(|set| policies.invalid_on_gateway(set, own_listener)),
+    };
+    if on_gateway.is_none() && on_set.is_none() && !listener_failed {
+        return None;
+    }
+    let hosts = if on_gateway.is_none() && !listener_failed && !rc.https {
+        hosts
+            .iter()
+            .map(|h| json!({"domains": h["domains"], "name": h["name"], "routes": replaced_routes()}))
+            .collect()
+    } else {
+        vec![json!({"domains": ["*"], "name": "default", "routes": replaced_routes()})]
+    };
+    Some(InvalidPolicyHosts {
+        hosts,
+        on_gateway: on_gateway.is_some(),
+    })
+}
+
 /// The one route of a virtual host whose listener or Gateway has an invalid policy.
 fn replaced_routes() -> Value {
     json!([{
@@ -274,23 +373,9 @@ fn domain_of(host: &Value) -> String {
         .to_string()
 }
 
-/// A route's `kgateway.dev/route-weight` annotation; 0 without one or when it is no integer.
-fn route_weight(route: &Object) -> i64 {
-    route
-        .value
-        .pointer("/metadata/annotations/kgateway.dev~1route-weight")
-        .and_then(Value::as_str)
-        .and_then(|w| w.trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// `metadata.creationTimestamp`; one without sorts last.
-fn created(route: &Object) -> (bool, &str) {
-    match route
-        .value
-        .pointer("/metadata/creationTimestamp")
-        .and_then(Value::as_str)
-    {
+fn created(route: &RouteFacts) -> (bool, &str) {
+    match route.created.as_deref() {
         Some(t) => (false, t),
         None => (true, ""),
     }
@@ -305,9 +390,10 @@ fn ns_name(route: &Object) -> String {
 fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
     let kind = e.route.id.kind.to_ascii_lowercase();
     let rule_name = e
-        .rule
-        .get("name")
-        .and_then(Value::as_str)
+        .typed
+        .rules
+        .get(e.rule_index)
+        .and_then(Option::as_deref)
         .map(|n| format!("-{n}"))
         .unwrap_or_default();
     format!(
@@ -322,7 +408,7 @@ pub fn matcher_rejected(e: &Entry<'_>) -> Option<String> {
     matches::rejected_regex(&e.m, e.route.id.kind == "GRPCRoute")
 }
 
-fn route_match(e: &Entry<'_>) -> Result<Value, String> {
+pub(super) fn route_match(e: &Entry<'_>) -> Result<Value, String> {
     if e.route.id.kind == "GRPCRoute" {
         matches::grpc(&e.m)
     } else {
@@ -340,227 +426,4 @@ fn invalid(e: &Entry<'_>, name: String) -> Option<Value> {
         "match": m,
         "name": name,
     }))
-}
-
-fn route(
-    ctx: &Context<'_>,
-    e: &Entry<'_>,
-    name: String,
-    shared: &Shared<'_, '_>,
-    declarations: &mut BTreeMap<String, Value>,
-) -> Result<Value, String> {
-    let m = route_match(e)?;
-    // A delegated child's rule with what it inherits of its parents' built-in settings.
-    let rule = entries::inherited_rule(e);
-    let f = filters::rule(ctx, e.route, &rule, &e.m, e.port)?;
-    let parent = e.parents.first().copied();
-    let mut policy = shared.policies.rule(e.route, e.rule_index, parent)?;
-    if let Some(persistence) = rule.get("sessionPersistence") {
-        session_persistence(&mut policy, persistence);
-    }
-    policy.declare_into(declarations);
-    let mut out = Map::new();
-    out.insert("match".into(), m);
-    out.insert("name".into(), json!(name));
-    let mut route_fields = f.route;
-    if let Some(d) = f.direct {
-        out.insert("directResponse".into(), d);
-    } else if let Some(r) = f.redirect {
-        out.insert("redirect".into(), r);
-    } else {
-        let mut action = action(ctx, e, &rule, &mut route_fields, declarations)?;
-        action.extend(f.action);
-        // The route's own timeouts, retries, host and path rewrites win over a TrafficPolicy's.
-        let builtin_timeout = rule.get("timeouts").is_some();
-        let builtin_retry = rule.get("retry").is_some();
-        let rewrites_path =
-            action.contains_key("regexRewrite") || action.contains_key("prefixRewrite");
-        for (k, v) in &policy.action {
-            let builtin = match k.as_str() {
-                "retryPolicy" => builtin_retry,
-                "timeout" | "idleTimeout" => builtin_timeout || builtin_retry,
-                "regexRewrite" => rewrites_path,
-                _ => false,
-            };
-            if !builtin {
-                action.insert(k.clone(), v.clone());
-            }
-        }
-        out.insert("route".into(), Value::Object(action));
-    }
-    out.extend(route_fields);
-    policy.write(&mut out);
-    Ok(Value::Object(out))
-}
-
-/// A rule's sessionPersistence: the stateful session filter, configured on the route.
-fn session_persistence(policy: &mut Applied, p: &Value) {
-    let name = "envoy.filters.http.stateful_session";
-    policy
-        .declarations
-        .entry(name.to_string())
-        .or_insert_with(|| {
-            json!({
-                "disabled": true,
-                "name": name,
-                "typedConfig": typed(
-                    "envoy.extensions.filters.http.stateful_session.v3.StatefulSession",
-                    json!({}),
-                ),
-            })
-        });
-    let session = p.get("sessionName").cloned().unwrap_or(json!("session"));
-    let state = if p.get("type").and_then(Value::as_str) == Some("Header") {
-        json!({
-            "name": "envoy.http.stateful_session.header",
-            "typedConfig": typed(
-                "envoy.extensions.http.stateful_session.header.v3.HeaderBasedSessionState",
-                json!({"name": session}),
-            ),
-        })
-    } else {
-        let mut cookie = json!({"name": session, "path": "/"});
-        if let Some(ttl) = p
-            .get("absoluteTimeout")
-            .and_then(Value::as_str)
-            .and_then(duration)
-        {
-            cookie["ttl"] = json!(ttl);
-        }
-        json!({
-            "name": "envoy.http.stateful_session.cookie",
-            "typedConfig": typed(
-                "envoy.extensions.http.stateful_session.cookie.v3.CookieBasedSessionState",
-                json!({"cookie": cookie}),
-            ),
-        })
-    };
-    policy.per_filter.insert(
-        name.into(),
-        typed(
-            "envoy.extensions.filters.http.stateful_session.v3.StatefulSessionPerRoute",
-            json!({"statefulSession": {"sessionState": state}}),
-        ),
-    );
-}
-
-/// The RouteAction: the backends, timeouts and retries of the rule.
-fn action(
-    ctx: &Context<'_>,
-    e: &Entry<'_>,
-    rule: &Value,
-    route_fields: &mut Map<String, Value>,
-    declarations: &mut BTreeMap<String, Value>,
-) -> Result<Map<String, Value>, String> {
-    let mut action = Map::new();
-    let mut backends = Vec::new();
-    let mut upgrade = false;
-    for b in array(rule, "/backendRefs") {
-        let weight = b.get("weight").and_then(Value::as_i64).unwrap_or(1);
-        let t = clusters::target(ctx, e.route, b);
-        upgrade |= t.app_protocol.as_deref() == Some("kubernetes.io/ws");
-        if t.dynamic_forward_proxy {
-            let (name, filter) = clusters::forward_proxy_filter();
-            declarations.entry(name).or_insert(filter);
-        }
-        let mut per_backend = Map::new();
-        let bf = b.get("filters").unwrap_or(&Value::Null);
-        for f in bf.as_array().into_iter().flatten() {
-            match f.get("type").and_then(Value::as_str) {
-                Some("RequestHeaderModifier") => {
-                    filters::headers(&mut per_backend, f.get("requestHeaderModifier"), "request")?
-                }
-                Some("ResponseHeaderModifier") => filters::headers(
-                    &mut per_backend,
-                    f.get("responseHeaderModifier"),
-                    "response",
-                )?,
-                _ => {}
-            }
-        }
-        backends.push((t.cluster, weight, per_backend));
-    }
-    match backends.len() {
-        0 => {
-            action.insert("cluster".into(), json!(clusters::BLACKHOLE));
-        }
-        1 => {
-            let (cluster, _, per_backend) = backends.remove(0);
-            action.insert("cluster".into(), json!(cluster));
-            // One backend: its filters are the route's.
-            for (k, v) in per_backend {
-                if let (Some(Value::Array(list)), Value::Array(more)) =
-                    (route_fields.get_mut(&k), &v)
-                {
-                    list.extend(more.iter().cloned());
-                } else {
-                    route_fields.insert(k, v);
-                }
-            }
-        }
-        _ => {
-            let list: Vec<Value> = backends
-                .into_iter()
-                .filter(|(_, w, _)| *w > 0)
-                .map(|(c, w, per_backend)| {
-                    let mut entry = Map::new();
-                    entry.insert("name".into(), json!(c));
-                    entry.extend(per_backend);
-                    entry.insert("weight".into(), json!(w));
-                    Value::Object(entry)
-                })
-                .collect();
-            action.insert("weightedClusters".into(), json!({"clusters": list}));
-        }
-    }
-    action.insert(
-        "clusterNotFoundResponseCode".into(),
-        json!("INTERNAL_SERVER_ERROR"),
-    );
-    let request = rule
-        .pointer("/timeouts/request")
-        .and_then(Value::as_str)
-        .and_then(duration);
-    let backend = rule
-        .pointer("/timeouts/backendRequest")
-        .and_then(Value::as_str)
-        .and_then(duration);
-    if let Some(retry) = rule.get("retry") {
-        let mut policy = Map::new();
-        policy.insert(
-            "numRetries".into(),
-            json!(retry.get("attempts").and_then(Value::as_i64).unwrap_or(1)),
-        );
-        if let Some(b) = &backend {
-            policy.insert("perTryTimeout".into(), json!(b));
-        }
-        let codes: Vec<Value> = array(retry, "/codes").cloned().collect();
-        if !codes.is_empty() {
-            policy.insert("retriableStatusCodes".into(), Value::Array(codes));
-        }
-        if let Some(b) = retry
-            .get("backoff")
-            .and_then(Value::as_str)
-            .and_then(duration)
-        {
-            policy.insert("retryBackOff".into(), json!({"baseInterval": b}));
-        }
-        policy.insert(
-            "retryOn".into(),
-            json!("cancelled,connect-failure,refused-stream,retriable-headers,retriable-status-codes,unavailable"),
-        );
-        action.insert("retryPolicy".into(), Value::Object(policy));
-        if let Some(t) = request.or(backend) {
-            action.insert("timeout".into(), json!(t));
-        }
-    } else if let Some(t) = backend.or(request) {
-        action.insert("timeout".into(), json!(t));
-    }
-    if upgrade {
-        action.insert(
-            "upgradeConfigs".into(),
-            json!([{"upgradeType": "websocket"}]),
-        );
-    }
-    Ok(action)
 }

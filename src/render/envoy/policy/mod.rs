@@ -6,6 +6,7 @@
 //! Who supplied each feature is written as metadata under [`METADATA`], as the reference does.
 
 mod extensions;
+mod feature;
 mod features;
 mod jwt;
 mod order;
@@ -16,10 +17,10 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
-use super::{duration, typed};
+
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
 use crate::model::Object;
-use features::{cors, csrf, csrf_filter, header_mutations, local_rate_limit, quantity, retry};
+use features::{header_mutations, quantity};
 
 pub const METADATA: &str = "merge.TrafficPolicy.gateway.kgateway.dev";
 
@@ -245,245 +246,8 @@ impl Policies<'_> {
             m.facts[f.winner.source.object()].id.namespace.as_str()
         })
     }
-
-    /// Renders one effective field; returns its metadata keys (none when gwctl does not render the
-    /// feature).
-    fn feature(&self, out: &mut Applied, f: &FieldOutcome<'_>) -> Result<Vec<String>, String> {
-        let value = f.value();
-        let disabled = f.disabled();
-        let key = f.name.to_string();
-        match f.name {
-            "buffer" => {
-                let name = "envoy.filters.http.buffer";
-                declare(
-                    out,
-                    name,
-                    true,
-                    typed(BUFFER, json!({"maxRequestBytes": 4294967295u64})),
-                );
-                let config = if disabled {
-                    typed(BUFFER_PER_ROUTE, json!({"disabled": true}))
-                } else {
-                    let size = quantity(&value["maxRequestSize"]).ok_or_else(|| {
-                        format!(
-                            "buffer.maxRequestSize {} is not a size",
-                            value["maxRequestSize"]
-                        )
-                    })?;
-                    typed(
-                        BUFFER_PER_ROUTE,
-                        json!({"buffer": {"maxRequestBytes": size}}),
-                    )
-                };
-                out.per_filter.insert(name.into(), config);
-            }
-            "headerModifiers" => {
-                let name = "envoy.extensions.filters.http.header_mutation";
-                declare(out, name, true, typed(HEADER_MUTATION, json!({})));
-                let mut mutations = Map::new();
-                for (side, field) in [
-                    ("request", "requestMutations"),
-                    ("response", "responseMutations"),
-                ] {
-                    let list = header_mutations(&value[side]);
-                    if !list.is_empty() {
-                        mutations.insert(field.into(), Value::Array(list));
-                    }
-                }
-                out.per_filter.insert(
-                    name.into(),
-                    typed(HEADER_MUTATION, json!({"mutations": mutations})),
-                );
-            }
-            "compression" => {
-                let mut keys = Vec::new();
-                let parts = [
-                    (
-                        "responseCompression",
-                        "compression",
-                        "envoy.filters.http.compressor",
-                    ),
-                    (
-                        "requestDecompression",
-                        "decompression",
-                        "envoy.filters.http.decompressor",
-                    ),
-                ];
-                for (field, key, name) in parts {
-                    let Some(part) = value.get(field) else {
-                        continue;
-                    };
-                    declare(out, name, true, compression_filter(name));
-                    let config = if part.get("disable").is_some() {
-                        json!({"disabled": true})
-                    } else {
-                        features::enabled()
-                    };
-                    out.per_filter.insert(name.into(), config);
-                    keys.push(key.to_string());
-                }
-                return Ok(keys);
-            }
-            "basicAuth" => {
-                let name = "envoy.filters.http.basic_auth";
-                // The listener's declaration needs some users; `#` is a comment line.
-                declare(
-                    out,
-                    name,
-                    true,
-                    typed(BASIC_AUTH, json!({"users": {"inlineString": "#"}})),
-                );
-                let config = if disabled {
-                    json!({"disabled": true})
-                } else {
-                    // The model keeps the users (password hashes) as one digest.
-                    let users: Vec<&str> = match value.get("users") {
-                        Some(Value::String(digest)) => vec![digest.as_str()],
-                        users => users
-                            .and_then(Value::as_array)
-                            .into_iter()
-                            .flatten()
-                            .filter_map(Value::as_str)
-                            .collect(),
-                    };
-                    let text = if users.is_empty() {
-                        self.htpasswd(f, &value)?
-                    } else {
-                        users.join("\n")
-                    };
-                    // Password hashes are secret material: printed as their digest.
-                    typed(
-                        BASIC_AUTH_PER_ROUTE,
-                        json!({"users": {"inlineString": super::secret_digest(&text)}}),
-                    )
-                };
-                out.per_filter.insert(name.into(), config);
-            }
-            "csrf" => {
-                let name = "envoy.filters.http.csrf";
-                declare(out, name, true, csrf_filter());
-                out.per_filter.insert(name.into(), csrf(&value));
-            }
-            "cors" => {
-                let name = "envoy.filters.http.cors";
-                declare(
-                    out,
-                    name,
-                    true,
-                    typed("envoy.extensions.filters.http.cors.v3.Cors", json!({})),
-                );
-                out.per_filter.insert(name.into(), cors(&value));
-            }
-            "transformation" => {
-                let name = "dynamic_modules/simple_mutations";
-                // Combined (DeepMerge) transformations: the reference applies the lower-ranked
-                // policies' first, so the winner's come last.
-                let value = if f.merged.is_empty() {
-                    value
-                } else {
-                    let mut all = Value::Null;
-                    for s in f.merged.iter().rev().chain(std::iter::once(&f.winner)) {
-                        crate::merge::rank::concat(&mut all, s.value);
-                    }
-                    all
-                };
-                declare(
-                    out,
-                    name,
-                    true,
-                    typed(
-                        "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
-                        json!({
-                            "dynamicModuleConfig": {"name": "rust_module"},
-                            "filterConfig": typed("google.protobuf.StringValue", json!({"value": "{}"})),
-                            "filterName": "http_simple_mutations",
-                        }),
-                    ),
-                );
-                out.per_filter.insert(
-                name.into(),
-                typed(
-                    "envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilterPerRoute",
-                    json!({
-                        "dynamicModuleConfig": {"name": "rust_module"},
-                        "filterConfig": typed("google.protobuf.StringValue", json!({"value": value.to_string()})),
-                        "perRouteConfigName": "http_simple_mutations",
-                    }),
-                ),
-            );
-            }
-            "rateLimit" => {
-                let mut keys = Vec::new();
-                if let Some(local) = value.get("local") {
-                    let name = "ratelimit/local";
-                    declare(
-                        out,
-                        name,
-                        true,
-                        typed(
-                            LOCAL_RATE_LIMIT,
-                            json!({"statPrefix": "http_local_rate_limiter"}),
-                        ),
-                    );
-                    out.per_filter.insert(name.into(), local_rate_limit(local)?);
-                    keys.push("rateLimit.local".to_string());
-                }
-                if let Some(global) = value.get("global") {
-                    self.global_rate_limit(out, f, global)?;
-                    keys.push("rateLimit.global".to_string());
-                }
-                return Ok(keys);
-            }
-            "timeouts" => {
-                if let Some(t) = value
-                    .get("request")
-                    .and_then(Value::as_str)
-                    .and_then(duration)
-                {
-                    out.action.insert("timeout".into(), json!(t));
-                }
-                if let Some(t) = value
-                    .get("streamIdle")
-                    .and_then(Value::as_str)
-                    .and_then(duration)
-                {
-                    out.action.insert("idleTimeout".into(), json!(t));
-                }
-            }
-            "retry" => {
-                out.action.insert("retryPolicy".into(), retry(&value));
-            }
-            "urlRewrite" => {
-                let Some(p) = value.get("pathRegex") else {
-                    return Ok(Vec::new());
-                };
-                out.action.insert(
-                    "regexRewrite".into(),
-                    json!({"pattern": {"regex": p["pattern"]}, "substitution": p["substitution"]}),
-                );
-            }
-            "autoHostRewrite" => {
-                let Some(on) = value.as_bool() else {
-                    return Ok(Vec::new());
-                };
-                out.action.insert("autoHostRewrite".into(), json!(on));
-            }
-            "extAuth" => self.ext_auth(out, f, &value)?,
-            "extProc" => self.ext_proc(out, f, &value)?,
-            "jwt" => self.jwt(out, f, &value)?,
-            "rbac" => rbac::rbac(out, &value)?,
-            _ => return Ok(Vec::new()),
-        }
-        Ok(vec![key])
-    }
 }
 
-const BASIC_AUTH: &str = "envoy.extensions.filters.http.basic_auth.v3.BasicAuth";
-const BASIC_AUTH_PER_ROUTE: &str = "envoy.extensions.filters.http.basic_auth.v3.BasicAuthPerRoute";
-const BUFFER: &str = "envoy.extensions.filters.http.buffer.v3.Buffer";
-const BUFFER_PER_ROUTE: &str = "envoy.extensions.filters.http.buffer.v3.BufferPerRoute";
-const HEADER_MUTATION: &str =
-    "envoy.extensions.filters.http.header_mutation.v3.HeaderMutationPerRoute";
 pub(super) const LOCAL_RATE_LIMIT: &str =
     "envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit";
 
@@ -497,33 +261,6 @@ pub(super) fn declare(out: &mut Applied, name: &str, disabled: bool, config: Val
     out.declarations
         .entry(name.to_string())
         .or_insert(Value::Object(filter));
-}
-
-/// The gzip compressor or decompressor, declared for responses or requests only.
-fn compression_filter(name: &str) -> Value {
-    if name == "envoy.filters.http.compressor" {
-        typed(
-            "envoy.extensions.filters.http.compressor.v3.Compressor",
-            json!({
-                "compressorLibrary": {
-                    "name": "envoy.compression.gzip.compressor",
-                    "typedConfig": typed("envoy.extensions.compression.gzip.compressor.v3.Gzip", json!({})),
-                },
-                "requestDirectionConfig": {"commonConfig": {"enabled": {"defaultValue": false}}},
-            }),
-        )
-    } else {
-        typed(
-            "envoy.extensions.filters.http.decompressor.v3.Decompressor",
-            json!({
-                "decompressorLibrary": {
-                    "name": "envoy.compression.gzip.decompressor",
-                    "typedConfig": typed("envoy.extensions.compression.gzip.decompressor.v3.Gzip", json!({})),
-                },
-                "responseDirectionConfig": {"commonConfig": {"enabled": {"defaultValue": false}}},
-            }),
-        )
-    }
 }
 
 /// Header mutations (`add`, `set`, `remove`) in the HeaderMutation filters' shape.
