@@ -242,3 +242,5 @@ pub(super) fn status_word(ok: bool) -> &'static str {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_delegation;

@@ -4,7 +4,7 @@ use crate::lint::{LintOptions, lint_sources};
 use crate::render::{RenderOptions, render, render_options};
 use crate::source::SourceFile;
 
-const GATEWAY: &str = "
+pub(super) const GATEWAY: &str = "
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: gw, namespace: default}
@@ -33,7 +33,7 @@ spec:
 ";
 
 /// The statuses of Gateway default/gw rendered from the documents.
-fn statuses(docs: &[&str]) -> Value {
+pub(super) fn statuses(docs: &[&str]) -> Value {
     statuses_at(docs, crate::render::ValidationLevel::default())
 }
 
@@ -56,7 +56,7 @@ fn statuses_at(docs: &[&str], validation_level: crate::render::ValidationLevel) 
 }
 
 /// (type, status, reason) of each condition, in order.
-fn conditions(v: &Value) -> Vec<(String, String, String)> {
+pub(super) fn conditions(v: &Value) -> Vec<(String, String, String)> {
     v.as_array()
         .into_iter()
         .flatten()
@@ -67,7 +67,7 @@ fn conditions(v: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
-fn triples(list: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+pub(super) fn triples(list: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
     list.iter()
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
         .collect()
@@ -298,6 +298,24 @@ spec:
     );
 }
 
+/// Strict validation refuses TrafficPolicy default/tp with the proxy's `words` and replaces
+/// the rule of HTTPRoute default/route; standard validation sends it on and the controller
+/// accepts both. Returns the strict statuses.
+fn refused_only_when_strict(docs: &[&str], words: &str) -> Value {
+    let strict = statuses_at(docs, crate::render::ValidationLevel::Strict);
+    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Invalid");
+    assert_eq!(tp[0]["message"], words);
+    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
+    let standard = statuses(docs);
+    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
+    assert_eq!(tp[0]["reason"], "Valid");
+    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(route["reason"], "Accepted");
+    strict
+}
+
 #[test]
 fn strict_validation_refuses_a_template_only_the_proxy_rejects() {
     let policy = "
@@ -310,19 +328,9 @@ spec:
 ";
     let docs = [GATEWAY, SERVICE, ROUTE, policy];
     let words = "invalid xds configuration: error initializing configuration '/dev/fd/0': Failed to create pre-route filter config: Failed to initialize per-route dynamic module";
-    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
+    let strict = refused_only_when_strict(&docs, words);
     let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
-    assert_eq!(tp[0]["reason"], "Invalid");
-    assert_eq!(tp[0]["message"], words);
     assert_eq!(tp[1]["reason"], "Pending");
-    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
-    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
-    // Standard validation sends it on: the controller accepts it.
-    let standard = statuses(&docs);
-    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
-    assert_eq!(tp[0]["reason"], "Valid");
-    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
-    assert_eq!(route["reason"], "Accepted");
 }
 
 #[test]
@@ -339,18 +347,7 @@ spec:
     // RE2's words, naming the pattern the policy's second origin holds.
     let words =
         "invalid xds configuration: error initializing configuration '/dev/fd/0': missing ]: [";
-    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
-    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
-    assert_eq!(tp[0]["reason"], "Invalid");
-    assert_eq!(tp[0]["message"], words);
-    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
-    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
-    // Standard validation sends it on: the controller accepts it.
-    let standard = statuses(&docs);
-    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
-    assert_eq!(tp[0]["reason"], "Valid");
-    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
-    assert_eq!(route["reason"], "Accepted");
+    refused_only_when_strict(&docs, words);
 }
 
 #[test]
@@ -372,18 +369,7 @@ spec:
 ";
     let docs = [GATEWAY, SERVICE, ROUTE, policy, extension];
     let words = "invalid xds configuration: error initializing configuration '/dev/fd/0': path_prefix should start with \"/\".";
-    let strict = statuses_at(&docs, crate::render::ValidationLevel::Strict);
-    let tp = &strict["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
-    assert_eq!(tp[0]["reason"], "Invalid");
-    assert_eq!(tp[0]["message"], words);
-    let route = &strict["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
-    assert_eq!(route["message"], format!("Replaced Rule (0): {words}"));
-    // Standard validation sends it on: the controller accepts it.
-    let standard = statuses(&docs);
-    let tp = &standard["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"];
-    assert_eq!(tp[0]["reason"], "Valid");
-    let route = &standard["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
-    assert_eq!(route["reason"], "Accepted");
+    refused_only_when_strict(&docs, words);
 }
 
 #[test]
@@ -574,178 +560,6 @@ spec:
     assert_eq!(
         s["listenerSets"]["default/ls"]["listeners"][0]["attachedRoutes"],
         1
-    );
-}
-
-const PARENT: &str = "
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: parent, namespace: default}
-spec:
-  parentRefs: [{name: gw}]
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /a}}]
-    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: '*', namespace: team}]
-";
-
-fn child(name: &str, path: &str) -> String {
-    format!(
-        "
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {{name: {name}, namespace: team}}
-spec:
-  rules:
-  - matches: [{{path: {{type: PathPrefix, value: {path}}}}}]
-    backendRefs: [{{name: svc, namespace: default, port: 80}}]
-"
-    )
-}
-
-#[test]
-fn a_delegated_child_route_has_its_parent_route_as_parent() {
-    let s = statuses(&[GATEWAY, PARENT, &child("c", "/a/1"), &child("off", "/b")]);
-    let parents = &s["httpRoutes"]["team/c"]["parents"];
-    assert_eq!(
-        parents[0]["parentRef"],
-        json!({"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "name": "parent", "namespace": "default"})
-    );
-    // The child's backend is in another namespace without a ReferenceGrant.
-    assert_eq!(
-        conditions(&parents[0]["conditions"]),
-        triples(&[
-            ("ResolvedRefs", "False", "RefNotPermitted"),
-            ("Accepted", "True", "Accepted"),
-        ])
-    );
-    // A child whose paths lie outside the parent's match is not delegated to.
-    assert_eq!(s["httpRoutes"].get("team/off"), None);
-}
-
-/// The child's ResolvedRefs is the resolve stage's outcome, not read from its findings: a
-/// suppressed finding on the backendRef changes nothing in the status.
-#[test]
-fn a_delegated_childs_resolved_refs_does_not_depend_on_its_findings() {
-    let suppressed = child("c", "/a/1").replace(
-        "metadata: {name: c, namespace: team}",
-        "metadata: {name: c, namespace: team, annotations: {gwctl.dev/ignore: GW208}}",
-    );
-    assert!(suppressed.contains("GW208"));
-    let s = statuses(&[GATEWAY, PARENT, &suppressed]);
-    let c = &s["httpRoutes"]["team/c"]["parents"][0]["conditions"][0];
-    assert_eq!(
-        (&c["reason"], &c["message"]),
-        (
-            &json!("RefNotPermitted"),
-            &json!(
-                "reference to Service default/svc from namespace team needs a ReferenceGrant in namespace default"
-            )
-        )
-    );
-}
-
-#[test]
-fn a_delegation_to_no_child_does_not_resolve() {
-    let s = statuses(&[GATEWAY, PARENT, &child("off", "/b")]);
-    let c = &s["httpRoutes"]["default/parent"]["parents"][0]["conditions"][0];
-    assert_eq!(c["reason"], "BackendNotFound");
-    assert_eq!(
-        c["message"],
-        "gateway.networking.k8s.io/HTTPRoute/team/*: unresolved reference"
-    );
-}
-
-/// A child with parentRefs is delegated to only by a parent route they name (the reference
-/// controller's rule, which the merge stage applies too): one whose parentRefs are all
-/// Gateways is a standalone route, not a child.
-#[test]
-fn a_child_whose_parent_refs_are_gateways_only_is_not_delegated_to() {
-    let with_parents = |name: &str, refs: &str| {
-        child(name, "/a/1").replace(
-            "spec:\n  rules:",
-            &format!("spec:\n  parentRefs: {refs}\n  rules:"),
-        )
-    };
-    let standalone = with_parents("c", "[{name: gw, namespace: default}]");
-    assert!(standalone.contains("parentRefs"));
-    let s = statuses(&[GATEWAY, PARENT, &standalone]);
-    let parents = s["httpRoutes"]["team/c"]["parents"].as_array().map(|p| {
-        p.iter()
-            .map(|p| p["parentRef"]["kind"].clone())
-            .collect::<Vec<_>>()
-    });
-    // A Gateway parentRef is shown as written: without a kind.
-    assert_eq!(parents, Some(vec![json!("")]));
-    let c = &s["httpRoutes"]["default/parent"]["parents"][0]["conditions"][0];
-    assert_eq!(
-        (&c["reason"], &c["message"]),
-        (
-            &json!("BackendNotFound"),
-            &json!("gateway.networking.k8s.io/HTTPRoute/team/*: unresolved reference")
-        )
-    );
-    // Naming the parent route beside the Gateway makes it a child too.
-    let both = with_parents(
-        "c",
-        "[{name: gw, namespace: default}, {kind: HTTPRoute, name: parent, namespace: default}]",
-    );
-    let s = statuses(&[GATEWAY, PARENT, &both]);
-    let kinds: Vec<Value> = s["httpRoutes"]["team/c"]["parents"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|p| p["parentRef"]["kind"].clone())
-        .collect();
-    assert_eq!(kinds, [json!(""), json!("HTTPRoute")]);
-    assert_eq!(
-        conditions(&s["httpRoutes"]["default/parent"]["parents"][0]["conditions"]),
-        triples(&[
-            ("Accepted", "True", "Accepted"),
-            ("ResolvedRefs", "True", "ResolvedRefs"),
-        ])
-    );
-}
-
-/// An HTTPRoute (namespace, name) whose one rule on `path` delegates to HTTPRoutes (namespace,
-/// name or `'*'`).
-fn delegating((ns, name): (&str, &str), path: &str, (to_ns, to): (&str, &str)) -> String {
-    format!(
-        "
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {{name: {name}, namespace: {ns}}}
-spec:
-  rules:
-  - matches: [{{path: {{type: PathPrefix, value: {path}}}}}]
-    backendRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {to}, namespace: {to_ns}}}]
-"
-    )
-}
-
-/// A cycle among child routes (the root, attached to the Gateway, is no child: its parentRefs
-/// name no route), as in the reference's `cyclic2` case.
-#[test]
-fn a_delegation_cycle_is_reported_on_the_route_that_closes_it() {
-    let back = delegating(("team", "back"), "/a/b", ("other", "loop"));
-    let closing = delegating(("other", "loop"), "/a/b/1", ("team", "'*'"));
-    let s = statuses(&[GATEWAY, PARENT, &back, &closing]);
-    let c = &s["httpRoutes"]["other/loop"]["parents"][0]["conditions"][0];
-    assert_eq!(c["reason"], "RefNotPermitted");
-    assert_eq!(
-        c["message"],
-        "gateway.networking.k8s.io/HTTPRoute/team/*: ignoring child route team/back for parent other/loop: cyclic reference detected while evaluating delegated routes"
-    );
-    // Delegating back to the root is no cycle: the root names only the Gateway as its parent,
-    // so it is no route's child, and the delegation finds no child at all.
-    let to_root = delegating(("team", "back"), "/a/b", ("default", "parent"));
-    let s = statuses(&[GATEWAY, PARENT, &to_root]);
-    let c = &s["httpRoutes"]["team/back"]["parents"][0]["conditions"][0];
-    assert_eq!(
-        (&c["reason"], &c["message"]),
-        (
-            &json!("BackendNotFound"),
-            &json!("gateway.networking.k8s.io/HTTPRoute/default/parent: unresolved reference")
-        )
     );
 }
 
