@@ -26,7 +26,11 @@ fuzz_target!(|data: &[u8]| {
     for i in 0..model.facts.len() {
         for place in places_of(&model.facts, i, None) {
             let e = explain(&model.facts, &merged, &statuses, place);
-            for format in [ExplainFormat::Human, ExplainFormat::Yaml, ExplainFormat::Json] {
+            for format in [
+                ExplainFormat::Human,
+                ExplainFormat::Yaml,
+                ExplainFormat::Json,
+            ] {
                 let out = render_explanation(&e, format, format == ExplainFormat::Human);
                 if format == ExplainFormat::Json {
                     let parsed: Result<serde_json::Value, _> = serde_json::from_str(&out);
