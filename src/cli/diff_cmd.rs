@@ -87,17 +87,23 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     drop(head_run);
     head.side = located(head.side, &head_input);
     let d = diff::diff_head(&base, head);
+    report(args, &d)
+}
+
+/// Prints the diff in the asked format; the exit code says whether it changes the effect or
+/// introduces findings at the `--fail-on` level.
+fn report(args: &DiffArgs, d: &diff::Diff) -> u8 {
     let text = match args.output {
         DiffFormat::Human => diff::human(
-            &d,
+            d,
             use_color(
                 args.color,
                 std::io::stdout().is_terminal(),
                 std::env::var_os("NO_COLOR").as_deref(),
             ),
         ),
-        DiffFormat::Json => diff::json(&d),
-        DiffFormat::Markdown => diff::markdown(&d, args.max_chars),
+        DiffFormat::Json => diff::json(d),
+        DiffFormat::Markdown => diff::markdown(d, args.max_chars),
     };
     if let Err(code) = print_stdout(&text) {
         super::exit_now(code);

@@ -115,6 +115,9 @@ impl<'a> Contenders<'a> {
     }
 }
 
+/// (parent, listener, host, match): one place where rules compete.
+type Place<'a, 'p> = (usize, &'a str, &'p str, &'a str);
+
 pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
     // The hosts each attachment serves, made first so that the places below borrow them: a
     // place's key then costs no allocation (there are millions of places at 100,000 routes).
@@ -125,9 +128,30 @@ pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
             _ => Vec::new(),
         })
         .collect();
+    let order = contenders(attached, &served);
+    let (standing, rules_in_order) = standings(&order);
+    for key in rules_in_order {
+        let Some(s) = standing.get(&key) else {
+            continue;
+        };
+        if s.lost < s.places {
+            continue;
+        }
+        let Some((a, host, matched, winner)) = &s.first_loss else {
+            continue;
+        };
+        report(ctx, s.rule, a, host, matched, *winner);
+    }
+}
+
+/// Every place with the rules that have its match there, in the order first seen.
+fn contenders<'a, 'p>(
+    attached: &'a [Attached<'a>],
+    served: &'p [Vec<String>],
+) -> Vec<(Place<'a, 'p>, Contenders<'a>)> {
     let capacity = attached
         .iter()
-        .zip(&served)
+        .zip(served)
         .map(|(a, hosts)| match &a.route.spec {
             Spec::Route(route) => {
                 hosts.len()
@@ -140,13 +164,11 @@ pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
             _ => 0,
         })
         .sum();
-    // (parent, listener, host, match) -> its position in `order`, which holds the places in the
-    // order first seen with the rules that have that match there.
-    type Place<'a, 'p> = (usize, &'a str, &'p str, &'a str);
-    let mut places: FastMap<Place<'a, '_>, usize> = FastMap::default();
+    // Place -> its position in `order`.
+    let mut places: FastMap<Place<'a, 'p>, usize> = FastMap::default();
     places.reserve(capacity);
-    let mut order: Vec<(Place<'a, '_>, Contenders<'a>)> = Vec::new();
-    for (a, hosts) in attached.iter().zip(&served) {
+    let mut order: Vec<(Place<'a, 'p>, Contenders<'a>)> = Vec::new();
+    for (a, hosts) in attached.iter().zip(served) {
         let Spec::Route(route) = &a.route.spec else {
             continue;
         };
@@ -184,10 +206,19 @@ pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
             }
         }
     }
-    drop(places);
+    order
+}
+
+/// Each rule's standing over the places, and the rules in the order first seen.
+type Standings<'a> = (
+    FastMap<(*const Facts, usize), Standing<'a>>,
+    Vec<(*const Facts, usize)>,
+);
+
+fn standings<'a>(order: &[(Place<'a, '_>, Contenders<'a>)]) -> Standings<'a> {
     let mut standing: FastMap<(*const Facts, usize), Standing<'a>> = FastMap::default();
     let mut rules_in_order = Vec::new();
-    for (key, list) in &order {
+    for (key, list) in order {
         let Some(&(winner, _)) = list.iter().min_by(|x, y| precedence(x.0, y.0)) else {
             continue;
         };
@@ -210,18 +241,7 @@ pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
             }
         }
     }
-    for key in rules_in_order {
-        let Some(s) = standing.get(&key) else {
-            continue;
-        };
-        if s.lost < s.places {
-            continue;
-        }
-        let Some((a, host, matched, winner)) = &s.first_loss else {
-            continue;
-        };
-        report(ctx, s.rule, a, host, matched, *winner);
-    }
+    (standing, rules_in_order)
 }
 
 fn report(
