@@ -147,21 +147,42 @@ fn lower_first(s: &str) -> String {
     }
 }
 
-/// True when the tree evaluator passes every non-transition rule of `schema` on `node`, none of
-/// them too costly to run: then there is nothing to report. Otherwise the caller goes through
-/// each rule again, which is rare (a failure, or a rule the tree evaluator cannot decide).
-fn all_pass_on_tree(node: &Node, schema: &SchemaNode) -> bool {
-    let mut largest = None;
-    schema.rules.iter().all(|rule| match &*rule.compiled {
-        _ if rule.is_transition() => true,
-        Ok(c) => {
-            rule.estimated_cost <= STATIC_COST_LIMIT
-                && c.cost_bound(|| *largest.get_or_insert_with(|| largest_collection(node)))
-                    .is_none_or(|cost| cost <= PER_CALL_LIMIT)
-                && c.eval_node(node, Some(schema)) == Some(true)
-        }
-        Err(_) => false,
-    })
+/// One rule on one node as decided before any CEL value is built.
+enum OnTree {
+    /// A transition rule: checked against the old object, not here.
+    Transition,
+    /// Too costly to run (GW113): why.
+    TooCostly(String),
+    /// The tree evaluator's result; `None` when it cannot decide or the rule did not compile.
+    Evaluated(Option<bool>),
+}
+
+impl OnTree {
+    /// Nothing to report and nothing left to evaluate.
+    fn passed(&self) -> bool {
+        matches!(self, OnTree::Transition | OnTree::Evaluated(Some(true)))
+    }
+}
+
+/// `rule` on `node`: the cost limits first (a rule over them is never run), then the tree
+/// evaluator. `largest` is the node's largest collection, counted on first need.
+fn on_tree(rule: &Rule, node: &Node, schema: &SchemaNode, largest: &mut Option<usize>) -> OnTree {
+    let compiled = match &*rule.compiled {
+        _ if rule.is_transition() => return OnTree::Transition,
+        Ok(c) => c,
+        Err(_) => return OnTree::Evaluated(None),
+    };
+    // The API server would have refused the CRD: never run, whatever the data.
+    if rule.estimated_cost > STATIC_COST_LIMIT {
+        return OnTree::TooCostly(static_cost_excess(rule));
+    }
+    let bound = compiled.cost_bound(|| *largest.get_or_insert_with(|| largest_collection(node)));
+    if let Some(cost) = bound.filter(|cost| *cost > PER_CALL_LIMIT) {
+        return OnTree::TooCostly(format!(
+            "its estimated cost, {cost}, exceeds the limit of {PER_CALL_LIMIT} for one evaluation"
+        ));
+    }
+    OnTree::Evaluated(compiled.eval_node(node, Some(schema)))
 }
 
 impl<'v> Walker<'v> {
@@ -174,8 +195,14 @@ impl<'v> Walker<'v> {
         key_span: Span,
         value: Option<&CelValue>,
     ) {
-        // Nearly every node passes every rule on the tree: decided without allocating.
-        if all_pass_on_tree(node, schema) {
+        // Nearly every node passes every rule on the tree: decided without allocating. The rare
+        // node with a failure, an undecided or a too costly rule goes through its rules again.
+        let mut largest = None;
+        if schema
+            .rules
+            .iter()
+            .all(|rule| on_tree(rule, node, schema, &mut largest).passed())
+        {
             return;
         }
         // Objects and lists are pointed at by their key; scalars by their value.
@@ -183,48 +210,21 @@ impl<'v> Walker<'v> {
             Value::Map(_) | Value::Seq(_) => key_span,
             _ => node.span,
         };
-        // Rules whose cost could exceed the budget on this data are not evaluated at all (GW113).
-        let mut largest = None;
-        let mut over_budget = |c: &CompiledRule| {
-            c.cost_bound(|| *largest.get_or_insert_with(|| largest_collection(node)))
-                .filter(|cost| *cost > PER_CALL_LIMIT)
-        };
-        let too_costly: Vec<Option<String>> = schema
+        let outcomes: Vec<OnTree> = schema
             .rules
             .iter()
-            .map(|rule| match &*rule.compiled {
-                _ if rule.is_transition() => None,
-                // The API server would have refused the CRD: never run, whatever the data.
-                Ok(_) if rule.estimated_cost > STATIC_COST_LIMIT => Some(static_cost_excess(rule)),
-                Ok(c) => over_budget(c).map(|cost| {
-                    format!("its estimated cost, {cost}, exceeds the limit of {PER_CALL_LIMIT} for one evaluation")
-                }),
-                Err(_) => None,
-            })
+            .map(|rule| on_tree(rule, node, schema, &mut largest))
             .collect();
-        for (rule, why) in schema.rules.iter().zip(&too_costly) {
-            if let Some(why) = why {
-                self.not_evaluated(rule, span, why);
+        // Rules whose cost could exceed the budget are not evaluated at all (GW113): as if
+        // they passed. Only rules the tree evaluator cannot decide (and failures whose message
+        // is an expression) need the node's CEL value, built and bound once for all of them.
+        let mut all_passed = true;
+        for (rule, outcome) in schema.rules.iter().zip(&outcomes) {
+            match outcome {
+                OnTree::TooCostly(why) => self.not_evaluated(rule, span, why),
+                o => all_passed &= o.passed(),
             }
         }
-        // First the tree evaluator; only rules it cannot decide (and failures whose message is
-        // an expression) need the node's CEL value, built and bound once for all of them.
-        let fast: Vec<Option<bool>> = schema
-            .rules
-            .iter()
-            .zip(&too_costly)
-            .map(|(rule, cost)| match &*rule.compiled {
-                // Dealt with: as if it passed.
-                _ if cost.is_some() => Some(true),
-                Ok(c) if !rule.is_transition() => c.eval_node(node, Some(schema)),
-                _ => None,
-            })
-            .collect();
-        let all_passed = schema
-            .rules
-            .iter()
-            .zip(&fast)
-            .all(|(rule, f)| rule.is_transition() || *f == Some(true));
         if all_passed {
             return;
         }
@@ -239,10 +239,10 @@ impl<'v> Walker<'v> {
             }
         };
         let bound = BoundSelf::new(value);
-        for (rule, fast) in schema.rules.iter().zip(fast) {
-            if rule.is_transition() || fast == Some(true) {
+        for (rule, outcome) in schema.rules.iter().zip(outcomes) {
+            let OnTree::Evaluated(fast @ (None | Some(false))) = outcome else {
                 continue;
-            }
+            };
             let (result, compiled) = match (&*rule.compiled, fast, &bound) {
                 (Ok(_), Some(false), _) => (Ok(false), true),
                 (Ok(compiled), _, Ok(bound)) => (compiled.eval_bound(bound), true),

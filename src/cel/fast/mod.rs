@@ -187,23 +187,12 @@ fn len(v: &V<'_>) -> Result<usize, Fallback> {
     }
 }
 
-/// The items of a list value (maps are not iterated here: their defaulted keys complicate it).
+/// The items of a list value, each as [`item`] reads it (a list concatenation needs them all).
 fn items(v: V<'_>) -> Result<Vec<V<'_>>, Fallback> {
-    match v {
-        V::Node(node, schema) => {
-            let seq = node.as_seq().ok_or(Fallback)?;
-            let item_schema = schema.and_then(|s| s.items());
-            seq.iter()
-                .map(|n| from_node(n, item_schema).ok_or(Fallback))
-                .collect()
-        }
-        V::Json(serde_json::Value::Array(arr), schema) => {
-            let item_schema = schema.and_then(|s| s.items());
-            arr.iter().map(|j| from_json(j, item_schema)).collect()
-        }
-        V::List(items) => Ok(items),
-        _ => Err(Fallback),
+    if let V::List(items) = v {
+        return Ok(items);
     }
+    (0..len(&v)?).map(|index| item(&v, index)).collect()
 }
 
 fn size(v: &V<'_>) -> R<'static> {
