@@ -85,13 +85,16 @@ fn visit<'a>(
         // A valid child found; a child skipped for a cycle (then reported instead).
         let (mut valid, mut cyclic) = (false, false);
         for &child in lookup.http_routes(selector.namespace()) {
-            let selected = route_facts(ctx, child).is_some_and(|(c, _)| delegates_to(parent, b, c));
-            if !selected {
+            let Some((child_facts, child_route)) = route_facts(ctx, child) else {
+                continue;
+            };
+            if !delegates_to(parent, b, child_facts) {
                 continue;
             }
+            let inherits = child_route.inherits_matcher;
             // A cycle is reported whatever the child's matches.
             let in_cycle = path.iter().any(|p| std::ptr::eq(*p, child));
-            if !in_cycle && !matches_within(child, parent_matches) {
+            if !in_cycle && !matches_within(inherits, child, parent_matches) {
                 continue;
             }
             if in_cycle {
@@ -139,7 +142,7 @@ fn visit<'a>(
                 .into_iter()
                 .map(|rule| {
                     let own = own_matches(rule);
-                    if !inherits_matcher(child) {
+                    if !inherits {
                         return own;
                     }
                     parent_matches
@@ -198,21 +201,9 @@ fn route_facts<'a>(ctx: &Context<'a>, route: &Object) -> Option<(&'a Facts, &'a 
     }
 }
 
-/// The annotation that makes a child's paths relative to its parent's.
-const INHERIT_MATCHER: &str = "delegation.kgateway.dev/inherit-parent-matcher";
-
 fn rules_of(route: &Object) -> Vec<&Value> {
     let rules = route.value.pointer("/spec/rules").and_then(Value::as_array);
     rules.into_iter().flatten().collect()
-}
-
-fn inherits_matcher(child: &Object) -> bool {
-    child
-        .value
-        .pointer("/metadata/annotations")
-        .and_then(|a| a.get(INHERIT_MATCHER))
-        .and_then(Value::as_str)
-        == Some("true")
 }
 
 /// What a route match requires: a path (prefix), headers, query parameters, a method.
@@ -293,9 +284,9 @@ fn own_matches(rule: &Value) -> Vec<Match> {
 }
 
 /// Whether some match of the child lies within one of the parent rule's matches. A child that
-/// inherits its parent's matcher always does.
-fn matches_within(child: &Object, parent: &[Match]) -> bool {
-    inherits_matcher(child)
+/// inherits its parent's matcher (`inherits`) always does.
+fn matches_within(inherits: bool, child: &Object, parent: &[Match]) -> bool {
+    inherits
         || rules_of(child)
             .into_iter()
             .flat_map(own_matches)

@@ -9,11 +9,9 @@ use super::plan::array;
 use super::policy::Policies;
 use crate::merge::Place;
 use crate::model::Object;
-use crate::model::facts::{Facts, GATEWAY_API, RouteFacts, Spec};
+use crate::model::facts::{Facts, RouteFacts, Spec};
 use crate::model::facts_rules::{Retry, Timeouts};
 
-/// The group and kind of a backendRef that selects child routes by label.
-const LABEL_GROUP: &str = "delegation.kgateway.dev";
 /// Delegation deeper than this is treated as a cycle.
 const MAX_DEPTH: usize = 8;
 /// Entries of one virtual host past which delegation stops expanding: routes delegating to
@@ -130,7 +128,9 @@ fn expand<'a>(
         } else {
             ms.into_iter().enumerate().collect()
         };
-        let delegates = array(rule, "/backendRefs").any(is_delegation);
+        let delegates = typed
+            .rule_backends(ri)
+            .any(|(b, _)| crate::merge::delegates(b));
         // A rule's own entries follow the children of all its matches, as the reference
         // flattens them.
         let mut own = Vec::new();
@@ -246,12 +246,6 @@ fn inherited(child: &Value, parent: &Value) -> Value {
     out
 }
 
-fn is_delegation(b: &Value) -> bool {
-    let group = b.get("group").and_then(Value::as_str).unwrap_or("");
-    let kind = b.get("kind").and_then(Value::as_str).unwrap_or("Service");
-    (group == GATEWAY_API && kind == "HTTPRoute") || (group == LABEL_GROUP && kind == "label")
-}
-
 /// The child routes a delegating rule selects (the merge stage's delegation links: by name,
 /// `*` or label, without hostnames, naming this route when they name parent routes), by name.
 fn children<'a>(walk: &Walk<'_, 'a>, parent: &Object, rule: usize) -> Vec<&'a Object> {
@@ -317,9 +311,6 @@ pub fn inherited_settings<'a>(
     }
     for &(parent, ri) in &e.parents {
         let typed = typed_route(ctx, parent);
-        if ri >= typed.rules.len() {
-            continue;
-        }
         let prefers_parent = prefers_parent(typed);
         let theirs = typed.settings(ri);
         if let Some(t) = theirs.timeouts.as_deref()
