@@ -257,8 +257,10 @@ impl<'a> Graph<'a> {
     /// The digest of a Gateway's inputs: each input's identity and content, in name order.
     fn digest(&self, gateway: usize) -> u64 {
         let mut seen: FastSet<usize> = FastSet::default();
+        // The global policies apply to everything: read by every Gateway.
         let mut queue = vec![gateway];
-        seen.insert(gateway);
+        queue.extend(self.global.iter().copied());
+        seen.extend(queue.iter().copied());
         while let Some(i) = queue.pop() {
             self.inputs_of(i, |j| {
                 if seen.insert(j) {
@@ -286,32 +288,16 @@ impl<'a> Graph<'a> {
         let f = &self.facts[i];
         let ns = f.id.namespace.as_str();
         let kind = f.id.kind.as_str();
-        for &j in self.named(i) {
-            add(j);
-        }
-        // Up the hierarchy: what attaches to a Gateway, a listener set or a (delegating) route.
-        if attaches(kind) {
-            for &j in self
-                .children
-                .get(&(ns, f.id.name.as_str()))
-                .into_iter()
-                .flatten()
-            {
-                add(j);
-            }
-        }
-        for &j in self
-            .targeting
-            .get(&(ns, f.id.name.as_str()))
+        let name = (ns, f.id.name.as_str());
+        // Up the hierarchy: what attaches to a Gateway, a listener set or a (delegating) route;
+        // then the policies that target or select it.
+        let children = self.children.get(&name).filter(|_| attaches(kind));
+        let related = children
             .into_iter()
-            .flatten()
-        {
-            add(j);
-        }
-        for &j in self.selecting.get(ns).into_iter().flatten() {
-            add(j);
-        }
-        for &j in &self.global {
+            .chain(self.targeting.get(&name))
+            .chain(self.selecting.get(ns))
+            .flatten();
+        for &j in self.named(i).iter().chain(related) {
             add(j);
         }
         // The namespace's labels: a route's for the allowedRoutes selectors, any object's when
