@@ -21,13 +21,14 @@ fuzz_target!(|data: &[u8]| {
             validation_level: level,
             ..RenderOptions::default()
         };
+        let mut rendered = render::render(&run, &render_options);
         let mut docs = Vec::new();
-        let rest = render::render_each(&run, &render_options, |g| {
+        for g in std::mem::take(&mut rendered.gateways) {
             let _ = render::proto::check_gateway(&g);
             docs.push(g.into_document(KINDS, true));
-        });
-        let _ = render::proto::check_rendered(&rest);
-        docs.extend(rest.into_documents(KINDS, true));
+        }
+        let _ = render::proto::check_rendered(&rendered);
+        docs.extend(rendered.into_documents(KINDS, true));
         for doc in &docs {
             let json = serde_json::to_string(doc).unwrap_or_default();
             let parsed: Result<serde_json::Value, _> = serde_json::from_str(&json);

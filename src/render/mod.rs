@@ -169,7 +169,9 @@ pub fn render_merged<'a>(
     out
 }
 
-/// [`render_merged`], handing each Gateway's rendering to `each` as [`render_each`] does.
+/// [`render_merged`], handing each Gateway's rendering to `each` as it is made (in input order)
+/// instead of keeping them all: what is returned holds the rest (clusters, shared resources,
+/// statuses). A large repository's rendering then never is in memory whole.
 pub fn render_merged_each<'a>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
@@ -177,20 +179,6 @@ pub fn render_merged_each<'a>(
     each: impl FnMut(RenderedGateway) + Send,
 ) -> Rendered {
     render_with(run, merged, options, each)
-}
-
-/// [`render`], handing each Gateway's rendering to `each` as it is made (in input order) instead
-/// of keeping them all: what is returned holds the rest (clusters, shared resources, statuses).
-/// A large repository's rendering then never is in memory whole.
-pub fn render_each(
-    run: &LintRun,
-    options: &RenderOptions,
-    each: impl FnMut(RenderedGateway) + Send,
-) -> Rendered {
-    let mut phases = crate::lint::Phases::start();
-    let merged = run.model.as_ref().map(|m| m.merge());
-    phases.mark("merge");
-    render_with(run, merged.as_ref(), options, each)
 }
 
 /// Where a rendering goes, piece by piece in output order (see [`render_into`]).
@@ -206,8 +194,8 @@ pub trait Sink {
     fn shared_statuses(&mut self, statuses: Value);
 }
 
-/// [`render_each`], handing on the AI data plane's shared resources one at a time too (to
-/// `sink`, after the rest): nothing of the rendering is kept.
+/// [`render`], handing each Gateway's rendering and the AI data plane's shared resources on one
+/// at a time (to `sink`, in output order): nothing of the rendering is kept.
 pub fn render_into(run: &LintRun, options: &RenderOptions, sink: &mut (impl Sink + Send)) {
     let mut phases = crate::lint::Phases::start();
     let merged = run.model.as_ref().map(|m| m.merge());
