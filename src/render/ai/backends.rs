@@ -5,8 +5,6 @@
 use crate::render::base64;
 use serde_json::{Map, Value, json};
 
-use rayon::prelude::*;
-
 use super::ai_backend;
 use super::secrets::config_map_text;
 use super::{AI_GROUP, Context, service_host};
@@ -20,21 +18,12 @@ pub(super) const INFERENCE_GROUP: &str = "inference.networking.k8s.io";
 /// Every backend and backend-side policy, as (kind, value) handed to `emit` in output order;
 /// returns the AiGatewayBackends' statuses.
 pub(super) fn backends(ctx: &Context<'_>, emit: &mut dyn FnMut(&'static str, Value)) -> Vec<Value> {
-    let mut statuses = Vec::new();
-    // Each backend on its own, in parallel, a chunk at a time; the output keeps the input order.
     let backends: Vec<&Object> = ctx.inputs.of_kind(AI_GROUP, "AiGatewayBackend").collect();
-    for chunk in backends.chunks(super::CHUNK) {
-        let translated: Vec<_> = chunk
-            .par_iter()
-            .map(|backend| ai_backend::translate(ctx, backend))
-            .collect();
-        for (resources, status) in translated {
-            for v in resources {
-                emit("backend", v);
-            }
-            statuses.push(status);
-        }
-    }
+    let statuses = super::translate_each(
+        &backends,
+        |backend| ai_backend::translate(ctx, backend),
+        &mut |v| emit("backend", v),
+    );
     for service in ctx.inputs.of_kind("", "Service") {
         for v in a2a_policies(service) {
             emit("policy", v);

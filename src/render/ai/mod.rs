@@ -66,6 +66,28 @@ pub fn render_gateway<'a>(
 /// waiting to be written stay small.
 const CHUNK: usize = 512;
 
+/// Each object translated on its own, in parallel a chunk at a time, each one's items handed to
+/// `emit` and its status kept, in the objects' order (only a chunk's translations are held).
+fn translate_each<'a>(
+    objects: &[&'a Object],
+    translate: impl Fn(&'a Object) -> (Vec<Value>, Value) + Sync,
+    emit: &mut dyn FnMut(Value),
+) -> Vec<Value> {
+    use rayon::prelude::*;
+    let mut statuses = Vec::with_capacity(objects.len());
+    for chunk in objects.chunks(CHUNK) {
+        let translated: Vec<(Vec<Value>, Value)> =
+            chunk.par_iter().map(|&object| translate(object)).collect();
+        for (items, status) in translated {
+            for v in items {
+                emit(v);
+            }
+            statuses.push(status);
+        }
+    }
+    statuses
+}
+
 /// The resources that belong to no single Gateway (backends, services, policies), each handed
 /// to `each` as it is made (in output order) instead of kept: in a large repository they are
 /// the largest part of a rendering. Returns their statuses (`Null` when the AI data plane has

@@ -12,7 +12,6 @@ use std::cell::RefCell;
 use serde_json::{Map, Value, json};
 
 use super::backends::service_port;
-use rayon::prelude::*;
 
 use super::{AI_GROUP, Context, labels_match, service_host};
 use crate::model::Object;
@@ -21,22 +20,8 @@ use crate::model::facts::GATEWAY_API;
 /// The policies, handed to `emit` in output order; returns each AiGatewayPolicy's status (in the
 /// reference's status list shape).
 pub(super) fn policies(ctx: &Context<'_>, emit: &mut dyn FnMut(Value)) -> Vec<Value> {
-    // Each policy on its own, in parallel, a chunk at a time; the output keeps the input order.
     let objects: Vec<&Object> = ctx.inputs.of_kind(AI_GROUP, "AiGatewayPolicy").collect();
-    let mut statuses = Vec::with_capacity(objects.len());
-    for chunk in objects.chunks(super::CHUNK) {
-        let each: Vec<(Vec<Value>, Value)> = chunk
-            .par_iter()
-            .map(|object| policy_items(ctx, object))
-            .collect();
-        for (items, status) in each {
-            for v in items {
-                emit(v);
-            }
-            statuses.push(status);
-        }
-    }
-    statuses
+    super::translate_each(&objects, |object| policy_items(ctx, object), emit)
 }
 
 /// One policy's items (one per feature and target) and its status.
