@@ -129,8 +129,7 @@ impl<'a> Context<'a> {
 
 /// The data plane of a Gateway: its GatewayClass's controllerName.
 pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) -> DataPlane {
-    let id = &gateway.id;
-    let class = match inputs.facts_of(&id.group, &id.kind, &id.namespace, &id.name) {
+    let class = match inputs.facts_at(gateway) {
         Some(Facts {
             spec: Spec::Gateway { class, .. },
             ..

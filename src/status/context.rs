@@ -158,6 +158,19 @@ impl<'a> Inputs<'a> {
         self.facts.get(i)
     }
 
+    /// The typed facts of an object of the inputs: those at its position (objects and facts are
+    /// position for position; the position is found from the address, as an object may share
+    /// its name with another). `None` for an object that is not one of them.
+    pub fn facts_at(&self, object: &Object) -> Option<&'a Facts> {
+        let offset =
+            (std::ptr::from_ref(object) as usize).wrapping_sub(self.objects.as_ptr() as usize);
+        let i = offset / std::mem::size_of::<Object>().max(1);
+        self.objects
+            .get(i)
+            .filter(|o| std::ptr::eq(*o, object))
+            .and_then(|_| self.facts.get(i))
+    }
+
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
         self.by_key
             .get(&(group, kind, namespace, name))

@@ -191,10 +191,7 @@ impl<'v> Selector<'v> {
 
 /// A route's typed facts (the merge stage decides delegation on them) and its route facts.
 fn route_facts<'a>(ctx: &Context<'a>, route: &Object) -> Option<(&'a Facts, &'a RouteFacts)> {
-    let id = &route.id;
-    let facts = ctx
-        .inputs
-        .facts_of(&id.group, &id.kind, &id.namespace, &id.name)?;
+    let facts = ctx.inputs.facts_at(route)?;
     match &facts.spec {
         Spec::Route(r) => Some((facts, r)),
         _ => None,

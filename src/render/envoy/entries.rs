@@ -9,7 +9,7 @@ use super::plan::array;
 use super::policy::Policies;
 use crate::merge::Place;
 use crate::model::Object;
-use crate::model::facts::{Facts, RouteFacts, Spec};
+use crate::model::facts::{RouteFacts, Spec};
 use crate::model::facts_rules::{Retry, Timeouts};
 
 /// Delegation deeper than this is treated as a cycle.
@@ -80,23 +80,10 @@ pub fn of_route<'a>(
 static NO_ROUTE_FACTS: std::sync::LazyLock<RouteFacts> =
     std::sync::LazyLock::new(RouteFacts::default);
 
-/// The typed model of an object of the inputs: the facts at its position (the model's facts and
-/// the inputs' objects are position for position; the position is found from the address, as an
-/// object may share its name with another). `None` for an object that is not there.
-pub fn typed<'a>(ctx: &Context<'a>, object: &Object) -> Option<&'a Facts> {
-    let objects = ctx.inputs.objects;
-    let offset = (std::ptr::from_ref(object) as usize).wrapping_sub(objects.as_ptr() as usize);
-    let i = offset / std::mem::size_of::<Object>().max(1);
-    objects
-        .get(i)
-        .filter(|o| std::ptr::eq(*o, object))
-        .and_then(|_| ctx.run.model.as_ref()?.facts.get(i))
-}
-
-/// The typed model of a route of the inputs (see [`typed`]); empty facts for an object that is
-/// not there.
+/// The typed model of a route of the inputs (see [`crate::status::Inputs::facts_at`]); empty
+/// facts for an object that is not there.
 pub fn typed_route<'a>(ctx: &Context<'a>, route: &Object) -> &'a RouteFacts {
-    match typed(ctx, route).map(|f| &f.spec) {
+    match ctx.inputs.facts_at(route).map(|f| &f.spec) {
         Some(Spec::Route(r)) => r,
         _ => &NO_ROUTE_FACTS,
     }

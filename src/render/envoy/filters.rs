@@ -100,7 +100,7 @@ fn extension_ref(
             let Some(d) = ctx.inputs.get(GATEWAY_GROUP, "DirectResponse", ns, name) else {
                 return Err(format!("DirectResponse {name} not found"));
             };
-            out.direct = Some(direct_response(super::entries::typed(ctx, d)));
+            out.direct = Some(direct_response(ctx.inputs.facts_at(d)));
         }
         (GATEWAY_GROUP, "TrafficPolicy") => {
             if ctx

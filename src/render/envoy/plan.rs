@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::super::Context;
 use crate::fasthash::FastMap;
 use crate::model::Object;
-use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, Listener, ObjRef, Spec};
+use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, Listener, ObjRef, Spec};
 use crate::status::proxy::RESERVED_PORTS;
 
 pub struct GwListener<'a> {
@@ -286,15 +286,9 @@ fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
 }
 
 /// The facts of an object that declares listeners (the typed model's).
-fn owner_facts<'a>(ctx: &Context<'a>, owner: &Object) -> Option<&'a Facts> {
-    let id = &owner.id;
-    ctx.inputs
-        .facts_of(&id.group, &id.kind, &id.namespace, &id.name)
-}
-
 /// A Gateway's or ListenerSet's listeners, one per item of its `spec.listeners`.
 fn typed_listeners<'a>(ctx: &Context<'a>, owner: &Object) -> &'a [Listener] {
-    match owner_facts(ctx, owner).map(|f| &f.spec) {
+    match ctx.inputs.facts_at(owner).map(|f| &f.spec) {
         Some(Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. }) => listeners,
         _ => &[],
     }
@@ -302,7 +296,7 @@ fn typed_listeners<'a>(ctx: &Context<'a>, owner: &Object) -> &'a [Listener] {
 
 /// A ListenerSet's `spec.parentRef`.
 fn set_parent<'a>(ctx: &Context<'a>, set: &Object) -> Option<&'a ObjRef> {
-    match owner_facts(ctx, set).map(|f| &f.spec) {
+    match ctx.inputs.facts_at(set).map(|f| &f.spec) {
         Some(Spec::ListenerSet { parent, .. }) => Some(parent),
         _ => None,
     }
