@@ -121,9 +121,14 @@ fn take_apart_all<T: Send>(
         .collect()
 }
 
-/// A Gateway's key (`Gateway/ns/name`) and its resources as text.
+/// A Gateway's key in a side's rendering.
+fn gateway_key(namespace: &str, name: &str) -> String {
+    format!("Gateway/{namespace}/{name}")
+}
+
+/// A Gateway's key ([`gateway_key`]) and its resources as text.
 fn taken_apart(g: RenderedGateway) -> (String, Resources) {
-    let key = format!("Gateway/{}/{}", g.namespace, g.name);
+    let key = gateway_key(&g.namespace, &g.name);
     let mut resources: Resources = BTreeMap::new();
     for r in g.resources {
         // Names are unique within a section; were one repeated, the first is what is served.
@@ -142,7 +147,7 @@ fn taken_apart(g: RenderedGateway) -> (String, Resources) {
 pub fn keep_only(map: &mut RenderedMap, gateways: &BTreeSet<(String, String)>) {
     let keys: BTreeSet<String> = gateways
         .iter()
-        .map(|(ns, name)| format!("Gateway/{ns}/{name}"))
+        .map(|(ns, name)| gateway_key(ns, name))
         .collect();
     map.retain(|key, _| !key.starts_with("Gateway/") || keys.contains(key));
 }
@@ -196,6 +201,13 @@ pub fn compare(base: &RenderedMap, head: &RenderedMap) -> Vec<GatewayChange> {
 }
 
 /// The changes of one Gateway (or [`SHARED`]) between its two sides' resources.
+/// How `after`, rendered under `key`, differs from the base's rendering under it (none there:
+/// all of it is added).
+fn against_base(base: &RenderedMap, key: &str, after: &Resources) -> Option<GatewayChange> {
+    let empty = BTreeMap::new();
+    gateway_change(key, base.get(key).unwrap_or(&empty), after)
+}
+
 fn gateway_change(
     gateway: &str,
     before: &BTreeMap<(String, String), Box<str>>,
@@ -249,9 +261,8 @@ impl<'b> Against<'b> {
         self.flush();
         let mut one = RenderedMap::new();
         add_rest(&mut one, rendered);
-        let empty = BTreeMap::new();
         for (key, after) in one {
-            let change = gateway_change(&key, self.base.get(&key).unwrap_or(&empty), &after);
+            let change = against_base(self.base, &key, &after);
             self.record(key, change);
         }
     }
@@ -259,9 +270,8 @@ impl<'b> Against<'b> {
     /// Compares the pending renderings with the base's (in parallel), recorded in their order.
     fn flush(&mut self) {
         let base = self.base;
-        let empty = BTreeMap::new();
         let compared = take_apart_all(&mut self.pending, |key, after| {
-            let change = gateway_change(&key, base.get(&key).unwrap_or(&empty), &after);
+            let change = against_base(base, &key, &after);
             (key, change)
         });
         for (key, change) in compared {
