@@ -97,10 +97,13 @@ fn extension_ref(
     let ns = &route.id.namespace;
     match (group, kind) {
         (GATEWAY_GROUP, "DirectResponse") => {
-            let Some(d) = ctx.inputs.get(GATEWAY_GROUP, "DirectResponse", ns, name) else {
+            let Some(d) = ctx
+                .inputs
+                .facts_of(GATEWAY_GROUP, "DirectResponse", ns, name)
+            else {
                 return Err(format!("DirectResponse {name} not found"));
             };
-            out.direct = Some(direct_response(ctx.inputs.facts_at(d)));
+            out.direct = Some(direct_response(d));
         }
         (GATEWAY_GROUP, "TrafficPolicy") => {
             if ctx
@@ -306,9 +309,9 @@ fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), 
 }
 
 /// A DirectResponse's status and body.
-fn direct_response(facts: Option<&Facts>) -> Value {
-    let (status, body) = match facts.map(|f| &f.spec) {
-        Some(Spec::DirectResponse { status, body }) => (*status, body.as_deref()),
+fn direct_response(facts: &Facts) -> Value {
+    let (status, body) = match &facts.spec {
+        Spec::DirectResponse { status, body } => (*status, body.as_deref()),
         _ => (None, None),
     };
     let mut out = json!({"status": status.unwrap_or(200)});
