@@ -187,25 +187,27 @@ impl Documents {
         if self.failed.is_some() {
             return;
         }
+        let result = self.begin_document().and_then(|()| match self.format {
+            // Serialised straight into the output, each line indented as an array item: a
+            // large document (the AI data plane's shared resources) is never a string whole.
+            RenderFormat::Json => pretty(&mut self.out, doc, b"  "),
+            RenderFormat::Yaml => write_document(&mut self.out, doc),
+        });
+        self.fail(result);
+    }
+
+    /// What comes before each document: the array's opening or a comma (JSON), a `---`
+    /// separator after the first (YAML).
+    fn begin_document(&mut self) -> std::io::Result<()> {
         let first = self.written == 0;
         self.written += 1;
-        let result = match self.format {
-            RenderFormat::Json => {
-                // Serialised straight into the output, each line indented as an array item: a
-                // large document (the AI data plane's shared resources) is never a string whole.
-                let open: &[u8] = if first { b"[\n  " } else { b",\n  " };
-                self.out
-                    .write_all(open)
-                    .and_then(|()| pretty(&mut self.out, doc, b"  "))
-            }
-            RenderFormat::Yaml => {
-                let separator: &[u8] = if first { b"" } else { b"---\n" };
-                self.out
-                    .write_all(separator)
-                    .and_then(|()| write_document(&mut self.out, doc))
-            }
+        let open: &[u8] = match (self.format, first) {
+            (RenderFormat::Json, true) => b"[\n  ",
+            (RenderFormat::Json, false) => b",\n  ",
+            (RenderFormat::Yaml, true) => b"",
+            (RenderFormat::Yaml, false) => b"---\n",
         };
-        self.failed = result.err();
+        self.out.write_all(open)
     }
 
     /// Adds a resource to the `output` list of the `Shared: NAME` document, opening it first:
@@ -275,25 +277,14 @@ impl Documents {
         if let Some(items) = self.open_items {
             return items;
         }
-        let first = self.written == 0;
-        self.written += 1;
         let name = serde_json::Value::String(name.to_string());
-        let result = match self.format {
-            RenderFormat::Json => {
-                let open: &[u8] = if first { b"[\n  " } else { b",\n  " };
-                let head = format!("{{\n    \"Shared\": {name}");
-                self.out
-                    .write_all(open)
-                    .and_then(|()| self.out.write_all(head.as_bytes()))
-            }
-            RenderFormat::Yaml => {
-                let separator: &[u8] = if first { b"" } else { b"---\n" };
-                let head = to_yaml(&serde_json::json!({ "Shared": name }));
-                self.out
-                    .write_all(separator)
-                    .and_then(|()| self.out.write_all(head.as_bytes()))
-            }
+        let head = match self.format {
+            RenderFormat::Json => format!("{{\n    \"Shared\": {name}"),
+            RenderFormat::Yaml => to_yaml(&serde_json::json!({ "Shared": name })),
         };
+        let result = self
+            .begin_document()
+            .and_then(|()| self.out.write_all(head.as_bytes()));
         self.fail(result);
         self.open_items = Some(0);
         0
