@@ -62,7 +62,11 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         || Inputs::of_run(&base_run, &render_options, global),
         || Side::of_run(&base_run, &render_options, graph),
     );
-    drop(base_run);
+    // The facts and objects of the files the head has the same go to the head's run.
+    match &options.reuse {
+        Some(reuse) => reuse.take_model(base_run),
+        None => drop(base_run),
+    }
     let head_run = match side_run(&head_input, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
