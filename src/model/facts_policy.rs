@@ -74,6 +74,18 @@ pub struct PolicyFacts {
     pub created: Option<String>,
 }
 
+impl PolicyFacts {
+    /// The value of a field the policy sets; of a field written twice, the last (as a JSON
+    /// conversion of the spec keeps it).
+    pub fn field(&self, name: &str) -> Option<&serde_json::Value> {
+        self.fields
+            .iter()
+            .rev()
+            .find(|f| f.name == name)
+            .map(|f| &f.value)
+    }
+}
+
 /// The sections of an AiGatewayPolicy whose sub-fields merge separately.
 const AI_SECTIONS: &[&str] = &["traffic", "backend", "frontend"];
 
