@@ -15,6 +15,7 @@ mod facts_listeners;
 mod facts_refs;
 pub mod facts_rules;
 pub mod facts_settings;
+mod facts_status;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};
