@@ -114,10 +114,11 @@ pub(super) fn lint_file(
             check_resource(&res, registry, limits, &mut out);
             let found = security::check_resource(&res, &mut out.security);
             out.diagnostics.extend(found);
-            let facts = model::facts::facts_of(&res, &sensitive);
+            let mut facts = model::facts::facts_of(&res, &sensitive);
             if options.needs.keeps_objects()
-                && let Some(f) = &facts
+                && let Some(f) = &mut facts
             {
+                f.settings = model::facts_settings::settings_of(&res, &sensitive);
                 let typed = options.needs == Needs::Render && model::read_typed_only(f);
                 out.objects.push(model::Object {
                     id: f.id.clone(),

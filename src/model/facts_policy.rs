@@ -79,6 +79,18 @@ pub struct PolicyFacts {
     pub generation: Option<i64>,
 }
 
+impl PolicyFacts {
+    /// The value of a field the policy sets; of a field written twice, the last (as a JSON
+    /// conversion of the spec keeps it).
+    pub fn field(&self, name: &str) -> Option<&serde_json::Value> {
+        self.fields
+            .iter()
+            .rev()
+            .find(|f| f.name == name)
+            .map(|f| &f.value)
+    }
+}
+
 /// The sections of an AiGatewayPolicy whose sub-fields merge separately.
 const AI_SECTIONS: &[&str] = &["traffic", "backend", "frontend"];
 
