@@ -19,6 +19,7 @@ use crate::{crds, suppress};
 pub use crate::run::{LintRun, Model, ResourceEntry, Stats, report_order};
 pub use incremental::Incremental;
 pub use phases::Phases;
+pub use reuse::Reuse;
 
 use cross_file::cross_file_stages;
 use per_file::{FileResult, lint_each, lint_file, registry_of};
@@ -27,6 +28,7 @@ mod cross_file;
 mod incremental;
 mod per_file;
 mod phases;
+mod reuse;
 
 /// What a command needs of the run beyond its findings and statuses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -98,6 +100,8 @@ pub struct LintOptions {
     /// Texts that replace the files of these names as read (`lint --fix` lints the fixed text
     /// again before anything is written; stdin is `<stdin>`).
     pub texts: Option<Arc<BTreeMap<String, Arc<str>>>>,
+    /// Per-file results shared with another run over mostly the same files (`diff`'s sides).
+    pub reuse: Option<Arc<Reuse>>,
 }
 
 impl LintOptions {
@@ -269,12 +273,15 @@ fn run_stages(
     phases: &mut Phases,
 ) -> LintRun {
     // Secrets are collected only for the values file's xDS TLS rule.
-    let per_file = lint_each(
-        &files,
-        options,
-        values.is_some(),
-        options.progress.as_deref(),
-    );
+    let per_file = match &options.reuse {
+        Some(reuse) => reuse.lint_each(&files, options, values.is_some()),
+        None => lint_each(
+            &files,
+            options,
+            values.is_some(),
+            options.progress.as_deref(),
+        ),
+    };
     phases.mark("per-file");
     cross_file_stages(files, per_file, values, options, phases)
 }

@@ -12,7 +12,7 @@ use super::{print_stdout, usage_error, use_color};
 use crate::diff::inputs::Inputs;
 use crate::diff::{self, Side};
 use crate::input;
-use crate::lint::{LintOptions, LintRun, lint_paths, lint_sources_with_values};
+use crate::lint::{LintOptions, LintRun, Reuse, lint_paths, lint_sources_with_values};
 use crate::render::{self, RenderOptions};
 
 /// Where one side's manifests come from.
@@ -33,12 +33,20 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     };
     let render_options =
         RenderOptions::new(&config, gateway, args.validation_level.unwrap_or_default());
-    let options = render::diff_options(LintOptions {
+    let mut options = render::diff_options(LintOptions {
         config,
         limits: (&args.limits).into(),
         values: args.values.clone(),
         ..LintOptions::default()
     });
+    // The files the sides have the same (most, in a change) are linted once: the base keeps
+    // their per-file results for the head.
+    if let Input::Paths(head_paths) = &head_input {
+        options.reuse = match Reuse::for_paths(head_paths, &options) {
+            Ok(reuse) => Some(Arc::new(reuse)),
+            Err(message) => return usage_error(&message),
+        };
+    }
     // One side after the other (each lint is parallel already; running both at once measured
     // slower), and only one side's run in memory at a time: the base is rendered whole (with
     // each Gateway's inputs) and its run dropped before the head is read. The head renders only
@@ -54,7 +62,11 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         || Inputs::of_run(&base_run, &render_options, global),
         || Side::of_run(&base_run, &render_options, graph),
     );
-    drop(base_run);
+    // The facts and objects of the files the head has the same go to the head's run.
+    match &options.reuse {
+        Some(reuse) => reuse.take_model(base_run),
+        None => drop(base_run),
+    }
     let head_run = match side_run(&head_input, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),

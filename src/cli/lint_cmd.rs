@@ -50,6 +50,7 @@ pub(super) fn lint_once(args: &LintArgs) -> u8 {
         // Not a flag: a benchmarking aid that no user needs (bench/resolve.sh).
         bench: BenchSkips::from_env(),
         texts: None,
+        reuse: None,
     };
     let render_options = render_options(args);
     if args.fixing() {

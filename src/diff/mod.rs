@@ -44,7 +44,7 @@ impl Side {
         // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering
         // is never in memory as a tree.
         let mut collect = rendered::Collect::default();
-        let (mut side, rest) = reduce(run, options, graph, |g| collect.add_gateway(g));
+        let (mut side, rest) = reduce(run, options, graph, |chunk| collect.add_gateways(chunk));
         side.rendered = collect.finish(rest);
         side
     }
@@ -64,7 +64,7 @@ impl Head {
     /// base's as it is made: the head's rendering is never kept, only what changed.
     pub fn of_run(base: &Side, run: &LintRun, options: &RenderOptions, graph: bool) -> Head {
         let mut against = rendered::Against::new(&base.rendered);
-        let (side, rest) = reduce(run, options, graph, |g| against.add_gateway(g));
+        let (side, rest) = reduce(run, options, graph, |chunk| against.add_gateways(chunk));
         against.add_rest(rest);
         // The set of Gateways seen is for the tests' checks of the batching.
         let (rendered, _seen) = against.finish();
@@ -72,13 +72,13 @@ impl Head {
     }
 }
 
-/// A side's findings and effective policies (without its rendering), each Gateway's rendering
-/// handed to `each`, and the rest of the rendering.
+/// A side's findings and effective policies (without its rendering), the Gateways' renderings
+/// handed to `each` a chunk at a time, and the rest of the rendering.
 fn reduce(
     run: &LintRun,
     options: &RenderOptions,
     graph: bool,
-    each: impl FnMut(render::RenderedGateway) + Send,
+    each: impl FnMut(Vec<render::RenderedGateway>) + Send,
 ) -> (Side, render::Rendered) {
     // One merge serves the effective-policy section and the rendering.
     let merged = run.model.as_ref().map(|m| m.merge());

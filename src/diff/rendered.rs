@@ -2,6 +2,7 @@
 //! each with a unified diff of its YAML. Resources are compared by name, not by position: one
 //! that only moved in the list is no change.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
@@ -62,63 +63,32 @@ pub fn add_gateway(out: &mut RenderedMap, g: RenderedGateway) {
     out.insert(key, resources);
 }
 
-/// One Gateway's resources, by (section, name).
+/// One Gateway's resources as text, by (section, name).
 type Resources = BTreeMap<(String, String), Box<str>>;
 
-/// How many Gateways' renderings are taken apart (and compared) at once, per thread. The
-/// renderer hands them on one at a time, on one thread: taken apart there, they measured the
-/// slowest part of a diff.
-const BATCH_PER_THREAD: usize = 4;
+/// One Gateway's resources as rendered (the side compared with a base's text), by (section,
+/// name).
+type Made = BTreeMap<(String, String), Value>;
 
-/// A side's rendering taken apart as it is made: the renderings a batch at a time, in parallel.
+/// A side's rendering taken apart as it is made, a chunk of Gateways at a time, in parallel.
 #[derive(Default)]
 pub struct Collect {
     map: RenderedMap,
-    pending: Vec<RenderedGateway>,
 }
 
 impl Collect {
-    /// One Gateway's rendering, as the renderer hands it on.
-    pub fn add_gateway(&mut self, g: RenderedGateway) {
-        self.pending.push(g);
-        if full(&self.pending) {
-            self.flush();
-        }
-    }
-
-    fn flush(&mut self) {
+    /// A chunk of Gateways' renderings, as the renderer hands them on (in input order).
+    pub fn add_gateways(&mut self, chunk: Vec<RenderedGateway>) {
         // In the order handed on: a Gateway rendered twice is the later rendering, as in a map.
-        self.map
-            .extend(take_apart_all(&mut self.pending, |key, resources| {
-                (key, resources)
-            }));
+        let taken: Vec<(String, Resources)> = chunk.into_par_iter().map(taken_apart).collect();
+        self.map.extend(taken);
     }
 
     /// What is rendered for no single Gateway, last; the side's rendering.
     pub fn finish(mut self, rest: Rendered) -> RenderedMap {
-        self.flush();
         add_rest(&mut self.map, rest);
         self.map
     }
-}
-
-/// Whether enough renderings wait to be taken apart in parallel.
-fn full(pending: &[RenderedGateway]) -> bool {
-    pending.len() >= BATCH_PER_THREAD * rayon::current_num_threads()
-}
-
-/// The pending renderings taken apart in parallel, each then mapped, in their order.
-fn take_apart_all<T: Send>(
-    pending: &mut Vec<RenderedGateway>,
-    map: impl Fn(String, Resources) -> T + Sync,
-) -> Vec<T> {
-    std::mem::take(pending)
-        .into_par_iter()
-        .map(|g| {
-            let (key, resources) = taken_apart(g);
-            map(key, resources)
-        })
-        .collect()
 }
 
 /// A Gateway's key in a side's rendering.
@@ -128,16 +98,23 @@ fn gateway_key(namespace: &str, name: &str) -> String {
 
 /// A Gateway's key ([`gateway_key`]) and its resources as text.
 fn taken_apart(g: RenderedGateway) -> (String, Resources) {
+    let (key, made) = made_apart(g);
+    let resources = made.into_iter().map(|(k, v)| (k, text(&v))).collect();
+    (key, resources)
+}
+
+/// A Gateway's key ([`gateway_key`]) and its resources as rendered.
+fn made_apart(g: RenderedGateway) -> (String, Made) {
     let key = gateway_key(&g.namespace, &g.name);
-    let mut resources: Resources = BTreeMap::new();
+    let mut resources: Made = BTreeMap::new();
     for r in g.resources {
         // Names are unique within a section; were one repeated, the first is what is served.
         resources
             .entry((r.section.to_string(), r.name))
-            .or_insert_with(|| text(&r.value));
+            .or_insert(r.value);
     }
     if !g.statuses.is_null() {
-        resources.insert((STATUSES.to_string(), String::new()), text(&g.statuses));
+        resources.insert((STATUSES.to_string(), String::new()), g.statuses);
     }
     (key, resources)
 }
@@ -154,27 +131,36 @@ pub fn keep_only(map: &mut RenderedMap, gateways: &BTreeSet<(String, String)>) {
 
 /// Adds what is rendered for no single Gateway (the rendering without its Gateways).
 pub fn add_rest(out: &mut RenderedMap, rendered: Rendered) {
-    let mut shared: BTreeMap<(String, String), Box<str>> = BTreeMap::new();
+    let shared = rest_apart(rendered);
+    if !shared.is_empty() {
+        // Tens of thousands of resources in a large repository (the AI data plane's): written
+        // as text in parallel.
+        let shared = shared.into_par_iter().map(|(k, v)| (k, text(&v))).collect();
+        out.insert(SHARED.to_string(), shared);
+    }
+}
+
+/// What is rendered for no single Gateway, by (section, name).
+fn rest_apart(rendered: Rendered) -> Made {
+    let mut shared: Made = BTreeMap::new();
     for r in rendered.clusters.into_iter().chain(rendered.shared) {
         shared
             .entry((r.section.to_string(), r.name))
-            .or_insert_with(|| text(&r.value));
+            .or_insert(r.value);
     }
     if !rendered.unrouted_statuses.is_null() {
         shared.insert(
             (STATUSES.to_string(), "unrouted backends".to_string()),
-            text(&rendered.unrouted_statuses),
+            rendered.unrouted_statuses,
         );
     }
     if !rendered.shared_statuses.is_null() {
         shared.insert(
             (STATUSES.to_string(), String::new()),
-            text(&rendered.shared_statuses),
+            rendered.shared_statuses,
         );
     }
-    if !shared.is_empty() {
-        out.insert(SHARED.to_string(), shared);
-    }
+    shared
 }
 
 fn text(value: &Value) -> Box<str> {
@@ -200,25 +186,26 @@ pub fn compare(base: &RenderedMap, head: &RenderedMap) -> Vec<GatewayChange> {
         .collect()
 }
 
-/// The changes of one Gateway (or [`SHARED`]) between its two sides' resources.
 /// How `after`, rendered under `key`, differs from the base's rendering under it (none there:
 /// all of it is added).
-fn against_base(base: &RenderedMap, key: &str, after: &Resources) -> Option<GatewayChange> {
+fn against_base(base: &RenderedMap, key: &str, after: &Made) -> Option<GatewayChange> {
     let empty = BTreeMap::new();
     gateway_change(key, base.get(key).unwrap_or(&empty), after)
 }
 
-fn gateway_change(
+/// The changes of one Gateway (or [`SHARED`]) between its two sides' resources.
+fn gateway_change<A: Resource + Sync>(
     gateway: &str,
-    before: &BTreeMap<(String, String), Box<str>>,
-    after: &BTreeMap<(String, String), Box<str>>,
+    before: &Resources,
+    after: &BTreeMap<(String, String), A>,
 ) -> Option<GatewayChange> {
     let mut keys: Vec<&(String, String)> = before.keys().chain(after.keys()).collect();
     keys.sort_unstable();
     keys.dedup();
+    // In parallel: what is rendered for no single Gateway is tens of thousands of resources.
     let changes: Vec<ResourceChange> = keys
-        .into_iter()
-        .filter_map(|k| resource_change(k, before.get(k).map(|t| &**t), after.get(k).map(|t| &**t)))
+        .into_par_iter()
+        .filter_map(|k| resource_change(k, before.get(k).map(|t| &**t), after.get(k)))
         .collect();
     (!changes.is_empty()).then(|| GatewayChange {
         gateway: gateway.to_string(),
@@ -226,16 +213,14 @@ fn gateway_change(
     })
 }
 
-/// The other side's rendering compared with `base` as it is made, Gateway by Gateway: only the
-/// changes are kept, never that side's whole rendering ([`compare`] of the two maps, without the
-/// second map).
+/// The other side's rendering compared with `base` as it is made, a chunk of Gateways at a
+/// time: only the changes are kept, never that side's whole rendering ([`compare`] of the two
+/// maps, without the second map).
 pub struct Against<'b> {
     base: &'b RenderedMap,
     changes: Vec<GatewayChange>,
     /// The Gateways (and [`SHARED`]) the other side rendered.
-    seen: std::collections::BTreeSet<String>,
-    /// Renderings waiting to be compared, a batch at a time in parallel.
-    pending: Vec<RenderedGateway>,
+    seen: BTreeSet<String>,
 }
 
 impl<'b> Against<'b> {
@@ -243,39 +228,33 @@ impl<'b> Against<'b> {
         Against {
             base,
             changes: Vec::new(),
-            seen: std::collections::BTreeSet::new(),
-            pending: Vec::new(),
+            seen: BTreeSet::new(),
         }
     }
 
-    /// One Gateway's rendering, as the renderer hands it on.
-    pub fn add_gateway(&mut self, g: RenderedGateway) {
-        self.pending.push(g);
-        if full(&self.pending) {
-            self.flush();
+    /// A chunk of Gateways' renderings, as the renderer hands them on (in input order),
+    /// compared with the base's in parallel.
+    pub fn add_gateways(&mut self, chunk: Vec<RenderedGateway>) {
+        let base = self.base;
+        let compared: Vec<(String, Option<GatewayChange>)> = chunk
+            .into_par_iter()
+            .map(|g| {
+                let (key, after) = made_apart(g);
+                let change = against_base(base, &key, &after);
+                (key, change)
+            })
+            .collect();
+        for (key, change) in compared {
+            self.record(key, change);
         }
     }
 
     /// What is rendered for no single Gateway.
     pub fn add_rest(&mut self, rendered: Rendered) {
-        self.flush();
-        let mut one = RenderedMap::new();
-        add_rest(&mut one, rendered);
-        for (key, after) in one {
-            let change = against_base(self.base, &key, &after);
-            self.record(key, change);
-        }
-    }
-
-    /// Compares the pending renderings with the base's (in parallel), recorded in their order.
-    fn flush(&mut self) {
-        let base = self.base;
-        let compared = take_apart_all(&mut self.pending, |key, after| {
-            let change = against_base(base, &key, &after);
-            (key, change)
-        });
-        for (key, change) in compared {
-            self.record(key, change);
+        let after = rest_apart(rendered);
+        if !after.is_empty() {
+            let change = against_base(self.base, SHARED, &after);
+            self.record(SHARED.to_string(), change);
         }
     }
 
@@ -289,9 +268,8 @@ impl<'b> Against<'b> {
     }
 
     /// The changes, in [`compare`]'s order, with what only `base` rendered as removed.
-    pub fn finish(mut self) -> (Vec<GatewayChange>, std::collections::BTreeSet<String>) {
-        self.flush();
-        let empty = BTreeMap::new();
+    pub fn finish(self) -> (Vec<GatewayChange>, BTreeSet<String>) {
+        let empty: Made = BTreeMap::new();
         let mut changes = self.changes;
         for (key, before) in self.base {
             if !self.seen.contains(key) {
@@ -303,27 +281,87 @@ impl<'b> Against<'b> {
     }
 }
 
-fn resource_change(
+/// A resource of the side compared with a base's text: text too, or the value as rendered.
+trait Resource {
+    /// Whether it is written as `text` (the cheap test: equal text is no change).
+    fn written_as(&self, text: &str) -> bool;
+    /// Its value.
+    fn value(&self) -> Cow<'_, Value>;
+}
+
+impl Resource for Box<str> {
+    fn written_as(&self, text: &str) -> bool {
+        **self == *text
+    }
+
+    fn value(&self) -> Cow<'_, Value> {
+        Cow::Owned(read_back(self))
+    }
+}
+
+impl Resource for Value {
+    fn written_as(&self, text: &str) -> bool {
+        // Serialised against the text, never into a string of its own; stops at the first
+        // difference.
+        let mut against = SameAs {
+            rest: text.as_bytes(),
+        };
+        serde_json::to_writer(&mut against, self).is_ok() && against.rest.is_empty()
+    }
+
+    fn value(&self) -> Cow<'_, Value> {
+        Cow::Borrowed(self)
+    }
+}
+
+/// Compares what is written to it with a text, failing at the first byte that differs.
+struct SameAs<'t> {
+    rest: &'t [u8],
+}
+
+impl std::io::Write for SameAs<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.rest.strip_prefix(buf) {
+            Some(rest) => {
+                self.rest = rest;
+                Ok(buf.len())
+            }
+            None => Err(std::io::ErrorKind::InvalidData.into()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The text of what was rendered, read back (in the order it was written).
+fn read_back(text: &str) -> Value {
+    serde_json::from_str::<Value>(text).unwrap_or_default()
+}
+
+fn resource_change<A: Resource>(
     (section, name): &(String, String),
     before: Option<&str>,
-    after: Option<&str>,
+    after: Option<&A>,
 ) -> Option<ResourceChange> {
-    if before == after {
+    if let (Some(b), Some(a)) = (before, after)
+        && a.written_as(b)
+    {
         return None;
     }
-    // The text of what was rendered, read back (in the order it was written). Two texts may
-    // differ only in the order of an object's keys, which is no change.
-    let value = |t: Option<&str>| t.map(|t| serde_json::from_str::<Value>(t).unwrap_or_default());
-    let (before, after) = (value(before), value(after));
+    // Two texts may differ only in the order of an object's keys, which is no change.
+    let before = before.map(read_back);
+    let after = after.map(Resource::value);
     let change = match (&before, &after) {
-        (Some(b), Some(a)) if b == a => return None,
+        (Some(b), Some(a)) if *b == **a => return None,
         (Some(_), Some(_)) => Change::Changed,
         (None, Some(_)) => Change::Added,
         (Some(_), None) => Change::Removed,
         (None, None) => return None,
     };
-    let yaml = |v: Option<Value>| v.as_ref().map(to_yaml).unwrap_or_default();
-    let (old, new) = (yaml(before), yaml(after));
+    let old = before.as_ref().map(to_yaml).unwrap_or_default();
+    let new = after.as_deref().map(to_yaml).unwrap_or_default();
     let path = if name.is_empty() {
         section.clone()
     } else {

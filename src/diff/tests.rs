@@ -377,7 +377,7 @@ fn a_head_compared_as_it_is_rendered_says_what_two_whole_renderings_say() {
 
     let mut against = rendered::Against::new(&base);
     for g in head_gateways {
-        against.add_gateway(g);
+        against.add_gateways(vec![g]);
     }
     against.add_rest(cluster("6s"));
     let (changes, seen) = against.finish();
@@ -400,9 +400,9 @@ fn a_head_compared_as_it_is_rendered_says_what_two_whole_renderings_say() {
 }
 
 #[test]
-fn renderings_taken_apart_in_batches_say_what_one_at_a_time_says() {
-    // Far more Gateways than one batch; every seventh changed, and Gateway 90 rendered twice in
-    // different batches (its later rendering, unchanged, is the side's).
+fn renderings_taken_apart_in_chunks_say_what_one_at_a_time_says() {
+    // Handed on in chunks of 16, as the renderer does; every seventh changed, and Gateway 90
+    // rendered twice in different chunks (its later rendering, unchanged, is the side's).
     let filters = |i: usize, changed: bool| {
         if changed && i.is_multiple_of(7) {
             json!([{"name": format!("cors-{i}")}])
@@ -428,15 +428,18 @@ fn renderings_taken_apart_in_batches_say_what_one_at_a_time_says() {
     };
     let base = whole(side(false));
 
+    let chunks = |gateways: Vec<RenderedGateway>| -> Vec<Vec<RenderedGateway>> {
+        gateways.chunks(16).map(<[_]>::to_vec).collect()
+    };
     let mut collect = rendered::Collect::default();
-    for g in side(false) {
-        collect.add_gateway(g);
+    for chunk in chunks(side(false)) {
+        collect.add_gateways(chunk);
     }
     assert_eq!(collect.finish(Rendered::default()), base);
 
     let mut against = rendered::Against::new(&base);
-    for g in side(true) {
-        against.add_gateway(g);
+    for chunk in chunks(side(true)) {
+        against.add_gateways(chunk);
     }
     let (changes, seen) = against.finish();
     assert_eq!(changes, rendered::compare(&base, &whole(side(true))));

@@ -172,19 +172,20 @@ pub fn render_merged<'a>(
     options: &'a RenderOptions,
 ) -> Rendered {
     let mut gateways = Vec::new();
-    let mut out = render_with(run, merged, options, |g| gateways.push(g));
+    let mut out = render_with(run, merged, options, |chunk| gateways.extend(chunk));
     out.gateways = gateways;
     out
 }
 
-/// [`render_merged`], handing each Gateway's rendering to `each` as it is made (in input order)
-/// instead of keeping them all: what is returned holds the rest (clusters, shared resources,
-/// statuses). A large repository's rendering then never is in memory whole.
+/// [`render_merged`], handing the Gateways' renderings to `each` as they are made, a chunk
+/// (rendered in parallel) at a time in input order, instead of keeping them all: what is
+/// returned holds the rest (clusters, shared resources, statuses). A large repository's
+/// rendering then never is in memory whole.
 pub fn render_merged_each<'a>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
-    each: impl FnMut(RenderedGateway) + Send,
+    each: impl FnMut(Vec<RenderedGateway>) + Send,
 ) -> Rendered {
     render_with(run, merged, options, each)
 }
@@ -193,6 +194,13 @@ pub fn render_merged_each<'a>(
 pub trait Sink {
     /// One Gateway's rendering, as soon as it is made (in input order).
     fn gateway(&mut self, gateway: RenderedGateway);
+    /// A chunk of Gateways' renderings (rendered in parallel), in input order: one at a time
+    /// to [`Sink::gateway`] unless the sink takes them together.
+    fn gateways(&mut self, chunk: Vec<RenderedGateway>) {
+        for g in chunk {
+            self.gateway(g);
+        }
+    }
     /// What belongs to no single Gateway, but for the AI data plane's shared resources: the
     /// clusters and the unrouted backends' policy statuses (`shared` is empty here).
     fn rest(&mut self, rest: Rendered);
@@ -211,15 +219,19 @@ pub fn render_into(run: &LintRun, options: &RenderOptions, sink: &mut (impl Sink
     render_to_sink(run, merged.as_ref(), options, sink);
 }
 
-/// The rendering kept, but for the Gateways handed to `each`.
+/// The rendering kept, but for the Gateways handed to `each` (a chunk at a time).
 struct Collect<F> {
     each: F,
     out: Rendered,
 }
 
-impl<F: FnMut(RenderedGateway)> Sink for Collect<F> {
+impl<F: FnMut(Vec<RenderedGateway>)> Sink for Collect<F> {
     fn gateway(&mut self, gateway: RenderedGateway) {
-        (self.each)(gateway);
+        (self.each)(vec![gateway]);
+    }
+
+    fn gateways(&mut self, chunk: Vec<RenderedGateway>) {
+        (self.each)(chunk);
     }
 
     fn rest(&mut self, rest: Rendered) {
@@ -243,7 +255,7 @@ fn render_with<'a>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
-    each: impl FnMut(RenderedGateway) + Send,
+    each: impl FnMut(Vec<RenderedGateway>) + Send,
 ) -> Rendered {
     let mut collect = Collect {
         each,
@@ -332,8 +344,8 @@ fn render_to_sink<'a>(
 
 /// Hands the rendered Gateways on to `sink`, in order.
 fn hand_on(rendered: &mut Vec<RenderedGateway>, sink: &mut impl Sink) {
-    for g in rendered.drain(..) {
-        sink.gateway(g);
+    if !rendered.is_empty() {
+        sink.gateways(std::mem::take(rendered));
     }
 }
 
