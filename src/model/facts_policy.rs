@@ -75,6 +75,8 @@ pub struct PolicyFacts {
     pub weight: i64,
     /// `metadata.creationTimestamp` as written (RFC 3339 sorts as text).
     pub created: Option<String>,
+    /// `metadata.generation`, which the policy's status conditions echo.
+    pub generation: Option<i64>,
 }
 
 impl PolicyFacts {
@@ -114,6 +116,7 @@ pub fn policy_facts(
     let mut out = PolicyFacts {
         weight,
         created,
+        generation: int(metadata.and_then(|m| m.get("generation"))),
         ..PolicyFacts::default()
     };
     let Some(entries) = spec.and_then(Node::as_map) else {

@@ -4,11 +4,19 @@
 pub mod facts;
 pub mod facts_policy;
 
-/// A resource kept whole (for `render`): who it is and its JSON value.
+/// A resource kept whole (for `render`): who it is and its JSON value (`null` for a resource
+/// later stages read from the typed model alone, see [`read_typed_only`]).
 #[derive(Debug, Clone)]
 pub struct Object {
     pub id: facts::Ident,
     pub value: serde_json::Value,
+}
+
+/// Whether every stage after the model reads the resource from its typed facts alone, never
+/// from its JSON (`render` then keeps no JSON of it): AiGatewayPolicies, whose fields the policy
+/// facts keep (the AI data plane's renderer and the statuses read them there).
+pub fn read_typed_only(facts: &facts::Facts) -> bool {
+    facts.id.kind == "AiGatewayPolicy" && facts.policy().is_some()
 }
 mod facts_backend;
 mod facts_listeners;
