@@ -108,11 +108,11 @@ fn expand<'a>(
     let inherits = typed.inherits_matcher;
     // The delegating rules above this route, nearest first.
     let parents: Vec<(&'a Object, usize)> = path.iter().rev().skip(1).copied().collect();
-    let rules = &super::settings::route(walk.ctx, route).rules;
-    for (ri, rule) in rules.iter().enumerate() {
-        let ms: Vec<&'a Value> = array(rule, "/matches").collect();
-        let ms: Vec<(usize, &'a Value)> = if ms.is_empty() {
-            vec![(0, &Value::Null)]
+    let settings = super::settings::route(walk.ctx, route);
+    for (ri, rule) in settings.rules.iter().enumerate() {
+        let ms = settings.matches(ri);
+        let ms: Vec<(usize, Value)> = if ms.is_empty() {
+            vec![(0, Value::Null)]
         } else {
             ms.into_iter().enumerate().collect()
         };
@@ -125,10 +125,10 @@ fn expand<'a>(
         for (mi, m) in ms {
             let m = match parent_match {
                 // A child that inherits its parent's matcher is relative to it.
-                Some(pm) if inherits => inherited(m, pm),
+                Some(pm) if inherits => inherited(&m, pm),
                 // Otherwise its rule must stay within its parent's match.
-                Some(pm) if !within(m, pm) => continue,
-                _ => m.clone(),
+                Some(pm) if !within(&m, pm) => continue,
+                _ => m,
             };
             let mut delegation = Delegation::None;
             if delegates {
