@@ -32,8 +32,8 @@ fn render_example_at(name: &str, validation_level: ValidationLevel) -> Rendered 
 }
 
 /// A render keeps no JSON of the kinds it reads from the typed model alone (AiGatewayPolicies
-/// and the other policies but BackendTLSPolicies, Services, Secrets), a diff keeps every
-/// resource whole (its input digests hash them), and both render the same.
+/// and the other policies but BackendTLSPolicies, Services, Secrets, AiGatewayBackends), a diff
+/// keeps every resource whole (its input digests hash them), and both render the same.
 #[test]
 fn render_reads_typed_kinds_from_the_typed_model_alone() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
@@ -43,11 +43,12 @@ fn render_reads_typed_kinds_from_the_typed_model_alone() {
         "BackendConfigPolicy",
         "Service",
         "Secret",
+        "AiGatewayBackend",
     ];
     for (path, kept) in [
         (
             dir.join("render-ai/gateway.yaml"),
-            &["AiGatewayPolicy", "Service", "Secret"][..],
+            &["AiGatewayPolicy", "Service", "Secret", "AiGatewayBackend"][..],
         ),
         (
             dir.join("render"),

@@ -14,6 +14,8 @@ use super::facts::GATEWAY_API;
 
 /// The group of kgateway's own kinds (Backend, GatewayExtension).
 const KGATEWAY: &str = "gateway.kgateway.dev";
+/// The group of agentgateway's kinds (AiGatewayBackend).
+const AI_GROUP: &str = "agentgateway.dev";
 /// The route kinds whose rules render as Envoy routes.
 const ROUTE_KINDS: [&str; 4] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute"];
 /// The annotation that overrides a RequestRedirect's status code.
@@ -38,6 +40,8 @@ pub enum Settings {
         data: Value,
         string_data: Value,
     },
+    /// An AiGatewayBackend's `spec`, as written (the AI data plane translates it whole).
+    AiBackend(Value),
 }
 
 /// A route's rules as far as render copies or checks them.
@@ -136,6 +140,9 @@ pub fn settings_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Box<Settin
         },
         ("", "ConfigMap") => {
             Settings::Data(field(root, "data").map_or(Value::Null, |d| secrets.json(d)))
+        }
+        (AI_GROUP, "AiGatewayBackend") => {
+            Settings::AiBackend(spec.map_or(Value::Null, |s| secrets.json(s)))
         }
         (KGATEWAY, "Backend") => Settings::Backend(Box::new(backend(spec, secrets))),
         (KGATEWAY, "GatewayExtension") => Settings::Extension(Box::new(extension(root, secrets))),

@@ -9,6 +9,7 @@ use super::backends::service;
 use super::policies::{Policy, inline_policies};
 use super::{AI_GROUP, Context, condition, labels_match, labels_match_typed, pick, service_host};
 use crate::model::Object;
+use crate::model::facts_settings::Settings;
 
 const MCP: &str = "kgateway.dev/mcp";
 const MCP_SSE: &str = "kgateway.dev/mcp-sse";
@@ -53,7 +54,11 @@ fn name_of(o: &Object) -> Value {
 
 fn resources(ctx: &Context<'_>, o: &Object, owner: &Policy<'_>) -> Vec<Value> {
     let ns = o.id.namespace.as_str();
-    let spec = &o.value["spec"];
+    // The render-only facts keep the spec (render keeps no JSON of an AiGatewayBackend).
+    let spec = match ctx.inputs.facts_at(o).and_then(|f| f.settings.as_deref()) {
+        Some(Settings::AiBackend(spec)) => spec,
+        _ => &Value::Null,
+    };
     let key = format!("{ns}/{}", o.id.name);
     let mut backend = Map::new();
     backend.insert("key".into(), key.clone().into());
