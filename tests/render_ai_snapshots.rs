@@ -31,35 +31,66 @@ fn render_example_at(name: &str, validation_level: ValidationLevel) -> Rendered 
     )
 }
 
-/// A render keeps no JSON of the AiGatewayPolicies (it reads them from the typed model), a diff
+/// A render keeps no JSON of the kinds it reads from the typed model alone (AiGatewayPolicies
+/// and the other policies but BackendTLSPolicies, Services, Secrets, AiGatewayBackends), a diff
 /// keeps every resource whole (its input digests hash them), and both render the same.
 #[test]
-fn render_reads_ai_policies_from_the_typed_model_alone() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render-ai/gateway.yaml");
-    let policies = |options: &LintOptions| {
-        let run = lint_paths(std::slice::from_ref(&path), options).expect("lint");
-        let model = run.model.as_ref().expect("model");
-        let values: Vec<bool> = model
-            .objects
-            .iter()
-            .filter(|o| o.id.kind == "AiGatewayPolicy")
-            .map(|o| o.value.is_null())
-            .collect();
-        let ai = RenderOptions {
-            ai_controller: Config::default().controllers.ai,
-            ..RenderOptions::default()
+fn render_reads_typed_kinds_from_the_typed_model_alone() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let typed = [
+        "AiGatewayPolicy",
+        "TrafficPolicy",
+        "BackendConfigPolicy",
+        "Service",
+        "Secret",
+        "AiGatewayBackend",
+    ];
+    for (path, kept) in [
+        (
+            dir.join("render-ai/gateway.yaml"),
+            &["AiGatewayPolicy", "Service", "Secret", "AiGatewayBackend"][..],
+        ),
+        (
+            dir.join("render"),
+            &["TrafficPolicy", "BackendConfigPolicy", "Service", "Secret"],
+        ),
+    ] {
+        let nulls = |options: &LintOptions| {
+            let run = lint_paths(std::slice::from_ref(&path), options).expect("lint");
+            let model = run.model.as_ref().expect("model");
+            let mut by_kind: Vec<(String, bool)> = model
+                .objects
+                .iter()
+                .filter(|o| typed.contains(&o.id.kind.as_str()))
+                .map(|o| (o.id.kind.clone(), o.value.is_null()))
+                .collect();
+            by_kind.sort();
+            by_kind.dedup();
+            let ai = RenderOptions {
+                ai_controller: Config::default().controllers.ai,
+                ..RenderOptions::default()
+            };
+            (by_kind, everything(&render::render(&run, &ai)))
         };
-        (values, everything(&render::render(&run, &ai)))
-    };
-    let (render_nulls, rendered) = policies(&render::render_options(LintOptions::default()));
-    let (diff_nulls, rendered_whole) = policies(&render::diff_options(LintOptions::default()));
-    assert_eq!(render_nulls, vec![true; 3], "render: identity only");
-    assert_eq!(diff_nulls, vec![false; 3], "diff: whole");
-    assert!(
-        rendered.contains("AiGatewayPolicy"),
-        "the policies' statuses are rendered"
-    );
-    assert_eq!(rendered, rendered_whole);
+        let (render_nulls, rendered) = nulls(&render::render_options(LintOptions::default()));
+        let (diff_nulls, rendered_whole) = nulls(&render::diff_options(LintOptions::default()));
+        let expect = |null: bool| -> Vec<(String, bool)> {
+            kept.iter()
+                .map(|k| ((*k).to_string(), null))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect()
+        };
+        let name = path.display();
+        assert_eq!(
+            render_nulls,
+            expect(true),
+            "{name}: render keeps identity only"
+        );
+        assert_eq!(diff_nulls, expect(false), "{name}: diff keeps them whole");
+        assert!(rendered.len() > 1000, "{name}: something is rendered");
+        assert_eq!(rendered, rendered_whole, "{name}");
+    }
 }
 
 /// Everything rendered, as one YAML document.

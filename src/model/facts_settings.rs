@@ -14,24 +14,34 @@ use super::facts::GATEWAY_API;
 
 /// The group of kgateway's own kinds (Backend, GatewayExtension).
 const KGATEWAY: &str = "gateway.kgateway.dev";
+/// The group of agentgateway's kinds (AiGatewayBackend).
+const AI_GROUP: &str = "agentgateway.dev";
 /// The route kinds whose rules render as Envoy routes.
 const ROUTE_KINDS: [&str; 4] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute"];
 /// The annotation that overrides a RequestRedirect's status code.
 pub const REDIRECT_CODE: &str = "kgateway.dev/http-redirect-status-code";
 /// The annotation that ranks GatewayExtensions (and policies) within one level.
 const WEIGHT: &str = "kgateway.dev/policy-weight";
+/// The annotation that sets the path of a Service's MCP targets.
+pub const MCP_PATH: &str = "kgateway.dev/mcp-path";
 
 /// The render-only facts of one object, by kind.
 #[derive(Debug, Clone)]
 pub enum Settings {
     Route(Box<RouteSettings>),
-    /// A Service: each item of `spec.ports`, in order.
-    Service(Vec<ServicePort>),
+    Service(Box<ServiceSettings>),
     Backend(Box<BackendSettings>),
     /// A Secret's or ConfigMap's `data` (a Secret's values masked as the model keeps them).
     Data(Value),
     Gateway(Box<GatewaySettings>),
     Extension(Box<ExtensionSettings>),
+    /// A Secret's `data` and `stringData` (values masked as the model keeps them).
+    Secret {
+        data: Value,
+        string_data: Value,
+    },
+    /// An AiGatewayBackend's `spec`, as written (the AI data plane translates it whole).
+    AiBackend(Value),
 }
 
 /// A route's rules as far as render copies or checks them.
@@ -59,11 +69,23 @@ impl RouteSettings {
     }
 }
 
+/// A Service as render reads it (the AI data plane lists every Service with its ports).
+#[derive(Debug, Clone, Default)]
+pub struct ServiceSettings {
+    /// Each item of `spec.ports`, in order.
+    pub ports: Vec<ServicePort>,
+    /// The [`MCP_PATH`] annotation, as written (copied into MCP targets).
+    pub mcp_path: Option<Value>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct ServicePort {
     /// `port`, when an integer.
     pub port: Option<i64>,
     pub app_protocol: Option<Box<str>>,
+    pub name: Option<Box<str>>,
+    /// `targetPort`, when a non-negative integer (a named one is not copied).
+    pub target_port: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -121,9 +143,20 @@ pub fn settings_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Box<Settin
             Settings::Route(Box::new(route(root, spec, secrets)))
         }
         (GATEWAY_API, "Gateway") => Settings::Gateway(Box::new(gateway(spec, secrets))),
-        ("", "Service") => Settings::Service(service_ports(spec, secrets)),
-        ("", "Secret" | "ConfigMap") => {
+        ("", "Service") => Settings::Service(Box::new(ServiceSettings {
+            ports: service_ports(spec, secrets),
+            mcp_path: field(field(field(root, "metadata"), "annotations"), MCP_PATH)
+                .map(|a| secrets.json(a)),
+        })),
+        ("", "Secret") => Settings::Secret {
+            data: field(root, "data").map_or(Value::Null, |d| secrets.json(d)),
+            string_data: field(root, "stringData").map_or(Value::Null, |d| secrets.json(d)),
+        },
+        ("", "ConfigMap") => {
             Settings::Data(field(root, "data").map_or(Value::Null, |d| secrets.json(d)))
+        }
+        (AI_GROUP, "AiGatewayBackend") => {
+            Settings::AiBackend(spec.map_or(Value::Null, |s| secrets.json(s)))
         }
         (KGATEWAY, "Backend") => Settings::Backend(Box::new(backend(spec, secrets))),
         (KGATEWAY, "GatewayExtension") => Settings::Extension(Box::new(extension(root, secrets))),
@@ -185,6 +218,8 @@ fn service_ports(spec: Option<&Node>, secrets: &Sensitive) -> Vec<ServicePort> {
         .map(|p| ServicePort {
             port: field(Some(p), "port").and_then(|n| secrets.json(n).as_i64()),
             app_protocol: text(field(Some(p), "appProtocol")),
+            name: text(field(Some(p), "name")),
+            target_port: field(Some(p), "targetPort").and_then(|n| secrets.json(n).as_u64()),
         })
         .collect()
 }

@@ -13,10 +13,28 @@ pub struct Object {
 }
 
 /// Whether every stage after the model reads the resource from its typed facts alone, never
-/// from its JSON (`render` then keeps no JSON of it): AiGatewayPolicies, whose fields the policy
-/// facts keep (the AI data plane's renderer and the statuses read them there).
+/// from its JSON (`render` then keeps no JSON of it): the policies but BackendTLSPolicies (the
+/// policy facts keep their fields; the AI data plane's renderer reads a BackendTLSPolicy's
+/// JSON), and the Services, Secrets and AiGatewayBackends (their render-only settings keep what
+/// render reads).
 pub fn read_typed_only(facts: &facts::Facts) -> bool {
-    facts.id.kind == "AiGatewayPolicy" && facts.policy().is_some()
+    let id = &facts.id;
+    match (id.group.as_str(), id.kind.as_str()) {
+        (_, "BackendTLSPolicy") => false,
+        ("", "Service") => matches!(
+            facts.settings.as_deref(),
+            Some(facts_settings::Settings::Service(_))
+        ),
+        ("", "Secret") => matches!(
+            facts.settings.as_deref(),
+            Some(facts_settings::Settings::Secret { .. })
+        ),
+        ("agentgateway.dev", "AiGatewayBackend") => matches!(
+            facts.settings.as_deref(),
+            Some(facts_settings::Settings::AiBackend(_))
+        ),
+        _ => facts.policy().is_some(),
+    }
 }
 mod facts_backend;
 mod facts_listeners;

@@ -5,13 +5,14 @@
 
 use serde_json::{Map, Value, json};
 
+use super::backends::service;
 use super::policies::{Policy, inline_policies};
-use super::{AI_GROUP, Context, condition, labels_match, pick, service_host};
+use super::{AI_GROUP, Context, condition, labels_match, labels_match_typed, pick, service_host};
 use crate::model::Object;
+use crate::model::facts_settings::Settings;
 
 const MCP: &str = "kgateway.dev/mcp";
 const MCP_SSE: &str = "kgateway.dev/mcp-sse";
-const MCP_PATH_ANNOTATION: &str = "kgateway.dev/mcp-path";
 
 /// The backend's resources (itself, then one per static MCP target) and its status.
 pub(super) fn translate(ctx: &Context<'_>, o: &Object) -> (Vec<Value>, Value) {
@@ -53,7 +54,11 @@ fn name_of(o: &Object) -> Value {
 
 fn resources(ctx: &Context<'_>, o: &Object, owner: &Policy<'_>) -> Vec<Value> {
     let ns = o.id.namespace.as_str();
-    let spec = &o.value["spec"];
+    // The render-only facts keep the spec (render keeps no JSON of an AiGatewayBackend).
+    let spec = match ctx.inputs.facts_at(o).and_then(|f| f.settings.as_deref()) {
+        Some(Settings::AiBackend(spec)) => spec,
+        _ => &Value::Null,
+    };
     let key = format!("{ns}/{}", o.id.name);
     let mut backend = Map::new();
     backend.insert("key".into(), key.clone().into());
@@ -153,22 +158,19 @@ fn selected_targets(ctx: &Context<'_>, ns: &str, selector: &Value) -> Vec<Value>
         } else {
             svc.id.namespace == ns
         };
-        if !in_scope || (services.is_object() && !labels_match(&svc.value, services)) {
+        let labels = ctx.inputs.facts_at(svc).map_or(&[][..], |f| &f.labels);
+        if !in_scope || (services.is_object() && !labels_match_typed(labels, services)) {
             continue;
         }
-        let path = svc
-            .value
-            .pointer("/metadata/annotations")
-            .and_then(|a| a.get(MCP_PATH_ANNOTATION))
-            .cloned();
-        for port in svc.value["spec"]["ports"].as_array().into_iter().flatten() {
-            let protocol = match port["appProtocol"].as_str() {
+        let settings = service(ctx, svc);
+        for port in &settings.ports {
+            let protocol = match port.app_protocol.as_deref() {
                 Some(MCP) => "STREAMABLE_HTTP",
                 Some(MCP_SSE) => "SSE",
                 _ => continue,
             };
-            let number = port["port"].clone();
-            let port_name = match port["name"].as_str() {
+            let number = port.port.map_or(Value::Null, Value::from);
+            let port_name = match port.name.as_deref() {
                 Some(n) => n.to_string(),
                 None => number.to_string(),
             };
@@ -184,7 +186,7 @@ fn selected_targets(ctx: &Context<'_>, ns: &str, selector: &Value) -> Vec<Value>
                     },
                 }),
             );
-            if let Some(path) = &path {
+            if let Some(path) = &settings.mcp_path {
                 target.insert("path".into(), path.clone());
             }
             target.insert("protocol".into(), protocol.into());

@@ -10,6 +10,7 @@ use super::secrets::config_map_text;
 use super::{AI_GROUP, Context, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
+use crate::model::facts_settings::{ServicePort, ServiceSettings, Settings};
 
 /// The appProtocol of a Service port that speaks A2A.
 const A2A: &str = "kgateway.dev/a2a";
@@ -25,7 +26,7 @@ pub(super) fn backends(ctx: &Context<'_>, emit: &mut dyn FnMut(&'static str, Val
         &mut |v| emit("backend", v),
     );
     for service in ctx.inputs.of_kind("", "Service") {
-        for v in a2a_policies(service) {
+        for v in a2a_policies(ctx, service) {
             emit("policy", v);
         }
     }
@@ -105,17 +106,16 @@ pub(super) fn services(ctx: &Context<'_>) -> Vec<Value> {
         .inputs
         .of_kind("", "Service")
         .map(|svc| {
-            let ports: Vec<Value> = svc.value["spec"]["ports"]
-                .as_array()
-                .into_iter()
-                .flatten()
+            let ports: Vec<Value> = service(ctx, svc)
+                .ports
+                .iter()
                 .map(|p| {
                     let mut port = Map::new();
-                    port.insert("servicePort".into(), p["port"].clone());
-                    if p["targetPort"].is_u64() {
-                        port.insert("targetPort".into(), p["targetPort"].clone());
+                    port.insert("servicePort".into(), written_port(p));
+                    if let Some(t) = p.target_port {
+                        port.insert("targetPort".into(), t.into());
                     }
-                    if let Some(a) = p["appProtocol"].as_str().and_then(app_protocol) {
+                    if let Some(a) = p.app_protocol.as_deref().and_then(app_protocol) {
                         port.insert("appProtocol".into(), a.into());
                     }
                     Value::Object(port)
@@ -152,23 +152,41 @@ pub(super) fn service_port(
     if let Ok(port) = section.parse::<u64>() {
         return Some(port);
     }
-    ctx.inputs.get("", "Service", ns, service)?.value["spec"]["ports"]
-        .as_array()?
+    let svc = ctx.inputs.get("", "Service", ns, service)?;
+    let port = self::service(ctx, svc)
+        .ports
         .iter()
-        .find(|p| p["name"].as_str() == Some(section))?["port"]
-        .as_u64()
+        .find(|p| p.name.as_deref() == Some(section))?;
+    u64::try_from(port.port?).ok()
+}
+
+static NO_SERVICE: ServiceSettings = ServiceSettings {
+    ports: Vec::new(),
+    mcp_path: None,
+};
+
+/// A Service's ports and MCP path, from the render-only facts (render keeps no JSON of it).
+pub(super) fn service<'a>(ctx: &Context<'a>, svc: &Object) -> &'a ServiceSettings {
+    match ctx.inputs.facts_at(svc).and_then(|f| f.settings.as_deref()) {
+        Some(Settings::Service(s)) => s,
+        _ => &NO_SERVICE,
+    }
+}
+
+/// A port's `port` as the output copies it (the facts keep it when an integer).
+fn written_port(p: &ServicePort) -> Value {
+    p.port.map_or(Value::Null, Value::from)
 }
 
 /// A Service port with the A2A appProtocol: a backend policy enabling A2A on it.
-fn a2a_policies(svc: &Object) -> Vec<Value> {
+fn a2a_policies(ctx: &Context<'_>, svc: &Object) -> Vec<Value> {
     let (ns, name) = (&svc.id.namespace, &svc.id.name);
-    svc.value["spec"]["ports"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|p| p["appProtocol"].as_str() == Some(A2A))
+    service(ctx, svc)
+        .ports
+        .iter()
+        .filter(|p| p.app_protocol.as_deref() == Some(A2A))
         .map(|p| {
-            let port = &p["port"];
+            let port = &written_port(p);
             json!({
                 "key": format!("a2a/{ns}/{name}/{port}"),
                 "name": {"kind": "Service", "name": name, "namespace": ns},

@@ -233,6 +233,17 @@ fn labels_match(object: &Value, match_labels: &Value) -> bool {
         .is_some_and(|m| m.iter().all(|(k, v)| labels.get(k) == Some(v)))
 }
 
+/// [`labels_match`] on labels the typed model keeps (a label's value is a string).
+fn labels_match_typed(labels: &[(String, String)], match_labels: &Value) -> bool {
+    match_labels.as_object().is_some_and(|m| {
+        m.iter().all(|(k, v)| {
+            // The last of a repeated key, as the JSON the labels were read from keeps it.
+            let label = labels.iter().rev().find(|(key, _)| key == k);
+            label.is_some_and(|(_, l)| v.as_str() == Some(l.as_str()))
+        })
+    })
+}
+
 /// A copy of `v` with only the given keys (absent ones left out).
 fn pick(v: &Value, keys: &[&str]) -> Map<String, Value> {
     keys.iter()

@@ -40,7 +40,7 @@ pub fn route<'a>(ctx: &Context<'a>, route: &Object) -> &'a RouteSettings {
 /// The ports of a Service.
 pub fn service_ports<'a>(ctx: &Context<'a>, service: &Object) -> &'a [ServicePort] {
     match of(ctx, service) {
-        Some(Settings::Service(ports)) => ports,
+        Some(Settings::Service(s)) => &s.ports,
         _ => &[],
     }
 }
@@ -49,7 +49,7 @@ pub fn service_ports<'a>(ctx: &Context<'a>, service: &Object) -> &'a [ServicePor
 pub fn service_ports_of<'a>(ctx: &Context<'a>, ns: &str, name: &str) -> Option<&'a [ServicePort]> {
     let facts = ctx.inputs.facts_of("", "Service", ns, name)?;
     Some(match facts.settings.as_deref() {
-        Some(Settings::Service(ports)) => ports,
+        Some(Settings::Service(s)) => &s.ports,
         _ => &[],
     })
 }
@@ -91,7 +91,7 @@ pub fn data<'a>(
     key: &str,
 ) -> Option<&'a Value> {
     match named(ctx, "", kind, ns, name)? {
-        Settings::Data(data) => data.get(key),
+        Settings::Data(data) | Settings::Secret { data, .. } => data.get(key),
         _ => None,
     }
 }
