@@ -27,6 +27,11 @@ pub trait SchemaView: Sync {
     fn items(&self) -> Option<&dyn SchemaView>;
     fn default_value(&self) -> Option<&serde_json::Value>;
     fn nullable(&self) -> bool;
+    /// Whether an absent field may have a default: without one, an absent field is absent
+    /// without looking its schema up.
+    fn defaults_fields(&self) -> bool {
+        true
+    }
 }
 
 /// Evaluates a compiled rule with `self` = `node` (described by `schema`). `None`: use the full
@@ -116,6 +121,9 @@ fn field<'a>(v: &V<'a>, name: &str) -> Result<Option<V<'a>>, Fallback> {
                 )
             {
                 return from_node(value, None).map(Some).ok_or(Fallback);
+            }
+            if found.is_none() && schema.is_none_or(|s| !s.defaults_fields()) {
+                return Ok(None);
             }
             let prop = schema.and_then(|s| s.property(name));
             if let Some(value) = found {
