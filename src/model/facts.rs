@@ -37,6 +37,14 @@ pub struct Ident {
     pub name_span: Span,
 }
 
+impl Ident {
+    /// (group, kind, namespace, name): what tells one object from another, the key every index
+    /// of objects is built on.
+    pub fn key(&self) -> (&str, &str, &str, &str) {
+        (&self.group, &self.kind, &self.namespace, &self.name)
+    }
+}
+
 /// A reference to another object, as written, with the span of its node. There are many (ten
 /// backendRefs a route is common), so it is kept small: the fields most references leave unset
 /// are in one optional box.

@@ -6,7 +6,7 @@ use crate::parse::Node;
 use crate::secrets::Sensitive;
 use crate::source::Span;
 
-use super::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef, Selector, int, obj_ref};
+use super::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef, Selector, int, obj_ref, string_map};
 use super::facts_listeners::selector;
 
 /// The annotation that ranks policies within one level (higher first).
@@ -50,6 +50,9 @@ pub struct TargetSelector {
     pub span: Span,
     /// `spec.targetSelectors[i]`.
     pub path: String,
+    /// `matchLabels` as written (string values), `None` when it is not a mapping: the AI data
+    /// plane selects by these alone, and nothing without them.
+    pub match_labels: Option<Vec<(String, String)>>,
 }
 
 /// One field a policy sets, at the granularity merge works on: a top-level field of the spec,
@@ -127,6 +130,10 @@ pub fn policy_facts(
                             .map(str::to_string),
                         span: r.span,
                         path: format!("spec.targetSelectors[{i}]"),
+                        match_labels: r
+                            .get("matchLabels")
+                            .filter(|m| m.as_map().is_some())
+                            .map(|m| string_map(Some(m))),
                     });
                 }
             }

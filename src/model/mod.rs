@@ -14,6 +14,7 @@ mod facts_backend;
 mod facts_listeners;
 mod facts_refs;
 pub mod facts_rules;
+mod facts_status;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};

@@ -120,14 +120,7 @@ impl<'a> Inputs<'a> {
                 .or_default()
                 .push(i);
             // The first of two objects with one name wins, as the first apply would.
-            by_key
-                .entry((
-                    o.id.group.as_str(),
-                    o.id.kind.as_str(),
-                    o.id.namespace.as_str(),
-                    o.id.name.as_str(),
-                ))
-                .or_insert(i);
+            by_key.entry(o.id.key()).or_insert(i);
         }
         Inputs {
             objects,
@@ -162,13 +155,15 @@ impl<'a> Inputs<'a> {
     /// position for position; the position is found from the address, as an object may share
     /// its name with another). `None` for an object that is not one of them.
     pub fn facts_at(&self, object: &Object) -> Option<&'a Facts> {
-        let offset =
-            (std::ptr::from_ref(object) as usize).wrapping_sub(self.objects.as_ptr() as usize);
-        let i = offset / std::mem::size_of::<Object>().max(1);
-        self.objects
-            .get(i)
-            .filter(|o| std::ptr::eq(*o, object))
-            .and_then(|_| self.facts.get(i))
+        self.typed().of(object)
+    }
+
+    /// The objects and their facts, to find an object's facts without the rest of the inputs.
+    pub(super) fn typed(&self) -> Typed<'a> {
+        Typed {
+            objects: self.objects,
+            facts: self.facts,
+        }
     }
 
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
@@ -200,6 +195,27 @@ impl<'a> Inputs<'a> {
             .into_iter()
             .flatten()
             .map(move |&i| &objects[i])
+    }
+}
+
+/// The inputs' objects and their typed facts, position for position.
+#[derive(Clone, Copy)]
+pub(super) struct Typed<'a> {
+    objects: &'a [Object],
+    facts: &'a [Facts],
+}
+
+impl<'a> Typed<'a> {
+    /// The facts at the object's position (found from its address, as an object may share its
+    /// name with another); `None` for an object that is not one of the inputs.
+    pub fn of(&self, object: &Object) -> Option<&'a Facts> {
+        let offset =
+            (std::ptr::from_ref(object) as usize).wrapping_sub(self.objects.as_ptr() as usize);
+        let i = offset / std::mem::size_of::<Object>().max(1);
+        self.objects
+            .get(i)
+            .filter(|o| std::ptr::eq(*o, object))
+            .and_then(|_| self.facts.get(i))
     }
 }
 

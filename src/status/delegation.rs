@@ -91,13 +91,8 @@ fn visit<'a>(
             if !delegates_to(parent, b, child_facts) {
                 continue;
             }
-            let inherits = child_route.inherits_matcher;
             // A cycle is reported whatever the child's matches.
-            let in_cycle = path.iter().any(|p| std::ptr::eq(*p, child));
-            if !in_cycle && !matches_within(inherits, child, parent_matches) {
-                continue;
-            }
-            if in_cycle {
+            if path.iter().any(|p| std::ptr::eq(*p, child)) {
                 cyclic = true;
                 let message = format!(
                     "{}: ignoring child route {}/{} for parent {}/{}: cyclic reference detected while evaluating delegated routes",
@@ -111,49 +106,15 @@ fn visit<'a>(
                     .push((route, failed("RefNotPermitted", message)));
                 continue;
             }
-            let delegatee_hostnames = child
-                .value
-                .pointer("/spec/hostnames")
-                .and_then(Value::as_array)
-                .is_some_and(|h| !h.is_empty());
-            if out
-                .children
-                .iter()
-                .any(|c| std::ptr::eq(c.route, child) && std::ptr::eq(c.parent, route))
-            {
-                valid |= !delegatee_hostnames;
-                continue;
-            }
-            out.children.push(Child {
-                route: child,
+            let found = Found {
                 parent: route,
-                accepted: if delegatee_hostnames {
-                    failed("UnsupportedValue", HOSTNAMES.to_string())
-                } else {
-                    held("Accepted")
-                },
-                resolved_refs: ctx.backends_condition(child),
-            });
-            if delegatee_hostnames {
-                continue;
+                route: child,
+                facts: child_route,
+                parent_matches,
+            };
+            if matches_within(found.facts.inherits_matcher, child, parent_matches) {
+                valid |= adopt(ctx, lookup, &found, path, out);
             }
-            valid = true;
-            let child_matches: Vec<Vec<Match>> = rules_of(child)
-                .into_iter()
-                .map(|rule| {
-                    let own = own_matches(rule);
-                    if !inherits {
-                        return own;
-                    }
-                    parent_matches
-                        .iter()
-                        .flat_map(|p| own.iter().map(move |m| p.then(m)))
-                        .collect()
-                })
-                .collect();
-            path.push(child);
-            visit(ctx, lookup, child, &child_matches, path, out);
-            path.pop();
         }
         if !valid && !cyclic {
             let message = format!("{}: unresolved reference", selector.written);
@@ -161,6 +122,66 @@ fn visit<'a>(
                 .push((route, failed("BackendNotFound", message)));
         }
     }
+}
+
+/// A child route a parent's delegating backendRef selects, with the parent rule's matches.
+struct Found<'a, 'm> {
+    parent: &'a Object,
+    route: &'a Object,
+    facts: &'a RouteFacts,
+    parent_matches: &'m [Match],
+}
+
+/// Records the child's status under the parent (the last of `path`) and visits its own
+/// children; whether it is a valid child (one that sets no hostnames of its own).
+fn adopt<'a>(
+    ctx: &Context<'a>,
+    lookup: &Lookup<'a>,
+    found: &Found<'a, '_>,
+    path: &mut Vec<&'a Object>,
+    out: &mut Delegation<'a>,
+) -> bool {
+    let (child, route) = (found.route, found.parent);
+    let delegatee_hostnames = !found.facts.hostnames.is_empty();
+    if out
+        .children
+        .iter()
+        .any(|c| std::ptr::eq(c.route, child) && std::ptr::eq(c.parent, route))
+    {
+        return !delegatee_hostnames;
+    }
+    out.children.push(Child {
+        route: child,
+        parent: route,
+        accepted: if delegatee_hostnames {
+            failed("UnsupportedValue", HOSTNAMES.to_string())
+        } else {
+            held("Accepted")
+        },
+        resolved_refs: ctx.backends_condition(child),
+    });
+    if delegatee_hostnames {
+        return false;
+    }
+    let inherits = found.facts.inherits_matcher;
+    let child_matches: Vec<Vec<Match>> = rules_of(child)
+        .into_iter()
+        .map(|rule| {
+            let own = own_matches(rule);
+            if !inherits {
+                return own;
+            }
+            found
+                .parent_matches
+                .iter()
+                .flat_map(|p| own.iter().map(move |m| p.then(m)))
+                .collect()
+        })
+        .collect();
+    path.push(child);
+    visit(ctx, lookup, child, &child_matches, path, out);
+    path.pop();
+    true
 }
 
 /// A delegating backendRef, as the status names it and looks its children up.

@@ -10,7 +10,7 @@ use super::messages::controller_message;
 use super::proxy::RESERVED_PORTS;
 use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{self, GATEWAY_API};
 use crate::resolve::{Grants, resource_ref};
 
 /// A condition that does not hold: its reason and message.
@@ -162,19 +162,18 @@ fn protocol_kinds(protocol: &str) -> Option<&'static [&'static str]> {
 
 /// The listeners of a Gateway or listener set, judged on their own (conflicts come after).
 fn listeners<'v>(
-    ctx: &Context<'_>,
+    ctx: &Context<'v>,
     lookup: &Lookup<'_>,
     index: Option<&Grants>,
-    owner: &'v Object,
+    owner: &Object,
     attached: &[Attachment<'_>],
 ) -> Vec<Listener<'v>> {
-    let specs = owner
-        .value
-        .pointer("/spec/listeners")
-        .and_then(Value::as_array);
+    let specs = ctx
+        .inputs
+        .facts_at(owner)
+        .map_or(&[][..], |f| f.listeners());
     specs
-        .into_iter()
-        .flatten()
+        .iter()
         .map(|spec| listener(ctx, lookup, index, owner, spec, attached))
         .collect()
 }
@@ -183,13 +182,12 @@ fn listener<'v>(
     ctx: &Context<'_>,
     lookup: &Lookup<'_>,
     index: Option<&Grants>,
-    owner: &'v Object,
-    spec: &'v Value,
+    owner: &Object,
+    spec: &'v facts::Listener,
     attached: &[Attachment<'_>],
 ) -> Listener<'v> {
-    let text = |pointer: &str| spec.pointer(pointer).and_then(Value::as_str);
-    let name = text("/name").unwrap_or("");
-    let protocol = text("/protocol").unwrap_or("");
+    let name = spec.name.as_str();
+    let protocol = spec.protocol.as_str();
     let mut routes: Vec<(&str, &str, &str)> = attached
         .iter()
         .filter(|a| std::ptr::eq(a.parent, owner) && a.status.accepted.status)
@@ -203,9 +201,9 @@ fn listener<'v>(
     routes.dedup();
     let mut l = Listener {
         name,
-        port: spec.get("port").and_then(Value::as_i64),
+        port: spec.port,
         protocol,
-        hostname: text("/hostname").unwrap_or(""),
+        hostname: spec.hostname.as_deref().unwrap_or(""),
         accepted: None,
         conflicted: None,
         resolved_refs: None,
@@ -232,35 +230,9 @@ fn listener<'v>(
         l.accepted = Some(Failure::new("Invalid", message.clone()));
         l.programmed = Some(Failure::new("Invalid", message));
     }
-    let allowed = spec
-        .pointer("/allowedRoutes/kinds")
-        .and_then(Value::as_array)
-        .filter(|k| !k.is_empty());
-    match allowed {
-        None => l.supported_kinds = carried.to_vec(),
-        Some(kinds) => {
-            let mut invalid = Vec::new();
-            for k in kinds {
-                let group = k
-                    .get("group")
-                    .and_then(Value::as_str)
-                    .unwrap_or(GATEWAY_API);
-                let kind = k.get("kind").and_then(Value::as_str).unwrap_or("");
-                match carried.iter().find(|c| **c == kind) {
-                    Some(c) if group == GATEWAY_API => l.supported_kinds.push(c),
-                    _ => invalid.push(kind),
-                }
-            }
-            if !invalid.is_empty() {
-                l.resolved_refs = Some(Failure::new(
-                    INVALID_KINDS,
-                    format!("Found invalid route kinds: [{}]", invalid.join(" ")),
-                ));
-            }
-        }
-    }
+    route_kinds(&mut l, carried, &spec.kinds);
     let terminates = protocol == "HTTPS"
-        || (protocol == "TLS" && text("/tls/mode").unwrap_or("Terminate") == "Terminate");
+        || (protocol == "TLS" && !spec.tls.as_ref().is_some_and(|t| t.passthrough));
     let failure = || {
         tls::certificate_failure(ctx, index, owner, spec)
             .or_else(|| tls::client_validation_failure(index, owner, spec))
@@ -275,17 +247,39 @@ fn listener<'v>(
     l
 }
 
+/// The route kinds a listener supports: those of `allowed` (`allowedRoutes.kinds`, as
+/// (group, kind)) its protocol carries, else all it carries; a kind it cannot carry fails
+/// ResolvedRefs.
+fn route_kinds(l: &mut Listener<'_>, carried: &[&'static str], allowed: &[(String, String)]) {
+    if allowed.is_empty() {
+        l.supported_kinds = carried.to_vec();
+        return;
+    }
+    let mut invalid = Vec::new();
+    for (group, kind) in allowed {
+        match carried.iter().find(|c| **c == kind) {
+            Some(c) if group == GATEWAY_API => l.supported_kinds.push(c),
+            _ => invalid.push(kind.as_str()),
+        }
+    }
+    if !invalid.is_empty() {
+        l.resolved_refs = Some(Failure::new(
+            INVALID_KINDS,
+            format!("Found invalid route kinds: [{}]", invalid.join(" ")),
+        ));
+    }
+}
+
 /// A policy on the listener (by its listener set, or by section name) that the controller
 /// cannot translate for a reference it cannot resolve: the controller then replaces the
 /// listener. Its message.
 fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Option<String> {
     let whole_owner_counts = owner.id.kind != "Gateway";
     lookup.targeting([owner]).into_iter().find_map(|policy| {
-        let targets = policy.value.pointer("/spec/targetRefs")?.as_array()?;
+        let targets = lookup.facts_of(policy)?.target_refs();
         let reaches = targets.iter().any(|t| {
-            let section = t.get("sectionName").and_then(Value::as_str);
             is(owner, &named(t, &policy.id.namespace, ""))
-                && section.map_or(whole_owner_counts, |s| s == listener)
+                && t.section().map_or(whole_owner_counts, |s| s == listener)
         });
         if !reaches {
             return None;
@@ -300,10 +294,10 @@ fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Opti
 /// controller then replaces the Gateway. Its message.
 fn replacing_gateway_policy(lookup: &Lookup<'_>, gateway: &Object) -> Option<String> {
     lookup.targeting([gateway]).into_iter().find_map(|policy| {
-        let targets = policy.value.pointer("/spec/targetRefs")?.as_array()?;
-        let whole = targets.iter().any(|t| {
-            is(gateway, &named(t, &policy.id.namespace, "")) && t.get("sectionName").is_none()
-        });
+        let targets = lookup.facts_of(policy)?.target_refs();
+        let whole = targets
+            .iter()
+            .any(|t| is(gateway, &named(t, &policy.id.namespace, "")) && t.section().is_none());
         if !whole || policy.id.kind != "TrafficPolicy" {
             return None;
         }
@@ -367,16 +361,18 @@ pub(super) fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bo
         "All" => true,
         "Same" => namespace == gateway.id.namespace,
         "Selector" => {
-            let labels = ctx
-                .inputs
-                .get("", "Namespace", "", namespace)
-                .and_then(|n| n.value.pointer("/metadata/labels"));
+            let labels = ctx.inputs.facts_of("", "Namespace", "", namespace);
+            let labels = labels.map_or(&[][..], |n| &n.labels);
             let wanted = allowed.pointer("/selector/matchLabels");
             wanted
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
-                .all(|(k, v)| labels.and_then(|l| l.get(k)) == Some(v))
+                .all(|(k, v)| {
+                    labels
+                        .iter()
+                        .any(|(lk, lv)| lk == k && Some(lv.as_str()) == v.as_str())
+                })
         }
         _ => false,
     }
@@ -394,7 +390,7 @@ pub(super) fn gateway_statuses(
     // ReferenceGrants are asked only about references to other namespaces.
     let crosses = std::iter::once(gateway)
         .chain(sets.iter().copied())
-        .any(tls::refers_elsewhere);
+        .any(|o| tls::refers_elsewhere(ctx, o));
     let index = if crosses { shared.grants() } else { None };
     let lookup = &shared.lookup;
     let allowed_from = gateway
@@ -419,34 +415,13 @@ pub(super) fn gateway_statuses(
         }
         mark_conflicts(&mut all);
     }
-    let mut conditions = Vec::new();
     let any_set = of_sets.iter().any(|(_, ls)| ls.is_some());
     // The listeners of admitted listener sets are the Gateway's too.
     let set_listeners = of_sets.iter().flat_map(|(_, ls)| ls.iter().flatten());
     let any_valid = own.iter().chain(set_listeners).any(Listener::valid);
-    // A Gateway that admits listener sets but has no valid listener is rejected before their
-    // attachment is reported.
-    match (allowed_from, any_set) {
-        (false, _) => conditions.push(condition(
-            "AttachedListenerSets",
-            "Unknown",
-            "ListenerSetsNotAllowed",
-            "",
-        )),
-        (true, _) if !any_valid => {}
-        (true, true) => conditions.push(condition(
-            "AttachedListenerSets",
-            "True",
-            "ListenerSetsAttached",
-            "",
-        )),
-        (true, false) => conditions.push(condition(
-            "AttachedListenerSets",
-            "False",
-            "NoResources",
-            "",
-        )),
-    }
+    let mut conditions: Vec<Value> = attached_listener_sets(allowed_from, any_set, any_valid)
+        .into_iter()
+        .collect();
     let mut owned = owner_conditions(&own, any_valid, "Gateway");
     if let Some(message) = replacing_gateway_policy(&shared.lookup, gateway)
         && let Some(accepted) = owned.first_mut()
@@ -464,40 +439,58 @@ pub(super) fn gateway_statuses(
     let mut gateways = Map::new();
     gateways.insert(key(gateway), Value::Object(g));
 
-    let set_statuses = (!of_sets.is_empty()).then(|| {
-        let mut out = Map::new();
-        for (set, ls) in &of_sets {
-            let mut s = Map::new();
-            match ls {
-                None => {
-                    let message =
-                        "Unable to attach to parent, gateway has not enabled allowedListeners";
-                    s.insert(
-                        "conditions".into(),
-                        vec![
-                            condition("Accepted", "False", "NotAllowed", message),
-                            condition("Programmed", "False", "NotAllowed", message),
-                        ]
-                        .into(),
-                    );
-                }
-                Some(ls) => {
-                    // A set whose listeners are on reserved ports is accepted with them not
-                    // programmed; its Gateway has no valid listener from it.
-                    let valid = ls.iter().any(|l| l.valid() || l.reserved_port);
-                    s.insert(
-                        "conditions".into(),
-                        owner_conditions(ls, valid, "ListenerSet").into(),
-                    );
-                    let json: Vec<Value> = ls.iter().map(|l| l.to_json(true)).collect();
-                    s.insert("listeners".into(), json.into());
-                }
+    (Value::Object(gateways), set_statuses(&of_sets))
+}
+
+/// The Gateway's AttachedListenerSets condition. A Gateway that admits listener sets but has no
+/// valid listener is rejected before their attachment is reported: none then.
+fn attached_listener_sets(allowed_from: bool, any_set: bool, any_valid: bool) -> Option<Value> {
+    let (status, reason) = match (allowed_from, any_set) {
+        (false, _) => ("Unknown", "ListenerSetsNotAllowed"),
+        (true, _) if !any_valid => return None,
+        (true, true) => ("True", "ListenerSetsAttached"),
+        (true, false) => ("False", "NoResources"),
+    };
+    Some(condition("AttachedListenerSets", status, reason, ""))
+}
+
+/// The `listenerSets` section: each listener set with its listeners, `None` for one the Gateway
+/// does not admit; `None` without listener sets.
+fn set_statuses(of_sets: &[(&Object, Option<Vec<Listener<'_>>>)]) -> Option<Value> {
+    if of_sets.is_empty() {
+        return None;
+    }
+    let mut out = Map::new();
+    for (set, ls) in of_sets {
+        let mut s = Map::new();
+        match ls {
+            None => {
+                let message =
+                    "Unable to attach to parent, gateway has not enabled allowedListeners";
+                s.insert(
+                    "conditions".into(),
+                    vec![
+                        condition("Accepted", "False", "NotAllowed", message),
+                        condition("Programmed", "False", "NotAllowed", message),
+                    ]
+                    .into(),
+                );
             }
-            out.insert(key(set), Value::Object(s));
+            Some(ls) => {
+                // A set whose listeners are on reserved ports is accepted with them not
+                // programmed; its Gateway has no valid listener from it.
+                let valid = ls.iter().any(|l| l.valid() || l.reserved_port);
+                s.insert(
+                    "conditions".into(),
+                    owner_conditions(ls, valid, "ListenerSet").into(),
+                );
+                let json: Vec<Value> = ls.iter().map(|l| l.to_json(true)).collect();
+                s.insert("listeners".into(), json.into());
+            }
         }
-        Value::Object(out)
-    });
-    (Value::Object(gateways), set_statuses)
+        out.insert(key(set), Value::Object(s));
+    }
+    Some(Value::Object(out))
 }
 
 /// Accepted and Programmed of a Gateway or listener set, from its listeners.

@@ -8,18 +8,19 @@ use super::Context;
 use crate::diag::{Rejection, ResourceRef, Verdicts};
 use crate::fasthash::{FastMap, FastSet};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{Facts, GATEWAY_API};
 
 /// (kind, namespace, name); a resource reference without a namespace is in `default`.
 type Key<'a> = (&'a str, &'a str, &'a str);
 
 pub(super) struct Lookup<'a> {
     by_name: FastMap<Key<'a>, &'a Object>,
-    /// Objects with `spec.targetRefs`, in input order.
+    /// Policies (objects with `spec.targetRefs`), in input order.
     targeting: Vec<&'a Object>,
     /// Indexes into `targeting` by the (kind, namespace, name) of a targetRef.
     by_target: FastMap<Key<'a>, Vec<usize>>,
     verdicts: &'a Verdicts,
+    typed: super::context::Typed<'a>,
     /// Validation level strict: the proxy checks the configuration before it is sent.
     strict: bool,
     /// Backends some route of the inputs sends to.
@@ -48,21 +49,23 @@ impl<'a> Lookup<'a> {
             by_name
                 .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
                 .or_insert(o);
-            if let Some(targets) = o.value.pointer("/spec/targetRefs") {
-                for t in targets.as_array().into_iter().flatten() {
-                    let text = |key: &str| t.get(key).and_then(Value::as_str);
+            let Some(facts) = ctx.inputs.facts_at(o) else {
+                continue;
+            };
+            if let Some(policy) = facts.policy() {
+                for t in &policy.target_refs {
                     by_target
                         .entry((
-                            text("kind").unwrap_or(""),
-                            text("namespace").unwrap_or(&id.namespace),
-                            text("name").unwrap_or(""),
+                            t.kind().unwrap_or(""),
+                            t.namespace().unwrap_or(&id.namespace),
+                            &*t.name,
                         ))
                         .or_default()
                         .push(targeting.len());
                 }
                 targeting.push(o);
             }
-            used_backends.extend(backend_refs(o));
+            used_backends.extend(backend_refs(o, facts));
         }
         Lookup {
             http_routes,
@@ -71,6 +74,7 @@ impl<'a> Lookup<'a> {
             targeting,
             by_target,
             verdicts: &ctx.run.verdicts,
+            typed: ctx.inputs.typed(),
             strict: ctx.options.validation_level == super::ValidationLevel::Strict,
             used_backends,
         }
@@ -79,6 +83,11 @@ impl<'a> Lookup<'a> {
     /// The object a resource reference names (which carries no group).
     pub fn object(&self, r: &ResourceRef) -> Option<&'a Object> {
         self.by_name.get(&key(r)).copied()
+    }
+
+    /// The typed facts of an object of the inputs.
+    pub fn facts_of(&self, object: &Object) -> Option<&'a Facts> {
+        self.typed.of(object)
     }
 
     /// The whole value of the object a resource reference names.
@@ -144,21 +153,14 @@ fn key(r: &ResourceRef) -> Key<'_> {
     )
 }
 
-/// (kind, namespace, name) of every backendRef of an object's `spec.rules` (a route's).
-pub(super) fn backend_refs(o: &Object) -> impl Iterator<Item = (&str, &str, &str)> {
-    o.value
-        .pointer("/spec/rules")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r.get("backendRefs").and_then(Value::as_array))
-        .flatten()
-        .map(|r| {
-            let text = |key: &str| r.get(key).and_then(Value::as_str);
-            (
-                text("kind").unwrap_or("Service"),
-                text("namespace").unwrap_or(&o.id.namespace),
-                text("name").unwrap_or(""),
-            )
-        })
+/// (kind, namespace, name) of every backendRef of a route's rules.
+pub(super) fn backend_refs<'o>(o: &'o Object, facts: &'o Facts) -> impl Iterator<Item = Key<'o>> {
+    let refs = facts.route().map_or(&[][..], |r| &r.backend_refs);
+    refs.iter().map(|r| {
+        (
+            r.kind().unwrap_or("Service"),
+            r.namespace().unwrap_or(&o.id.namespace),
+            &*r.name,
+        )
+    })
 }

@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 use crate::fasthash::FastMap;
 use crate::lint::Model;
 use crate::model::Object;
-use crate::model::facts::{GATEWAY_API, GATEWAY_API_X};
+use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef};
 use crate::resolve::{Grants, RouteStatus};
 
 pub use context::{Context, Inputs, RenderOptions, ReplacedRoute, ValidationLevel};
@@ -40,7 +40,7 @@ pub struct Shared<'a> {
     lookup: lookup::Lookup<'a>,
     /// Route parentRefs (route status, route, parentRef as written) by the (group, kind,
     /// namespace, name) they name, in the order of the resolve stage's route statuses.
-    by_parent: FastMap<Target<'a>, Vec<(&'a RouteStatus, &'a Object, &'a Value)>>,
+    by_parent: FastMap<Target<'a>, Vec<(&'a RouteStatus, &'a Object, &'a ObjRef)>>,
     /// The merge stage's policy statuses, with the run's findings marking the invalid.
     policy_statuses: policies::ByAncestor<'a>,
     /// The resolve stage's ReferenceGrants, when the run kept its model.
@@ -62,11 +62,8 @@ impl<'a> Shared<'a> {
             ) else {
                 continue;
             };
-            let Some(parent_ref) = route
-                .value
-                .pointer("/spec/parentRefs")
-                .and_then(|p| p.get(status.parent))
-            else {
+            let facts = ctx.inputs.facts_at(route).and_then(|f| f.route());
+            let Some(parent_ref) = facts.and_then(|f| f.parent_refs.get(status.parent)) else {
                 continue;
             };
             let target = named(parent_ref, &route.id.namespace, "Gateway");
@@ -148,7 +145,7 @@ pub(super) struct Attachment<'a> {
     pub status: &'a RouteStatus,
     pub route: &'a Object,
     /// The route's `spec.parentRefs` entry, as written.
-    pub parent_ref: &'a Value,
+    pub parent_ref: &'a ObjRef,
     /// The object it names: the Gateway, or a listener set of it.
     pub parent: &'a Object,
 }
@@ -162,14 +159,9 @@ fn attachments<'a>(
 ) -> Vec<Attachment<'a>> {
     let mut out = Vec::new();
     for parent in std::iter::once(gateway).chain(sets.iter().copied()) {
-        let id = &parent.id;
-        let key = (
-            id.group.as_str(),
-            id.kind.as_str(),
-            id.namespace.as_str(),
-            id.name.as_str(),
-        );
-        for &(status, route, parent_ref) in shared.by_parent.get(&key).into_iter().flatten() {
+        for &(status, route, parent_ref) in
+            shared.by_parent.get(&parent.id.key()).into_iter().flatten()
+        {
             out.push(Attachment {
                 status,
                 route,
@@ -186,16 +178,15 @@ fn attachments<'a>(
 /// (group, kind, namespace, name) a reference names, with the Gateway API defaults: the group
 /// of Gateway API, `kind` when unset, the referring object's namespace.
 pub(super) fn named<'v>(
-    reference: &'v Value,
+    reference: &'v ObjRef,
     namespace: &'v str,
     kind: &'v str,
 ) -> (&'v str, &'v str, &'v str, &'v str) {
-    let text = |key: &str| reference.get(key).and_then(Value::as_str);
     (
-        text("group").unwrap_or(GATEWAY_API),
-        text("kind").unwrap_or(kind),
-        text("namespace").unwrap_or(namespace),
-        text("name").unwrap_or(""),
+        reference.group().unwrap_or(GATEWAY_API),
+        reference.kind().unwrap_or(kind),
+        reference.namespace().unwrap_or(namespace),
+        &reference.name,
     )
 }
 
@@ -203,17 +194,18 @@ pub(super) fn is(
     object: &Object,
     (group, kind, namespace, name): &(&str, &str, &str, &str),
 ) -> bool {
-    let id = &object.id;
-    id.group == *group && id.kind == *kind && id.namespace == *namespace && id.name == *name
+    object.id.key() == (*group, *kind, *namespace, *name)
 }
 
 /// The ListenerSets (and XListenerSets) whose parentRef names the Gateway.
 fn listener_sets<'a>(ctx: &Context<'a>, gateway: &Object) -> Vec<&'a Object> {
     let sets = ctx.inputs.of_kind(GATEWAY_API, "ListenerSet");
     let x_sets = ctx.inputs.of_kind(GATEWAY_API_X, "XListenerSet");
+    let none = ObjRef::default();
     sets.chain(x_sets)
         .filter(|s| {
-            let parent = s.value.pointer("/spec/parentRef").unwrap_or(&Value::Null);
+            let facts = ctx.inputs.facts_at(s);
+            let parent = facts.and_then(|f| f.listener_set_parent()).unwrap_or(&none);
             is(gateway, &named(parent, &s.id.namespace, "Gateway"))
         })
         .collect()

@@ -92,7 +92,7 @@ pub(super) fn policy_statuses(
     if !extra.is_empty() {
         mark_invalid(&mut extra, &ctx.run.verdicts);
     }
-    let sends_to = backends(attached);
+    let sends_to = backends(ctx, attached);
     // The merge stage's statuses on the Gateway, its listener sets and the backends its routes
     // send to, in the merge stage's order.
     let mut picked: Vec<usize> = Vec::new();
@@ -219,10 +219,14 @@ fn add_status(
 }
 
 /// (kind, namespace, name) of every backendRef of the attached routes' rules.
-fn backends<'a>(attached: &[Attachment<'a>]) -> FastSet<(&'a str, &'a str, &'a str)> {
+fn backends<'a>(
+    ctx: &Context<'a>,
+    attached: &[Attachment<'a>],
+) -> FastSet<(&'a str, &'a str, &'a str)> {
     attached
         .iter()
-        .flat_map(|a| super::lookup::backend_refs(a.route))
+        .filter_map(|a| Some((a.route, ctx.inputs.facts_at(a.route)?)))
+        .flat_map(|(route, facts)| super::lookup::backend_refs(route, facts))
         .collect()
 }
 
@@ -325,13 +329,7 @@ fn through_listener_sets(
         .chain(sets.iter().copied())
         .chain(attached.iter().map(|a| a.route));
     for policy in lookup.targeting(candidates) {
-        let Some(targets) = policy
-            .value
-            .pointer("/spec/targetRefs")
-            .and_then(Value::as_array)
-        else {
-            continue;
-        };
+        let targets = lookup.facts_of(policy).map_or(&[][..], |f| f.target_refs());
         let mut reached: Vec<&Object> = Vec::new();
         for t in targets {
             let target = named(t, &policy.id.namespace, "");
@@ -370,46 +368,27 @@ fn through_listener_sets(
 fn direct_responses(ctx: &Context<'_>, attached: &[Attachment<'_>]) -> Vec<PolicyStatus> {
     let mut out: Vec<PolicyStatus> = Vec::new();
     for a in attached {
-        let rules = a
-            .route
-            .value
-            .pointer("/spec/rules")
-            .and_then(Value::as_array);
-        for rule in rules.into_iter().flatten() {
-            let backend_filters = rule
-                .get("backendRefs")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .map(|b| (b, false));
-            for (holder, on_rule) in std::iter::once((rule, true)).chain(backend_filters) {
-                let filters = holder.get("filters").and_then(Value::as_array);
-                for f in filters.into_iter().flatten() {
-                    let Some(r) = f.get("extensionRef") else {
-                        continue;
-                    };
-                    let text = |key: &str| r.get(key).and_then(Value::as_str).unwrap_or("");
-                    if text("kind") != "DirectResponse" {
-                        continue;
-                    }
-                    let ns = &a.route.id.namespace;
-                    let Some(dr) =
-                        ctx.inputs
-                            .get(text("group"), "DirectResponse", ns, text("name"))
-                    else {
-                        continue;
-                    };
-                    let status = status_for(dr, a.parent, on_rule);
-                    match out
-                        .iter_mut()
-                        .find(|s| s.policy == status.policy && s.ancestor == status.ancestor)
-                    {
-                        // Attached on one rule is attached.
-                        Some(s) if on_rule => s.attached = status.attached,
-                        Some(_) => {}
-                        None => out.push(status),
-                    }
-                }
+        let facts = ctx.inputs.facts_at(a.route).and_then(|f| f.route());
+        // A rule's filters, then its backendRefs' (in spec order, as the facts keep them).
+        for r in facts.map_or(&[][..], |f| &f.extension_refs) {
+            if r.kind() != Some("DirectResponse") {
+                continue;
+            }
+            let on_rule = !r.path.contains(".backendRefs[");
+            let ns = &a.route.id.namespace;
+            let group = r.group().unwrap_or("");
+            let Some(dr) = ctx.inputs.get(group, "DirectResponse", ns, &r.name) else {
+                continue;
+            };
+            let status = status_for(dr, a.parent, on_rule);
+            match out
+                .iter_mut()
+                .find(|s| s.policy == status.policy && s.ancestor == status.ancestor)
+            {
+                // Attached on one rule is attached.
+                Some(s) if on_rule => s.attached = status.attached,
+                Some(_) => {}
+                None => out.push(status),
             }
         }
     }

@@ -7,7 +7,7 @@ use super::ValidationLevel;
 use super::delegation::Delegation;
 use super::{Attachment, Context, condition, status_word};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, ObjRef};
 use crate::resolve::Condition;
 
 /// The section of each route kind.
@@ -163,13 +163,12 @@ fn written(kind: &str, c: &Condition, held: &str) -> Value {
 
 /// The parentRef as the controller echoes it: group and kind as written (empty when unset),
 /// name, and namespace when written.
-fn parent_ref(written: &Value) -> Value {
-    let text = |key: &str| written.get(key).and_then(Value::as_str);
+fn parent_ref(written: &ObjRef) -> Value {
     let mut r = Map::new();
-    r.insert("group".into(), text("group").unwrap_or("").into());
-    r.insert("kind".into(), text("kind").unwrap_or("").into());
-    r.insert("name".into(), text("name").unwrap_or("").into());
-    if let Some(ns) = text("namespace") {
+    r.insert("group".into(), written.group().unwrap_or("").into());
+    r.insert("kind".into(), written.kind().unwrap_or("").into());
+    r.insert("name".into(), (*written.name).into());
+    if let Some(ns) = written.namespace() {
         r.insert("namespace".into(), ns.into());
     }
     Value::Object(r)

@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::Context;
 use super::listeners::Failure;
 use crate::model::Object;
+use crate::model::facts::Listener;
 use crate::resolve::Grants;
 
 /// The first certificateRef of a listener that cannot be used: in another namespace without a
@@ -14,17 +15,13 @@ pub(super) fn certificate_failure(
     ctx: &Context<'_>,
     grants: Option<&Grants>,
     owner: &Object,
-    spec: &Value,
+    spec: &Listener,
 ) -> Option<Failure> {
-    let refs = spec
-        .pointer("/tls/certificateRefs")
-        .and_then(Value::as_array);
-    for r in refs.into_iter().flatten() {
-        let text = |key: &str| r.get(key).and_then(Value::as_str);
-        let group = text("group").unwrap_or("");
-        let kind = text("kind").unwrap_or("Secret");
-        let ns = text("namespace").unwrap_or(&owner.id.namespace);
-        let name = text("name").unwrap_or("");
+    for r in &spec.certificate_refs {
+        let group = r.group().unwrap_or("");
+        let kind = r.kind().unwrap_or("Secret");
+        let ns = r.namespace().unwrap_or(&owner.id.namespace);
+        let name = &*r.name;
         let id = &owner.id;
         if ns != id.namespace
             && grants.is_some_and(|grants| {
@@ -55,10 +52,10 @@ pub(super) fn certificate_failure(
 pub(super) fn client_validation_failure(
     grants: Option<&Grants>,
     owner: &Object,
-    spec: &Value,
+    spec: &Listener,
 ) -> Option<Failure> {
     let frontend = owner.value.pointer("/spec/tls/frontend");
-    let port = spec.get("port").and_then(Value::as_i64);
+    let port = spec.port;
     let per_port = frontend
         .and_then(|f| f.get("perPort"))
         .and_then(Value::as_array)
@@ -100,9 +97,9 @@ pub(super) fn client_validation_failure(
         }
     }
     let verifies_names = spec
-        .pointer("/tls/options")
-        .and_then(Value::as_object)
-        .is_some_and(|o| o.contains_key(VERIFY_SUBJECT_ALT_NAMES));
+        .tls
+        .as_ref()
+        .is_some_and(|t| t.written(VERIFY_SUBJECT_ALT_NAMES).is_some());
     if verifies_names && ca_refs.is_empty() {
         return Some(Failure::new(
             "InvalidCertificateRef",
@@ -116,8 +113,16 @@ pub(super) fn client_validation_failure(
 const VERIFY_SUBJECT_ALT_NAMES: &str = "kgateway.dev/verify-subject-alt-names";
 
 /// Whether an object's TLS settings name an object in another namespace (a certificate, a CA).
-pub(super) fn refers_elsewhere(owner: &Object) -> bool {
+pub(super) fn refers_elsewhere(ctx: &Context<'_>, owner: &Object) -> bool {
     let ns = owner.id.namespace.as_str();
+    let listeners = ctx
+        .inputs
+        .facts_at(owner)
+        .map_or(&[][..], |f| f.listeners());
+    let certificates = listeners
+        .iter()
+        .flat_map(|l| &l.certificate_refs)
+        .any(|r| r.namespace().is_some_and(|n| n != ns));
     let elsewhere = |refs: Option<&Value>| {
         refs.and_then(Value::as_array)
             .into_iter()
@@ -128,18 +133,11 @@ pub(super) fn refers_elsewhere(owner: &Object) -> bool {
                     .is_some_and(|n| n != ns)
             })
     };
-    let listeners = owner
-        .value
-        .pointer("/spec/listeners")
-        .and_then(Value::as_array);
     let frontend = owner.value.pointer("/spec/tls/frontend");
     let per_port = frontend
         .and_then(|f| f.get("perPort"))
         .and_then(Value::as_array);
-    listeners
-        .into_iter()
-        .flatten()
-        .any(|l| elsewhere(l.pointer("/tls/certificateRefs")))
+    certificates
         || elsewhere(frontend.and_then(|f| f.pointer("/default/validation/caCertificateRefs")))
         || per_port
             .into_iter()

@@ -13,9 +13,10 @@ use serde_json::{Map, Value, json};
 
 use super::backends::service_port;
 
-use super::{AI_GROUP, Context, labels_match, service_host};
+use super::{AI_GROUP, Context, service_host};
 use crate::model::Object;
 use crate::model::facts::GATEWAY_API;
+use crate::model::facts_policy::{PolicyFacts, PolicyField};
 
 /// The policies, handed to `emit` in output order; returns each AiGatewayPolicy's status (in the
 /// reference's status list shape).
@@ -28,23 +29,26 @@ pub(super) fn policies(ctx: &Context<'_>, emit: &mut dyn FnMut(Value)) -> Vec<Va
 fn policy_items(ctx: &Context<'_>, object: &Object) -> (Vec<Value>, Value) {
     let mut out = Vec::new();
     let policy = Policy::new(object);
-    let spec = &object.value["spec"];
+    static NO_FACTS: std::sync::LazyLock<PolicyFacts> =
+        std::sync::LazyLock::new(PolicyFacts::default);
+    let facts = ctx.inputs.facts_at(object).and_then(|f| f.policy());
+    let facts = facts.unwrap_or(&NO_FACTS);
+    let section = |name| Section::Facts(&facts.fields, name);
     let mut features: Vec<Feature> = Vec::new();
-    if let Some(t) = spec.get("traffic") {
-        features.extend(traffic::features(ctx, &policy, t));
-    }
-    if let Some(b) = spec.get("backend") {
-        features.extend(backend::features(ctx, &policy, b));
-    }
-    if let Some(f) = spec.get("frontend") {
-        features.extend(traffic::frontend_features(ctx, &policy, f));
-    }
-    let status = status::policy_status(ctx, &policy);
+    features.extend(traffic::features(ctx, &policy, section("traffic")));
+    features.extend(backend::features(ctx, &policy, section("backend")));
+    features.extend(traffic::frontend_features(
+        ctx,
+        &policy,
+        section("frontend"),
+    ));
+    let targets = target_refs(ctx, object, facts);
+    let status = status::policy_status(ctx, &policy, &targets);
     if policy.invalid.borrow().is_some() {
         // An invalid policy is not programmed at all.
         return (out, status);
     }
-    for target_ref in &target_refs(ctx, object) {
+    for target_ref in &targets {
         let Some((target_key, target)) = target(ctx, object, target_ref) else {
             continue;
         };
@@ -75,29 +79,85 @@ fn policy_items(ctx: &Context<'_>, object: &Object) -> (Vec<Value>, Value) {
     (out, status)
 }
 
-/// A policy's targets: its `targetRefs`, then what its `targetSelectors` select (objects of the
-/// kind in the policy's namespace whose labels match), as references.
-pub(super) fn target_refs(ctx: &Context<'_>, policy: &Object) -> Vec<Value> {
-    let spec = &policy.value["spec"];
-    let mut out: Vec<Value> = spec["targetRefs"].as_array().cloned().unwrap_or_default();
-    for selector in spec["targetSelectors"].as_array().into_iter().flatten() {
-        let (Some(group), Some(kind)) = (selector["group"].as_str(), selector["kind"].as_str())
-        else {
+/// A target of a policy: (group, kind, name) in the policy's namespace, and the section named.
+pub(super) struct Target<'a> {
+    pub group: &'a str,
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub section: Option<&'a str>,
+}
+
+/// A policy's targets: its `targetRefs` (those naming a kind and a name), then what its
+/// `targetSelectors` select (objects of the kind in the policy's namespace whose labels match
+/// `matchLabels`).
+fn target_refs<'a>(ctx: &Context<'a>, policy: &Object, facts: &'a PolicyFacts) -> Vec<Target<'a>> {
+    let mut out: Vec<Target<'a>> = facts
+        .target_refs
+        .iter()
+        .filter(|r| r.name_written())
+        .filter_map(|r| {
+            Some(Target {
+                group: r.group().unwrap_or(""),
+                kind: r.kind()?,
+                name: &r.name,
+                section: r.section(),
+            })
+        })
+        .collect();
+    for selector in &facts.target_selectors {
+        let Some(group) = selector.group.as_deref() else {
             continue;
         };
-        for o in ctx.inputs.of_kind(group, kind) {
-            if o.id.namespace == policy.id.namespace
-                && labels_match(&o.value, &selector["matchLabels"])
-            {
-                let mut r = json!({"group": group, "kind": kind, "name": o.id.name});
-                if let Some(section) = selector.get("sectionName") {
-                    r["sectionName"] = section.clone();
-                }
-                out.push(r);
+        let Some(wanted) = &selector.match_labels else {
+            continue;
+        };
+        for o in ctx.inputs.of_kind(group, &selector.kind) {
+            let labels = ctx.inputs.facts_at(o).map_or(&[][..], |f| &f.labels);
+            let matches = wanted.iter().all(|w| labels.contains(w));
+            if o.id.namespace == policy.id.namespace && matches {
+                out.push(Target {
+                    group,
+                    kind: &selector.kind,
+                    name: &o.id.name,
+                    section: selector.section.as_deref(),
+                });
             }
         }
     }
     out
+}
+
+/// One section (`traffic`, `backend`, `frontend`) of a policy, whose fields the features read.
+#[derive(Clone, Copy)]
+pub(super) enum Section<'a> {
+    /// An AiGatewayPolicy's, from its typed facts: the fields named `<section>.<field>`.
+    Facts(&'a [PolicyField], &'static str),
+    /// An AiGatewayBackend's inline `policies`, as written.
+    Value(&'a Value),
+}
+
+impl<'a> Section<'a> {
+    /// A field's value; of a field written twice, the last (as in JSON).
+    pub(super) fn get(self, key: &str) -> Option<&'a Value> {
+        match self {
+            Section::Facts(fields, section) => fields
+                .iter()
+                .rev()
+                .find(|f| {
+                    f.name
+                        .strip_prefix(section)
+                        .and_then(|r| r.strip_prefix('.'))
+                        == Some(key)
+                })
+                .map(|f| &f.value),
+            Section::Value(v) => v.get(key),
+        }
+    }
+
+    /// A value inside a field (`field`, then `inner`).
+    pub(super) fn at(self, field: &str, inner: &str) -> Option<&'a Value> {
+        self.get(field)?.get(inner)
+    }
 }
 
 /// A policy (or a backend's inline policies) being translated, with what went wrong on the way
@@ -146,7 +206,7 @@ pub(super) fn inline_policies(
     if !policies.is_object() {
         return Vec::new();
     }
-    backend::features(ctx, owner, policies)
+    backend::features(ctx, owner, Section::Value(policies))
         .into_iter()
         .map(|f| f.value)
         .collect()
@@ -194,13 +254,11 @@ impl Feature {
 }
 
 /// A targetRef as the data plane names it: the key's target part and the `target` value.
-fn target(ctx: &Context<'_>, policy: &Object, r: &Value) -> Option<(String, Value)> {
+fn target(ctx: &Context<'_>, policy: &Object, r: &Target<'_>) -> Option<(String, Value)> {
     let ns = policy.id.namespace.as_str();
-    let name = r["name"].as_str()?;
-    let group = r["group"].as_str().unwrap_or("");
-    let kind = r["kind"].as_str()?;
+    let (name, group, kind) = (r.name, r.group, r.kind);
     // A Service port is named by its number (the port's name resolved).
-    let section = match (kind, r["sectionName"].as_str()) {
+    let section = match (kind, r.section) {
         ("Service", Some(s)) => {
             Some(service_port(ctx, ns, name, s).map_or_else(|| Value::from(s), Value::from))
         }

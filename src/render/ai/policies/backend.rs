@@ -4,12 +4,12 @@ use crate::render::base64;
 use serde_json::{Map, Value, json};
 
 use super::traffic::{authorization, existing_backend};
-use super::{Feature, Policy};
+use super::{Feature, Policy, Section};
 use crate::model::Object;
 use crate::render::ai::secrets::{config_map_text, secret_text, shown};
 use crate::render::ai::{Context, pick, service_host, str_at};
 
-pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Vec<Feature> {
+pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: Section<'_>) -> Vec<Feature> {
     let mut out = Vec::new();
     if let Some(h) = b.get("http") {
         out.push(Feature::backend(
@@ -39,14 +39,14 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Vec
             json!({"ai": ai_policy(ctx, policy, ai)}),
         ));
     }
-    if let Some(a) = b.pointer("/mcp/authorization") {
+    if let Some(a) = b.at("mcp", "authorization") {
         out.push(Feature::backend(
             None,
             "mcp-authorization",
             json!({"mcpAuthorization": authorization(a)}),
         ));
     }
-    if let Some(a) = b.pointer("/mcp/authentication") {
+    if let Some(a) = b.at("mcp", "authentication") {
         out.push(Feature::backend(
             None,
             "mcp-authentication",

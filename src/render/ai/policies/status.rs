@@ -3,39 +3,42 @@
 
 use serde_json::{Value, json};
 
-use super::{Policy, target_refs};
+use super::{Policy, Target};
 use crate::model::facts::GATEWAY_API;
 use crate::render::ai::{AI_GROUP, Context, condition};
 
-pub(super) fn policy_status(ctx: &Context<'_>, policy: &Policy<'_>) -> Value {
+pub(super) fn policy_status(
+    ctx: &Context<'_>,
+    policy: &Policy<'_>,
+    targets: &[Target<'_>],
+) -> Value {
     let object = policy.object;
     let ns = object.id.namespace.as_str();
     let mut ancestors: Vec<Value> = Vec::new();
     let mut missing = None;
-    for r in &target_refs(ctx, object) {
-        let (Some(name), Some(kind)) = (r["name"].as_str(), r["kind"].as_str()) else {
-            continue;
-        };
-        let group = r["group"].as_str().unwrap_or("");
+    for r in targets {
+        let (group, kind, name) = (r.group, r.kind, r.name);
         let Some(target) = ctx.inputs.get(group, kind, ns, name) else {
             missing.get_or_insert(format!("{kind} {ns}/{name}"));
             continue;
         };
         let found: Vec<Value> = match (group, kind) {
-            (GATEWAY_API, "HTTPRoute" | "GRPCRoute") => target.value["spec"]["parentRefs"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|p| p["kind"].as_str().unwrap_or("Gateway") == "Gateway")
-                .filter_map(|p| {
-                    Some(json!({
-                        "group": GATEWAY_API,
-                        "kind": "Gateway",
-                        "name": p["name"].as_str()?,
-                        "namespace": p["namespace"].as_str().unwrap_or(ns),
-                    }))
-                })
-                .collect(),
+            (GATEWAY_API, "HTTPRoute" | "GRPCRoute") => {
+                let facts = ctx.inputs.facts_at(target).and_then(|f| f.route());
+                facts
+                    .map_or(&[][..], |f| &f.parent_refs)
+                    .iter()
+                    .filter(|p| p.kind().unwrap_or("Gateway") == "Gateway" && p.name_written())
+                    .map(|p| {
+                        json!({
+                            "group": GATEWAY_API,
+                            "kind": "Gateway",
+                            "name": &*p.name,
+                            "namespace": p.namespace().unwrap_or(ns),
+                        })
+                    })
+                    .collect()
+            }
             _ => vec![json!({"group": group, "kind": kind, "name": name, "namespace": ns})],
         };
         for a in found {

@@ -2,11 +2,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Feature, Policy};
+use super::{Feature, Policy, Section};
 use crate::render::ai::routes::{backend_ref, cors};
 use crate::render::ai::{Context, pick};
 
-pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Vec<Feature> {
+pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -> Vec<Feature> {
     let mut out = Vec::new();
     if let Some(timeouts) = t.get("timeouts") {
         out.push(Feature::traffic(
@@ -61,7 +61,7 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Vec
         }
         out.push(Feature::traffic("extproc", json!({ "extProc": v })));
     }
-    if let Some(g) = t.pointer("/rateLimit/global") {
+    if let Some(g) = t.at("rateLimit", "global") {
         out.push(Feature::traffic(
             "rl-global",
             json!({ "remoteRateLimit": global_rate_limit(ctx, policy, g) }),
@@ -240,7 +240,11 @@ pub(super) fn existing_backend(
     backend_ref(ctx, policy.object, r)
 }
 
-pub(super) fn frontend_features(ctx: &Context<'_>, policy: &Policy<'_>, f: &Value) -> Vec<Feature> {
+pub(super) fn frontend_features(
+    ctx: &Context<'_>,
+    policy: &Policy<'_>,
+    f: Section<'_>,
+) -> Vec<Feature> {
     let mut out = Vec::new();
     if let Some(t) = f.get("tracing") {
         // Only whether its collector is there is checked: tracing itself is not rendered.
@@ -260,7 +264,7 @@ pub(super) fn frontend_features(ctx: &Context<'_>, policy: &Policy<'_>, f: &Valu
             json!({ "tls": frontend_tls(t) }),
         ));
     }
-    if let Some(k) = f.pointer("/tcp/keepalive") {
+    if let Some(k) = f.at("tcp", "keepalive") {
         out.push(Feature::frontend(
             "frontend-tcp",
             json!({"tcp": {"keepalives": k}}),
