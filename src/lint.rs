@@ -36,11 +36,23 @@ pub enum Needs {
     Findings,
     /// The model, for the caller to merge once (`explain`): no merge findings in the run.
     Model,
-    /// The model and every resource whole (`render`, `diff`).
+    /// The model and every resource whole (`diff`: the digest of a Gateway's inputs hashes
+    /// each resource's JSON).
     Rendering,
     /// Findings (the merge's included) and the model too: the language server reports the
     /// findings and explains places from the model.
     Editor,
+    /// The model and every resource (`render`), whole only where a later stage reads its JSON:
+    /// the kinds it reads from the typed model alone ([`crate::model::read_typed_only`]) keep
+    /// their identity without the JSON.
+    Render,
+}
+
+impl Needs {
+    /// Whether the run keeps the resources (`Model::objects`).
+    pub fn keeps_objects(self) -> bool {
+        matches!(self, Needs::Rendering | Needs::Render)
+    }
 }
 
 /// Stages left out to measure what they cost (`bench/resolve.sh`), from the undocumented

@@ -31,6 +31,37 @@ fn render_example_at(name: &str, validation_level: ValidationLevel) -> Rendered 
     )
 }
 
+/// A render keeps no JSON of the AiGatewayPolicies (it reads them from the typed model), a diff
+/// keeps every resource whole (its input digests hash them), and both render the same.
+#[test]
+fn render_reads_ai_policies_from_the_typed_model_alone() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render-ai/gateway.yaml");
+    let policies = |options: &LintOptions| {
+        let run = lint_paths(std::slice::from_ref(&path), options).expect("lint");
+        let model = run.model.as_ref().expect("model");
+        let values: Vec<bool> = model
+            .objects
+            .iter()
+            .filter(|o| o.id.kind == "AiGatewayPolicy")
+            .map(|o| o.value.is_null())
+            .collect();
+        let ai = RenderOptions {
+            ai_controller: Config::default().controllers.ai,
+            ..RenderOptions::default()
+        };
+        (values, everything(&render::render(&run, &ai)))
+    };
+    let (render_nulls, rendered) = policies(&render::render_options(LintOptions::default()));
+    let (diff_nulls, rendered_whole) = policies(&render::diff_options(LintOptions::default()));
+    assert_eq!(render_nulls, vec![true; 3], "render: identity only");
+    assert_eq!(diff_nulls, vec![false; 3], "diff: whole");
+    assert!(
+        rendered.contains("AiGatewayPolicy"),
+        "the policies' statuses are rendered"
+    );
+    assert_eq!(rendered, rendered_whole);
+}
+
 /// Everything rendered, as one YAML document.
 fn everything(rendered: &Rendered) -> String {
     let gateways: Vec<Value> = rendered

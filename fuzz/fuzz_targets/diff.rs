@@ -11,7 +11,7 @@ use gwctl::source::SourceFile;
 use libfuzzer_sys::fuzz_target;
 
 fn side(text: &str) -> (gwctl::lint::LintRun, Side) {
-    let options = render::render_options(LintOptions::default());
+    let options = render::diff_options(LintOptions::default());
     let run = lint_sources(vec![SourceFile::new(0, "fuzz.yaml", text)], &options);
     // With the topology: the markdown output below draws it.
     let side = Side::of_run(&run, &RenderOptions::default(), true);

@@ -33,7 +33,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     };
     let render_options =
         RenderOptions::new(&config, gateway, args.validation_level.unwrap_or_default());
-    let options = render::render_options(LintOptions {
+    let options = render::diff_options(LintOptions {
         config,
         limits: (&args.limits).into(),
         values: args.values.clone(),

@@ -318,63 +318,110 @@ impl Documents {
     }
 }
 
-/// `value` pretty-printed as JSON straight into `out`, with `pad` after every line break: a
-/// document as an item of the output's array (two spaces), or a part of one, deeper.
+/// Writes `value` as `serde_json::to_writer_pretty` does, with `pad` after every line break (a
+/// document nested in the output).
 fn pretty(
     out: &mut impl Write,
     value: &serde_json::Value,
     pad: &'static [u8],
 ) -> std::io::Result<()> {
-    let mut indented = Indented::new(out, pad);
-    serde_json::to_writer_pretty(&mut indented, value)
+    use serde::Serialize;
+    let formatter = Padded {
+        pad,
+        level: 0,
+        has_value: false,
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(out, formatter);
+    value
+        .serialize(&mut serializer)
         .map_err(std::io::Error::from)
-        .and_then(|()| indented.finish())
 }
 
-/// Writes through to `W`, with `pad` after every line break. The serialiser's many small writes
-/// are gathered first.
-struct Indented<'w, W: Write> {
-    out: &'w mut W,
+/// serde_json's pretty format (two spaces a level) with a pad after every line break, written
+/// straight to the output: a writer that inserted the pad would see the serialiser's many small
+/// writes one by one.
+struct Padded {
     pad: &'static [u8],
-    buf: Vec<u8>,
+    level: usize,
+    has_value: bool,
 }
 
-impl<'w, W: Write> Indented<'w, W> {
-    const FLUSH_AT: usize = 1 << 16;
-
-    fn new(out: &'w mut W, pad: &'static [u8]) -> Self {
-        Indented {
-            out,
-            pad,
-            buf: Vec::with_capacity(Self::FLUSH_AT + 1024),
+impl Padded {
+    fn line<W: ?Sized + Write>(&self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b"\n")?;
+        w.write_all(self.pad)?;
+        for _ in 0..self.level {
+            w.write_all(b"  ")?;
         }
+        Ok(())
     }
 
-    /// Writes what is gathered.
-    fn finish(self) -> std::io::Result<()> {
-        self.out.write_all(&self.buf)
+    fn open<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(w)?;
+        }
+        w.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.line(w)
     }
 }
 
-impl<W: Write> Write for Indented<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut rest = buf;
-        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
-            self.buf.extend_from_slice(&rest[..=i]);
-            self.buf.extend_from_slice(self.pad);
-            rest = &rest[i + 1..];
-        }
-        self.buf.extend_from_slice(rest);
-        if self.buf.len() >= Self::FLUSH_AT {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(buf.len())
+impl serde_json::ser::Formatter for Padded {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
-        self.out.flush()
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }

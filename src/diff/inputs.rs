@@ -94,7 +94,7 @@ pub fn changed(base: &Inputs, head: &Inputs) -> Option<BTreeSet<(String, String)
 
 impl Inputs {
     /// The inputs of the Gateways a render of the run selects (a run made with
-    /// `render::render_options`); `global_policy_namespace` is the config's: its policies
+    /// `render::diff_options`); `global_policy_namespace` is the config's: its policies
     /// apply in every namespace.
     pub fn of_run(
         run: &LintRun,

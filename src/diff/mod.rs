@@ -2,7 +2,7 @@
 //! effective results of both (findings, effective policy, rendered configuration), never on
 //! their text. A moved or reordered resource is no change.
 //!
-//! Each side is linted with [`crate::render::render_options`] and reduced to a [`Side`] (owned
+//! Each side is linted with [`crate::render::diff_options`] and reduced to a [`Side`] (owned
 //! data keyed by names, so the runs can be dropped); [`diff`] compares two of them.
 
 pub mod effective;
@@ -38,7 +38,7 @@ pub struct Side {
 }
 
 impl Side {
-    /// Reduces a run made with `render::render_options` (the model and objects kept); the
+    /// Reduces a run made with `render::diff_options` (the model and objects kept); the
     /// topology only with `graph` (the Markdown picture needs it).
     pub fn of_run(run: &LintRun, options: &RenderOptions, graph: bool) -> Side {
         // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering

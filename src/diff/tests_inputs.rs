@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::inputs::{self, Inputs};
 use super::{Diff, Head, Side, diff_head};
 use crate::lint::{LintOptions, LintRun, lint_sources};
-use crate::render::{RenderOptions, render_options};
+use crate::render::{RenderOptions, diff_options};
 use crate::source::SourceFile;
 
 /// Two Gateways: `edge/public` (HTTPS with a certificate, routes from the namespaces labelled
@@ -194,7 +194,7 @@ fn options() -> RenderOptions {
 }
 
 fn run(text: &str) -> LintRun {
-    let options = render_options(LintOptions::default());
+    let options = diff_options(LintOptions::default());
     lint_sources(
         vec![SourceFile::new(0, "shop.yaml".to_string(), text)],
         &options,

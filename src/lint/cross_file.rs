@@ -66,7 +66,7 @@ fn gather(files: usize, per_file: Vec<FileResult>, needs: Needs) -> Gathered {
         g.diagnostics.extend(found);
         let mut kept = keep.iter().copied();
         g.facts.retain(|_| kept.next().unwrap_or(true));
-        if needs == Needs::Rendering {
+        if needs.keeps_objects() {
             let mut kept = keep.iter().copied();
             g.objects.retain(|_| kept.next().unwrap_or(true));
         }

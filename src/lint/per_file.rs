@@ -66,7 +66,7 @@ pub(super) struct FileResult {
     pub(super) security: security::SetFacts,
     /// What the resolve stage needs of each resource (the trees are dropped after the file).
     pub(super) facts: Vec<model::facts::Facts>,
-    /// Whole resources, with `Needs::Rendering`.
+    /// Whole resources, with `Needs::Rendering` (`Needs::Render`: see there).
     pub(super) objects: Vec<model::Object>,
 }
 
@@ -114,13 +114,19 @@ pub(super) fn lint_file(
             check_resource(&res, registry, limits, &mut out);
             let found = security::check_resource(&res, &mut out.security);
             out.diagnostics.extend(found);
-            let facts = model::facts::facts_of(&res, &sensitive);
-            if options.needs == Needs::Rendering
-                && let Some(f) = &facts
+            let mut facts = model::facts::facts_of(&res, &sensitive);
+            if options.needs.keeps_objects()
+                && let Some(f) = &mut facts
             {
+                f.settings = model::facts_settings::settings_of(&res, &sensitive);
+                let typed = options.needs == Needs::Render && model::read_typed_only(f);
                 out.objects.push(model::Object {
                     id: f.id.clone(),
-                    value: sensitive.json(res.root),
+                    value: if typed {
+                        serde_json::Value::Null
+                    } else {
+                        sensitive.json(res.root)
+                    },
                 });
             }
             out.facts.extend(facts);

@@ -300,6 +300,8 @@ pub struct Facts {
     /// An AiGatewayBackend's own `spec.policies` and its providers' or MCP targets' inline
     /// `policies` (the two most specific levels of the AI backend merge); `None` for other kinds.
     pub inline_policies: Option<Box<InlinePolicies>>,
+    /// What only the renderer reads (kept when a command renders; `None` otherwise).
+    pub settings: Option<Box<super::facts_settings::Settings>>,
 }
 
 /// The policy fields an AiGatewayBackend carries itself: each is (field name, value).
@@ -412,6 +414,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
         inline_policies: (res.kind == "AiGatewayBackend")
             .then(|| inline_policies(spec_node, secrets))
             .flatten(),
+        settings: None,
     })
 }
 

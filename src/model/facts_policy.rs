@@ -75,6 +75,20 @@ pub struct PolicyFacts {
     pub weight: i64,
     /// `metadata.creationTimestamp` as written (RFC 3339 sorts as text).
     pub created: Option<String>,
+    /// `metadata.generation`, which the policy's status conditions echo.
+    pub generation: Option<i64>,
+}
+
+impl PolicyFacts {
+    /// The value of a field the policy sets; of a field written twice, the last (as a JSON
+    /// conversion of the spec keeps it).
+    pub fn field(&self, name: &str) -> Option<&serde_json::Value> {
+        self.fields
+            .iter()
+            .rev()
+            .find(|f| f.name == name)
+            .map(|f| &f.value)
+    }
 }
 
 /// The sections of an AiGatewayPolicy whose sub-fields merge separately.
@@ -102,6 +116,7 @@ pub fn policy_facts(
     let mut out = PolicyFacts {
         weight,
         created,
+        generation: int(metadata.and_then(|m| m.get("generation"))),
         ..PolicyFacts::default()
     };
     let Some(entries) = spec.and_then(Node::as_map) else {

@@ -4,22 +4,31 @@
 pub mod facts;
 pub mod facts_policy;
 
-/// A resource kept whole (for `render`): who it is and its JSON value.
+/// A resource kept whole (for `render`): who it is and its JSON value (`null` for a resource
+/// later stages read from the typed model alone, see [`read_typed_only`]).
 #[derive(Debug, Clone)]
 pub struct Object {
     pub id: facts::Ident,
     pub value: serde_json::Value,
 }
+
+/// Whether every stage after the model reads the resource from its typed facts alone, never
+/// from its JSON (`render` then keeps no JSON of it): AiGatewayPolicies, whose fields the policy
+/// facts keep (the AI data plane's renderer and the statuses read them there).
+pub fn read_typed_only(facts: &facts::Facts) -> bool {
+    facts.id.kind == "AiGatewayPolicy" && facts.policy().is_some()
+}
 mod facts_backend;
 mod facts_listeners;
 mod facts_refs;
 pub mod facts_rules;
+pub mod facts_settings;
 mod facts_status;
 
 use crate::diag::{Diagnostic, ResourceRef};
 use crate::parse::{Node, ParsedDocument};
 use crate::rules;
-use crate::source::{FileId, SourceFile};
+use crate::source::{FileId, SourceFile, Span};
 
 /// A Kubernetes object found in the input.
 #[derive(Debug, Clone, Copy)]
@@ -68,51 +77,14 @@ fn classify<'a>(
     out: &mut Vec<Resource<'a>>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    use crate::parse::Value;
     let file = source.id;
-    let where_ = match index {
-        Some(i) => format!("items[{i}]: "),
-        None => String::new(),
-    };
-    match &root.value {
-        Value::Null if index.is_none() => return,
-        Value::Map(_) => {}
-        _ => {
-            diags.push(
-                Diagnostic::new(
-                    rules::GW004,
-                    format!("{where_}document is not a Kubernetes object: expected a mapping with apiVersion and kind, found {}", root.type_name()),
-                )
-                .at(file, root.span),
-            );
+    let (api_version, kind) = match object_type(root, index) {
+        Ok(Some(t)) => t,
+        Ok(None) => return,
+        Err((msg, span)) => {
+            diags.push(Diagnostic::new(rules::GW004, msg).at(file, span));
             return;
         }
-    }
-    let api_version = root.get("apiVersion").and_then(Node::as_str);
-    let kind = root.get("kind").and_then(Node::as_str);
-    let (Some(api_version), Some(kind)) = (api_version, kind) else {
-        let missing: Vec<&str> = [
-            ("apiVersion", api_version.is_none()),
-            ("kind", kind.is_none()),
-        ]
-        .iter()
-        .filter(|(_, m)| *m)
-        .map(|(n, _)| *n)
-        .collect();
-        let what = missing.join(" and ");
-        let not_string = missing.iter().any(|k| root.get(k).is_some());
-        let msg = if not_string {
-            format!("{where_}document is not a Kubernetes object: {what} must be a string")
-        } else {
-            format!("{where_}document is not a Kubernetes object: missing {what}")
-        };
-        let span = missing
-            .iter()
-            .find_map(|k| root.entry(k))
-            .map(|e| e.value.span)
-            .unwrap_or(root.span);
-        diags.push(Diagnostic::new(rules::GW004, msg).at(file, span));
-        return;
     };
     if index.is_none()
         && kind.ends_with("List")
@@ -142,4 +114,53 @@ fn classify<'a>(
         namespace: meta_str("namespace"),
         path_prefix_index: index,
     });
+}
+
+/// A document's `apiVersion` and `kind`; `None` for an empty document, else why it is not a
+/// Kubernetes object and where.
+fn object_type(root: &Node, index: Option<usize>) -> Result<Option<(&str, &str)>, (String, Span)> {
+    use crate::parse::Value;
+    let where_ = match index {
+        Some(i) => format!("items[{i}]: "),
+        None => String::new(),
+    };
+    match &root.value {
+        Value::Null if index.is_none() => return Ok(None),
+        Value::Map(_) => {}
+        _ => {
+            return Err((
+                format!(
+                    "{where_}document is not a Kubernetes object: expected a mapping with apiVersion and kind, found {}",
+                    root.type_name()
+                ),
+                root.span,
+            ));
+        }
+    }
+    let api_version = root.get("apiVersion").and_then(Node::as_str);
+    let kind = root.get("kind").and_then(Node::as_str);
+    if let (Some(api_version), Some(kind)) = (api_version, kind) {
+        return Ok(Some((api_version, kind)));
+    }
+    let missing: Vec<&str> = [
+        ("apiVersion", api_version.is_none()),
+        ("kind", kind.is_none()),
+    ]
+    .iter()
+    .filter(|(_, m)| *m)
+    .map(|(n, _)| *n)
+    .collect();
+    let what = missing.join(" and ");
+    let not_string = missing.iter().any(|k| root.get(k).is_some());
+    let msg = if not_string {
+        format!("{where_}document is not a Kubernetes object: {what} must be a string")
+    } else {
+        format!("{where_}document is not a Kubernetes object: missing {what}")
+    };
+    let span = missing
+        .iter()
+        .find_map(|k| root.entry(k))
+        .map(|e| e.value.span)
+        .unwrap_or(root.span);
+    Err((msg, span))
 }

@@ -3,7 +3,7 @@
 //! ([`ai`]); each Gateway's rendering carries the status conditions the controller would write,
 //! predicted by the status stage (`status`) before it.
 //!
-//! Works on a lint run made with `Needs::Rendering` (see [`render_options`]); returns data,
+//! Works on a lint run made with `Needs::Render` (see [`render_options`]); returns data,
 //! printed by the CLI.
 
 pub mod ai;
@@ -105,9 +105,18 @@ pub fn secret_data(value: &str) -> Option<String> {
 /// would see, so a reference to a kind absent from them is a missing object (`--strict-refs`):
 /// the predicted statuses say so, as the controller would.
 pub fn render_options(mut options: LintOptions) -> LintOptions {
-    options.needs = Needs::Rendering;
+    options.needs = Needs::Render;
     options.strict_refs = true;
     options
+}
+
+/// The lint options of a `diff`: a render's, with every resource's JSON kept (the digest of a
+/// Gateway's inputs hashes it).
+pub fn diff_options(options: LintOptions) -> LintOptions {
+    LintOptions {
+        needs: Needs::Rendering,
+        ..render_options(options)
+    }
 }
 
 impl<'a> Context<'a> {

@@ -255,7 +255,10 @@ impl<'a> Context<'a> {
                 objects,
                 run.model.as_ref().map_or(&[][..], |m| &m.facts),
                 run.model.as_ref().map_or(&NO_GRANTS, |m| &m.grants),
-                &discovery::Discovery::new(objects, &options.discovery_namespace_selectors),
+                &discovery::Discovery::new(
+                    run.model.as_ref().map_or(&[][..], |m| &m.facts),
+                    &options.discovery_namespace_selectors,
+                ),
             ),
             merged,
             options,

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::fasthash::FastMap;
-use crate::model::Object;
+use crate::model::facts::Facts;
 
 /// The label every namespace carries, with its own name (set by the API server).
 const NAME_LABEL: &str = "kubernetes.io/metadata.name";
@@ -13,21 +13,15 @@ const NAME_LABEL: &str = "kubernetes.io/metadata.name";
 pub struct Discovery<'a> {
     selectors: &'a [Value],
     /// Labels of the Namespaces in the inputs.
-    labels: FastMap<&'a str, &'a serde_json::Map<String, Value>>,
+    labels: FastMap<&'a str, &'a [(String, String)]>,
 }
 
 impl<'a> Discovery<'a> {
-    pub fn new(objects: &'a [Object], selectors: &'a [Value]) -> Self {
+    pub fn new(facts: &'a [Facts], selectors: &'a [Value]) -> Self {
         let mut labels = FastMap::default();
         if !selectors.is_empty() {
-            for o in objects.iter().filter(|o| o.id.kind == "Namespace") {
-                if let Some(l) = o
-                    .value
-                    .pointer("/metadata/labels")
-                    .and_then(Value::as_object)
-                {
-                    labels.insert(o.id.name.as_str(), l);
-                }
+            for f in facts.iter().filter(|f| f.id.kind == "Namespace") {
+                labels.insert(f.id.name.as_str(), f.labels.as_slice());
             }
         }
         Discovery { selectors, labels }
@@ -42,7 +36,13 @@ impl<'a> Discovery<'a> {
             if key == NAME_LABEL {
                 return Some(namespace);
             }
-            self.labels.get(namespace)?.get(key)?.as_str()
+            let labels = self.labels.get(namespace)?;
+            // A key written twice has its last value, as in JSON.
+            labels
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
         };
         self.selectors.iter().any(|s| matches(s, &label))
     }
@@ -93,10 +93,10 @@ mod tests {
             json!({"matchExpressions": [{"key": NAME_LABEL, "operator": "In", "values": ["infra"]}]}),
             json!({"matchLabels": {"app": "a"}}),
         ];
-        let labels = serde_json::Map::from_iter([("app".to_string(), json!("a"))]);
+        let labels = [("app".to_string(), "a".to_string())];
         let d = Discovery {
             selectors: &selectors,
-            labels: FastMap::from_iter([("a", &labels)]),
+            labels: FastMap::from_iter([("a", &labels[..])]),
         };
         assert!(d.sees("infra"), "by its name label");
         assert!(d.sees("a"), "by a label of its Namespace");

@@ -285,7 +285,8 @@ fn replacing_policy(lookup: &Lookup<'_>, owner: &Object, listener: &str) -> Opti
             return None;
         }
         let r = lookup.rejection(&resource_ref(&policy.id))?;
-        (r.is_reference() || r.proxy.is_some()).then(|| controller_message(r, Some(&policy.value)))
+        (r.is_reference() || r.proxy.is_some())
+            .then(|| controller_message(r, Some(lookup.written_of(policy))))
     })
 }
 
@@ -302,7 +303,8 @@ fn replacing_gateway_policy(lookup: &Lookup<'_>, gateway: &Object) -> Option<Str
             return None;
         }
         let r = lookup.rejection(&resource_ref(&policy.id))?;
-        (r.is_reference() || r.proxy.is_some()).then(|| controller_message(r, Some(&policy.value)))
+        (r.is_reference() || r.proxy.is_some())
+            .then(|| controller_message(r, Some(lookup.written_of(policy))))
     })
 }
 

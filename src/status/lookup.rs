@@ -2,9 +2,8 @@
 //! the objects that target others (policies), why the controller rejects a resource, and the backends
 //! routes send to.
 
-use serde_json::Value;
-
 use super::Context;
+use super::messages::Written;
 use crate::diag::{Rejection, ResourceRef, Verdicts};
 use crate::fasthash::{FastMap, FastSet};
 use crate::model::Object;
@@ -90,9 +89,14 @@ impl<'a> Lookup<'a> {
         self.typed.of(object)
     }
 
-    /// The whole value of the object a resource reference names.
-    pub fn value_of(&self, r: &ResourceRef) -> Option<&'a Value> {
-        self.object(r).map(|o| &o.value)
+    /// The object a resource reference names, as a rejection's message reads it.
+    pub fn written(&self, r: &ResourceRef) -> Option<Written<'a>> {
+        self.object(r).map(|o| self.written_of(o))
+    }
+
+    /// An object as a rejection's message reads it: a policy's typed fields, else its JSON.
+    pub fn written_of(&self, o: &'a Object) -> Written<'a> {
+        Written::of(o, self.facts_of(o))
     }
 
     /// Why the controller does not accept a resource (what the merge stage marks it invalid
@@ -103,7 +107,7 @@ impl<'a> Lookup<'a> {
         let proxy = || {
             self.verdicts
                 .rejected_strict(r)
-                .filter(|x| super::messages::proxy_words(x, self.value_of(r)).is_some())
+                .filter(|x| super::messages::proxy_words(x, self.written(r)).is_some())
         };
         self.verdicts
             .rejected_ref(r)

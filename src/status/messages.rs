@@ -5,19 +5,59 @@ use serde_json::Value;
 
 use super::proxy::XDS;
 use crate::diag::{ProxyCheck, Rejection};
+use crate::model::Object;
+use crate::model::facts::Facts;
+use crate::model::facts_policy::PolicyFacts;
+
+/// The resource a rejection is on, as a later stage reads it: a policy's typed fields, or the
+/// JSON value of another kind.
+#[derive(Clone, Copy)]
+pub(super) enum Written<'a> {
+    Policy(&'a PolicyFacts),
+    Json(&'a Value),
+}
+
+impl<'a> Written<'a> {
+    /// An object of the inputs, with its typed facts: a policy's fields, else its JSON.
+    pub(super) fn of(object: &'a Object, facts: Option<&'a Facts>) -> Self {
+        match facts.and_then(Facts::policy) {
+            Some(p) => Written::Policy(p),
+            None => Written::Json(&object.value),
+        }
+    }
+
+    /// The text at a field path (`spec.a[1].b`).
+    fn text_at(self, path: &str) -> Option<&'a str> {
+        match self {
+            Written::Json(v) => v.pointer(&pointer(path)?)?.as_str(),
+            Written::Policy(p) => {
+                let in_spec = path.strip_prefix("spec.")?;
+                p.fields.iter().rev().find_map(|f| {
+                    let rest = in_spec.strip_prefix(f.name.as_str())?;
+                    if !(rest.is_empty() || rest.starts_with(['.', '['])) {
+                        return None;
+                    }
+                    // The pointer of the rest, as a path under a field named `x`.
+                    let inner = pointer(&format!("x{rest}"))?;
+                    f.value.pointer(inner.strip_prefix("/x")?)?.as_str()
+                })
+            }
+        }
+    }
+}
 
 /// The proxy's words for an error only it finds, where they do not depend on more than gwctl
 /// knows: a transformation template is compiled by the transformation dynamic module, which
 /// reports only that it failed to start; a regular expression is RE2's (`object` is the
 /// resource the error is on, whose value RE2 names). `None` where gwctl cannot say them.
-pub(super) fn proxy_words(r: &Rejection, object: Option<&Value>) -> Option<String> {
+pub(super) fn proxy_words(r: &Rejection, object: Option<Written<'_>>) -> Option<String> {
     let path = r.path.as_deref().unwrap_or("");
     match r.proxy? {
         ProxyCheck::Template if path.starts_with("spec.transformation.") => Some(format!(
             "{XDS}Failed to create pre-route filter config: Failed to initialize per-route dynamic module"
         )),
         ProxyCheck::Regex => {
-            let pattern = object?.pointer(&pointer(path)?)?.as_str()?;
+            let pattern = object?.text_at(path)?;
             Some(format!("{XDS}{}", super::proxy::re2_refusal(pattern)?))
         }
         ProxyCheck::PathPrefix => Some(format!("{XDS}path_prefix should start with \"/\".")),
@@ -44,7 +84,7 @@ fn pointer(path: &str) -> Option<String> {
 }
 
 /// The controller's message for a rejection, where it has its own words for it; else gwctl's.
-pub(super) fn controller_message(r: &Rejection, object: Option<&Value>) -> String {
+pub(super) fn controller_message(r: &Rejection, object: Option<Written<'_>>) -> String {
     if let Some(words) = proxy_words(r, object).or_else(|| r.words.clone()) {
         return words;
     }

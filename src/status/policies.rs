@@ -196,14 +196,19 @@ fn add_status(
     if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors") {
         let generation = lookup
             .object(&s.policy)
-            .and_then(|o| o.value.pointer("/metadata/generation"))
-            .and_then(Value::as_i64);
+            .and_then(|o| match lookup.facts_of(o) {
+                Some(f) if f.policy().is_some() => f.policy().and_then(|p| p.generation),
+                _ => o
+                    .value
+                    .pointer("/metadata/generation")
+                    .and_then(Value::as_i64),
+            });
         let mut s = s.clone();
         if let Some(r) = lookup.rejection(&s.policy) {
             s.accepted = PolicyCondition {
                 status: false,
                 reason: "Invalid",
-                message: controller_message(r, lookup.value_of(&s.policy)),
+                message: controller_message(r, lookup.written(&s.policy)),
             };
             s.attached = PolicyCondition {
                 status: false,

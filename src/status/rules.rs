@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::Context;
+use super::messages::Written;
 use crate::merge::Place;
 use crate::model::Object;
 
@@ -69,7 +70,7 @@ pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<Strin
             let value = ctx
                 .inputs
                 .get(&id.group, &id.kind, &id.namespace, &id.name)
-                .map(|o| &o.value);
+                .map(|o| Written::of(o, ctx.inputs.facts_at(o)));
             let translated = rejection.is_reference()
                 || (strict && super::messages::proxy_words(rejection, value).is_some());
             (id.kind == "TrafficPolicy" && translated)

@@ -433,13 +433,10 @@ fn key_material(
     validation: &mut Map<String, Value>,
 ) {
     if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
-        && let Some(secret) = ctx.inputs.get("", "Secret", namespace, name)
+        && ctx.inputs.get("", "Secret", namespace, name).is_some()
     {
         let data = |key: &str| {
-            secret
-                .value
-                .pointer("/data")
-                .and_then(|d| d.get(key))
+            super::settings::data(ctx, "Secret", namespace, name, key)
                 .and_then(Value::as_str)
                 .map(|b64| {
                     let text = crate::render::secret_data(b64).unwrap_or_else(|| b64.to_string());
@@ -490,7 +487,7 @@ fn tls_params(params: &Value) -> Value {
         ("minVersion", "tlsMinimumProtocolVersion"),
     ] {
         if let Some(v) = params.get(key).and_then(Value::as_str) {
-            out.insert(field.into(), json!(format!("TLSv{}", v.replace('.', "_"))));
+            out.insert(field.into(), json!(super::tls_options::tls_version(v)));
         }
     }
     Value::Object(out)

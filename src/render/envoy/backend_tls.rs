@@ -5,9 +5,10 @@ use serde_json::{Map, Value, json};
 
 use super::super::Context;
 use super::plan::array as array_of;
-use super::typed;
+use super::{tls_options, typed};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, Spec};
+use crate::model::facts_policy::PolicyFacts;
 
 /// The value of one of a policy's `options` (`kgateway.dev/*` keys).
 fn option<'v>(options: Option<&'v Value>, key: &str) -> Option<&'v str> {
@@ -19,18 +20,19 @@ fn option<'v>(options: Option<&'v Value>, key: &str) -> Option<&'v str> {
 /// digests) or the system's.
 pub fn policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
     let policy = attached(ctx, target)?;
-    let validation = policy.value.pointer("/spec/validation")?;
+    let validation = policy.field("validation")?;
     let hostname = validation.get("hostname").and_then(Value::as_str);
     let mut context = Map::new();
     let sans = subject_alt_names(validation, hostname);
     if !sans.is_empty() {
         context.insert("matchTypedSubjectAltNames".into(), Value::Array(sans));
     }
-    let options = policy.value.pointer("/spec/options");
+    let options = policy.field("options");
     if let Some(hashes) = option(options, "kgateway.dev/verify-certificate-hash") {
-        // One hash, or a YAML-like list of them (`- HASH` lines), as on a listener.
-        let list: Vec<&str> = hashes.split_whitespace().filter(|t| *t != "-").collect();
-        context.insert("verifyCertificateHash".into(), json!(list));
+        context.insert(
+            "verifyCertificateHash".into(),
+            json!(tls_options::certificate_hashes(hashes)),
+        );
     }
     let mut common = Map::new();
     if validation
@@ -72,16 +74,20 @@ pub fn policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
 }
 
 /// The BackendTLSPolicy of the target's namespace whose targetRefs name it.
-fn attached<'a>(ctx: &Context<'a>, target: &Object) -> Option<&'a Object> {
+fn attached<'a>(ctx: &Context<'a>, target: &Object) -> Option<&'a PolicyFacts> {
     let group = target.id.group.as_str();
     ctx.inputs
         .of_kind(GATEWAY_API, "BackendTLSPolicy")
         .filter(|o| o.id.namespace == target.id.namespace)
-        .find(|o| {
-            array_of(&o.value, "/spec/targetRefs").any(|r| {
-                r.get("group").and_then(Value::as_str).unwrap_or("") == group
-                    && r.get("kind").and_then(Value::as_str) == Some(target.id.kind.as_str())
-                    && r.get("name").and_then(Value::as_str) == Some(target.id.name.as_str())
+        .filter_map(|o| match &ctx.inputs.facts_at(o)?.spec {
+            Spec::Policy(p) => Some(&**p),
+            _ => None,
+        })
+        .find(|p| {
+            p.target_refs.iter().any(|r| {
+                r.group().unwrap_or("") == group
+                    && r.kind() == Some(target.id.kind.as_str())
+                    && &*r.name == target.id.name.as_str()
             })
         })
 }
@@ -93,16 +99,10 @@ fn ca_certificates(ctx: &Context<'_>, validation: &Value, ns: &str) -> Vec<Strin
     for r in array_of(validation, "/caCertificateRefs") {
         let name = r.get("name").and_then(Value::as_str).unwrap_or("");
         let text = match r.get("kind").and_then(Value::as_str) {
-            Some("Secret") => ctx
-                .inputs
-                .get("", "Secret", ns, name)
-                .and_then(|s| s.value.pointer("/data/ca.crt"))
+            Some("Secret") => super::settings::data(ctx, "Secret", ns, name, "ca.crt")
                 .and_then(Value::as_str)
                 .and_then(crate::render::secret_data),
-            _ => ctx
-                .inputs
-                .get("", "ConfigMap", ns, name)
-                .and_then(|c| c.value.pointer("/data/ca.crt"))
+            _ => super::settings::data(ctx, "ConfigMap", ns, name, "ca.crt")
                 .and_then(Value::as_str)
                 .map(str::to_string),
         };
@@ -136,30 +136,7 @@ fn subject_alt_names(validation: &Value, hostname: Option<&str>) -> Vec<Value> {
 /// `kgateway.dev/*` keys (cipher suites, curves, protocol versions, ALPN).
 fn tls_options(common: &mut Map<String, Value>, options: Option<&Value>) {
     let option = |key: &str| option(options, key);
-    let list = |text: &str| -> Vec<String> {
-        text.split(',')
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let mut params = Map::new();
-    for (key, field) in [
-        ("kgateway.dev/cipher-suites", "cipherSuites"),
-        ("kgateway.dev/ecdh-curves", "ecdhCurves"),
-    ] {
-        if let Some(text) = option(key) {
-            params.insert(field.into(), json!(list(text)));
-        }
-    }
-    for (key, field) in [
-        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
-        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
-    ] {
-        if let Some(v) = option(key) {
-            params.insert(field.into(), json!(format!("TLSv{}", v.replace('.', "_"))));
-        }
-    }
+    let params = tls_options::params(option);
     if !params.is_empty()
         && let Value::Object(existing) = common
             .entry("tlsParams")
@@ -168,7 +145,7 @@ fn tls_options(common: &mut Map<String, Value>, options: Option<&Value>) {
         existing.extend(params);
     }
     if let Some(text) = option("kgateway.dev/alpn-protocols").filter(|t| *t != "allow-empty") {
-        let protocols = list(text);
+        let protocols = tls_options::split_list(text, ',');
         if !protocols.is_empty() {
             common.insert("alpnProtocols".into(), json!(protocols));
         }

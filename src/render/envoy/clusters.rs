@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::super::Context;
-use super::plan::array;
-use super::{ads_source, backend_config, typed};
+use super::{ads_source, backend_config, settings, typed};
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, ObjRef};
+use crate::model::facts_settings::BackendSettings;
 
 /// Where a backendRef that cannot be resolved sends traffic (its requests fail with 500).
 pub const BLACKHOLE: &str = "blackhole-cluster";
@@ -110,23 +110,18 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: BackendRef<'_>) ->
     }
     match (group, kind) {
         ("", "Service") => {
-            let Some(svc) = ctx.inputs.get("", "Service", ns, name) else {
+            let Some(ports) = settings::service_ports_of(ctx, ns, name) else {
                 return Target::blackhole();
             };
             let Some(port) = port else {
                 return Target::blackhole();
             };
-            let Some(p) = array(&svc.value, "/spec/ports")
-                .find(|p| p.get("port").and_then(Value::as_i64) == Some(port))
-            else {
+            let Some(p) = ports.iter().find(|p| p.port == Some(port)) else {
                 return Target::blackhole();
             };
             Target {
                 cluster: cluster_name(group, kind, ns, name, port).unwrap_or_default(),
-                app_protocol: p
-                    .get("appProtocol")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
+                app_protocol: p.app_protocol.as_deref().map(str::to_string),
                 resolved: true,
                 dynamic_forward_proxy: false,
             }
@@ -135,15 +130,14 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: BackendRef<'_>) ->
             let Some(backend) = ctx.inputs.get(GATEWAY_GROUP, "Backend", ns, name) else {
                 return Target::blackhole();
             };
+            let settings = settings::backend(ctx, backend);
             Target {
                 cluster: cluster_name(group, kind, ns, name, 0).unwrap_or_default(),
-                app_protocol: backend
-                    .value
-                    .pointer("/spec/static/appProtocol")
-                    .and_then(Value::as_str)
+                app_protocol: settings
+                    .and_then(|b| b.app_protocol.as_deref())
                     .map(str::to_string),
                 resolved: true,
-                dynamic_forward_proxy: backend.value.pointer("/spec/type").and_then(Value::as_str)
+                dynamic_forward_proxy: settings.and_then(|b| b.kind.as_deref())
                     == Some("DynamicForwardProxy"),
             }
         }
@@ -155,8 +149,8 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: BackendRef<'_>) ->
 pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
     let mut out: BTreeMap<String, Value> = BTreeMap::new();
     for svc in ctx.inputs.of_kind("", "Service") {
-        for (pi, p) in array(&svc.value, "/spec/ports").enumerate() {
-            let Some(port) = p.get("port").and_then(Value::as_i64) else {
+        for (pi, p) in settings::service_ports(ctx, svc).iter().enumerate() {
+            let Some(port) = p.port else {
                 continue;
             };
             let name = cluster_name("", "Service", &svc.id.namespace, &svc.id.name, port)
@@ -165,7 +159,7 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
                 out.insert(name.clone(), backend_config::without_endpoints(&name));
                 continue;
             }
-            let app = p.get("appProtocol").and_then(Value::as_str);
+            let app = p.app_protocol.as_deref();
             let mut cluster = service_cluster(&name, app);
             let policy = backend_config::effective(ctx, svc, Some(pi));
             if let Value::Object(fields) = &mut cluster {
@@ -175,16 +169,16 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
         }
     }
     for b in ctx.inputs.of_kind(GATEWAY_GROUP, "Backend") {
-        if let Some((name, mut value)) = backend_cluster(b) {
+        let Some(settings) = settings::backend(ctx, b) else {
+            continue;
+        };
+        if let Some((name, mut value)) = backend_cluster(b, settings) {
             if backend_config::rejected(ctx, b, None) {
                 out.insert(name.clone(), backend_config::without_endpoints(&name));
                 continue;
             }
             let policy = backend_config::effective(ctx, b, None);
-            let app = b
-                .value
-                .pointer("/spec/static/appProtocol")
-                .and_then(Value::as_str);
+            let app = settings.app_protocol.as_deref();
             if let Value::Object(fields) = &mut value {
                 backend_config::apply(ctx, fields, &policy, speaks_h2(app), b);
             }
@@ -242,10 +236,9 @@ fn protocol_options(app_protocol: Option<&str>) -> Option<Value> {
     })
 }
 
-fn backend_cluster(b: &Object) -> Option<(String, Value)> {
-    let spec = b.value.get("spec")?;
+fn backend_cluster(b: &Object, spec: &BackendSettings) -> Option<(String, Value)> {
     let cluster = cluster_name(GATEWAY_GROUP, "Backend", &b.id.namespace, &b.id.name, 0)?;
-    match spec.get("type").and_then(Value::as_str)? {
+    match spec.kind.as_deref()? {
         "DynamicForwardProxy" => {
             let mut c = json!({
                 "clusterType": {
@@ -259,11 +252,7 @@ fn backend_cluster(b: &Object) -> Option<(String, Value)> {
                 "lbPolicy": "CLUSTER_PROVIDED",
                 "name": cluster,
             });
-            if spec
-                .pointer("/dynamicForwardProxy/enableTls")
-                .and_then(Value::as_bool)
-                == Some(true)
-            {
+            if spec.forward_proxy_tls {
                 c["transportSocket"] = json!({
                     "name": "envoy.transport_sockets.tls",
                     "typedConfig": typed(
@@ -278,10 +267,10 @@ fn backend_cluster(b: &Object) -> Option<(String, Value)> {
             Some((cluster, c))
         }
         "Static" => {
-            let endpoints: Vec<Value> = array(spec, "/static/hosts")
-                .map(|h| {
-                    let host = h.get("host").and_then(Value::as_str).unwrap_or("");
-                    let port = h.get("port").and_then(Value::as_i64).unwrap_or(0);
+            let endpoints: Vec<Value> = spec
+                .hosts
+                .iter()
+                .map(|(host, port)| {
                     json!({"endpoint": {
                         "address": {"socketAddress": {"address": host, "portValue": port}},
                         "healthCheckConfig": {"hostname": host},
@@ -289,7 +278,7 @@ fn backend_cluster(b: &Object) -> Option<(String, Value)> {
                     }})
                 })
                 .collect();
-            let app = spec.pointer("/static/appProtocol").and_then(Value::as_str);
+            let app = spec.app_protocol.as_deref();
             let mut c = json!({
                 "connectTimeout": "5s",
                 "dnsLookupFamily": "V4_PREFERRED",

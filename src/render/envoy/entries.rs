@@ -108,7 +108,8 @@ fn expand<'a>(
     let inherits = typed.inherits_matcher;
     // The delegating rules above this route, nearest first.
     let parents: Vec<(&'a Object, usize)> = path.iter().rev().skip(1).copied().collect();
-    for (ri, rule) in array(&route.value, "/spec/rules").enumerate() {
+    let rules = &super::settings::route(walk.ctx, route).rules;
+    for (ri, rule) in rules.iter().enumerate() {
         let ms: Vec<&'a Value> = array(rule, "/matches").collect();
         let ms: Vec<(usize, &'a Value)> = if ms.is_empty() {
             vec![(0, &Value::Null)]
@@ -328,7 +329,7 @@ pub fn inherited_rule<'a>(ctx: &Context<'a>, e: &Entry<'a>) -> std::borrow::Cow<
     use std::borrow::Cow;
     let mut rule = Cow::Borrowed(e.rule);
     for &(parent, ri) in &e.parents {
-        let Some(parent_rule) = parent.value.pointer(&format!("/spec/rules/{ri}")) else {
+        let Some(parent_rule) = super::settings::route(ctx, parent).rules.get(ri) else {
             continue;
         };
         let prefers_parent = prefers_parent(typed_route(ctx, parent));

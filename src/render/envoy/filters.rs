@@ -8,6 +8,7 @@ use super::clusters::{self, GATEWAY_GROUP};
 use super::plan::array;
 use crate::model::Object;
 use crate::model::facts::{Facts, Spec};
+use crate::model::facts_settings::REDIRECT_CODE;
 
 /// What a rule's filters add to its Envoy Route.
 #[derive(Default)]
@@ -40,7 +41,7 @@ pub fn rule(
                 headers(&mut out.route, f.get("responseHeaderModifier"), "response")?
             }
             "RequestRedirect" => {
-                let code = redirect_code(route, rule)?;
+                let code = redirect_code(ctx, route, rule)?;
                 let r = f.get("requestRedirect").unwrap_or(&Value::Null);
                 out.redirect = Some(redirect(r, code, port)?)
             }
@@ -169,17 +170,10 @@ pub fn headers(
     Ok(())
 }
 
-/// The annotation that overrides a RequestRedirect's status code: one code for the route, or
-/// `rule=code` pairs by rule name.
-const REDIRECT_CODE: &str = "kgateway.dev/http-redirect-status-code";
-
-fn redirect_code(route: &Object, rule: &Value) -> Result<Option<i64>, String> {
-    let Some(text) = route
-        .value
-        .pointer("/metadata/annotations")
-        .and_then(|a| a.get(REDIRECT_CODE))
-        .and_then(Value::as_str)
-    else {
+/// The status code of a RequestRedirect as the route's [`REDIRECT_CODE`] annotation overrides
+/// it: one code for the route, or `rule=code` pairs by rule name.
+fn redirect_code(ctx: &Context<'_>, route: &Object, rule: &Value) -> Result<Option<i64>, String> {
+    let Some(text) = super::settings::route(ctx, route).redirect_code.as_deref() else {
         return Ok(None);
     };
     let parse = |c: &str| {

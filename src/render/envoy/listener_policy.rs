@@ -10,6 +10,7 @@ use super::super::Context;
 use super::{duration, typed};
 use crate::merge::{Family, Place};
 use crate::model::Object;
+use crate::model::facts::Spec;
 
 /// What the listener policies set, for one port.
 #[derive(Default)]
@@ -167,14 +168,23 @@ fn listener_policy_keys(ctx: &Context<'_>, owner: usize) -> Vec<String> {
     let Some(model) = &ctx.run.model else {
         return Vec::new();
     };
-    let id = &model.facts[owner].id;
-    let Some(policy) = ctx.inputs.get(&id.group, &id.kind, &id.namespace, &id.name) else {
+    let Some(facts) = model.facts.get(owner) else {
         return Vec::new();
     };
+    let id = &facts.id;
+    if ctx
+        .inputs
+        .get(&id.group, &id.kind, &id.namespace, &id.name)
+        .is_none()
+    {
+        return Vec::new();
+    }
+    let spec = |name: &str| match &facts.spec {
+        Spec::Policy(p) => p.field(name),
+        _ => None,
+    };
     let mut keys = Vec::new();
-    for (k, sub) in policy
-        .value
-        .pointer("/spec/default")
+    for (k, sub) in spec("default")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
@@ -187,9 +197,7 @@ fn listener_policy_keys(ctx: &Context<'_>, owner: usize) -> Vec<String> {
             keys.push(format!("default.{k}"));
         }
     }
-    for p in policy
-        .value
-        .pointer("/spec/perPort")
+    for p in spec("perPort")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -329,7 +337,18 @@ pub(super) fn backend_ref_cluster(b: &Value, ns: &str) -> Result<String, String>
 
 /// One HTTP connection manager setting.
 fn http_setting(out: &mut Settings, name: &str, v: &Value) {
-    let hcm = &mut out.hcm;
+    match name {
+        "acceptHttp10" | "defaultHostForHttp10" | "preserveHttp1HeaderCase" => {
+            http1_setting(&mut out.hcm, name, v)
+        }
+        "upgradeConfig" | "earlyRequestHeaderModifier" => hcm_extension(&mut out.hcm, name, v),
+        "healthCheck" => out.first_filters.push(health_check(v)),
+        _ => hcm_field(&mut out.hcm, name, v),
+    }
+}
+
+/// A setting that is one field of the HTTP connection manager, as written or converted.
+fn hcm_field(hcm: &mut Map<String, Value>, name: &str, v: &Value) {
     match name {
         "useRemoteAddress"
         | "xffNumTrustedHops"
@@ -355,9 +374,14 @@ fn http_setting(out: &mut Settings, name: &str, v: &Value) {
                 );
             }
         }
-        "acceptHttp10" | "defaultHostForHttp10" => {
-            protocol_option(hcm, name, v.clone());
-        }
+        _ => {}
+    }
+}
+
+/// A setting of the HTTP/1 protocol options.
+fn http1_setting(hcm: &mut Map<String, Value>, name: &str, v: &Value) {
+    match name {
+        "acceptHttp10" | "defaultHostForHttp10" => protocol_option(hcm, name, v.clone()),
         "preserveHttp1HeaderCase" if v.as_bool() == Some(true) => {
             protocol_option(
                 hcm,
@@ -371,43 +395,49 @@ fn http_setting(out: &mut Settings, name: &str, v: &Value) {
                 }}),
             );
         }
-        "upgradeConfig" => {
-            let list: Vec<Value> = v
-                .get("enabledUpgrades")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .map(|u| json!({"upgradeType": u}))
-                .collect();
-            hcm.insert("upgradeConfigs".into(), Value::Array(list));
-        }
-        "earlyRequestHeaderModifier" => {
-            hcm.insert(
-                "earlyHeaderMutationExtensions".into(),
-                json!([{
-                    "name": "envoy.http.early_header_mutation.header_mutation",
-                    "typedConfig": typed(
-                        "envoy.extensions.http.early_header_mutation.header_mutation.v3.HeaderMutation",
-                        json!({"mutations": super::policy::mutations(v)}),
-                    ),
-                }]),
-            );
-        }
-        "healthCheck" => {
-            let path = v.get("path").and_then(Value::as_str).unwrap_or("/");
-            out.first_filters.push(json!({
-                "name": "envoy.filters.http.health_check",
-                "typedConfig": typed(
-                    "envoy.extensions.filters.http.health_check.v3.HealthCheck",
-                    json!({
-                        "headers": [{"name": ":path", "stringMatch": {"exact": path}}],
-                        "passThroughMode": false,
-                    }),
-                ),
-            }));
-        }
         _ => {}
     }
+}
+
+/// A setting that adds to the HTTP connection manager's lists: upgrades, early header
+/// mutations.
+fn hcm_extension(hcm: &mut Map<String, Value>, name: &str, v: &Value) {
+    if name == "upgradeConfig" {
+        let list: Vec<Value> = v
+            .get("enabledUpgrades")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|u| json!({"upgradeType": u}))
+            .collect();
+        hcm.insert("upgradeConfigs".into(), Value::Array(list));
+    } else {
+        hcm.insert(
+            "earlyHeaderMutationExtensions".into(),
+            json!([{
+                "name": "envoy.http.early_header_mutation.header_mutation",
+                "typedConfig": typed(
+                    "envoy.extensions.http.early_header_mutation.header_mutation.v3.HeaderMutation",
+                    json!({"mutations": super::policy::mutations(v)}),
+                ),
+            }]),
+        );
+    }
+}
+
+/// The health check filter, answering on `path` (`/` unless set) without the upstream.
+fn health_check(v: &Value) -> Value {
+    let path = v.get("path").and_then(Value::as_str).unwrap_or("/");
+    json!({
+        "name": "envoy.filters.http.health_check",
+        "typedConfig": typed(
+            "envoy.extensions.filters.http.health_check.v3.HealthCheck",
+            json!({
+                "headers": [{"name": ":path", "stringMatch": {"exact": path}}],
+                "passThroughMode": false,
+            }),
+        ),
+    })
 }
 
 /// Sets one field of the HTTP/1 protocol options.

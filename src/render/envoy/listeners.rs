@@ -9,7 +9,7 @@ use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
 use super::plan::{self, GwListener, Plan, Port, array, domains, terminates_tls};
-use super::{ads_source, secret_digest, typed};
+use super::{ads_source, secret_digest, tls_options, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
 pub struct RouteConfig {
@@ -228,7 +228,7 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
     tls_params(&mut common, option, http);
     let mut validation = serde_json::Map::new();
     if let Some(names) = option("kgateway.dev/verify-subject-alt-names") {
-        let sans: Vec<Value> = split_list(names, ',')
+        let sans: Vec<Value> = tls_options::split_list(names, ',')
             .into_iter()
             .map(|n| json!({"matcher": {"exact": n}, "sanType": "DNS"}))
             .collect();
@@ -245,9 +245,10 @@ fn downstream_tls(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>, http: 
         );
     }
     if let Some(hashes) = option("kgateway.dev/verify-certificate-hash") {
-        // One hash, or a YAML-like list of them (`- HASH` lines).
-        let list: Vec<&str> = hashes.split_whitespace().filter(|t| *t != "-").collect();
-        validation.insert("verifyCertificateHash".into(), json!(list));
+        validation.insert(
+            "verifyCertificateHash".into(),
+            json!(tls_options::certificate_hashes(hashes)),
+        );
     }
     if !validation.is_empty() {
         common["validationContext"] = Value::Object(validation);
@@ -273,14 +274,11 @@ fn certificates(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>) -> Vec<V
     for r in &l.typed.certificate_refs {
         let ns = r.namespace().unwrap_or(gw_ns);
         let name = &*r.name;
-        let Some(secret) = ctx.inputs.get("", "Secret", ns, name) else {
+        if ctx.inputs.get("", "Secret", ns, name).is_none() {
             continue;
-        };
+        }
         let data = |key: &str| {
-            secret
-                .value
-                .pointer("/data")
-                .and_then(|d| d.get(key))
+            super::settings::data(ctx, "Secret", ns, name, key)
                 .and_then(Value::as_str)
                 .map(secret_digest)
                 .unwrap_or_default()
@@ -298,23 +296,12 @@ fn certificates(ctx: &Context<'_>, plan: &Plan<'_>, l: &GwListener<'_>) -> Vec<V
 fn tls_params<'o>(common: &mut Value, option: impl Fn(&str) -> Option<&'o str>, http: bool) {
     match option("kgateway.dev/alpn-protocols") {
         Some("allow-empty") => {}
-        Some(list) => common["alpnProtocols"] = json!(split_list(list, ',')),
+        Some(list) => common["alpnProtocols"] = json!(tls_options::split_list(list, ',')),
         None if http => common["alpnProtocols"] = json!(["h2", "http/1.1"]),
         None => {}
     }
-    if let Some(list) = option("kgateway.dev/cipher-suites") {
-        common["tlsParams"]["cipherSuites"] = json!(split_list(list, ','));
-    }
-    if let Some(list) = option("kgateway.dev/ecdh-curves") {
-        common["tlsParams"]["ecdhCurves"] = json!(split_list(list, ','));
-    }
-    for (key, field) in [
-        ("kgateway.dev/min-tls-version", "tlsMinimumProtocolVersion"),
-        ("kgateway.dev/max-tls-version", "tlsMaximumProtocolVersion"),
-    ] {
-        if let Some(v) = option(key) {
-            common["tlsParams"][field] = json!(format!("TLSv{}", v.replace('.', "_")));
-        }
+    for (field, value) in tls_options::params(option) {
+        common["tlsParams"][field.as_str()] = value;
     }
 }
 
@@ -326,7 +313,7 @@ fn frontend_validation(
     plan: &Plan<'_>,
     l: &GwListener<'_>,
 ) -> Option<(Option<String>, bool)> {
-    let validation = plan::frontend_validation(plan.gateway, l.port)?;
+    let validation = plan::frontend_validation(ctx, plan.gateway, l.port)?;
     let gw = &plan.gateway.id;
     let mut bundle = String::new();
     for r in array(validation, "/caCertificateRefs") {
@@ -340,11 +327,8 @@ fn frontend_validation(
         if ns != gw.namespace && !ctx.inputs.granted(from, ("", "ConfigMap", ns, name)) {
             continue;
         }
-        if let Some(ca) = ctx
-            .inputs
-            .get("", "ConfigMap", ns, name)
-            .and_then(|c| c.value.pointer("/data/ca.crt"))
-            .and_then(Value::as_str)
+        if let Some(ca) =
+            super::settings::data(ctx, "ConfigMap", ns, name, "ca.crt").and_then(Value::as_str)
         {
             bundle.push_str(ca);
         }
@@ -352,11 +336,4 @@ fn frontend_validation(
     let require = validation.get("mode").and_then(Value::as_str) != Some("AllowInsecureFallback");
     let ca = (!bundle.is_empty()).then(|| base64::encode(bundle.as_bytes()));
     Some((ca, require))
-}
-
-fn split_list(text: &str, sep: char) -> Vec<&str> {
-    text.split(sep)
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .collect()
 }

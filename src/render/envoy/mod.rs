@@ -24,6 +24,8 @@ mod policy;
 mod route;
 mod route_check;
 mod routes;
+mod settings;
+mod tls_options;
 mod tracing;
 
 use serde_json::{Value, json};

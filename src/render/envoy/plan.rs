@@ -201,8 +201,12 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
 
 /// The Gateway's `tls.frontend` validation for a port, as written: its `perPort` entry's, else
 /// the default.
-pub fn frontend_validation(gateway: &Object, port: i64) -> Option<&Value> {
-    let frontend = gateway.value.pointer("/spec/tls/frontend")?;
+pub fn frontend_validation<'a>(
+    ctx: &Context<'a>,
+    gateway: &Object,
+    port: i64,
+) -> Option<&'a Value> {
+    let frontend = super::settings::gateway(ctx, gateway)?.frontend.as_ref()?;
     array(frontend, "/perPort")
         .find(|p| p.get("port").and_then(Value::as_i64) == Some(port))
         .and_then(|p| p.pointer("/tls/validation"))
@@ -213,7 +217,7 @@ pub fn frontend_validation(gateway: &Object, port: i64) -> Option<&Value> {
 /// ConfigMap exists and, in another namespace, is granted; a listener that asks to verify
 /// client certificates' names has CAs to verify them with.
 fn frontend_valid(ctx: &Context<'_>, gateway: &Object, l: &GwListener<'_>) -> bool {
-    let validation = frontend_validation(gateway, l.port);
+    let validation = frontend_validation(ctx, gateway, l.port);
     let refs: Vec<&Value> = validation
         .map(|v| array(v, "/caCertificateRefs").collect())
         .unwrap_or_default();
@@ -268,14 +272,11 @@ fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
     {
         return false;
     }
-    let from = gateway
-        .value
-        .pointer("/spec/allowedListeners/namespaces/from")
-        .and_then(Value::as_str)
+    let allowed = super::settings::gateway(ctx, gateway);
+    let from = allowed
+        .and_then(|g| g.allowed_from.as_deref())
         .unwrap_or("None");
-    let selector = gateway
-        .value
-        .pointer("/spec/allowedListeners/namespaces/selector");
+    let selector = allowed.and_then(|g| g.allowed_selector.as_ref());
     namespace_admitted(
         ctx,
         from,
@@ -323,7 +324,7 @@ fn namespace_admitted(
         "All" => true,
         "Same" => own_ns == other_ns,
         "Selector" => {
-            let Some(ns) = ctx.inputs.get("", "Namespace", "", other_ns) else {
+            let Some(ns) = ctx.inputs.facts_of("", "Namespace", "", other_ns) else {
                 // Labels unknown: the resolve stage said nothing either.
                 return true;
             };
@@ -331,7 +332,8 @@ fn namespace_admitted(
                 .and_then(|s| s.get("matchLabels"))
                 .and_then(Value::as_object);
             wanted.into_iter().flatten().all(|(k, v)| {
-                ns.value.pointer("/metadata/labels").and_then(|m| m.get(k)) == Some(v)
+                let label = ns.labels.iter().rev().find(|(lk, _)| lk == k);
+                label.is_some_and(|(_, lv)| v.as_str() == Some(lv.as_str()))
             })
         }
         _ => false,

@@ -184,10 +184,12 @@ fn backends(
 ) -> Result<(Vec<Backend>, bool), String> {
     let mut backends = Vec::new();
     let mut upgrade = false;
-    // backendRefs are not inherited: the typed ones of the entry's own rule; their filters are
-    // read as written.
-    let written: Vec<&Value> = array(rule, "/backendRefs").collect();
-    for (j, (b, weight)) in e.typed.rule_backends(e.rule_index).enumerate() {
+    // backendRefs are not inherited: the typed ones of the entry's own rule, each beside its
+    // filters as written (one item of the rule's backendRefs each).
+    let written = array(rule, "/backendRefs")
+        .map(Some)
+        .chain(std::iter::repeat(None));
+    for ((b, weight), written) in e.typed.rule_backends(e.rule_index).zip(written) {
         let t = clusters::target(ctx, e.route, clusters::BackendRef::typed(b));
         upgrade |= t.app_protocol.as_deref() == Some("kubernetes.io/ws");
         if t.dynamic_forward_proxy {
@@ -195,7 +197,7 @@ fn backends(
             declarations.entry(name).or_insert(filter);
         }
         let mut per_backend = Map::new();
-        let bf = written.get(j).and_then(|b| b.get("filters"));
+        let bf = written.and_then(|b| b.get("filters"));
         for f in bf.and_then(Value::as_array).into_iter().flatten() {
             match f.get("type").and_then(Value::as_str) {
                 Some("RequestHeaderModifier") => {

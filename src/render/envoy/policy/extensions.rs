@@ -2,8 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::clusters::GATEWAY_GROUP;
-use super::super::{duration, typed};
+use super::super::{duration, settings, typed};
 use super::features::{disable_switch, enabled};
 use super::{Applied, Policies, declare};
 use crate::merge::FieldOutcome;
@@ -57,21 +56,13 @@ impl<'c> Policies<'c> {
             .get("namespace")
             .and_then(Value::as_str)
             .unwrap_or(self.namespace(f));
-        let Some(extension) = self
-            .ctx
-            .inputs
-            .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
-        else {
+        let Some(extension) = settings::extension(self.ctx, ns, name) else {
             return Err(format!("GatewayExtension {ns}/{name} not found"));
         };
         Ok(Extension {
             ns: ns.to_string(),
             name: name.to_string(),
-            spec: extension
-                .value
-                .get("spec")
-                .and_then(|s| s.get(field))
-                .unwrap_or(&Value::Null),
+            spec: extension.spec.get(field).unwrap_or(&Value::Null),
         })
     }
 
@@ -159,17 +150,33 @@ impl<'c> Policies<'c> {
             .get("namespace")
             .and_then(Value::as_str)
             .unwrap_or(self.namespace(f));
-        let Some(extension) = self
-            .ctx
-            .inputs
-            .get(GATEWAY_GROUP, "GatewayExtension", ns, name)
-        else {
+        let Some(extension) = settings::extension(self.ctx, ns, name) else {
             return Err(format!("GatewayExtension {ns}/{name} not found"));
         };
-        let spec = extension
-            .value
-            .pointer("/spec/rateLimit")
-            .unwrap_or(&Value::Null);
+        let spec = extension.spec.get("rateLimit").unwrap_or(&Value::Null);
+        let filter = format!("ratelimit/{ns}/{name}");
+        declare(
+            out,
+            &filter,
+            true,
+            typed(
+                "envoy.extensions.filters.http.ratelimit.v3.RateLimit",
+                self.rate_limit_service(spec, ns)?,
+            ),
+        );
+        let limits = vec![json!({"actions": descriptor_actions(global)?})];
+        out.per_filter.insert(
+            filter,
+            typed(
+                "envoy.extensions.filters.http.ratelimit.v3.RateLimitPerRoute",
+                json!({"rateLimits": limits}),
+            ),
+        );
+        Ok(())
+    }
+
+    /// The RateLimit filter's configuration from a GatewayExtension's `rateLimit`.
+    fn rate_limit_service(&self, spec: &Value, ns: &str) -> Result<Value, String> {
         let mut config = Map::new();
         config.insert(
             "domain".into(),
@@ -194,42 +201,7 @@ impl<'c> Policies<'c> {
             .and_then(duration)
             .unwrap_or_else(|| "0.100s".to_string());
         config.insert("timeout".into(), json!(timeout));
-        let filter = format!("ratelimit/{ns}/{name}");
-        declare(
-            out,
-            &filter,
-            true,
-            typed(
-                "envoy.extensions.filters.http.ratelimit.v3.RateLimit",
-                Value::Object(config),
-            ),
-        );
-        // The reference writes the entries of every descriptor as the actions of one rate limit.
-        let mut actions = Vec::new();
-        for d in global
-            .get("descriptors")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            for e in d
-                .get("entries")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                actions.push(descriptor_action(e)?);
-            }
-        }
-        let limits = vec![json!({"actions": actions})];
-        out.per_filter.insert(
-            filter,
-            typed(
-                "envoy.extensions.filters.http.ratelimit.v3.RateLimitPerRoute",
-                json!({"rateLimits": limits}),
-            ),
-        );
-        Ok(())
+        Ok(Value::Object(config))
     }
 
     /// The composite filter around the ExternalProcessor of a GatewayExtension's `extProc`.
@@ -382,6 +354,19 @@ impl<'c> Policies<'c> {
         let b = backend.ok_or("the GatewayExtension has no backendRef")?;
         super::super::listener_policy::backend_ref_cluster(b, ns)
     }
+}
+
+/// The actions of a global rate limit: the reference writes the entries of every descriptor as
+/// the actions of one rate limit.
+fn descriptor_actions(global: &Value) -> Result<Vec<Value>, String> {
+    let descriptors = global.get("descriptors").and_then(Value::as_array);
+    let entries = descriptors.into_iter().flatten().flat_map(|d| {
+        d.get("entries")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+    });
+    entries.map(descriptor_action).collect()
 }
 
 /// One rate limit descriptor entry as an Envoy rate limit action.

@@ -6,7 +6,7 @@ use crate::render::base64;
 use serde_json::{Map, Value, json};
 
 use super::super::listener_policy::backend_ref_cluster;
-use super::super::typed;
+use super::super::{settings, typed};
 use super::extensions::{Extension, composite};
 use super::{Applied, Policies, declare};
 use crate::merge::FieldOutcome;
@@ -121,10 +121,7 @@ impl Policies<'_> {
                         .pointer("/configMapRef/name")
                         .and_then(Value::as_str)
                         .unwrap_or("");
-                    self.ctx
-                        .inputs
-                        .get("", "ConfigMap", ns, name)
-                        .and_then(|c| c.value.pointer("/data/jwks"))
+                    settings::data(self.ctx, "ConfigMap", ns, name, "jwks")
                         .and_then(Value::as_str)
                         .ok_or_else(|| format!("ConfigMap {ns}/{name} has no jwks"))?
                         .to_string()

@@ -228,11 +228,7 @@ impl Policies<'_> {
             .and_then(Value::as_str)
             .ok_or("basicAuth has neither users nor a secretRef")?;
         let ns = self.namespace(f);
-        let encoded = self
-            .ctx
-            .inputs
-            .get("", "Secret", ns, name)
-            .and_then(|s| s.value.pointer("/data/.htpasswd"))
+        let encoded = super::settings::data(self.ctx, "Secret", ns, name, ".htpasswd")
             .and_then(Value::as_str)
             .ok_or_else(|| format!("Secret {ns}/{name} has no .htpasswd"))?;
         let text = crate::render::secret_data(encoded)

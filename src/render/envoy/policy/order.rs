@@ -68,23 +68,9 @@ impl Policies<'_> {
         if !matches!(kind, "ext_auth" | "ext_proc") {
             return equal;
         }
-        let ext = self.ctx.inputs.get(
-            super::super::clusters::GATEWAY_GROUP,
-            "GatewayExtension",
-            ns,
-            name,
-        );
-        let metadata = ext.and_then(|e| e.value.get("metadata"));
-        let weight = metadata
-            .and_then(|m| m.pointer("/annotations/kgateway.dev~1policy-weight"))
-            .and_then(|w| match w {
-                Value::String(text) => text.trim().parse().ok(),
-                other => other.as_i64(),
-            })
-            .unwrap_or(0);
-        let created = metadata
-            .and_then(|m| m.get("creationTimestamp"))
-            .and_then(Value::as_str);
+        let ext = super::super::settings::extension(self.ctx, ns, name);
+        let weight = ext.map_or(0, |e| e.weight);
+        let created = ext.and_then(|e| e.created.as_deref());
         (
             std::cmp::Reverse(weight),
             created.is_none(),

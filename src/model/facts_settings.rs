@@ -1,0 +1,211 @@
+//! What the Envoy renderer reads of an object beyond what resolution types: typed where it
+//! decides something (a Service port's appProtocol, a Backend's type), and the few sub-values
+//! it copies into its output as written (a rule's matches and filters, a Secret's data, a
+//! GatewayExtension's spec). Built in the per-file pass only when a command renders, so lint
+//! keeps none of it.
+
+use serde_json::Value;
+
+use crate::parse::Node;
+use crate::secrets::Sensitive;
+
+use super::Resource;
+use super::facts::GATEWAY_API;
+
+/// The group of kgateway's own kinds (Backend, GatewayExtension).
+const KGATEWAY: &str = "gateway.kgateway.dev";
+/// The route kinds whose rules render as Envoy routes.
+const ROUTE_KINDS: [&str; 4] = ["HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute"];
+/// The annotation that overrides a RequestRedirect's status code.
+pub const REDIRECT_CODE: &str = "kgateway.dev/http-redirect-status-code";
+/// The annotation that ranks GatewayExtensions (and policies) within one level.
+const WEIGHT: &str = "kgateway.dev/policy-weight";
+
+/// The render-only facts of one object, by kind.
+#[derive(Debug, Clone)]
+pub enum Settings {
+    Route(Box<RouteSettings>),
+    /// A Service: each item of `spec.ports`, in order.
+    Service(Vec<ServicePort>),
+    Backend(Box<BackendSettings>),
+    /// A Secret's or ConfigMap's `data` (a Secret's values masked as the model keeps them).
+    Data(Value),
+    Gateway(Box<GatewaySettings>),
+    Extension(Box<ExtensionSettings>),
+}
+
+/// A route's rules as far as render copies or checks them.
+#[derive(Debug, Clone, Default)]
+pub struct RouteSettings {
+    /// Each item of `spec.rules`: a mapping keeps only `name`, `matches`, `filters` and, when
+    /// one of its backendRefs has some, its backendRefs' `filters` (each backendRef a mapping,
+    /// so that positions stay those of the typed backendRefs); anything else as written.
+    pub rules: Vec<Value>,
+    /// The [`REDIRECT_CODE`] annotation.
+    pub redirect_code: Option<Box<str>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ServicePort {
+    /// `port`, when an integer.
+    pub port: Option<i64>,
+    pub app_protocol: Option<Box<str>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BackendSettings {
+    /// `spec.type` (`Static`, `DynamicForwardProxy`...).
+    pub kind: Option<Box<str>>,
+    /// `spec.static.appProtocol`.
+    pub app_protocol: Option<Box<str>>,
+    /// `spec.static.hosts`: (host, port), an unset one empty or 0.
+    pub hosts: Vec<(Box<str>, i64)>,
+    /// `spec.dynamicForwardProxy.enableTls` is `true`.
+    pub forward_proxy_tls: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct GatewaySettings {
+    /// `spec.tls.frontend`, as written (its validations are copied).
+    pub frontend: Option<Value>,
+    /// `spec.allowedListeners.namespaces.from`.
+    pub allowed_from: Option<Box<str>>,
+    /// `spec.allowedListeners.namespaces.selector`.
+    pub allowed_selector: Option<Value>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExtensionSettings {
+    /// `spec`, as written (its providers are copied into filters).
+    pub spec: Value,
+    /// The [`WEIGHT`] annotation; 0 when absent or not an integer.
+    pub weight: i64,
+    /// `metadata.creationTimestamp`.
+    pub created: Option<Box<str>>,
+}
+
+/// The entry of a mapping with this key that a JSON conversion keeps: the last one.
+fn field<'n>(node: Option<&'n Node>, key: &str) -> Option<&'n Node> {
+    node?
+        .as_map()?
+        .iter()
+        .rev()
+        .find(|e| e.key == key)
+        .map(|e| &e.value)
+}
+
+fn text(node: Option<&Node>) -> Option<Box<str>> {
+    node?.as_str().map(Into::into)
+}
+
+/// The render-only facts of a resource; `None` for kinds render reads nothing more of.
+pub fn settings_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Box<Settings>> {
+    let root = Some(res.root);
+    let spec = field(root, "spec");
+    let settings = match (res.group, res.kind) {
+        (GATEWAY_API, kind) if ROUTE_KINDS.contains(&kind) => {
+            Settings::Route(Box::new(route(root, spec, secrets)))
+        }
+        (GATEWAY_API, "Gateway") => Settings::Gateway(Box::new(gateway(spec, secrets))),
+        ("", "Service") => Settings::Service(service_ports(spec, secrets)),
+        ("", "Secret" | "ConfigMap") => {
+            Settings::Data(field(root, "data").map_or(Value::Null, |d| secrets.json(d)))
+        }
+        (KGATEWAY, "Backend") => Settings::Backend(Box::new(backend(spec, secrets))),
+        (KGATEWAY, "GatewayExtension") => Settings::Extension(Box::new(extension(root, secrets))),
+        _ => return None,
+    };
+    Some(Box::new(settings))
+}
+
+fn route(root: Option<&Node>, spec: Option<&Node>, secrets: &Sensitive) -> RouteSettings {
+    let annotations = field(field(root, "metadata"), "annotations");
+    let rules = field(spec, "rules").and_then(Node::as_seq).unwrap_or(&[]);
+    RouteSettings {
+        rules: rules.iter().map(|r| rule(r, secrets)).collect(),
+        redirect_code: text(field(annotations, REDIRECT_CODE)),
+    }
+}
+
+/// A rule with only what render reads of it (see [`RouteSettings::rules`]).
+fn rule(rule: &Node, secrets: &Sensitive) -> Value {
+    let Some(entries) = rule.as_map() else {
+        return secrets.json(rule);
+    };
+    let mut out = serde_json::Map::new();
+    for e in entries {
+        let value = match e.key.as_str() {
+            "name" | "matches" | "filters" => secrets.json(&e.value),
+            "backendRefs" => match e.value.as_seq() {
+                // Most backendRefs have no filters: then none is kept.
+                Some(refs) if refs.iter().all(|b| field(Some(b), "filters").is_none()) => continue,
+                Some(refs) => Value::Array(refs.iter().map(|b| backend_ref(b, secrets)).collect()),
+                None => continue,
+            },
+            _ => continue,
+        };
+        out.insert(e.key.to_string(), value);
+    }
+    Value::Object(out)
+}
+
+fn backend_ref(b: &Node, secrets: &Sensitive) -> Value {
+    let mut out = serde_json::Map::new();
+    if let Some(filters) = field(Some(b), "filters") {
+        out.insert("filters".into(), secrets.json(filters));
+    }
+    Value::Object(out)
+}
+
+fn service_ports(spec: Option<&Node>, secrets: &Sensitive) -> Vec<ServicePort> {
+    let ports = field(spec, "ports").and_then(Node::as_seq).unwrap_or(&[]);
+    ports
+        .iter()
+        .map(|p| ServicePort {
+            port: field(Some(p), "port").and_then(|n| secrets.json(n).as_i64()),
+            app_protocol: text(field(Some(p), "appProtocol")),
+        })
+        .collect()
+}
+
+fn backend(spec: Option<&Node>, secrets: &Sensitive) -> BackendSettings {
+    let fixed = field(spec, "static");
+    let hosts = field(fixed, "hosts").and_then(Node::as_seq).unwrap_or(&[]);
+    BackendSettings {
+        kind: text(field(spec, "type")),
+        app_protocol: text(field(fixed, "appProtocol")),
+        hosts: hosts
+            .iter()
+            .map(|h| {
+                let host = text(field(Some(h), "host")).unwrap_or_default();
+                let port = field(Some(h), "port").and_then(|n| secrets.json(n).as_i64());
+                (host, port.unwrap_or(0))
+            })
+            .collect(),
+        forward_proxy_tls: field(field(spec, "dynamicForwardProxy"), "enableTls")
+            .and_then(|n| secrets.json(n).as_bool())
+            == Some(true),
+    }
+}
+
+fn gateway(spec: Option<&Node>, secrets: &Sensitive) -> GatewaySettings {
+    let namespaces = field(field(spec, "allowedListeners"), "namespaces");
+    GatewaySettings {
+        frontend: field(field(spec, "tls"), "frontend").map(|f| secrets.json(f)),
+        allowed_from: text(field(namespaces, "from")),
+        allowed_selector: field(namespaces, "selector").map(|s| secrets.json(s)),
+    }
+}
+
+fn extension(root: Option<&Node>, secrets: &Sensitive) -> ExtensionSettings {
+    let metadata = field(root, "metadata");
+    let weight = field(field(metadata, "annotations"), WEIGHT).and_then(|w| match w.as_str() {
+        Some(text) => text.trim().parse().ok(),
+        None => secrets.json(w).as_i64(),
+    });
+    ExtensionSettings {
+        spec: field(root, "spec").map_or(Value::Null, |s| secrets.json(s)),
+        weight: weight.unwrap_or(0),
+        created: text(field(metadata, "creationTimestamp")),
+    }
+}
