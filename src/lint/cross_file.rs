@@ -37,12 +37,13 @@ fn gather(files: usize, per_file: Vec<FileResult>, needs: Needs) -> Gathered {
             files,
             ..Stats::default()
         },
-        diagnostics: Vec::new(),
-        resources: Vec::new(),
-        secrets: Vec::new(),
-        masked: Vec::new(),
-        facts: Vec::with_capacity(per_file.iter().map(|r| r.facts.len()).sum()),
-        objects: Vec::new(),
+        // Each sized once: growing them by doubling would copy and hold twice their size.
+        diagnostics: Vec::with_capacity(total(&per_file, |r| r.diagnostics.len())),
+        resources: Vec::with_capacity(total(&per_file, |r| r.entries.len())),
+        secrets: Vec::with_capacity(total(&per_file, |r| r.secrets.len())),
+        masked: Vec::with_capacity(total(&per_file, |r| r.masked.len())),
+        facts: Vec::with_capacity(total(&per_file, |r| r.facts.len())),
+        objects: Vec::with_capacity(total(&per_file, |r| r.objects.len())),
     };
     let mut security = security::SetFacts::default();
     for r in per_file {
@@ -71,6 +72,10 @@ fn gather(files: usize, per_file: Vec<FileResult>, needs: Needs) -> Gathered {
         }
     }
     g
+}
+
+fn total(per_file: &[FileResult], count: impl Fn(&FileResult) -> usize) -> usize {
+    per_file.iter().map(count).sum()
 }
 
 fn resolve_all(files: &[SourceFile], facts: &[Facts], options: &LintOptions) -> resolve::Resolved {

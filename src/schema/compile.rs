@@ -191,6 +191,9 @@ impl crate::cel::SchemaView for SchemaNode {
     fn nullable(&self) -> bool {
         self.nullable
     }
+    fn defaults_fields(&self) -> bool {
+        self.defaults_fields
+    }
 }
 
 /// What an object accepts besides its declared properties.
@@ -241,6 +244,9 @@ pub struct SchemaNode {
     pub rules: Vec<Rule>,
     /// This node or a node below it has CEL rules (subtrees without any skip rule bookkeeping).
     pub rules_below: bool,
+    /// A field of this object has a default (declared or via additionalProperties): an absent
+    /// field may read as a value.
+    pub defaults_fields: bool,
 }
 
 impl SchemaNode {
@@ -381,6 +387,15 @@ impl Compiler {
             _ if n.preserve_unknown => Additional::Any,
             _ => Additional::Unknown,
         };
+        n.defaults_fields = n
+            .properties
+            .iter()
+            .flat_map(|map| map.values())
+            .chain(match &n.additional {
+                Additional::Schema(s) => Some(&**s),
+                _ => None,
+            })
+            .any(|s| s.default.is_some());
         if let Some(items) = o.get("items") {
             let child = self.node(items, &format!("{path}[*]"));
             n.rules_below |= child.rules_below;

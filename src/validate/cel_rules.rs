@@ -138,6 +138,24 @@ fn is_data_error(e: &str) -> bool {
         .is_some_and(|p| p.eq_ignore_ascii_case("no such key:"))
 }
 
+/// The API server rejects an object whose rule fails on its data too: "<error> evaluating rule:
+/// <message>".
+fn data_error_detail(rule: &Rule, e: &str) -> String {
+    let what = match rule.message.as_deref().map(str::trim) {
+        Some(m) if !m.is_empty() => m.to_string(),
+        _ => rule.rule.trim().to_string(),
+    };
+    format!("{} evaluating rule: {what}", lower_first(e))
+}
+
+/// Where a rule's finding points: objects and lists at their key, scalars at their value.
+fn rule_span(node: &Node, key_span: Span) -> Span {
+    match node.value {
+        Value::Map(_) | Value::Seq(_) => key_span,
+        _ => node.span,
+    }
+}
+
 /// cel-go's errors start in lower case.
 fn lower_first(s: &str) -> String {
     let mut chars = s.chars();
@@ -205,11 +223,7 @@ impl<'v> Walker<'v> {
         {
             return;
         }
-        // Objects and lists are pointed at by their key; scalars by their value.
-        let span = match node.value {
-            Value::Map(_) | Value::Seq(_) => key_span,
-            _ => node.span,
-        };
+        let span = rule_span(node, key_span);
         let outcomes: Vec<OnTree> = schema
             .rules
             .iter()
@@ -228,6 +242,20 @@ impl<'v> Walker<'v> {
         if all_passed {
             return;
         }
+        self.eval_undecided(node, schema, key_span, value, outcomes);
+    }
+
+    /// The rules the tree evaluator failed or could not decide, run by the full engine with
+    /// `self` = the node's CEL value (`value`, or built here), and their failures reported.
+    fn eval_undecided(
+        &mut self,
+        node: &'v Node,
+        schema: &'v SchemaNode,
+        key_span: Span,
+        value: Option<&CelValue>,
+        outcomes: Vec<OnTree>,
+    ) {
+        let span = rule_span(node, key_span);
         let built;
         let value = match value {
             Some(v) => v,
@@ -261,13 +289,7 @@ impl<'v> Walker<'v> {
                     self.rule_failed(node, schema, rule, span, detail);
                 }
                 Err(e) if compiled && is_data_error(&e) => {
-                    // The API server rejects the object too: "<error> evaluating rule: <message>".
-                    let what = match rule.message.as_deref().map(str::trim) {
-                        Some(m) if !m.is_empty() => m.to_string(),
-                        _ => rule.rule.trim().to_string(),
-                    };
-                    let detail = format!("{} evaluating rule: {what}", lower_first(&e));
-                    self.rule_failed(node, schema, rule, span, detail);
+                    self.rule_failed(node, schema, rule, span, data_error_detail(rule, &e));
                 }
                 Err(e) => self.not_evaluated(rule, span, &e),
             }

@@ -12,13 +12,13 @@
 //! "unsupported here" like an error: a result that absorbs it does not depend on its value.
 
 mod compile;
+mod eval;
 
 use std::borrow::Cow;
 
-use compile::{Cmp, Lit, Op, StrTest};
 pub(super) use compile::{Op as Program, compile};
+use eval::Scope;
 
-use super::k8s_functions::cached_regex;
 use crate::parse::{Node, Value as NodeValue};
 
 /// What the evaluator needs of a schema: defaults of absent fields, and whether `null` is kept.
@@ -27,6 +27,11 @@ pub trait SchemaView: Sync {
     fn items(&self) -> Option<&dyn SchemaView>;
     fn default_value(&self) -> Option<&serde_json::Value>;
     fn nullable(&self) -> bool;
+    /// Whether an absent field may have a default: without one, an absent field is absent
+    /// without looking its schema up.
+    fn defaults_fields(&self) -> bool {
+        true
+    }
 }
 
 /// Evaluates a compiled rule with `self` = `node` (described by `schema`). `None`: use the full
@@ -41,10 +46,7 @@ pub(super) fn eval(
         this: from_node(node, schema)?,
         vars: Vec::new(),
     };
-    match scope.eval(program) {
-        Ok(V::Bool(b)) => Some(b),
-        _ => None,
-    }
+    scope.truth(program).ok()
 }
 
 #[derive(Clone)]
@@ -119,6 +121,9 @@ fn field<'a>(v: &V<'a>, name: &str) -> Result<Option<V<'a>>, Fallback> {
                 )
             {
                 return from_node(value, None).map(Some).ok_or(Fallback);
+            }
+            if found.is_none() && schema.is_none_or(|s| !s.defaults_fields()) {
+                return Ok(None);
             }
             let prop = schema.and_then(|s| s.property(name));
             if let Some(value) = found {
@@ -261,209 +266,5 @@ fn boolean(v: &V<'_>) -> Result<bool, Fallback> {
     match v {
         V::Bool(b) => Ok(*b),
         _ => Err(Fallback),
-    }
-}
-
-struct Scope<'a> {
-    /// `self` (slot 0).
-    this: V<'a>,
-    /// The comprehensions' variables by slot - 1 (see [`Op::Var`]).
-    vars: Vec<V<'a>>,
-}
-
-impl<'a> Scope<'a> {
-    fn eval(&mut self, op: &'a Op) -> R<'a> {
-        match op {
-            Op::Var(0) => Ok(self.this.clone()),
-            Op::Var(slot) => self.vars.get(*slot - 1).cloned().ok_or(Fallback),
-            Op::Lit(lit) => Ok(match lit {
-                Lit::Null => V::Null,
-                Lit::Bool(b) => V::Bool(*b),
-                Lit::Int(i) => V::Int(*i),
-                Lit::UInt(u) => V::UInt(*u),
-                Lit::Double(d) => V::Double(*d),
-                Lit::Str(s) => V::Str(Cow::Borrowed(s)),
-            }),
-            Op::List(elements) => elements
-                .iter()
-                .map(|e| self.eval(e))
-                .collect::<Result<_, _>>()
-                .map(V::List),
-            Op::Select {
-                operand,
-                field: name,
-                test,
-            } => {
-                let operand = self.eval(operand)?;
-                if *test {
-                    return has_field(&operand, name).map(V::Bool);
-                }
-                field(&operand, name)?.ok_or(Fallback)
-            }
-            Op::Comprehension(c) => self.comprehension(c),
-            Op::And(ops) => {
-                let [a, b] = &**ops;
-                // CEL: false wins over an error on either side.
-                let left = self.eval(a).and_then(|v| boolean(&v));
-                if matches!(left, Ok(false)) {
-                    return Ok(V::Bool(false));
-                }
-                let right = self.eval(b).and_then(|v| boolean(&v));
-                match (left, right) {
-                    (_, Ok(false)) => Ok(V::Bool(false)),
-                    (Ok(true), Ok(true)) => Ok(V::Bool(true)),
-                    _ => Err(Fallback),
-                }
-            }
-            Op::Or(ops) => {
-                let [a, b] = &**ops;
-                let left = self.eval(a).and_then(|v| boolean(&v));
-                if matches!(left, Ok(true)) {
-                    return Ok(V::Bool(true));
-                }
-                let right = self.eval(b).and_then(|v| boolean(&v));
-                match (left, right) {
-                    (_, Ok(true)) => Ok(V::Bool(true)),
-                    (Ok(false), Ok(false)) => Ok(V::Bool(false)),
-                    _ => Err(Fallback),
-                }
-            }
-            Op::Conditional(ops) => {
-                let [c, t, f] = &**ops;
-                if boolean(&self.eval(c)?)? {
-                    self.eval(t)
-                } else {
-                    self.eval(f)
-                }
-            }
-            Op::NotStrictlyFalse(a) => Ok(V::Bool(!matches!(self.eval(a), Ok(V::Bool(false))))),
-            Op::Not(a) => Ok(V::Bool(!boolean(&self.eval(a)?)?)),
-            Op::Negate(a) => match self.eval(a)? {
-                V::Int(i) => i.checked_neg().map(V::Int).ok_or(Fallback),
-                V::Double(d) => Ok(V::Double(-d)),
-                _ => Err(Fallback),
-            },
-            Op::Compare(cmp, ops) => {
-                let [a, b] = &**ops;
-                let (a, b) = (self.eval(a)?, self.eval(b)?);
-                Ok(V::Bool(match cmp {
-                    Cmp::Eq => equal(&a, &b)?,
-                    Cmp::Ne => !equal(&a, &b)?,
-                    Cmp::Lt => compare(&a, &b)?.is_lt(),
-                    Cmp::Le => compare(&a, &b)?.is_le(),
-                    Cmp::Gt => compare(&a, &b)?.is_gt(),
-                    Cmp::Ge => compare(&a, &b)?.is_ge(),
-                }))
-            }
-            Op::Add(ops) => {
-                let [a, b] = &**ops;
-                match (self.eval(a)?, self.eval(b)?) {
-                    (V::Int(x), V::Int(y)) => x.checked_add(y).map(V::Int).ok_or(Fallback),
-                    (V::UInt(x), V::UInt(y)) => x.checked_add(y).map(V::UInt).ok_or(Fallback),
-                    (V::Double(x), V::Double(y)) => Ok(V::Double(x + y)),
-                    (V::Str(x), V::Str(y)) => Ok(V::Str(Cow::Owned(format!("{x}{y}")))),
-                    (x @ (V::List(_) | V::Node(..) | V::Json(..)), y) => {
-                        let mut out = items(x)?;
-                        out.extend(items(y)?);
-                        Ok(V::List(out))
-                    }
-                    _ => Err(Fallback),
-                }
-            }
-            Op::Subtract(ops) => {
-                let [a, b] = &**ops;
-                match (self.eval(a)?, self.eval(b)?) {
-                    (V::Int(x), V::Int(y)) => x.checked_sub(y).map(V::Int).ok_or(Fallback),
-                    (V::Double(x), V::Double(y)) => Ok(V::Double(x - y)),
-                    _ => Err(Fallback),
-                }
-            }
-            Op::Index(ops) => {
-                let [a, i] = &**ops;
-                let container = self.eval(a)?;
-                match self.eval(i)? {
-                    V::Int(idx) => item(&container, usize::try_from(idx).map_err(|_| Fallback)?),
-                    V::Str(key) => field(&container, &key)?.ok_or(Fallback),
-                    _ => Err(Fallback),
-                }
-            }
-            Op::In(ops) => {
-                let [elem, container] = &**ops;
-                let elem = self.eval(elem)?;
-                let mut found = false;
-                if let Op::List(elements) = container {
-                    // `x in ['A', 'B']`: compared one by one, no list built.
-                    for e in elements {
-                        found |= equal(&elem, &self.eval(e)?)?;
-                    }
-                } else {
-                    let container = self.eval(container)?;
-                    for index in 0..len(&container)? {
-                        found |= equal(&elem, &item(&container, index)?)?;
-                    }
-                }
-                Ok(V::Bool(found))
-            }
-            Op::Size(a) => size(&self.eval(a)?),
-            Op::Str { test, args, regex } => {
-                let [recv, arg] = &**args;
-                let recv = self.eval(recv)?;
-                let arg = self.eval(arg)?;
-                let (s, p) = (string(&recv)?, string(&arg)?);
-                Ok(V::Bool(match test {
-                    StrTest::Contains => s.contains(p),
-                    StrTest::StartsWith => s.starts_with(p),
-                    StrTest::EndsWith => s.ends_with(p),
-                    StrTest::Matches => match regex {
-                        Some(re) => re.is_match(s),
-                        None => cached_regex(p).map_err(|_| Fallback)?.is_match(s),
-                    },
-                }))
-            }
-        }
-    }
-
-    fn comprehension(&mut self, c: &'a compile::Comprehension) -> R<'a> {
-        // Items are read one at a time: no vector of them. Reading one can fall back (a YAML 1.1
-        // boolean) only if the loop gets that far, which is when its value matters.
-        let range = self.eval(&c.range)?;
-        let count = len(&range)?;
-        let accu = self.eval(&c.accu_init);
-        // `self` is slot 0, so the accumulator's slot c.accu is vars[c.accu - 1]; slots below
-        // it belong to enclosing scopes.
-        let at = c.accu.checked_sub(1).ok_or(Fallback)?;
-        self.vars.truncate(at);
-        self.vars.push(accu.unwrap_or(V::Null));
-        let mut result = Ok(());
-        for index in 0..count {
-            let item = match item(&range, index) {
-                Ok(item) => item,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            };
-            self.vars.truncate(at + 1);
-            self.vars.push(item);
-            match self.eval(&c.loop_cond).and_then(|v| boolean(&v)) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-            match self.eval(&c.loop_step) {
-                Ok(v) => self.vars[at] = v,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.vars.truncate(at + 1);
-        let out = result.and_then(|()| self.eval(&c.result));
-        self.vars.truncate(at);
-        out
     }
 }
