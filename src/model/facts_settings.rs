@@ -104,6 +104,8 @@ pub struct BackendSettings {
 pub struct GatewaySettings {
     /// `spec.tls.frontend`, as written (its validations are copied).
     pub frontend: Option<Value>,
+    /// `spec.allowedListeners.namespaces` is written (the Gateway takes listener sets at all).
+    pub allows_listeners: bool,
     /// `spec.allowedListeners.namespaces.from`.
     pub allowed_from: Option<Box<str>>,
     /// `spec.allowedListeners.namespaces.selector`.
@@ -248,6 +250,7 @@ fn gateway(spec: Option<&Node>, secrets: &Sensitive) -> GatewaySettings {
     let namespaces = field(field(spec, "allowedListeners"), "namespaces");
     GatewaySettings {
         frontend: field(field(spec, "tls"), "frontend").map(|f| secrets.json(f)),
+        allows_listeners: namespaces.is_some(),
         allowed_from: text(field(namespaces, "from")),
         allowed_selector: field(namespaces, "selector").map(|s| secrets.json(s)),
     }

@@ -11,6 +11,7 @@ use super::proxy::RESERVED_PORTS;
 use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
 use crate::model::Object;
 use crate::model::facts::{self, GATEWAY_API};
+use crate::model::facts_settings::{GatewaySettings, Settings};
 use crate::resolve::{Grants, resource_ref};
 
 /// A condition that does not hold: its reason and message.
@@ -350,33 +351,38 @@ fn mark_conflicts(all: &mut [&mut Listener<'_>]) {
     }
 }
 
-/// Whether the Gateway admits a listener set from `namespace` (`spec.allowedListeners`).
-pub(super) fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bool {
-    let Some(allowed) = gateway.value.pointer("/spec/allowedListeners/namespaces") else {
-        return false;
-    };
-    match allowed
-        .get("from")
-        .and_then(Value::as_str)
-        .unwrap_or("None")
-    {
+/// Whether the Gateway admits a listener set from `namespace` (`spec.allowedListeners`): one
+/// decision for the sets the status stage reports attached and the listeners render serves.
+pub fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bool {
+    let settings = gateway_settings(ctx, gateway);
+    let from = settings
+        .and_then(|g| g.allowed_from.as_deref())
+        .unwrap_or("None");
+    let selector = settings.and_then(|g| g.allowed_selector.as_ref());
+    match from {
         "All" => true,
         "Same" => namespace == gateway.id.namespace,
         "Selector" => {
-            let labels = ctx.inputs.facts_of("", "Namespace", "", namespace);
-            let labels = labels.map_or(&[][..], |n| &n.labels);
-            let wanted = allowed.pointer("/selector/matchLabels");
-            wanted
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .all(|(k, v)| {
-                    labels
-                        .iter()
-                        .any(|(lk, lv)| lk == k && Some(lv.as_str()) == v.as_str())
-                })
+            let Some(ns) = ctx.inputs.facts_of("", "Namespace", "", namespace) else {
+                // Labels unknown: the resolve stage said nothing either.
+                return true;
+            };
+            let wanted = selector
+                .and_then(|s| s.get("matchLabels"))
+                .and_then(Value::as_object);
+            wanted.into_iter().flatten().all(|(k, v)| {
+                let label = ns.labels.iter().rev().find(|(lk, _)| lk == k);
+                label.is_some_and(|(_, lv)| v.as_str() == Some(lv.as_str()))
+            })
         }
         _ => false,
+    }
+}
+
+fn gateway_settings<'a>(ctx: &Context<'a>, gateway: &Object) -> Option<&'a GatewaySettings> {
+    match ctx.inputs.facts_at(gateway)?.settings.as_deref()? {
+        Settings::Gateway(g) => Some(g),
+        _ => None,
     }
 }
 
@@ -395,10 +401,7 @@ pub(super) fn gateway_statuses(
         .any(|o| tls::refers_elsewhere(ctx, o));
     let index = if crosses { shared.grants() } else { None };
     let lookup = &shared.lookup;
-    let allowed_from = gateway
-        .value
-        .pointer("/spec/allowedListeners/namespaces")
-        .is_some();
+    let allowed_from = gateway_settings(ctx, gateway).is_some_and(|g| g.allows_listeners);
     let mut own = listeners(ctx, lookup, index, gateway, attached);
     let mut of_sets: Vec<(&Object, Option<Vec<Listener<'_>>>)> = sets
         .iter()

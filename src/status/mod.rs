@@ -28,6 +28,7 @@ use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef};
 use crate::resolve::{Grants, RouteStatus};
 
 pub use context::{Context, Inputs, RenderOptions, ReplacedRoute, ValidationLevel};
+pub use listeners::admits;
 
 /// The statuses of one Gateway, without its rendering's replaced routes. To render many, build
 /// [`Shared`] once and use [`statuses_with`]: this builds it for the one Gateway.

@@ -408,6 +408,60 @@ spec:
     );
 }
 
+/// Whether the set other/ls is admitted by the status stage, and whether render serves its
+/// listener (port 9090): one decision, so the two always agree.
+fn set_admitted_and_served(docs: &[&str]) -> (bool, bool) {
+    let text = docs.join("\n---\n");
+    let files = vec![SourceFile::new(0, "test.yaml", text)];
+    let run = lint_sources(files, &render_options(LintOptions::default()));
+    let options = RenderOptions {
+        gateway: Some(("default".into(), "gw".into())),
+        ..RenderOptions::default()
+    };
+    let rendered = render(&run, &options);
+    let Some(gw) = rendered.gateways.first() else {
+        return (false, false);
+    };
+    let set = &gw.statuses["listenerSets"]["other/ls"]["conditions"][0]["reason"];
+    let served = gw
+        .resources
+        .iter()
+        .filter(|r| r.section == "Listeners")
+        .any(|r| r.value.to_string().contains("9090"));
+    (set == "Accepted", served)
+}
+
+#[test]
+fn a_selector_admits_a_set_whose_namespace_labels_match_or_are_unknown() {
+    let gateway = GATEWAY.replace(
+        "  listeners:",
+        "  allowedListeners:\n    namespaces:\n      from: Selector\n      selector: {matchLabels: {team: a}}\n  listeners:",
+    );
+    let set = "
+apiVersion: gateway.networking.x-k8s.io/v1alpha1
+kind: XListenerSet
+metadata: {name: ls, namespace: other}
+spec:
+  parentRef: {name: gw, namespace: default, kind: Gateway, group: gateway.networking.k8s.io}
+  listeners:
+  - {name: extra, protocol: HTTP, port: 9090}
+";
+    let namespace = |team: &str| {
+        format!(
+            "apiVersion: v1\nkind: Namespace\nmetadata: {{name: other, labels: {{team: {team}}}}}\n"
+        )
+    };
+    assert_eq!(set_admitted_and_served(&[&gateway, set]), (true, true));
+    assert_eq!(
+        set_admitted_and_served(&[&gateway, set, &namespace("a")]),
+        (true, true)
+    );
+    assert_eq!(
+        set_admitted_and_served(&[&gateway, set, &namespace("b")]),
+        (false, false)
+    );
+}
+
 #[test]
 fn a_policy_on_the_gateway_has_the_gateway_as_ancestor() {
     let policy = "

@@ -272,18 +272,7 @@ fn set_allowed(ctx: &Context<'_>, gateway: &Object, set: &Object) -> bool {
     {
         return false;
     }
-    let allowed = super::settings::gateway(ctx, gateway);
-    let from = allowed
-        .and_then(|g| g.allowed_from.as_deref())
-        .unwrap_or("None");
-    let selector = allowed.and_then(|g| g.allowed_selector.as_ref());
-    namespace_admitted(
-        ctx,
-        from,
-        selector,
-        &gateway.id.namespace,
-        &set.id.namespace,
-    )
+    crate::status::admits(ctx, gateway, &set.id.namespace)
 }
 
 /// The facts of an object that declares listeners (the typed model's).
@@ -309,34 +298,6 @@ fn default_kinds(protocol: &str) -> &'static [&'static str] {
         "TLS" => &["TLSRoute", "TCPRoute"],
         "TCP" => &["TCPRoute"],
         _ => &[],
-    }
-}
-
-/// `from: All | Same | Selector | None` of allowedRoutes and allowedListeners.
-fn namespace_admitted(
-    ctx: &Context<'_>,
-    from: &str,
-    selector: Option<&Value>,
-    own_ns: &str,
-    other_ns: &str,
-) -> bool {
-    match from {
-        "All" => true,
-        "Same" => own_ns == other_ns,
-        "Selector" => {
-            let Some(ns) = ctx.inputs.facts_of("", "Namespace", "", other_ns) else {
-                // Labels unknown: the resolve stage said nothing either.
-                return true;
-            };
-            let wanted = selector
-                .and_then(|s| s.get("matchLabels"))
-                .and_then(Value::as_object);
-            wanted.into_iter().flatten().all(|(k, v)| {
-                let label = ns.labels.iter().rev().find(|(lk, _)| lk == k);
-                label.is_some_and(|(_, lv)| v.as_str() == Some(lv.as_str()))
-            })
-        }
-        _ => false,
     }
 }
 
