@@ -10,6 +10,7 @@ use crate::lint::LintRun;
 use crate::merge::Merged;
 use crate::model::Object;
 use crate::model::facts::Facts;
+use crate::model::facts_settings::{GatewaySettings, Settings};
 use crate::resolve::Grants;
 
 /// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
@@ -156,6 +157,15 @@ impl<'a> Inputs<'a> {
     /// its name with another). `None` for an object that is not one of them.
     pub fn facts_at(&self, object: &Object) -> Option<&'a Facts> {
         self.typed().of(object)
+    }
+
+    /// A Gateway's render-only settings (`tls.frontend`, `allowedListeners`); `None` for
+    /// another kind.
+    pub fn gateway_settings(&self, gateway: &Object) -> Option<&'a GatewaySettings> {
+        match self.facts_at(gateway)?.settings.as_deref()? {
+            Settings::Gateway(g) => Some(g),
+            _ => None,
+        }
     }
 
     /// The objects and their facts, to find an object's facts without the rest of the inputs.

@@ -11,7 +11,6 @@ use super::proxy::RESERVED_PORTS;
 use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
 use crate::model::Object;
 use crate::model::facts::{self, GATEWAY_API};
-use crate::model::facts_settings::{GatewaySettings, Settings};
 use crate::resolve::{Grants, resource_ref};
 
 /// A condition that does not hold: its reason and message.
@@ -236,7 +235,7 @@ fn listener<'v>(
         || (protocol == "TLS" && !spec.tls.as_ref().is_some_and(|t| t.passthrough));
     let failure = || {
         tls::certificate_failure(ctx, index, owner, spec)
-            .or_else(|| tls::client_validation_failure(index, owner, spec))
+            .or_else(|| tls::client_validation_failure(ctx, index, owner, spec))
     };
     if terminates && let Some(f) = failure() {
         l.resolved_refs.get_or_insert(f.clone());
@@ -354,7 +353,7 @@ fn mark_conflicts(all: &mut [&mut Listener<'_>]) {
 /// Whether the Gateway admits a listener set from `namespace` (`spec.allowedListeners`): one
 /// decision for the sets the status stage reports attached and the listeners render serves.
 pub fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bool {
-    let settings = gateway_settings(ctx, gateway);
+    let settings = ctx.inputs.gateway_settings(gateway);
     let from = settings
         .and_then(|g| g.allowed_from.as_deref())
         .unwrap_or("None");
@@ -379,13 +378,6 @@ pub fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bool {
     }
 }
 
-fn gateway_settings<'a>(ctx: &Context<'a>, gateway: &Object) -> Option<&'a GatewaySettings> {
-    match ctx.inputs.facts_at(gateway)?.settings.as_deref()? {
-        Settings::Gateway(g) => Some(g),
-        _ => None,
-    }
-}
-
 /// The `gateways` section (this Gateway) and the `listenerSets` section (its listener sets), if
 /// it has any.
 pub(super) fn gateway_statuses(
@@ -401,7 +393,10 @@ pub(super) fn gateway_statuses(
         .any(|o| tls::refers_elsewhere(ctx, o));
     let index = if crosses { shared.grants() } else { None };
     let lookup = &shared.lookup;
-    let allowed_from = gateway_settings(ctx, gateway).is_some_and(|g| g.allows_listeners);
+    let allowed_from = ctx
+        .inputs
+        .gateway_settings(gateway)
+        .is_some_and(|g| g.allows_listeners);
     let mut own = listeners(ctx, lookup, index, gateway, attached);
     let mut of_sets: Vec<(&Object, Option<Vec<Listener<'_>>>)> = sets
         .iter()

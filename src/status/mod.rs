@@ -29,6 +29,7 @@ use crate::resolve::{Grants, RouteStatus};
 
 pub use context::{Context, Inputs, RenderOptions, ReplacedRoute, ValidationLevel};
 pub use listeners::admits;
+pub use tls::frontend_validation;
 
 /// The statuses of one Gateway, without its rendering's replaced routes. To render many, build
 /// [`Shared`] once and use [`statuses_with`]: this builds it for the one Gateway.

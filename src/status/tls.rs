@@ -50,20 +50,12 @@ pub(super) fn certificate_failure(
 /// port's entry, else the default): a CA reference in another namespace without a ReferenceGrant,
 /// or subject alt names to verify with no CA to verify against.
 pub(super) fn client_validation_failure(
+    ctx: &Context<'_>,
     grants: Option<&Grants>,
     owner: &Object,
     spec: &Listener,
 ) -> Option<Failure> {
-    let frontend = owner.value.pointer("/spec/tls/frontend");
-    let port = spec.port;
-    let per_port = frontend
-        .and_then(|f| f.get("perPort"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .find(|p| p.get("port").and_then(Value::as_i64) == port)
-        .and_then(|p| p.pointer("/tls/validation"));
-    let validation = per_port.or_else(|| frontend.and_then(|f| f.pointer("/default/validation")));
+    let validation = frontend_validation(ctx, owner, spec.port);
     // With the insecure fallback a client that fails validation is still served: the CA is
     // not required for the listener to be programmed.
     let fallback = validation
@@ -109,6 +101,24 @@ pub(super) fn client_validation_failure(
     None
 }
 
+/// The Gateway's `tls.frontend` validation for a port, as written: its `perPort` entry's, else
+/// the default. Render programs what the status stage judges from it.
+pub fn frontend_validation<'a>(
+    ctx: &Context<'a>,
+    gateway: &Object,
+    port: Option<i64>,
+) -> Option<&'a Value> {
+    let frontend = ctx.inputs.gateway_settings(gateway)?.frontend.as_ref()?;
+    frontend
+        .get("perPort")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|p| p.get("port").and_then(Value::as_i64) == port)
+        .and_then(|p| p.pointer("/tls/validation"))
+        .or_else(|| frontend.pointer("/default/validation"))
+}
+
 /// The TLS option naming the client certificate subject alt names a listener accepts.
 const VERIFY_SUBJECT_ALT_NAMES: &str = "kgateway.dev/verify-subject-alt-names";
 
@@ -133,7 +143,10 @@ pub(super) fn refers_elsewhere(ctx: &Context<'_>, owner: &Object) -> bool {
                     .is_some_and(|n| n != ns)
             })
     };
-    let frontend = owner.value.pointer("/spec/tls/frontend");
+    let frontend = ctx
+        .inputs
+        .gateway_settings(owner)
+        .and_then(|g| g.frontend.as_ref());
     let per_port = frontend
         .and_then(|f| f.get("perPort"))
         .and_then(Value::as_array);

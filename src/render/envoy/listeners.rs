@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
-use super::plan::{self, GwListener, Plan, Port, array, domains, terminates_tls};
+use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
 use super::{ads_source, secret_digest, tls_options, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
@@ -313,7 +313,7 @@ fn frontend_validation(
     plan: &Plan<'_>,
     l: &GwListener<'_>,
 ) -> Option<(Option<String>, bool)> {
-    let validation = plan::frontend_validation(ctx, plan.gateway, l.port)?;
+    let validation = crate::status::frontend_validation(ctx, plan.gateway, Some(l.port))?;
     let gw = &plan.gateway.id;
     let mut bundle = String::new();
     for r in array(validation, "/caCertificateRefs") {

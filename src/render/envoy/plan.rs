@@ -199,25 +199,11 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
     true
 }
 
-/// The Gateway's `tls.frontend` validation for a port, as written: its `perPort` entry's, else
-/// the default.
-pub fn frontend_validation<'a>(
-    ctx: &Context<'a>,
-    gateway: &Object,
-    port: i64,
-) -> Option<&'a Value> {
-    let frontend = super::settings::gateway(ctx, gateway)?.frontend.as_ref()?;
-    array(frontend, "/perPort")
-        .find(|p| p.get("port").and_then(Value::as_i64) == Some(port))
-        .and_then(|p| p.pointer("/tls/validation"))
-        .or_else(|| frontend.pointer("/default/validation"))
-}
-
 /// The Gateway's frontend TLS validation for an HTTPS listener's port resolves: every CA
 /// ConfigMap exists and, in another namespace, is granted; a listener that asks to verify
 /// client certificates' names has CAs to verify them with.
 fn frontend_valid(ctx: &Context<'_>, gateway: &Object, l: &GwListener<'_>) -> bool {
-    let validation = frontend_validation(ctx, gateway, l.port);
+    let validation = crate::status::frontend_validation(ctx, gateway, Some(l.port));
     let refs: Vec<&Value> = validation
         .map(|v| array(v, "/caCertificateRefs").collect())
         .unwrap_or_default();

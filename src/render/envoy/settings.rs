@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::super::Context;
 use crate::model::Object;
 use crate::model::facts_settings::{
-    BackendSettings, ExtensionSettings, GatewaySettings, RouteSettings, ServicePort, Settings,
+    BackendSettings, ExtensionSettings, RouteSettings, ServicePort, Settings,
 };
 
 fn of<'a>(ctx: &Context<'a>, object: &Object) -> Option<&'a Settings> {
@@ -57,13 +57,6 @@ pub fn service_ports_of<'a>(ctx: &Context<'a>, ns: &str, name: &str) -> Option<&
 pub fn backend<'a>(ctx: &Context<'a>, backend: &Object) -> Option<&'a BackendSettings> {
     match of(ctx, backend)? {
         Settings::Backend(b) => Some(b),
-        _ => None,
-    }
-}
-
-pub fn gateway<'a>(ctx: &Context<'a>, gateway: &Object) -> Option<&'a GatewaySettings> {
-    match of(ctx, gateway)? {
-        Settings::Gateway(g) => Some(g),
         _ => None,
     }
 }
