@@ -135,6 +135,27 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     let mut phases = Phases::start();
     let inputs = load_inputs(paths, options)?;
     phases.mark("load");
+    Ok(lint_inputs(inputs, options, start, phases))
+}
+
+/// What [`lint_paths`] reads of `paths`, read now, for a run started later with
+/// [`lint_loaded`] (`diff` reads the head before linting the base, to know which files the two
+/// sides have the same).
+pub fn load(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, String> {
+    load_inputs(paths, options)
+}
+
+/// [`lint_paths`] over inputs [`load`] read.
+pub fn lint_loaded(inputs: Inputs, options: &LintOptions) -> LintRun {
+    lint_inputs(inputs, options, Instant::now(), Phases::start())
+}
+
+fn lint_inputs(
+    inputs: Inputs,
+    options: &LintOptions,
+    start: Instant,
+    mut phases: Phases,
+) -> LintRun {
     let options = inputs.options.as_ref().unwrap_or(options);
     let mut run = run_stages(inputs.files, inputs.values, options, &mut phases);
     run.diagnostics.splice(0..0, inputs.diagnostics);
@@ -145,11 +166,11 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     suppress::apply(&mut run, &options.config);
     phases.mark("suppress");
     run.stats.elapsed = start.elapsed();
-    Ok(run)
+    run
 }
 
 /// What a run reads before linting: the files, the values file, the user's CRDs.
-struct Inputs {
+pub struct Inputs {
     files: Vec<SourceFile>,
     values: Option<SourceFile>,
     /// Findings of reading (unreadable paths, limits).
@@ -159,6 +180,13 @@ struct Inputs {
     /// The options with the CRDs' registry, when there are CRDs.
     options: Option<LintOptions>,
     crds: Option<crds::UserCrds>,
+}
+
+impl Inputs {
+    /// The manifests read.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
 }
 
 fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, String> {

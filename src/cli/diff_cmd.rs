@@ -12,7 +12,7 @@ use super::{print_stdout, usage_error, use_color};
 use crate::diff::inputs::Inputs;
 use crate::diff::{self, Side};
 use crate::input;
-use crate::lint::{LintOptions, LintRun, Reuse, lint_paths, lint_sources_with_values};
+use crate::lint::{self, LintOptions, LintRun, Reuse, lint_paths, lint_sources_with_values};
 use crate::render::{self, RenderOptions};
 
 /// Where one side's manifests come from.
@@ -39,13 +39,17 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         values: args.values.clone(),
         ..LintOptions::default()
     });
-    // The files the sides have the same (most, in a change) are linted once: the base keeps
-    // their per-file results for the head.
-    if let Input::Paths(head_paths) = &head_input {
-        options.reuse = match Reuse::for_paths(head_paths, &options) {
-            Ok(reuse) => Some(Arc::new(reuse)),
+    // The files the sides have the same (most, in a change) are linted once: the head is read
+    // first (once), and the base keeps those files' per-file results for it.
+    let head_loaded = match &head_input {
+        Input::Paths(head_paths) => match lint::load(head_paths, &options) {
+            Ok(loaded) => Some(loaded),
             Err(message) => return usage_error(&message),
-        };
+        },
+        Input::Git(..) => None,
+    };
+    if let Some(loaded) = &head_loaded {
+        options.reuse = Some(Arc::new(Reuse::for_files(loaded.files())));
     }
     // One side after the other (each lint is parallel already; running both at once measured
     // slower), and only one side's run in memory at a time: the base is rendered whole (with
@@ -54,7 +58,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     // the others render the same.
     let global = options.config.global_policy_namespace.as_deref();
     let graph = matches!(args.output, DiffFormat::Markdown);
-    let base_run = match side_run(&base_input, &options) {
+    let base_run = match side_run(&base_input, None, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
@@ -67,7 +71,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Some(reuse) => reuse.take_model(base_run),
         None => drop(base_run),
     }
-    let head_run = match side_run(&head_input, &options) {
+    let head_run = match side_run(&head_input, head_loaded, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
@@ -165,10 +169,16 @@ fn sides(args: &DiffArgs) -> Result<(Input, Input), String> {
 }
 
 /// One side's run; `Err` when an input could not be read.
-fn side_run(input: &Input, options: &LintOptions) -> Result<LintRun, String> {
-    let run = match input {
-        Input::Paths(paths) => lint_paths(paths, options)?,
-        Input::Git(rev, paths) => revision(rev, paths, options)?,
+/// A side's run; `loaded`, its inputs when already read.
+fn side_run(
+    input: &Input,
+    loaded: Option<lint::Inputs>,
+    options: &LintOptions,
+) -> Result<LintRun, String> {
+    let run = match (input, loaded) {
+        (_, Some(loaded)) => lint::lint_loaded(loaded, options),
+        (Input::Paths(paths), None) => lint_paths(paths, options)?,
+        (Input::Git(rev, paths), None) => revision(rev, paths, options)?,
     };
     match super::unreadable(&run) {
         Some(unread) => Err(unread),

@@ -5,14 +5,13 @@
 //! differently), and the positions in its results stay valid since the bytes are the same, so
 //! its findings are the same.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::source::SourceFile;
 
 use super::per_file::{FileResult, lint_each};
-use super::{LintOptions, LintRun, load_inputs};
+use super::{LintOptions, LintRun};
 
 /// The second run's files, and the first run's results for those it has the same.
 pub struct Reuse {
@@ -74,15 +73,10 @@ impl Kept {
 }
 
 impl Reuse {
-    /// For a second run over `paths`, read as [`super::lint_paths`] reads them (the same ids).
-    pub fn for_paths(paths: &[PathBuf], options: &LintOptions) -> Result<Reuse, String> {
-        Ok(Reuse::for_files(load_inputs(paths, options)?.files))
-    }
-
-    /// For a second run over `files`.
-    pub fn for_files(files: Vec<SourceFile>) -> Reuse {
+    /// For a second run over `files` (their texts shared, not copied).
+    pub fn for_files(files: &[SourceFile]) -> Reuse {
         Reuse {
-            wanted: files.into_iter().map(|f| f.text).collect(),
+            wanted: files.iter().map(|f| Arc::clone(&f.text)).collect(),
             state: Mutex::new(State::Keeping),
             taken: AtomicUsize::new(0),
         }
@@ -197,7 +191,7 @@ mod tests {
     #[test]
     fn a_file_the_same_on_both_sides_is_linted_once_with_the_same_findings() {
         let head_service = SERVICE.replace("port: 80", "port: 8080");
-        let reuse = Arc::new(Reuse::for_files(files("head", &head_service)));
+        let reuse = Arc::new(Reuse::for_files(&files("head", &head_service)));
         let plain = crate::render::render_options(LintOptions::default());
         let options = LintOptions {
             reuse: Some(Arc::clone(&reuse)),
@@ -229,7 +223,7 @@ mod tests {
 
     #[test]
     fn a_kept_file_whose_facts_did_not_come_back_is_linted_again() {
-        let reuse = Arc::new(Reuse::for_files(files("head", SERVICE)));
+        let reuse = Arc::new(Reuse::for_files(&files("head", SERVICE)));
         let options = LintOptions {
             reuse: Some(Arc::clone(&reuse)),
             ..crate::render::render_options(LintOptions::default())
