@@ -40,7 +40,7 @@ pub enum Needs {
     Model,
     /// The model and every resource whole (`diff`: the digest of a Gateway's inputs hashes
     /// each resource's JSON).
-    Rendering,
+    Diff,
     /// Findings (the merge's included) and the model too: the language server reports the
     /// findings and explains places from the model.
     Editor,
@@ -53,7 +53,7 @@ pub enum Needs {
 impl Needs {
     /// Whether the run keeps the resources (`Model::objects`).
     pub fn keeps_objects(self) -> bool {
-        matches!(self, Needs::Rendering | Needs::Render)
+        matches!(self, Needs::Diff | Needs::Render)
     }
 }
 

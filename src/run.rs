@@ -69,7 +69,8 @@ pub struct Model {
     pub merge_options: merge::MergeOptions,
     /// The chart values file (`--values`) as JSON, for the controller settings render reads.
     pub values: Option<serde_json::Value>,
-    /// Every named resource whole, in input order, when the command renders (`Needs::Rendering`).
+    /// Every named resource, in input order, when the command renders (`Needs::Diff`,
+    /// `Needs::Render`: whole, or its identity alone for a kind read from the typed model).
     pub objects: Vec<model::Object>,
 }
 

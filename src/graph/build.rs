@@ -13,7 +13,7 @@ use super::{Edge, EdgeKind, Graph, Node, NodeId, NodeKind, Outcome};
 /// The delegation group of a backendRef that selects child routes by label.
 const DELEGATION_LABEL_GROUP: &str = "delegation.kgateway.dev";
 
-/// The graph of a run made with the model kept (`Needs::Model` or `Needs::Rendering`) and its
+/// The graph of a run made with the model kept (`Needs::Model` or `Needs::Diff`) and its
 /// merge; empty without a model.
 pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
     let Some(model) = &run.model else {

@@ -66,7 +66,7 @@ pub(super) struct FileResult {
     pub(super) security: security::SetFacts,
     /// What the resolve stage needs of each resource (the trees are dropped after the file).
     pub(super) facts: Vec<model::facts::Facts>,
-    /// Whole resources, with `Needs::Rendering` (`Needs::Render`: see there).
+    /// Whole resources, with `Needs::Diff` (`Needs::Render`: see there).
     pub(super) objects: Vec<model::Object>,
 }
 

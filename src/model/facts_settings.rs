@@ -31,7 +31,7 @@ pub enum Settings {
     Route(Box<RouteSettings>),
     Service(Box<ServiceSettings>),
     Backend(Box<BackendSettings>),
-    /// A Secret's or ConfigMap's `data` (a Secret's values masked as the model keeps them).
+    /// A ConfigMap's `data`.
     Data(Value),
     Gateway(Box<GatewaySettings>),
     Extension(Box<ExtensionSettings>),

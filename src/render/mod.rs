@@ -114,7 +114,7 @@ pub fn render_options(mut options: LintOptions) -> LintOptions {
 /// Gateway's inputs hashes it).
 pub fn diff_options(options: LintOptions) -> LintOptions {
     LintOptions {
-        needs: Needs::Rendering,
+        needs: Needs::Diff,
         ..render_options(options)
     }
 }
