@@ -32,7 +32,8 @@ fn render_example_at(name: &str, validation_level: ValidationLevel) -> Rendered 
 }
 
 /// A render keeps no JSON of the kinds it reads from the typed model alone (AiGatewayPolicies
-/// and the other policies but BackendTLSPolicies, Services, Secrets, AiGatewayBackends), a diff
+/// and the other policies but BackendTLSPolicies, routes, Gateways, GatewayClasses, Namespaces,
+/// Services, Secrets, AiGatewayBackends), a diff
 /// keeps every resource whole (its input digests hash them), and both render the same.
 #[test]
 fn render_reads_typed_kinds_from_the_typed_model_alone() {
@@ -44,15 +45,42 @@ fn render_reads_typed_kinds_from_the_typed_model_alone() {
         "Service",
         "Secret",
         "AiGatewayBackend",
+        "HTTPRoute",
+        "GRPCRoute",
+        "TCPRoute",
+        "TLSRoute",
+        "Gateway",
+        "GatewayClass",
+        "Namespace",
     ];
     for (path, kept) in [
         (
             dir.join("render-ai/gateway.yaml"),
-            &["AiGatewayPolicy", "Service", "Secret", "AiGatewayBackend"][..],
+            &[
+                "AiGatewayPolicy",
+                "Service",
+                "Secret",
+                "AiGatewayBackend",
+                "HTTPRoute",
+                "GRPCRoute",
+                "TCPRoute",
+                "Gateway",
+                "GatewayClass",
+            ][..],
         ),
         (
             dir.join("render"),
-            &["TrafficPolicy", "BackendConfigPolicy", "Service", "Secret"],
+            &[
+                "TrafficPolicy",
+                "BackendConfigPolicy",
+                "Service",
+                "Secret",
+                "HTTPRoute",
+                "TCPRoute",
+                "TLSRoute",
+                "Gateway",
+                "GatewayClass",
+            ],
         ),
     ] {
         let nulls = |options: &LintOptions| {
