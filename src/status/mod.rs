@@ -221,9 +221,24 @@ pub(super) fn key(object: &Object) -> String {
 /// One condition; `lastTransitionTime` is null, as in the reference's goldens (a dry run has no
 /// time of transition).
 pub(super) fn condition(kind: &str, status: &str, reason: &str, message: &str) -> Value {
+    observed_condition(kind, status, reason, message, None)
+}
+
+/// A [`condition`] with the `observedGeneration` of the object it is on, when that has one (keys
+/// in order, as the output sorts them).
+pub(super) fn observed_condition(
+    kind: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    generation: Option<i64>,
+) -> Value {
     let mut c = Map::new();
     c.insert("lastTransitionTime".into(), Value::Null);
     c.insert("message".into(), message.into());
+    if let Some(g) = generation {
+        c.insert("observedGeneration".into(), g.into());
+    }
     c.insert("reason".into(), reason.into());
     c.insert("status".into(), status.into());
     c.insert("type".into(), kind.into());

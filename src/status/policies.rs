@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::lookup::Lookup;
 use super::messages::controller_message;
-use super::{Attachment, Context, condition, is, named, status_word};
+use super::{Attachment, Context, is, named, observed_condition, status_word};
 use crate::config::Controllers;
 use crate::diag::ResourceRef;
 use crate::fasthash::{FastMap, FastSet};
@@ -27,6 +27,8 @@ pub(super) struct Reach<'r, 'a> {
 /// on, made once for every Gateway: a Gateway's statuses are looked up, not found by a scan.
 pub(super) struct ByAncestor<'a> {
     statuses: Vec<PolicyStatus>,
+    /// Each status's ancestor among the inputs (`None` when it is not there).
+    ancestors: Vec<Option<&'a Object>>,
     /// Indexes into `statuses`, in order, by the ancestor's (kind, namespace, name).
     on: FastMap<(&'a str, &'a str, &'a str), Vec<usize>>,
     /// The statuses on backends no route sends to. Every Gateway translates those backends, so
@@ -38,8 +40,12 @@ impl<'a> ByAncestor<'a> {
     pub fn new(statuses: Vec<PolicyStatus>, lookup: &Lookup<'a>) -> Self {
         let mut on: FastMap<_, Vec<usize>> = FastMap::default();
         let mut unrouted = Vec::new();
-        for (i, s) in statuses.iter().enumerate() {
-            let Some(ancestor) = lookup.object(&s.ancestor) else {
+        let ancestors: Vec<Option<&Object>> = statuses
+            .iter()
+            .map(|s| lookup.object(&s.ancestor))
+            .collect();
+        for (i, ancestor) in ancestors.iter().enumerate() {
+            let Some(ancestor) = ancestor else {
                 continue;
             };
             let id = &ancestor.id;
@@ -53,8 +59,16 @@ impl<'a> ByAncestor<'a> {
         }
         ByAncestor {
             statuses,
+            ancestors,
             on,
             unrouted,
+        }
+    }
+
+    /// Adds the `i`th status to the `policies` section (see [`add_status`]).
+    fn add(&self, out: &mut Map<String, Value>, lookup: &Lookup<'_>, i: usize) {
+        if let Some(ancestor) = self.ancestors[i] {
+            add_status(out, lookup, &self.statuses[i], ancestor);
         }
     }
 
@@ -102,11 +116,7 @@ pub(super) fn policy_statuses(
             merged
                 .on(&id.kind, &id.namespace, &id.name)
                 .iter()
-                .filter(|&&i| {
-                    lookup
-                        .object(&merged.statuses[i].ancestor)
-                        .is_some_and(|a| std::ptr::eq(a, parent))
-                }),
+                .filter(|&&i| merged.ancestors[i].is_some_and(|a| std::ptr::eq(a, parent))),
         );
     }
     for &(kind, namespace, name) in &sends_to {
@@ -118,10 +128,7 @@ pub(super) fn policy_statuses(
     picked.dedup();
     let mut out = Map::new();
     for &i in &picked {
-        let s = &merged.statuses[i];
-        if let Some(ancestor) = lookup.object(&s.ancestor) {
-            add_status(&mut out, lookup, s, ancestor);
-        }
+        merged.add(&mut out, lookup, i);
     }
     for s in &extra {
         let Some(ancestor) = lookup.object(&s.ancestor) else {
@@ -160,10 +167,7 @@ pub(super) fn policy_statuses(
 pub(super) fn unrouted_statuses(lookup: &Lookup<'_>, merged: &ByAncestor<'_>) -> Option<Value> {
     let mut out = Map::new();
     for &i in &merged.unrouted {
-        let s = &merged.statuses[i];
-        if let Some(ancestor) = lookup.object(&s.ancestor) {
-            add_status(&mut out, lookup, s, ancestor);
-        }
+        merged.add(&mut out, lookup, i);
     }
     if out.is_empty() {
         return None;
@@ -179,6 +183,21 @@ fn add_status(
     s: &PolicyStatus,
     ancestor: &Object,
 ) {
+    let (key, status) = ancestor_entry(lookup, s, ancestor);
+    let entry = out.entry(key).or_insert_with(|| {
+        let mut m = Map::new();
+        m.insert("ancestors".into(), Value::Array(Vec::new()));
+        Value::Object(m)
+    });
+    if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors")
+        && !ancestors.contains(&status)
+    {
+        ancestors.push(status);
+    }
+}
+
+/// `s` as an entry of its policy's `ancestors`: (`Kind/ns/name` of the policy, the entry).
+fn ancestor_entry(lookup: &Lookup<'_>, s: &PolicyStatus, ancestor: &Object) -> (String, Value) {
     // The reference writes its well-known controller name on policy ancestors, whatever name
     // its route statuses carry.
     let controller = Controllers::default().proxy;
@@ -188,39 +207,37 @@ fn add_status(
         s.policy.namespace.as_deref().unwrap_or(""),
         s.policy.name
     );
-    let entry = out.entry(key).or_insert_with(|| {
-        let mut m = Map::new();
-        m.insert("ancestors".into(), Value::Array(Vec::new()));
-        Value::Object(m)
+    let generation = lookup
+        .object(&s.policy)
+        .and_then(|o| match lookup.facts_of(o) {
+            Some(f) if f.policy().is_some() => f.policy().and_then(|p| p.generation),
+            _ => o
+                .value
+                .pointer("/metadata/generation")
+                .and_then(Value::as_i64),
+        });
+    // A policy the controller rejects is Invalid and Pending wherever it is.
+    let rejected = lookup.rejection(&s.policy).map(|r| {
+        let accepted = PolicyCondition {
+            status: false,
+            reason: "Invalid",
+            message: controller_message(r, lookup.written(&s.policy)),
+        };
+        let attached = PolicyCondition {
+            status: false,
+            reason: "Pending",
+            message: String::new(),
+        };
+        (accepted, attached)
     });
-    if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors") {
-        let generation = lookup
-            .object(&s.policy)
-            .and_then(|o| match lookup.facts_of(o) {
-                Some(f) if f.policy().is_some() => f.policy().and_then(|p| p.generation),
-                _ => o
-                    .value
-                    .pointer("/metadata/generation")
-                    .and_then(Value::as_i64),
-            });
-        let mut s = s.clone();
-        if let Some(r) = lookup.rejection(&s.policy) {
-            s.accepted = PolicyCondition {
-                status: false,
-                reason: "Invalid",
-                message: controller_message(r, lookup.written(&s.policy)),
-            };
-            s.attached = PolicyCondition {
-                status: false,
-                reason: "Pending",
-                message: String::new(),
-            };
-        }
-        let status = ancestor_status(&s, ancestor, &controller, generation);
-        if !ancestors.contains(&status) {
-            ancestors.push(status);
-        }
-    }
+    let conditions = match &rejected {
+        Some((accepted, attached)) => [accepted, attached],
+        None => [&s.accepted, &s.attached],
+    };
+    (
+        key,
+        ancestor_status(conditions, ancestor, &controller, generation),
+    )
 }
 
 /// (kind, namespace, name) of every backendRef of the attached routes' rules.
@@ -237,7 +254,7 @@ fn backends<'a>(
 
 /// `generation`: the policy's `metadata.generation`, which the conditions echo when set.
 fn ancestor_status(
-    s: &PolicyStatus,
+    [accepted, attached]: [&PolicyCondition; 2],
     ancestor: &Object,
     controller: &str,
     generation: Option<i64>,
@@ -248,32 +265,21 @@ fn ancestor_status(
     r.insert("name".into(), ancestor.id.name.clone().into());
     r.insert("namespace".into(), ancestor.id.namespace.clone().into());
     let conditions = vec![
-        condition(
+        observed_condition(
             "Accepted",
-            status_word(s.accepted.status),
-            s.accepted.reason,
-            &s.accepted.message,
+            status_word(accepted.status),
+            accepted.reason,
+            &accepted.message,
+            generation,
         ),
-        condition(
+        observed_condition(
             "Attached",
-            status_word(s.attached.status),
-            s.attached.reason,
-            &s.attached.message,
+            status_word(attached.status),
+            attached.reason,
+            &attached.message,
+            generation,
         ),
     ];
-    let conditions: Vec<Value> = match generation {
-        None => conditions,
-        Some(g) => conditions
-            .into_iter()
-            .map(|mut c| {
-                if let Value::Object(m) = &mut c {
-                    m.insert("observedGeneration".into(), g.into());
-                    m.sort_keys();
-                }
-                c
-            })
-            .collect(),
-    };
     let mut a = Map::new();
     a.insert("ancestorRef".into(), Value::Object(r));
     a.insert("conditions".into(), conditions.into());

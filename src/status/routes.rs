@@ -100,28 +100,34 @@ pub(super) fn route_statuses(
             e.resolved_refs = c.clone();
         }
     }
-    let mut out = Vec::new();
-    for (kind, section) in SECTIONS {
-        let mut routes: Map<String, Value> = Map::new();
-        for e in entries.iter().filter(|e| e.route.id.kind == *kind) {
-            let entry = routes.entry(super::key(e.route)).or_insert_with(|| {
-                let mut m = Map::new();
-                m.insert("parents".into(), Value::Array(Vec::new()));
-                Value::Object(m)
-            });
-            if let Some(Value::Array(parents)) = entry.get_mut("parents") {
-                parents.push(parent_status(e, kind, &controller));
-            }
-        }
-        if !routes.is_empty() {
-            routes.sort_keys();
-            out.push((*section, Value::Object(routes)));
+    // One pass over the entries, each moved into its kind's section.
+    let mut sections: Vec<Map<String, Value>> = SECTIONS.iter().map(|_| Map::new()).collect();
+    for e in entries {
+        let Some(at) = SECTIONS.iter().position(|(k, _)| *k == e.route.id.kind) else {
+            continue;
+        };
+        let (kind, _) = SECTIONS[at];
+        let entry = sections[at].entry(super::key(e.route)).or_insert_with(|| {
+            let mut m = Map::new();
+            m.insert("parents".into(), Value::Array(Vec::new()));
+            Value::Object(m)
+        });
+        if let Some(Value::Array(parents)) = entry.get_mut("parents") {
+            parents.push(parent_status(e, kind, &controller));
         }
     }
-    out
+    SECTIONS
+        .iter()
+        .zip(sections)
+        .filter(|(_, routes)| !routes.is_empty())
+        .map(|((_, section), mut routes)| {
+            routes.sort_keys();
+            (*section, Value::Object(routes))
+        })
+        .collect()
 }
 
-fn parent_status(e: &Entry<'_>, kind: &str, controller: &str) -> Value {
+fn parent_status(e: Entry<'_>, kind: &str, controller: &str) -> Value {
     // The controller writes no message on the Accepted of TCP and TLS routes.
     let layer4 = matches!(kind, "TCPRoute" | "TLSRoute");
     let accepted_message = if layer4 {
@@ -145,7 +151,7 @@ fn parent_status(e: &Entry<'_>, kind: &str, controller: &str) -> Value {
     let mut p = Map::new();
     p.insert("conditions".into(), conditions.into());
     p.insert("controllerName".into(), controller.into());
-    p.insert("parentRef".into(), e.parent_ref.clone());
+    p.insert("parentRef".into(), e.parent_ref);
     Value::Object(p)
 }
 
