@@ -208,7 +208,11 @@ impl LineStarts {
     fn of(bytes: &[u8]) -> LineStarts {
         let starts = std::iter::once(0).chain(line_breaks(bytes));
         if u32::try_from(bytes.len()).is_ok() {
-            LineStarts::Small(starts.filter_map(|i| u32::try_from(i).ok()).collect())
+            // Sized once by the line feeds (a lone CR, rare, grows it): every input file's index
+            // is built while loading, and growing it by doubling copied and faulted it anew.
+            let mut small = Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
+            small.extend(starts.filter_map(|i| u32::try_from(i).ok()));
+            LineStarts::Small(small.into())
         } else {
             LineStarts::Large(starts.collect())
         }

@@ -60,8 +60,10 @@ fn gather(files: usize, per_file: Vec<FileResult>, needs: Needs) -> Gathered {
         }
         g.diagnostics.extend(r.diagnostics);
     }
-    g.diagnostics.extend(security.finish());
-    let (keep, found) = resolve::duplicates(&g.facts);
+    // Independent: the set-wide security findings are made while duplicates are looked for.
+    let (security, (keep, found)) =
+        rayon::join(|| security.finish(), || resolve::duplicates(&g.facts));
+    g.diagnostics.extend(security);
     if !found.is_empty() {
         g.diagnostics.extend(found);
         let mut kept = keep.iter().copied();

@@ -33,8 +33,9 @@ pub struct Hierarchy {
 
 impl Hierarchy {
     pub fn new(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
-        // The name index and the attached policies do not depend on each other.
-        let (by_name, attached) = rayon::join(
+        // The name index, the attached policies and the delegation links do not depend on each
+        // other.
+        let (by_name, (attached, (delegators, delegates))) = rayon::join(
             || {
                 let mut by_name: FastMap<(&str, &str, &str), usize> =
                     FastMap::with_capacity_and_hasher(facts.len(), Default::default());
@@ -47,17 +48,22 @@ impl Hierarchy {
                 by_name
             },
             || {
-                let mut attached: FastMap<Place, Vec<usize>> = FastMap::default();
-                for a in attachments {
-                    if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref())
-                    {
-                        attached.entry(place).or_default().push(a.policy);
-                    }
-                }
-                attached
+                rayon::join(
+                    || {
+                        let mut attached: FastMap<Place, Vec<usize>> = FastMap::default();
+                        for a in attachments {
+                            if let Some(place) =
+                                place_of(&facts[a.target], a.target, a.section.as_deref())
+                            {
+                                attached.entry(place).or_default().push(a.policy);
+                            }
+                        }
+                        attached
+                    },
+                    || super::delegation::links(facts),
+                )
             },
         );
-        let (delegators, delegates) = super::delegation::links(facts);
         let mut h = Hierarchy {
             attached,
             extension: FastMap::default(),

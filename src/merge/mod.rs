@@ -385,15 +385,19 @@ pub fn merge<'a>(
 ) -> Merged<'a> {
     let hierarchy = Hierarchy::new(facts, attachments, routes);
     let effective = chains::effective_all(facts, &hierarchy, options);
-    // One index of the effective policies by place, for the statuses and the callers (the
-    // statuses made their own copy of it: tens of megabytes at 100,000 resources).
-    let mut by_place: FastMap<Place, Vec<usize>> = FastMap::default();
-    for (i, e) in effective.iter().enumerate() {
-        by_place.entry(e.place).or_default().push(i);
-    }
-    // Both only read the effective policies.
-    let (statuses, diagnostics) = rayon::join(
-        || status::statuses(facts, &hierarchy, &effective, &by_place),
+    // Both only read the effective policies; the findings need no index, so they are made
+    // while the index is built.
+    let ((by_place, statuses), diagnostics) = rayon::join(
+        || {
+            // One index of the effective policies by place, for the statuses and the callers
+            // (the statuses made their own copy of it: tens of megabytes at 100,000 resources).
+            let mut by_place: FastMap<Place, Vec<usize>> = FastMap::default();
+            for (i, e) in effective.iter().enumerate() {
+                by_place.entry(e.place).or_default().push(i);
+            }
+            let statuses = status::statuses(facts, &hierarchy, &effective, &by_place);
+            (by_place, statuses)
+        },
         || findings::findings(facts, &hierarchy, &effective),
     );
     Merged {

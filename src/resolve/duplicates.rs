@@ -13,7 +13,9 @@ use super::{qualified, resource_ref};
 /// Which facts the later stages use (`false` for a definition a later one replaces), and the
 /// findings on the replaced ones. Linear in the number of facts.
 pub fn duplicates(facts: &[Facts]) -> (Vec<bool>, Vec<Diagnostic>) {
-    let mut last: FastMap<(&str, &str, &str, &str), usize> = FastMap::default();
+    // Sized once: grown by doubling it would be hashed again at every step.
+    let mut last: FastMap<(&str, &str, &str, &str), usize> =
+        FastMap::with_capacity_and_hasher(facts.len(), Default::default());
     for (i, f) in facts.iter().enumerate() {
         let id = &f.id;
         last.insert((&id.group, &id.kind, &id.namespace, &id.name), i);

@@ -116,14 +116,15 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
     };
     // Routes and references do not depend on policy attachment, nor one object's on another's:
     // they run side by side, in runs of the facts, and their findings are put together in the
-    // order a sequential run gives (routes, then references, then policies).
+    // order a sequential run gives (routes, route conflicts, references, then policies with
+    // their effects and conflicts). The route conflicts (serial) run beside the policy checks.
     let chunk = facts
         .len()
         .div_ceil(4 * rayon::current_num_threads())
         .max(1);
-    let (chunks, (policy_ctx, attachments)) = rayon::join(
+    let (routes, (policy_ctx, attachments)) = rayon::join(
         || {
-            facts
+            let chunks = facts
                 .par_chunks(chunk)
                 .enumerate()
                 .map(|(n, part)| {
@@ -138,44 +139,75 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
                         (statuses, attached, accepted, unresolved),
                     )
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            RoutesDone::of(chunks, new_ctx)
         },
         || {
             let mut ctx = new_ctx();
             let attachments = policies::attach(&mut ctx);
+            effects::check(&mut ctx, &attachments);
+            conflicts::check(&mut ctx, &attachments);
             (ctx, attachments)
         },
     );
-    let mut ctx = new_ctx();
-    let mut route_statuses = Vec::new();
-    let mut route_attachments = Vec::new();
-    let mut unresolved_backends = Vec::new();
-    let mut refs_ctxs = Vec::with_capacity(chunks.len());
-    let mut attached = Vec::new();
-    for (routes_ctx, refs_ctx, (statuses, part, accepted, unresolved)) in chunks {
-        ctx.absorb(routes_ctx);
-        route_statuses.extend(statuses);
-        route_attachments.extend(accepted);
-        unresolved_backends.extend(unresolved);
-        refs_ctxs.push(refs_ctx);
-        attached.extend(part);
-    }
-    route_conflicts::check(&mut ctx, &attached);
-    drop(attached);
-    for refs_ctx in refs_ctxs {
-        ctx.absorb(refs_ctx);
-    }
+    let mut ctx = routes.ctx;
     ctx.absorb(policy_ctx);
-    effects::check(&mut ctx, &attachments);
-    conflicts::check(&mut ctx, &attachments);
     ctx.finish();
     Resolved {
         diagnostics: ctx.out,
-        route_statuses,
+        route_statuses: routes.statuses,
         attachments,
-        route_attachments,
-        unresolved_backends,
+        route_attachments: routes.attachments,
+        unresolved_backends: routes.unresolved_backends,
         grants: index.grants().clone(),
+    }
+}
+
+/// The routes' and references' side of [`resolve`], put together in facts order: one context
+/// with the findings of the routes, their conflicts and the references, in that order.
+struct RoutesDone<'a> {
+    ctx: Ctx<'a>,
+    statuses: Vec<RouteStatus>,
+    attachments: Vec<RouteAttachment>,
+    unresolved_backends: Vec<(usize, Condition)>,
+}
+
+/// What one run of the facts yields: its routes' and references' contexts, route statuses,
+/// attached routes, accepted attachments and unresolved backends.
+type Chunk<'a> = (
+    Ctx<'a>,
+    Ctx<'a>,
+    (
+        Vec<RouteStatus>,
+        Vec<routes::Attached<'a>>,
+        Vec<RouteAttachment>,
+        Vec<(usize, Condition)>,
+    ),
+);
+
+impl<'a> RoutesDone<'a> {
+    fn of(chunks: Vec<Chunk<'a>>, new_ctx: impl Fn() -> Ctx<'a>) -> Self {
+        let mut done = RoutesDone {
+            ctx: new_ctx(),
+            statuses: Vec::new(),
+            attachments: Vec::new(),
+            unresolved_backends: Vec::new(),
+        };
+        let mut refs_ctxs = Vec::with_capacity(chunks.len());
+        let mut attached = Vec::new();
+        for (routes_ctx, refs_ctx, (statuses, part, accepted, unresolved)) in chunks {
+            done.ctx.absorb(routes_ctx);
+            done.statuses.extend(statuses);
+            done.attachments.extend(accepted);
+            done.unresolved_backends.extend(unresolved);
+            refs_ctxs.push(refs_ctx);
+            attached.extend(part);
+        }
+        route_conflicts::check(&mut done.ctx, &attached);
+        for refs_ctx in refs_ctxs {
+            done.ctx.absorb(refs_ctx);
+        }
+        done
     }
 }
 

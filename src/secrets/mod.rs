@@ -218,10 +218,12 @@ fn walk(file: FileId, node: &Node, parent: &str, out: &mut Sensitive) {
             // Per mapping, not per key: this runs for every key of most objects.
             let header = credential_header_entry(node);
             let header_map = key_contains(parent, "header");
+            let context = Parent::of(parent);
             for e in entries {
+                let key = ShortKey::of(&e.key);
                 let public_jwks =
-                    is_jwks(&e.key, parent) && e.value.as_str().is_some_and(|t| !private_jwks(t));
-                if (is_sensitive(&e.key, parent) && !public_jwks)
+                    key.is_jwks(context) && e.value.as_str().is_some_and(|t| !private_jwks(t));
+                if (key.is_sensitive(context) && !public_jwks)
                     || (header && e.key == "value")
                     || (header_map && is_credential_header(&e.key))
                 {
@@ -236,8 +238,71 @@ fn walk(file: FileId, node: &Node, parent: &str, out: &mut Sensitive) {
     }
 }
 
-fn is_jwks(key: &str, parent: &str) -> bool {
-    key_is(key, "inline") && (key_is(parent, "jwks") || key_is(parent, "local"))
+/// What the sensitivity rules read of the key of the mapping a key is in, found once per
+/// mapping rather than once per key.
+#[derive(Clone, Copy)]
+struct Parent {
+    auth: bool,
+    jwks: bool,
+    basic_auth: bool,
+}
+
+impl Parent {
+    fn of(parent: &str) -> Self {
+        Parent {
+            auth: key_is(parent, "auth"),
+            jwks: key_is(parent, "jwks") || key_is(parent, "local"),
+            basic_auth: key_starts_with(parent, "basicauth"),
+        }
+    }
+}
+
+/// The longest key the rules name, normalized (`clientsecret`).
+const SHORT_KEY: usize = 12;
+
+/// A key normalized once ([`key_bytes`]), when it is short enough to be one the rules name:
+/// every key of most objects is compared with a dozen names, and a longer key is none of them.
+struct ShortKey {
+    bytes: [u8; SHORT_KEY],
+    /// Bytes used; 0 for a longer key (the names are not empty, so it equals none).
+    len: usize,
+}
+
+impl ShortKey {
+    fn of(key: &str) -> Self {
+        let mut out = ShortKey {
+            bytes: [0; SHORT_KEY],
+            len: 0,
+        };
+        for b in key_bytes(key) {
+            let Some(slot) = out.bytes.get_mut(out.len) else {
+                out.len = 0;
+                return out;
+            };
+            *slot = b;
+            out.len += 1;
+        }
+        out
+    }
+
+    fn is(&self, name: &str) -> bool {
+        self.bytes.get(..self.len) == Some(name.as_bytes())
+    }
+
+    fn is_jwks(&self, parent: Parent) -> bool {
+        parent.jwks && self.is("inline")
+    }
+
+    /// [`is_sensitive`] of this key under `parent`.
+    fn is_sensitive(&self, parent: Parent) -> bool {
+        SECRET_KEYS.iter().any(|t| self.is(t))
+            // An inline API key (`auth.key`), not a selector's `key`.
+            || (parent.auth && self.is("key"))
+            // Inline JWKS (`jwks.inline`, `jwks.local.inline`), unless public (see `walk`).
+            || self.is_jwks(parent)
+            // htpasswd lines of basic authentication.
+            || (parent.basic_auth && self.is("users"))
+    }
 }
 
 /// Whether an inline key set holds key material that must stay secret: a symmetric (`k`) or
@@ -279,10 +344,24 @@ fn credential_header_entry(node: &Node) -> bool {
 
 /// Header names whose values are credentials: authorization, cookies, API keys and tokens.
 fn is_credential_header(name: &str) -> bool {
-    let n = normalized(name);
+    // An ASCII name (nearly every one) is normalized on the stack: this runs per mapping.
+    let mut buf = [0u8; 64];
+    if !name.is_ascii() || name.len() > buf.len() {
+        return credential_header_name(normalized(name).as_bytes());
+    }
+    let mut len = 0;
+    for b in key_bytes(name) {
+        buf[len] = b;
+        len += 1;
+    }
+    credential_header_name(&buf[..len])
+}
+
+/// [`is_credential_header`] of a normalized name.
+fn credential_header_name(n: &[u8]) -> bool {
     matches!(
-        n.as_str(),
-        "authorization" | "proxyauthorization" | "cookie" | "setcookie"
+        n,
+        b"authorization" | b"proxyauthorization" | b"cookie" | b"setcookie"
     ) || [
         "apikey",
         "token",
@@ -292,7 +371,7 @@ fn is_credential_header(name: &str) -> bool {
         "session",
     ]
     .iter()
-    .any(|w| n.contains(w))
+    .any(|w| n.windows(w.len()).any(|x| x == w.as_bytes()))
 }
 
 /// Whether `key` contains `word` (lowercase, without separators), in any case; no allocation.
@@ -329,13 +408,7 @@ fn key_starts_with(key: &str, prefix: &str) -> bool {
 }
 
 fn is_sensitive(key: &str, parent: &str) -> bool {
-    SECRET_KEYS.iter().any(|t| key_is(key, t))
-        // An inline API key (`auth.key`), not a selector's `key`.
-        || (key_is(key, "key") && key_is(parent, "auth"))
-        // Inline JWKS (`jwks.inline`, `jwks.local.inline`), unless public (see `walk`).
-        || is_jwks(key, parent)
-        // htpasswd lines of basic authentication.
-        || (key_is(key, "users") && key_starts_with(parent, "basicauth"))
+    ShortKey::of(key).is_sensitive(Parent::of(parent))
 }
 
 /// Every scalar at or below `node` (a Secret value is a scalar; a credential key may hold a list).

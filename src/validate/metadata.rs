@@ -191,17 +191,18 @@ impl<'v> Walker<'v> {
             "Service" if core => (63, is_dns1035_label(name), DNS1035_MSG),
             _ => (253, is_subdomain(name), SUBDOMAIN_MSG),
         };
-        let shown = go_quote(name);
+        // Quoted only for a finding: this runs for every object.
+        let shown = || go_quote(name);
         if name.len() > max {
             self.meta_invalid(
                 span,
                 "metadata.name",
-                &shown,
+                &shown(),
                 &format!("must be no more than {max} characters"),
             );
         }
         if !ok {
-            self.meta_invalid(span, "metadata.name", &shown, msg);
+            self.meta_invalid(span, "metadata.name", &shown(), msg);
         }
     }
 
@@ -221,17 +222,17 @@ impl<'v> Walker<'v> {
             self.emit_diag(d);
             return;
         }
-        let shown = go_quote(ns);
+        let shown = || go_quote(ns);
         if ns.len() > 63 {
             self.meta_invalid(
                 f.value.span,
                 "metadata.namespace",
-                &shown,
+                &shown(),
                 "must be no more than 63 characters",
             );
         }
         if !is_dns_label(ns) {
-            self.meta_invalid(f.value.span, "metadata.namespace", &shown, LABEL_MSG);
+            self.meta_invalid(f.value.span, "metadata.namespace", &shown(), LABEL_MSG);
         }
     }
 
@@ -260,10 +261,10 @@ impl<'v> Walker<'v> {
         };
         let mut total = 0usize;
         for e in entries {
-            let key_to_check = if labels {
-                e.key.to_string()
+            let key_to_check: std::borrow::Cow<'_, str> = if labels {
+                std::borrow::Cow::Borrowed(&e.key)
             } else {
-                e.key.to_ascii_lowercase()
+                std::borrow::Cow::Owned(e.key.to_ascii_lowercase())
             };
             for msg in qualified_name_errors(&key_to_check) {
                 self.meta_invalid(e.key_span, &base, &go_quote(&e.key), &msg);
@@ -274,17 +275,17 @@ impl<'v> Walker<'v> {
             };
             total += e.key.len() + value.len();
             if labels {
-                let shown = go_quote(value);
+                let shown = || go_quote(value);
                 if value.len() > 63 {
                     self.meta_invalid(
                         e.value.span,
                         &base,
-                        &shown,
+                        &shown(),
                         "must be no more than 63 characters",
                     );
                 }
                 if !value.is_empty() && !is_name_part(value) {
-                    self.meta_invalid(e.value.span, &base, &shown, LABEL_VALUE_MSG);
+                    self.meta_invalid(e.value.span, &base, &shown(), LABEL_VALUE_MSG);
                 }
             }
         }

@@ -423,16 +423,7 @@ impl<'v> Walker<'v> {
 
     fn check_scalar(&mut self, node: &Node, schema: &SchemaNode, as_bool: Option<bool>) {
         if let Some(values) = &schema.enum_values {
-            let json = match as_bool {
-                Some(b) => serde_json::Value::Bool(b),
-                None => node.to_json(),
-            };
-            let found = values.iter().any(|v| match (v, &json) {
-                (serde_json::Value::Number(a), serde_json::Value::Number(b)) => {
-                    a.as_f64() == b.as_f64()
-                }
-                (a, b) => a == b,
-            });
+            let found = values.iter().any(|v| enum_value_is(v, node, as_bool));
             if found {
                 self.matched += 1;
             } else {
@@ -507,7 +498,8 @@ impl<'v> Walker<'v> {
             Value::Float(f) => f,
             _ => return,
         };
-        let shown = go_value(node);
+        // Shown only in a finding: most numbers have none.
+        let shown = || go_value(node);
         if let Some(b) = schema.minimum
             && (x < b.value || (b.exclusive && x == b.value))
         {
@@ -519,6 +511,7 @@ impl<'v> Walker<'v> {
                 },
                 go_float(b.value),
             );
+            let shown = shown();
             self.report(rules::GW107, node.span, false, |p| {
                 format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
             });
@@ -534,6 +527,7 @@ impl<'v> Walker<'v> {
                 },
                 go_float(b.value),
             );
+            let shown = shown();
             self.report(rules::GW107, node.span, false, |p| {
                 format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
             });
@@ -542,11 +536,32 @@ impl<'v> Walker<'v> {
             let q = x / m;
             if (q - q.round()).abs() > 1e-9 {
                 let m = go_float(m);
+                let shown = shown();
                 self.report(rules::GW107, node.span, false, |p| {
                     format!("{p}: Invalid value: {shown}: {p} in body should be a multiple of {m}")
                 });
             }
         }
+    }
+}
+
+/// Whether an allowed value of an enum is the scalar `node` (`as_bool`: what YAML 1.1 reads it
+/// as), compared as JSON (numbers by value); without building the node's JSON, since every
+/// enum field of every object is checked.
+fn enum_value_is(allowed: &serde_json::Value, node: &Node, as_bool: Option<bool>) -> bool {
+    use serde_json::Value as Json;
+    if let Some(b) = as_bool {
+        return *allowed == Json::Bool(b);
+    }
+    match (&node.value, allowed) {
+        (Value::Null, Json::Null) => true,
+        (Value::Bool(b), Json::Bool(a)) => a == b,
+        (Value::Int(i), Json::Number(a)) => a.as_f64() == Some(*i as f64),
+        // A float with no JSON form is JSON null.
+        (Value::Float(f), Json::Number(a)) => f.is_finite() && a.as_f64() == Some(*f),
+        (Value::Float(f), Json::Null) => !f.is_finite(),
+        (Value::Str(s), Json::String(a)) => *a == *s.text,
+        _ => false,
     }
 }
 
