@@ -12,6 +12,7 @@ pub use crate::base64;
 pub mod dangling;
 mod document;
 pub mod envoy;
+pub(crate) mod pointer;
 pub mod proto;
 mod served;
 
