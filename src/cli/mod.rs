@@ -7,6 +7,7 @@ mod fix_cmd;
 mod generate;
 mod graph_cmd;
 mod lint_cmd;
+mod pretty_json;
 mod progress;
 mod render_cmd;
 mod rules_cmd;

@@ -2,8 +2,10 @@
 
 use super::args::{RenderArgs, RenderFormat, RenderType};
 use super::lint_cmd::load_config;
+use rayon::prelude::*;
 use std::io::Write;
 
+use super::pretty_json;
 use super::usage_error;
 use crate::lint::{LintOptions, lint_paths};
 use crate::model::facts::GATEWAY_API;
@@ -80,13 +82,39 @@ struct Output {
 }
 
 impl render::Sink for Output {
-    fn gateway(&mut self, g: render::RenderedGateway) {
-        if self.check {
-            self.failures.extend(render::proto::check_gateway(&g));
-            self.cluster_refs.extend(render::dangling::cluster_refs(&g));
+    type Gateway = Encoded;
+    type Settings = Encoding;
+
+    fn settings(&self) -> Encoding {
+        Encoding {
+            check: self.check,
+            format: self.out.format,
+            kinds: self.kinds,
+            with_statuses: self.with_statuses,
         }
-        self.out
-            .write(&g.into_document(self.kinds, self.with_statuses));
+    }
+
+    fn make(how: &Encoding, g: render::RenderedGateway) -> Encoded {
+        let (failures, cluster_refs) = if how.check {
+            let refs = render::dangling::cluster_refs(&g);
+            (render::proto::check_gateway(&g), refs)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let text = encode(how.format, &g.into_document(how.kinds, how.with_statuses));
+        Encoded {
+            failures,
+            cluster_refs,
+            text,
+        }
+    }
+
+    fn gateways(&mut self, chunk: Vec<Encoded>) {
+        for g in chunk {
+            self.failures.extend(g.failures);
+            self.cluster_refs.extend(g.cluster_refs);
+            self.out.write_encoded(&g.text);
+        }
     }
 
     fn rest(&mut self, rest: render::Rendered) {
@@ -103,8 +131,19 @@ impl render::Sink for Output {
     }
 
     fn shared(&mut self, resource: render::RenderedResource) {
-        if self.kinds.contains(&resource.kind) {
-            self.out.shared_item(AI_SHARED, &resource.value);
+        self.shared_batch(vec![resource]);
+    }
+
+    fn shared_batch(&mut self, batch: Vec<render::RenderedResource>) {
+        let (format, kinds) = (self.out.format, self.kinds);
+        // Encoded in parallel, as the Gateways are.
+        let texts: Vec<Vec<u8>> = batch
+            .into_par_iter()
+            .filter(|r| kinds.contains(&r.kind))
+            .map(|r| encode_item(format, &r.value))
+            .collect();
+        for text in &texts {
+            self.out.shared_item(AI_SHARED, text);
         }
     }
 
@@ -115,6 +154,22 @@ impl render::Sink for Output {
         }
         self.out.end_shared();
     }
+}
+
+/// How a Gateway's rendering is made into [`Encoded`] (what [`Output`] is asked for).
+#[derive(Clone, Copy)]
+struct Encoding {
+    check: bool,
+    format: RenderFormat,
+    kinds: &'static [&'static str],
+    with_statuses: bool,
+}
+
+/// A Gateway's document as text, with what `--check` finds in its rendering.
+struct Encoded {
+    failures: Vec<render::proto::Failure>,
+    cluster_refs: Vec<render::dangling::ClusterRef>,
+    text: Vec<u8>,
 }
 
 /// The name of the AI data plane's shared document (`Shared: ai`).
@@ -184,15 +239,18 @@ impl Documents {
     }
 
     fn write(&mut self, doc: &serde_json::Value) {
+        let text = encode(self.format, doc);
+        self.write_encoded(&text);
+    }
+
+    /// Writes a document made by [`encode`].
+    fn write_encoded(&mut self, text: &[u8]) {
         if self.failed.is_some() {
             return;
         }
-        let result = self.begin_document().and_then(|()| match self.format {
-            // Serialised straight into the output, each line indented as an array item: a
-            // large document (the AI data plane's shared resources) is never a string whole.
-            RenderFormat::Json => pretty(&mut self.out, doc, b"  "),
-            RenderFormat::Yaml => write_document(&mut self.out, doc),
-        });
+        let result = self
+            .begin_document()
+            .and_then(|()| self.out.write_all(text));
         self.fail(result);
     }
 
@@ -210,31 +268,24 @@ impl Documents {
         self.out.write_all(open)
     }
 
-    /// Adds a resource to the `output` list of the `Shared: NAME` document, opening it first:
-    /// the same text as that document written whole, without holding it.
-    fn shared_item(&mut self, name: &str, item: &serde_json::Value) {
+    /// Adds a resource (made by [`encode_item`]) to the `output` list of the `Shared: NAME`
+    /// document, opening it first: the same text as that document written whole, without
+    /// holding it.
+    fn shared_item(&mut self, name: &str, text: &[u8]) {
         if self.failed.is_some() {
             return;
         }
         let items = self.open_shared(name);
-        let result = match self.format {
-            RenderFormat::Json => {
-                let open: &[u8] = if items == 0 {
-                    b",\n    \"output\": [\n      "
-                } else {
-                    b",\n      "
-                };
-                self.out
-                    .write_all(open)
-                    .and_then(|()| pretty(&mut self.out, item, b"      "))
-            }
-            RenderFormat::Yaml => {
-                let open: &[u8] = if items == 0 { b"output:\n" } else { b"" };
-                self.out
-                    .write_all(open)
-                    .and_then(|()| self.out.write_all(seq_item(item, 2).as_bytes()))
-            }
+        let open: &[u8] = match (self.format, items) {
+            (RenderFormat::Json, 0) => b",\n    \"output\": [\n      ",
+            (RenderFormat::Json, _) => b",\n      ",
+            (RenderFormat::Yaml, 0) => b"output:\n",
+            (RenderFormat::Yaml, _) => b"",
         };
+        let result = self
+            .out
+            .write_all(open)
+            .and_then(|()| self.out.write_all(text));
         self.open_items = Some(items + 1);
         self.fail(result);
     }
@@ -246,10 +297,16 @@ impl Documents {
         }
         let items = self.open_shared(name);
         let result = self.close_items(items).and_then(|()| match self.format {
-            RenderFormat::Json => self
-                .out
-                .write_all(b",\n    \"Statuses\": ")
-                .and_then(|()| pretty(&mut self.out, &statuses, b"    ")),
+            RenderFormat::Json => {
+                let mut text = b",\n    \"Statuses\": ".to_vec();
+                match statuses {
+                    serde_json::Value::Array(items) => {
+                        pretty_json::write_array(&mut text, items, b"    ")
+                    }
+                    other => pretty_json::write(&mut text, &other, b"    "),
+                }
+                self.out.write_all(&text)
+            }
             RenderFormat::Yaml => {
                 let doc = serde_json::json!({ "Statuses": statuses });
                 write_document(&mut self.out, &doc)
@@ -318,110 +375,28 @@ impl Documents {
     }
 }
 
-/// Writes `value` as `serde_json::to_writer_pretty` does, with `pad` after every line break (a
-/// document nested in the output).
-fn pretty(
-    out: &mut impl Write,
-    value: &serde_json::Value,
-    pad: &'static [u8],
-) -> std::io::Result<()> {
-    use serde::Serialize;
-    let formatter = Padded {
-        pad,
-        level: 0,
-        has_value: false,
-    };
-    let mut serializer = serde_json::Serializer::with_formatter(out, formatter);
-    value
-        .serialize(&mut serializer)
-        .map_err(std::io::Error::from)
+/// A document's text: pretty JSON indented as an item of the output's array, or YAML.
+fn encode(format: RenderFormat, doc: &serde_json::Value) -> Vec<u8> {
+    // About a large repository's Gateway document: growing to it copies the text a few times.
+    let mut text = Vec::with_capacity(1 << 18);
+    match format {
+        RenderFormat::Json => pretty_json::write(&mut text, doc, b"  "),
+        // Writing into a Vec cannot fail.
+        RenderFormat::Yaml => {
+            let _ = write_document(&mut text, doc);
+        }
+    }
+    text
 }
 
-/// serde_json's pretty format (two spaces a level) with a pad after every line break, written
-/// straight to the output: a writer that inserted the pad would see the serialiser's many small
-/// writes one by one.
-struct Padded {
-    pad: &'static [u8],
-    level: usize,
-    has_value: bool,
-}
-
-impl Padded {
-    fn line<W: ?Sized + Write>(&self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b"\n")?;
-        w.write_all(self.pad)?;
-        for _ in 0..self.level {
-            w.write_all(b"  ")?;
+/// An item of a `Shared` document's `output` list: pretty JSON indented as such, or YAML.
+fn encode_item(format: RenderFormat, item: &serde_json::Value) -> Vec<u8> {
+    match format {
+        RenderFormat::Json => {
+            let mut text = Vec::new();
+            pretty_json::write(&mut text, item, b"      ");
+            text
         }
-        Ok(())
-    }
-
-    fn open<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
-        self.level += 1;
-        self.has_value = false;
-        w.write_all(bracket)
-    }
-
-    fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
-        self.level -= 1;
-        if self.has_value {
-            self.line(w)?;
-        }
-        w.write_all(bracket)
-    }
-
-    fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
-        if !first {
-            w.write_all(b",")?;
-        }
-        self.line(w)
-    }
-}
-
-impl serde_json::ser::Formatter for Padded {
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"[")
-    }
-
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-
-    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"{")
-    }
-
-    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-
-    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
+        RenderFormat::Yaml => seq_item(item, 2).into_bytes(),
     }
 }

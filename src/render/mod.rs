@@ -12,6 +12,7 @@ pub use crate::base64;
 pub mod dangling;
 mod document;
 pub mod envoy;
+pub(crate) mod pointer;
 pub mod proto;
 mod served;
 
@@ -192,20 +193,28 @@ pub fn render_merged_each<'a>(
 
 /// Where a rendering goes, piece by piece in output order (see [`render_into`]).
 pub trait Sink {
-    /// One Gateway's rendering, as soon as it is made (in input order).
-    fn gateway(&mut self, gateway: RenderedGateway);
-    /// A chunk of Gateways' renderings (rendered in parallel), in input order: one at a time
-    /// to [`Sink::gateway`] unless the sink takes them together.
-    fn gateways(&mut self, chunk: Vec<RenderedGateway>) {
-        for g in chunk {
-            self.gateway(g);
-        }
-    }
+    /// What a Gateway's rendering is handed on as (made by [`Sink::make`]).
+    type Gateway: Send;
+    /// What [`Sink::make`] reads: the sink itself is busy with the previous chunk meanwhile.
+    type Settings: Sync;
+    fn settings(&self) -> Self::Settings;
+    /// Makes what is handed on of a Gateway's rendering, on the thread that rendered it while
+    /// its values are in cache (a sink that writes text makes the text here, in parallel).
+    fn make(settings: &Self::Settings, gateway: RenderedGateway) -> Self::Gateway;
+    /// A chunk of Gateways (rendered in parallel), in input order.
+    fn gateways(&mut self, chunk: Vec<Self::Gateway>);
     /// What belongs to no single Gateway, but for the AI data plane's shared resources: the
     /// clusters and the unrouted backends' policy statuses (`shared` is empty here).
     fn rest(&mut self, rest: Rendered);
     /// One of the AI data plane's shared resources, in order.
     fn shared(&mut self, resource: RenderedResource);
+    /// A batch of them, in order: one at a time to [`Sink::shared`] unless the sink takes them
+    /// together.
+    fn shared_batch(&mut self, batch: Vec<RenderedResource>) {
+        for resource in batch {
+            self.shared(resource);
+        }
+    }
     /// Their statuses, last (`Null` when that data plane programs nothing).
     fn shared_statuses(&mut self, statuses: Value);
 }
@@ -226,8 +235,13 @@ struct Collect<F> {
 }
 
 impl<F: FnMut(Vec<RenderedGateway>)> Sink for Collect<F> {
-    fn gateway(&mut self, gateway: RenderedGateway) {
-        (self.each)(vec![gateway]);
+    type Gateway = RenderedGateway;
+    type Settings = ();
+
+    fn settings(&self) {}
+
+    fn make((): &(), gateway: RenderedGateway) -> RenderedGateway {
+        gateway
     }
 
     fn gateways(&mut self, chunk: Vec<RenderedGateway>) {
@@ -265,11 +279,11 @@ fn render_with<'a>(
     collect.out
 }
 
-fn render_to_sink<'a>(
+fn render_to_sink<'a, S: Sink + Send>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
-    sink: &mut (impl Sink + Send),
+    sink: &mut S,
 ) {
     let options = &*with_values(run, options);
     // `GWCTL_BENCH_PHASES=1`: each step's wall time, after the lint stages'.
@@ -299,7 +313,8 @@ fn render_to_sink<'a>(
     let chunk_len = CHUNK_PER_THREAD * rayon::current_num_threads();
     // Each chunk is rendered while the previous one is handed on (written, compared): at most
     // two chunks are in memory, and the caller's work overlaps the rendering.
-    let mut pending: Vec<RenderedGateway> = Vec::new();
+    let settings = sink.settings();
+    let mut pending: Vec<S::Gateway> = Vec::new();
     for chunk in selected.chunks(chunk_len.max(1)) {
         let (rendered, ()) = rayon::join(
             || {
@@ -316,9 +331,9 @@ fn render_to_sink<'a>(
                         };
                         rendered.statuses =
                             status::statuses_with(&ctx, &shared, gateway, &rendered.replaced);
-                        Some(rendered)
+                        Some(S::make(&settings, rendered))
                     })
-                    .collect::<Vec<RenderedGateway>>()
+                    .collect::<Vec<S::Gateway>>()
             },
             || hand_on(&mut pending, sink),
         );
@@ -335,15 +350,46 @@ fn render_to_sink<'a>(
     }
     drop(shared);
     sink.rest(out);
-    // The AI data plane's shared resources after the Gateways and the rest, not beside them,
-    // and one at a time: the largest part of a rendering is never in memory whole.
-    let ai_statuses = ai::render_shared_each(&ctx, &mut |r| sink.shared(r));
+    let ai_statuses = render_shared(&ctx, sink);
     phases.mark("ai shared");
     sink.shared_statuses(ai_statuses);
 }
 
+/// How many of the AI data plane's shared resources go from the thread rendering them to the
+/// one handing them on at a time.
+const SHARED_BATCH: usize = 64;
+
+/// The AI data plane's shared resources, after the Gateways and the rest, not beside them, and a
+/// few at a time: the largest part of a rendering is never in memory whole. They are rendered one
+/// after another, so on a thread of their own while this one hands them on to `sink` (writing
+/// them costs about as much).
+fn render_shared(ctx: &Context<'_>, sink: &mut impl Sink) -> Value {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<RenderedResource>>(4);
+        let renderer = scope.spawn(move || {
+            let mut batch = Vec::with_capacity(SHARED_BATCH);
+            let statuses = ai::render_shared_each(ctx, &mut |r| {
+                batch.push(r);
+                if batch.len() == SHARED_BATCH {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(SHARED_BATCH));
+                    // The receiver stops only once this thread has.
+                    let _ = tx.send(full);
+                }
+            });
+            let _ = tx.send(batch);
+            statuses
+        });
+        for batch in rx {
+            sink.shared_batch(batch);
+        }
+        renderer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// Hands the rendered Gateways on to `sink`, in order.
-fn hand_on(rendered: &mut Vec<RenderedGateway>, sink: &mut impl Sink) {
+fn hand_on<S: Sink>(rendered: &mut Vec<S::Gateway>, sink: &mut S) {
     if !rendered.is_empty() {
         sink.gateways(std::mem::take(rendered));
     }

@@ -119,10 +119,10 @@ pub fn render_shared_each(ctx: &Context<'_>, each: &mut dyn FnMut(RenderedResour
     };
     // The parts in their order: backends, policies, services, the mesh's.
     let backend_statuses = backends::backends(ctx, &mut |kind, value| {
-        emit(kind, json!({"resource": { kind: value }}));
+        emit(kind, wrapped(kind, value));
     });
     let mut statuses = policies::policies(ctx, &mut |v| {
-        emit("policy", json!({"resource": {"policy": v}}));
+        emit("policy", wrapped("policy", v));
     });
     for v in backends::services(ctx) {
         emit("service", v);
@@ -137,6 +137,16 @@ pub fn render_shared_each(ctx: &Context<'_>, each: &mut dyn FnMut(RenderedResour
     }
     statuses.extend(backend_statuses);
     Value::Array(statuses)
+}
+
+/// `{"resource": {kind: value}}`, the value moved in (`json!` would copy it through
+/// serialisation).
+fn wrapped(kind: &str, value: Value) -> Value {
+    let inner = serde_json::Map::from_iter([(kind.to_string(), value)]);
+    Value::Object(serde_json::Map::from_iter([(
+        "resource".to_string(),
+        Value::Object(inner),
+    )]))
 }
 
 /// Whether some GatewayClass names the AI data plane's controller: else no AI data plane runs.

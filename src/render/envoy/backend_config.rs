@@ -1,6 +1,7 @@
 //! BackendConfigPolicy: the effective policy of a Service port or Backend (the merge stage) as
 //! fields of its Cluster.
 
+use crate::render::pointer::Pointer;
 use serde_json::{Map, Value, json};
 
 use super::super::Context;
@@ -90,7 +91,7 @@ pub fn apply(
         cluster.insert("transportSocket".into(), socket);
     }
     if let Some(tls) = policy.get("tls") {
-        if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
+        if let Some(name) = tls.at("/secretRef/name").and_then(Value::as_str)
             && ctx.inputs.get("", "Secret", namespace, name).is_none()
         {
             // Without its client certificate the cluster has no endpoints, as the reference
@@ -354,7 +355,7 @@ fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
     } else {
         let mut config = json!({});
         locality(&mut config);
-        if let Some(slow) = lb.pointer("/roundRobin/slowStart") {
+        if let Some(slow) = lb.at("/roundRobin/slowStart") {
             config["slowStartConfig"] = slow_start(slow, owner);
         }
         policy(
@@ -432,7 +433,7 @@ fn key_material(
     common: &mut Map<String, Value>,
     validation: &mut Map<String, Value>,
 ) {
-    if let Some(name) = tls.pointer("/secretRef/name").and_then(Value::as_str)
+    if let Some(name) = tls.at("/secretRef/name").and_then(Value::as_str)
         && ctx.inputs.get("", "Secret", namespace, name).is_some()
     {
         let data = |key: &str| {

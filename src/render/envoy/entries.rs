@@ -2,6 +2,7 @@
 //! a rule that delegates (a backendRef to HTTPRoutes, by name, `*` or a delegation label) the
 //! matching rules of its child routes (which the merge stage links), recursively.
 
+use crate::render::pointer::Pointer;
 use serde_json::Value;
 
 use super::super::Context;
@@ -198,12 +199,12 @@ fn inherited(child: &Value, parent: &Value) -> Value {
         Value::Object(serde_json::Map::new())
     };
     let parent_path = parent
-        .pointer("/path/value")
+        .at("/path/value")
         .and_then(Value::as_str)
         .unwrap_or("/")
         .trim_end_matches('/');
     let child_path = child
-        .pointer("/path/value")
+        .at("/path/value")
         .and_then(Value::as_str)
         .unwrap_or("/");
     let joined = if child_path == "/" {
@@ -216,7 +217,7 @@ fn inherited(child: &Value, parent: &Value) -> Value {
         format!("{parent_path}{child_path}")
     };
     let path_type = child
-        .pointer("/path/type")
+        .at("/path/type")
         .cloned()
         .unwrap_or(Value::String("PathPrefix".into()));
     out["path"] = serde_json::json!({"type": path_type, "value": joined});
@@ -271,7 +272,7 @@ fn within(child: &Value, parent: &Value) -> bool {
 
 fn path_within(child: &Value, parent: &Value) -> bool {
     let path = |m: &Value| {
-        m.pointer("/path/value")
+        m.at("/path/value")
             .and_then(Value::as_str)
             .unwrap_or("/")
             .to_string()
@@ -432,7 +433,7 @@ spec:
             .unwrap_or_default();
         let mut out = Vec::new();
         for r in doc
-            .pointer("/Routes/0/virtualHosts/0/routes")
+            .at("/Routes/0/virtualHosts/0/routes")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -441,8 +442,8 @@ spec:
             out.push((
                 text(r.get("name")),
                 r["match"].to_string(),
-                text(r.pointer("/route/timeout")),
-                text(r.pointer("/requestHeadersToAdd/0/header/value")),
+                text(r.at("/route/timeout")),
+                text(r.at("/requestHeadersToAdd/0/header/value")),
             ));
         }
         out

@@ -1,6 +1,7 @@
 //! The Gateway API's built-in route filters (header modifiers, redirects, rewrites, mirrors)
 //! and the DirectResponse an ExtensionRef filter names, as fields of an Envoy Route.
 
+use crate::render::pointer::Pointer;
 use serde_json::{Map, Value, json};
 
 use super::super::Context;
@@ -61,7 +62,7 @@ pub fn rule(
 /// A RequestMirror filter: one more mirror policy on the RouteAction (none for a backend that
 /// does not resolve).
 fn mirror(ctx: &Context<'_>, route: &Object, f: &Value, action: &mut Map<String, Value>) {
-    let Some(b) = f.pointer("/requestMirror/backendRef") else {
+    let Some(b) = f.at("/requestMirror/backendRef") else {
         return;
     };
     let t = clusters::target(ctx, route, clusters::BackendRef::json(b));
@@ -70,7 +71,7 @@ fn mirror(ctx: &Context<'_>, route: &Object, f: &Value, action: &mut Map<String,
     }
     let mut policy =
         json!({"cluster": t.cluster, "runtimeFraction": {"defaultValue": {"numerator": 100}}});
-    if let Some(p) = f.pointer("/requestMirror/percent").and_then(Value::as_i64) {
+    if let Some(p) = f.at("/requestMirror/percent").and_then(Value::as_i64) {
         policy["runtimeFraction"]["defaultValue"]["numerator"] = json!(p);
     }
     if let Value::Array(list) = action
@@ -90,7 +91,7 @@ fn extension_ref(
     out: &mut RuleFilters,
 ) -> Result<(), String> {
     let field = |k: &str| {
-        f.pointer(&format!("/extensionRef/{k}"))
+        f.at(&format!("/extensionRef/{k}"))
             .and_then(Value::as_str)
             .unwrap_or("")
     };
@@ -213,17 +214,17 @@ fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result
         }
         None => {}
     }
-    match r.pointer("/path/type").and_then(Value::as_str) {
+    match r.at("/path/type").and_then(Value::as_str) {
         Some("ReplaceFullPath") => {
             let v = r
-                .pointer("/path/replaceFullPath")
+                .at("/path/replaceFullPath")
                 .and_then(Value::as_str)
                 .unwrap_or("/");
             out.insert("pathRedirect".into(), json!(v));
         }
         Some("ReplacePrefixMatch") => {
             let v = r
-                .pointer("/path/replacePrefixMatch")
+                .at("/path/replacePrefixMatch")
                 .and_then(Value::as_str)
                 .unwrap_or("/");
             out.insert("prefixRewrite".into(), json!(v));
@@ -265,10 +266,10 @@ fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), 
     if let Some(h) = r.get("hostname").and_then(Value::as_str) {
         action.insert("hostRewriteLiteral".into(), json!(h));
     }
-    match r.pointer("/path/type").and_then(Value::as_str) {
+    match r.at("/path/type").and_then(Value::as_str) {
         Some("ReplaceFullPath") => {
             let v = r
-                .pointer("/path/replaceFullPath")
+                .at("/path/replaceFullPath")
                 .and_then(Value::as_str)
                 .unwrap_or("/");
             check_path(v)?;
@@ -279,14 +280,11 @@ fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), 
         }
         Some("ReplacePrefixMatch") => {
             let v = r
-                .pointer("/path/replacePrefixMatch")
+                .at("/path/replacePrefixMatch")
                 .and_then(Value::as_str)
                 .unwrap_or("/");
             check_path(v)?;
-            let prefix = m
-                .pointer("/path/value")
-                .and_then(Value::as_str)
-                .unwrap_or("/");
+            let prefix = m.at("/path/value").and_then(Value::as_str).unwrap_or("/");
             let prefix = prefix.trim_end_matches('/');
             if v == "/" {
                 action.insert(

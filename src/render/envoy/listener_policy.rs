@@ -2,6 +2,7 @@
 //! Listener, from the effective policy of the Gateway (the merge stage), with the reference's
 //! merge metadata (`merge.<Kind>.gateway.kgateway.dev`) on every Listener and RouteConfiguration.
 
+use crate::render::pointer::Pointer;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -296,7 +297,7 @@ fn access_logs(list: &Value, ns: &str, service_name: &str) -> Vec<Value> {
         } else {
             continue;
         };
-        if let Some(header) = entry.pointer("/filter/headerFilter/header") {
+        if let Some(header) = entry.at("/filter/headerFilter/header") {
             let value = header.get("value").cloned().unwrap_or_default();
             let matcher = match header.get("type").and_then(Value::as_str) {
                 Some("RegularExpression") => {

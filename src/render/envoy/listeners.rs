@@ -3,13 +3,14 @@
 //! and TLS listeners have one chain per route rule, a TCP proxy to its backends.
 
 use crate::render::base64;
+use crate::render::pointer::Pointer;
 use serde_json::{Value, json};
 
 use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
 use super::plan::{GwListener, Plan, Port, array, domains};
-use super::{ads_source, secret_digest, tls_options, typed};
+use super::{ads_source, object, secret_digest, tls_options, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
 pub struct RouteConfig {
@@ -71,10 +72,13 @@ pub fn render_port(
     for rc in route_configs(plan, port) {
         let mut filters = settings.first_filters.clone();
         filters.extend(http_filters(&rc.name));
-        let mut chain = json!({
-            "filters": [hcm(&rc.name, filters, settings)],
-            "name": rc.name,
-        });
+        let mut chain = object([
+            (
+                "filters",
+                Value::Array(vec![hcm(&rc.name, filters, settings)]),
+            ),
+            ("name", Value::String(rc.name.clone())),
+        ]);
         if rc.https {
             let l = &plan.listeners[rc.listeners[0]];
             if let Some(host) = l.hostname {
@@ -96,21 +100,24 @@ pub fn render_port(
         return None;
     }
     chains.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-    let mut listener = json!({
-        "address": {"socketAddress": {"address": "::", "ipv4Compat": true, "portValue": port.port}},
-        "filterChains": chains,
-        "name": format!("listener~{}", port.port),
-    });
+    let mut listener = object([
+        (
+            "address",
+            json!({"socketAddress": {"address": "::", "ipv4Compat": true, "portValue": port.port}}),
+        ),
+        ("filterChains", Value::Array(chains)),
+        ("name", Value::String(format!("listener~{}", port.port))),
+    ]);
     let http = listener["filterChains"].as_array().is_some_and(|cs| {
         cs.iter()
-            .any(|c| c.pointer("/filters/0/typedConfig/rds").is_some())
+            .any(|c| c.at("/filters/0/typedConfig/rds").is_some())
     });
     if let (true, Some(m)) = (http, metadata) {
         listener["metadata"] = m.clone();
     }
     let sni = listener["filterChains"].as_array().is_some_and(|cs| {
         cs.iter()
-            .any(|c| c.pointer("/filterChainMatch/serverNames").is_some())
+            .any(|c| c.at("/filterChainMatch/serverNames").is_some())
     });
     let mut listener_filters = settings.listener_filters.clone();
     if sni {
@@ -133,24 +140,33 @@ fn hcm(route_config: &str, mut http_filters: Vec<Value>, settings: &Settings) ->
         "name": "envoy.filters.http.router",
         "typedConfig": typed("envoy.extensions.filters.http.router.v3.Router", json!({})),
     }));
-    let mut config = json!({
-        "httpFilters": http_filters,
-        "mergeSlashes": true,
-        "normalizePath": true,
-        "rds": {"configSource": ads_source(), "routeConfigName": route_config},
-        "statPrefix": "http",
-        "useRemoteAddress": true,
-    });
+    let mut config = object([
+        ("httpFilters", Value::Array(http_filters)),
+        ("mergeSlashes", Value::Bool(true)),
+        ("normalizePath", Value::Bool(true)),
+        (
+            "rds",
+            json!({"configSource": ads_source(), "routeConfigName": route_config}),
+        ),
+        ("statPrefix", json!("http")),
+        ("useRemoteAddress", Value::Bool(true)),
+    ]);
     if let Value::Object(fields) = &mut config {
         fields.extend(settings.hcm.clone());
     }
-    json!({
-        "name": "envoy.filters.network.http_connection_manager",
-        "typedConfig": typed(
-            "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
-            config,
+    object([
+        (
+            "name",
+            json!("envoy.filters.network.http_connection_manager"),
         ),
-    })
+        (
+            "typedConfig",
+            typed(
+                "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+                config,
+            ),
+        ),
+    ])
 }
 
 /// TCP and TLS listeners: a chain per rule of each attached TCPRoute or TLSRoute.

@@ -1,6 +1,7 @@
 //! Route matches: an HTTPRoute or GRPCRoute match as an Envoy RouteMatch, and the Gateway API
 //! precedence between matches.
 
+use crate::render::pointer::Pointer;
 use serde_json::{Value, json};
 
 use super::plan::array;
@@ -12,13 +13,10 @@ pub use crate::status::proxy::rejected_regex;
 pub fn http(m: &Value) -> Result<Value, String> {
     let mut out = serde_json::Map::new();
     let path_type = m
-        .pointer("/path/type")
+        .at("/path/type")
         .and_then(Value::as_str)
         .unwrap_or("PathPrefix");
-    let value = m
-        .pointer("/path/value")
-        .and_then(Value::as_str)
-        .unwrap_or("/");
+    let value = m.at("/path/value").and_then(Value::as_str).unwrap_or("/");
     match path_type {
         "Exact" => {
             out.insert("path".into(), json!(value));
@@ -61,8 +59,8 @@ pub fn http(m: &Value) -> Result<Value, String> {
 /// The RouteMatch of one GRPCRoute match: the method as the path `/<service>/<method>`.
 pub fn grpc(m: &Value) -> Result<Value, String> {
     let mut out = serde_json::Map::new();
-    let service = m.pointer("/method/service").and_then(Value::as_str);
-    let method = m.pointer("/method/method").and_then(Value::as_str);
+    let service = m.at("/method/service").and_then(Value::as_str);
+    let method = m.at("/method/method").and_then(Value::as_str);
     match (service, method) {
         (Some(s), Some(me)) => out.insert("path".into(), json!(format!("/{s}/{me}"))),
         (Some(s), None) => out.insert("prefix".into(), json!(format!("/{s}/"))),
@@ -111,13 +109,10 @@ pub fn precedence(
     std::cmp::Reverse<usize>,
 ) {
     let path_type = m
-        .pointer("/path/type")
+        .at("/path/type")
         .and_then(Value::as_str)
         .unwrap_or("PathPrefix");
-    let value = m
-        .pointer("/path/value")
-        .and_then(Value::as_str)
-        .unwrap_or("/");
+    let value = m.at("/path/value").and_then(Value::as_str).unwrap_or("/");
     // Regular expressions do not order by length: input order decides between them.
     let (rank, length) = match path_type {
         "Exact" => (0, value.len()),

@@ -180,6 +180,17 @@ fn ads_source() -> Value {
     json!({"ads": {}, "resourceApiVersion": "V3"})
 }
 
+/// An object of the fields given, in order, their values moved in: `json!` copies each value it
+/// is given through serialisation (a listener's filter chains, a few times over).
+fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
 /// A typed config with its `@type`.
 fn typed(type_url: &str, mut config: Value) -> Value {
     let mut out = serde_json::Map::new();

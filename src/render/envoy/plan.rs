@@ -2,6 +2,7 @@
 //! parentRef's sectionName and port, the listener's allowed kinds and namespaces, hostname
 //! intersection), on the listeners the Gateway programs.
 
+use crate::render::pointer::Pointer;
 use serde_json::Value;
 
 use super::super::Context;
@@ -314,7 +315,7 @@ pub fn domains(listener: Option<&str>, route: &[&str]) -> Vec<String> {
 /// The items of an array at a JSON pointer (none when absent or not an array).
 pub fn array<'v>(value: &'v Value, pointer: &str) -> impl Iterator<Item = &'v Value> {
     value
-        .pointer(pointer)
+        .at(pointer)
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

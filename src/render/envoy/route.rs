@@ -155,7 +155,10 @@ fn action(
                     Value::Object(entry)
                 })
                 .collect();
-            action.insert("weightedClusters".into(), json!({"clusters": list}));
+            action.insert(
+                "weightedClusters".into(),
+                Value::Object(Map::from_iter([("clusters".into(), Value::Array(list))])),
+            );
         }
     }
     action.insert(

@@ -3,6 +3,7 @@
 //! RFC 3986 path characters without `//`, `/./`, `/../`, `%2f`, `#` or a trailing `/.` or `/..`.
 //! A route that fails is replaced with the direct response 500, at every validation level.
 
+use crate::render::pointer::Pointer;
 use serde_json::Value;
 
 use super::plan::array;
@@ -68,7 +69,7 @@ fn prefix_rewrite(s: &str, errors: &mut Vec<String>) {
 /// Why the controller replaces the routes of `rule`, one error a line, as its check joins them;
 /// `None` when they pass.
 pub fn rule_error(rule: &Value) -> Option<String> {
-    let text = |v: &Value, p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_string);
+    let text = |v: &Value, p: &str| v.at(p).and_then(Value::as_str).map(str::to_string);
     let mut errors = Vec::new();
     let mut rewrites = Vec::new();
     for f in array(rule, "/filters") {

@@ -1,6 +1,7 @@
 //! RouteConfigurations: one virtual host per hostname the attached routes serve, and in it one
 //! Envoy Route per (route, rule, match), in Gateway API precedence.
 
+use crate::render::pointer::Pointer;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
@@ -367,7 +368,7 @@ fn replaced_routes() -> Value {
 }
 
 fn domain_of(host: &Value) -> String {
-    host.pointer("/domains/0")
+    host.at("/domains/0")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string()
@@ -381,11 +382,40 @@ fn created(route: &RouteFacts) -> (bool, &str) {
     }
 }
 
-/// `namespace/name` as one string compares (a namespace that prefixes another's sorts by the
-/// separator).
-fn ns_name(route: &Object) -> String {
-    format!("{}/{}", route.id.namespace, route.id.name)
+/// `namespace/name`, compared as the one string it reads as (a namespace that prefixes another's
+/// sorts by the separator), without making it: the sort key of every entry has two.
+fn ns_name(route: &Object) -> NsName<'_> {
+    NsName(&route.id.namespace, &route.id.name)
 }
+
+struct NsName<'a>(&'a str, &'a str);
+
+impl Ord for NsName<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if self.0 == other.0 {
+            return self.1.cmp(other.1);
+        }
+        let text = |n: &Self| {
+            let (ns, name) = (n.0.bytes(), n.1.bytes());
+            ns.chain(std::iter::once(b'/')).chain(name)
+        };
+        text(self).cmp(text(other))
+    }
+}
+
+impl PartialOrd for NsName<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for NsName<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for NsName<'_> {}
 
 fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
     let kind = e.route.id.kind.to_ascii_lowercase();
@@ -426,4 +456,28 @@ fn invalid(e: &Entry<'_>, name: String) -> Option<Value> {
         "match": m,
         "name": name,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NsName;
+
+    #[test]
+    fn namespace_and_name_compare_as_the_joined_text() {
+        let pairs = [
+            ("a", "x"),
+            ("a", "y"),
+            ("a-b", "x"),
+            ("ab", "x"),
+            ("a", ""),
+            ("", "a"),
+        ];
+        for (l_ns, l_name) in pairs {
+            for (r_ns, r_name) in pairs {
+                let joined = format!("{l_ns}/{l_name}").cmp(&format!("{r_ns}/{r_name}"));
+                let key = NsName(l_ns, l_name).cmp(&NsName(r_ns, r_name));
+                assert_eq!(key, joined, "{l_ns}/{l_name} vs {r_ns}/{r_name}");
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! HTTPListenerPolicy `tracing`: the HTTP connection manager's tracing, an OpenTelemetry
 //! tracer sending to a Service port over gRPC, with custom tags and sampling.
 
+use crate::render::pointer::Pointer;
 use serde_json::{Map, Value, json};
 
 use super::listener_policy::grpc_cluster;
@@ -10,7 +11,7 @@ use super::{duration, typed};
 /// as its access logs report) when the provider names no service.
 pub(super) fn tracing(v: &Value, ns: &str, service_name: &str) -> Value {
     let mut out = Map::new();
-    if let Some(otel) = v.pointer("/provider/openTelemetry") {
+    if let Some(otel) = v.at("/provider/openTelemetry") {
         out.insert("provider".into(), open_telemetry(otel, ns, service_name));
     }
     let tags: Vec<Value> = v
@@ -65,7 +66,7 @@ fn open_telemetry(otel: &Value, ns: &str, service_name: &str) -> Value {
     if !detectors.is_empty() {
         config.insert("resourceDetectors".into(), Value::Array(detectors));
     }
-    if otel.pointer("/sampler/alwaysOnConfig").is_some() {
+    if otel.at("/sampler/alwaysOnConfig").is_some() {
         config.insert(
             "sampler".into(),
             json!({
@@ -104,7 +105,7 @@ fn grpc_service(grpc: &Value, ns: &str) -> Value {
         let mut backoff = Map::new();
         for key in ["baseInterval", "maxInterval"] {
             if let Some(d) = retry
-                .pointer(&format!("/retryBackOff/{key}"))
+                .at(&format!("/retryBackOff/{key}"))
                 .and_then(Value::as_str)
                 .and_then(duration)
             {

@@ -1,5 +1,6 @@
 //! TrafficPolicy features served by a GatewayExtension: ExtAuth and ExtProc.
 
+use crate::render::pointer::Pointer;
 use serde_json::{Map, Value, json};
 
 use super::super::{duration, settings, typed};
@@ -220,7 +221,7 @@ impl<'c> Policies<'c> {
                 processor.insert(field.into(), json!(d));
             }
         }
-        if let Some(typed_ns) = spec.pointer("/metadataOptions/forwarding/typed") {
+        if let Some(typed_ns) = spec.at("/metadataOptions/forwarding/typed") {
             processor.insert(
                 "metadataOptions".into(),
                 json!({"forwardingNamespaces": {"typed": typed_ns}}),
@@ -281,7 +282,7 @@ impl<'c> Policies<'c> {
                 .unwrap_or_else(|| "2s".into());
             let mut service = Map::new();
             if let Some(add) = http
-                .pointer("/authorizationRequest/headersToAdd")
+                .at("/authorizationRequest/headersToAdd")
                 .and_then(Value::as_object)
             {
                 let list: Vec<Value> = add
@@ -291,7 +292,7 @@ impl<'c> Policies<'c> {
                 service.insert("authorizationRequest".into(), json!({"headersToAdd": list}));
             }
             if let Some(h) = http
-                .pointer("/authorizationResponse/headersToBackend")
+                .at("/authorizationResponse/headersToBackend")
                 .and_then(Value::as_array)
             {
                 service.insert(
@@ -379,8 +380,8 @@ fn descriptor_action(e: &Value) -> Result<Value, String> {
             json!({"requestHeaders": {"descriptorKey": h, "headerName": h}})
         }
         "Generic" => {
-            let key = e.pointer("/generic/key").cloned().unwrap_or_default();
-            let value = e.pointer("/generic/value").cloned().unwrap_or_default();
+            let key = e.at("/generic/key").cloned().unwrap_or_default();
+            let value = e.at("/generic/value").cloned().unwrap_or_default();
             json!({"genericKey": {"descriptorKey": key, "descriptorValue": value}})
         }
         other => {
@@ -447,7 +448,7 @@ fn service_retry(r: &Value) -> Value {
         ("maxInterval", "maxInterval"),
     ] {
         if let Some(d) = r
-            .pointer(&format!("/backoff/{key}"))
+            .at(&format!("/backoff/{key}"))
             .and_then(Value::as_str)
             .and_then(duration)
         {

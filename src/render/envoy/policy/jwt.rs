@@ -3,6 +3,7 @@
 //! written as the JWKS the reference writes.
 
 use crate::render::base64;
+use crate::render::pointer::Pointer;
 use serde_json::{Map, Value, json};
 
 use super::super::listener_policy::backend_ref_cluster;
@@ -100,25 +101,25 @@ impl Policies<'_> {
         if p.get("forwardToken").and_then(Value::as_bool) == Some(true) {
             out.insert("forward".into(), json!(true));
         }
-        if let Some(h) = p.pointer("/tokenSource/header") {
+        if let Some(h) = p.at("/tokenSource/header") {
             let mut header = json!({"name": h.get("header").or(h.get("name"))});
             if let Some(prefix) = h.get("prefix") {
                 header["valuePrefix"] = prefix.clone();
             }
             out.insert("fromHeaders".into(), json!([header]));
         }
-        if let Some(q) = p.pointer("/tokenSource/queryParameter") {
+        if let Some(q) = p.at("/tokenSource/queryParameter") {
             out.insert("fromParams".into(), json!([q]));
         }
         if let Some(i) = p.get("issuer") {
             out.insert("issuer".into(), i.clone());
         }
-        if let Some(local) = p.pointer("/jwks/local") {
+        if let Some(local) = p.at("/jwks/local") {
             let text = match local.get("inline").and_then(Value::as_str) {
                 Some(t) => t.to_string(),
                 None => {
                     let name = local
-                        .pointer("/configMapRef/name")
+                        .at("/configMapRef/name")
                         .and_then(Value::as_str)
                         .unwrap_or("");
                     settings::data(self.ctx, "ConfigMap", ns, name, "jwks")
@@ -129,7 +130,7 @@ impl Policies<'_> {
             };
             out.insert("localJwks".into(), json!({"inlineString": jwks(&text)?}));
         }
-        if let Some(remote) = p.pointer("/jwks/remote") {
+        if let Some(remote) = p.at("/jwks/remote") {
             let b = remote.get("backendRef").unwrap_or(&Value::Null);
             let cluster = backend_ref_cluster(b, ns)?;
             let cache = remote

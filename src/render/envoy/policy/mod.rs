@@ -12,6 +12,7 @@ mod jwt;
 mod order;
 mod rbac;
 
+use crate::render::pointer::Pointer;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -224,7 +225,7 @@ impl Policies<'_> {
     /// The users of a basicAuth `secretRef`: the Secret's `.htpasswd`, without its final newline.
     fn htpasswd(&self, f: &FieldOutcome<'_>, value: &Value) -> Result<String, String> {
         let name = value
-            .pointer("/secretRef/name")
+            .at("/secretRef/name")
             .and_then(Value::as_str)
             .ok_or("basicAuth has neither users nor a secretRef")?;
         let ns = self.namespace(f);

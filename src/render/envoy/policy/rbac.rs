@@ -2,6 +2,7 @@
 //! `matchExpressions` item, each expression written parsed (`cel.expr.ParsedExpr`) as the
 //! reference writes it: node ids in parse order and positions in characters from the start.
 
+use crate::render::pointer::Pointer;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 use serde_json::{Map, Value, json};
 
@@ -13,7 +14,7 @@ const ACTION: &str = "envoy.config.rbac.v3.Action";
 
 pub(super) fn rbac(out: &mut Applied, value: &Value) -> Result<(), String> {
     let expressions: Vec<&str> = value
-        .pointer("/policy/matchExpressions")
+        .at("/policy/matchExpressions")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
