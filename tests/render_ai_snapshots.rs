@@ -32,10 +32,11 @@ fn render_example_at(name: &str, validation_level: ValidationLevel) -> Rendered 
 }
 
 /// A render keeps no JSON of the kinds it reads from the typed model alone (AiGatewayPolicies
-/// and the other policies but BackendTLSPolicies, Services, Secrets, AiGatewayBackends), nor
-/// does a diff (its input digests read what the per-file pass wrote down of every resource,
-/// which a render leaves out), and both render the same. (That the typed kinds render as their
-/// JSON did is what the render snapshots, made from the JSON, check.)
+/// and the other policies but BackendTLSPolicies, routes, Gateways, GatewayClasses, Namespaces,
+/// Services, Secrets, AiGatewayBackends), nor does a diff (its input digests read what the
+/// per-file pass wrote down of every resource, which a render leaves out), and both render the
+/// same. (That the typed kinds render as their JSON did is what the render snapshots, made from
+/// the JSON, check.)
 #[test]
 fn render_reads_typed_kinds_from_the_typed_model_alone() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
@@ -46,15 +47,42 @@ fn render_reads_typed_kinds_from_the_typed_model_alone() {
         "Service",
         "Secret",
         "AiGatewayBackend",
+        "HTTPRoute",
+        "GRPCRoute",
+        "TCPRoute",
+        "TLSRoute",
+        "Gateway",
+        "GatewayClass",
+        "Namespace",
     ];
     for (path, kept) in [
         (
             dir.join("render-ai/gateway.yaml"),
-            &["AiGatewayPolicy", "Service", "Secret", "AiGatewayBackend"][..],
+            &[
+                "AiGatewayPolicy",
+                "Service",
+                "Secret",
+                "AiGatewayBackend",
+                "HTTPRoute",
+                "GRPCRoute",
+                "TCPRoute",
+                "Gateway",
+                "GatewayClass",
+            ][..],
         ),
         (
             dir.join("render"),
-            &["TrafficPolicy", "BackendConfigPolicy", "Service", "Secret"],
+            &[
+                "TrafficPolicy",
+                "BackendConfigPolicy",
+                "Service",
+                "Secret",
+                "HTTPRoute",
+                "TCPRoute",
+                "TLSRoute",
+                "Gateway",
+                "GatewayClass",
+            ],
         ),
     ] {
         let nulls = |options: &LintOptions| {
@@ -307,4 +335,58 @@ fn the_render_command_streams_the_documents_written_whole() {
             }
         }
     }
+}
+
+/// Whether a listener terminates TLS is the status stage's decision, which both data planes
+/// serve: an HTTPS listener whose `tls.mode` says Passthrough still terminates (its missing
+/// certificate is reported, and the AI data plane gives it the unresolved certificate), as
+/// Envoy's listener does; the AI data plane used to give it none.
+#[test]
+fn an_https_listener_terminates_tls_in_the_status_and_the_ai_data_plane() {
+    let text = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: ai}
+spec: {controllerName: agentgateway.dev/agentgateway}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: apps}
+spec:
+  gatewayClassName: ai
+  listeners:
+  - name: https
+    port: 443
+    protocol: HTTPS
+    tls: {mode: Passthrough, certificateRefs: [{name: missing}]}
+";
+    let files = vec![gwctl::source::SourceFile::new(
+        0,
+        "test.yaml",
+        text.to_string(),
+    )];
+    let run = gwctl::lint::lint_sources(files, &render::render_options(LintOptions::default()));
+    let rendered = render::render(
+        &run,
+        &RenderOptions {
+            ai_controller: Config::default().controllers.ai,
+            ..RenderOptions::default()
+        },
+    );
+    let gw = rendered.gateways.first().expect("the Gateway is rendered");
+    assert!(
+        gw.statuses.to_string().contains("InvalidCertificateRef"),
+        "{}",
+        gw.statuses
+    );
+    let listener = gw
+        .resources
+        .iter()
+        .find(|r| r.value.to_string().contains("\"listenerName\":\"https\""))
+        .expect("the listener is rendered");
+    assert!(
+        listener.value.to_string().contains("privateKey"),
+        "{}",
+        listener.value
+    );
 }

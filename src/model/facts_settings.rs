@@ -110,6 +110,8 @@ pub struct GatewaySettings {
     pub allowed_from: Option<Box<str>>,
     /// `spec.allowedListeners.namespaces.selector`.
     pub allowed_selector: Option<Value>,
+    /// `spec.addresses[0].value`, when a string (the mesh reaches a network gateway there).
+    pub address: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -253,6 +255,12 @@ fn gateway(spec: Option<&Node>, secrets: &Sensitive) -> GatewaySettings {
         allows_listeners: namespaces.is_some(),
         allowed_from: text(field(namespaces, "from")),
         allowed_selector: field(namespaces, "selector").map(|s| secrets.json(s)),
+        address: text(field(
+            field(spec, "addresses")
+                .and_then(Node::as_seq)
+                .and_then(<[Node]>::first),
+            "value",
+        )),
     }
 }
 

@@ -18,12 +18,22 @@ pub struct Object {
 /// Whether every stage after the model reads the resource from its typed facts alone, never
 /// from its JSON (`render` then keeps no JSON of it): the policies but BackendTLSPolicies (the
 /// policy facts keep their fields; the AI data plane's renderer reads a BackendTLSPolicy's
-/// JSON), and the Services, Secrets and AiGatewayBackends (their render-only settings keep what
-/// render reads).
+/// JSON), the routes, Gateways, GatewayClasses and Namespaces (their typed facts keep their
+/// listeners, controller and labels), and the Services, Secrets and AiGatewayBackends (their
+/// render-only settings keep what render reads).
 pub fn read_typed_only(facts: &facts::Facts) -> bool {
     let id = &facts.id;
     match (id.group.as_str(), id.kind.as_str()) {
         (_, "BackendTLSPolicy") => false,
+        (facts::GATEWAY_API, "Gateway") => matches!(
+            facts.settings.as_deref(),
+            Some(facts_settings::Settings::Gateway(_))
+        ),
+        (facts::GATEWAY_API, "GatewayClass") | ("", "Namespace") => true,
+        (facts::GATEWAY_API, _) if facts.route().is_some() => matches!(
+            facts.settings.as_deref(),
+            Some(facts_settings::Settings::Route(_))
+        ),
         ("", "Service") => matches!(
             facts.settings.as_deref(),
             Some(facts_settings::Settings::Service(_))

@@ -29,7 +29,7 @@ pub fn served(run: &LintRun, options: &RenderOptions) -> Vec<ServedListener> {
             (DataPlane::Envoy, Some(routes), _) => {
                 out.extend(envoy::served(&ctx, routes, gateway));
             }
-            (DataPlane::Ai, _, Some(prepared)) => out.extend(ai::served(prepared, gateway)),
+            (DataPlane::Ai, _, Some(prepared)) => out.extend(ai::served(&ctx, prepared, gateway)),
             _ => {}
         }
     }

@@ -9,8 +9,8 @@ use crate::fasthash::FastMap;
 use crate::lint::LintRun;
 use crate::merge::Merged;
 use crate::model::Object;
-use crate::model::facts::Facts;
-use crate::model::facts_settings::{GatewaySettings, Settings};
+use crate::model::facts::{Facts, RouteFacts};
+use crate::model::facts_settings::{GatewaySettings, RouteSettings, Settings};
 use crate::resolve::Grants;
 
 /// What `standard` and `strict` do with an invalid route rule (decisions.md section 7). Neither
@@ -166,6 +166,22 @@ impl<'a> Inputs<'a> {
             Settings::Gateway(g) => Some(g),
             _ => None,
         }
+    }
+
+    /// A route's typed facts (hostnames, backendRefs with weights, timeouts) and render-only
+    /// settings (its rules' names, filters and matches): the route as the later stages read it,
+    /// as render keeps no JSON of it. Empty ones for an object that is not a route.
+    pub fn route(&self, route: &Object) -> (&'a RouteFacts, &'a RouteSettings) {
+        static NO_FACTS: std::sync::LazyLock<RouteFacts> =
+            std::sync::LazyLock::new(RouteFacts::default);
+        static NO_SETTINGS: std::sync::LazyLock<RouteSettings> =
+            std::sync::LazyLock::new(RouteSettings::default);
+        let facts = self.facts_at(route);
+        let settings = match facts.and_then(|f| f.settings.as_deref()) {
+            Some(Settings::Route(r)) => r,
+            _ => &*NO_SETTINGS,
+        };
+        (facts.and_then(Facts::route).unwrap_or(&*NO_FACTS), settings)
     }
 
     /// The objects and their facts, to find an object's facts without the rest of the inputs.

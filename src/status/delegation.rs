@@ -57,7 +57,7 @@ pub(super) fn delegation<'a>(
     roots
         .retain(|r| route_facts(ctx, r).is_some_and(|(_, f)| f.backend_refs.iter().any(delegates)));
     for root in roots {
-        let matches: Vec<Vec<Match>> = rules_of(root).into_iter().map(own_matches).collect();
+        let matches = rule_matches(ctx, root);
         visit(ctx, lookup, root, &matches, &mut vec![root], &mut out);
     }
     out
@@ -112,7 +112,7 @@ fn visit<'a>(
                 facts: child_route,
                 parent_matches,
             };
-            if matches_within(found.facts.inherits_matcher, child, parent_matches) {
+            if matches_within(ctx, found.facts.inherits_matcher, child, parent_matches) {
                 valid |= adopt(ctx, lookup, &found, path, out);
             }
         }
@@ -164,10 +164,9 @@ fn adopt<'a>(
         return false;
     }
     let inherits = found.facts.inherits_matcher;
-    let child_matches: Vec<Vec<Match>> = rules_of(child)
+    let child_matches: Vec<Vec<Match>> = rule_matches(ctx, child)
         .into_iter()
-        .map(|rule| {
-            let own = own_matches(rule);
+        .map(|own| {
             if !inherits {
                 return own;
             }
@@ -219,9 +218,21 @@ fn route_facts<'a>(ctx: &Context<'a>, route: &Object) -> Option<(&'a Facts, &'a 
     }
 }
 
-fn rules_of(route: &Object) -> Vec<&Value> {
-    let rules = route.value.pointer("/spec/rules").and_then(Value::as_array);
-    rules.into_iter().flatten().collect()
+/// Each rule's own matches; a rule without any matches every request (path prefix `/`).
+fn rule_matches(ctx: &Context<'_>, route: &Object) -> Vec<Vec<Match>> {
+    let (_, settings) = ctx.inputs.route(route);
+    (0..settings.rules.len())
+        .map(|i| {
+            let matches = settings.matches(i);
+            if matches.is_empty() {
+                return vec![Match {
+                    path: "/".into(),
+                    ..Match::default()
+                }];
+            }
+            matches.iter().map(Match::of).collect()
+        })
+        .collect()
 }
 
 /// What a route match requires: a path (prefix), headers, query parameters, a method.
@@ -290,24 +301,13 @@ impl Match {
     }
 }
 
-/// A rule's matches; a rule without any matches every request (path prefix `/`).
-fn own_matches(rule: &Value) -> Vec<Match> {
-    match rule.get("matches").and_then(Value::as_array) {
-        Some(m) if !m.is_empty() => m.iter().map(Match::of).collect(),
-        _ => vec![Match {
-            path: "/".into(),
-            ..Match::default()
-        }],
-    }
-}
-
 /// Whether some match of the child lies within one of the parent rule's matches. A child that
 /// inherits its parent's matcher (`inherits`) always does.
-fn matches_within(inherits: bool, child: &Object, parent: &[Match]) -> bool {
+fn matches_within(ctx: &Context<'_>, inherits: bool, child: &Object, parent: &[Match]) -> bool {
     inherits
-        || rules_of(child)
+        || rule_matches(ctx, child)
             .into_iter()
-            .flat_map(own_matches)
+            .flatten()
             .any(|m| parent.iter().any(|p| m.within(p)))
 }
 

@@ -231,8 +231,7 @@ fn listener<'v>(
         l.programmed = Some(Failure::new("Invalid", message));
     }
     route_kinds(&mut l, carried, &spec.kinds);
-    let terminates = protocol == "HTTPS"
-        || (protocol == "TLS" && !spec.tls.as_ref().is_some_and(|t| t.passthrough));
+    let terminates = terminates_tls(spec);
     let failure = || {
         tls::certificate_failure(ctx, index, owner, spec)
             .or_else(|| tls::client_validation_failure(ctx, index, owner, spec))
@@ -245,6 +244,12 @@ fn listener<'v>(
         l.programmed = Some(Failure::new("Invalid", NO_ROUTES));
     }
     l
+}
+
+/// Whether a listener terminates TLS: HTTPS, and TLS unless its mode is Passthrough. Its
+/// certificates are then checked here and served by render (both data planes).
+pub fn terminates_tls(l: &facts::Listener) -> bool {
+    l.protocol == "HTTPS" || (l.protocol == "TLS" && !l.tls.as_ref().is_some_and(|t| t.passthrough))
 }
 
 /// The route kinds a listener supports: those of `allowed` (`allowedRoutes.kinds`, as

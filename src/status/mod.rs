@@ -28,7 +28,7 @@ use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef};
 use crate::resolve::{Grants, RouteStatus};
 
 pub use context::{Context, Inputs, RenderOptions, ReplacedRoute, ValidationLevel};
-pub use listeners::admits;
+pub use listeners::{admits, terminates_tls};
 pub use tls::frontend_validation;
 
 /// The statuses of one Gateway, without its rendering's replaced routes. To render many, build

@@ -49,7 +49,10 @@ pub(super) fn route_statuses(
         .iter()
         .map(|a| {
             let strict = ctx.options.validation_level == ValidationLevel::Strict;
-            let dropped = super::rules::dropped(a.route).filter(|_| strict);
+            // Matches are parsed to find a regex the proxy rejects only where it drops them.
+            let dropped = strict
+                .then(|| super::rules::dropped(ctx, a.route))
+                .flatten();
             let replaced = || {
                 super::rules::replaced(ctx, a.route)
                     .or_else(|| super::rules::policy_rejected(ctx, a.route))

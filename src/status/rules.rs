@@ -9,6 +9,7 @@ use super::Context;
 use super::messages::Written;
 use crate::merge::Place;
 use crate::model::Object;
+use crate::model::facts_settings::RouteSettings;
 
 /// The groups whose kinds a filter's extensionRef names as policies (TrafficPolicy,
 /// DirectResponse ...), as the reference reports them missing.
@@ -17,29 +18,25 @@ const POLICY_GROUPS: &[&str] = &["gateway.kgateway.dev", "agentgateway.dev"];
 /// The status codes a redirect may use.
 const REDIRECT_CODES: &[&str] = &["301", "302", "303", "307", "308"];
 
-/// The annotation that sets the redirect status code per rule name (`rule0=308,rule1=301`).
-const REDIRECT_CODE_ANNOTATION: &str = "kgateway.dev/http-redirect-status-code";
-
 /// The Accepted message of a route with replaced rules, or `None`. The controller builds one
 /// route per match of a rule and sets the condition for each replaced one, numbered by the
 /// match's index within its rule; the last one set is what the status keeps.
 pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
-    let rules = route
-        .value
-        .pointer("/spec/rules")
-        .and_then(Value::as_array)?;
-    let codes = redirect_codes(route);
-    rules.iter().rev().find_map(|rule| {
-        let errors = rule_errors(ctx, route, rule, &codes)?;
-        let matches = rule
-            .get("matches")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        Some(format!(
-            "Replaced Rule ({}): {errors}",
-            matches.saturating_sub(1)
-        ))
-    })
+    let (typed, settings) = ctx.inputs.route(route);
+    let codes = redirect_codes(settings);
+    settings
+        .rules
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, rule)| {
+            let forwards = typed.rule_backends(i).next().is_some();
+            let errors = rule_errors(ctx, route, rule, forwards, &codes)?;
+            Some(format!(
+                "Replaced Rule ({}): {errors}",
+                settings.matches(i).len().saturating_sub(1)
+            ))
+        })
 }
 
 /// The Accepted message of a route with a rule a TrafficPolicy reaches (on the route, the rule,
@@ -49,13 +46,10 @@ pub(super) fn replaced(ctx: &Context<'_>, route: &Object) -> Option<String> {
 pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<String> {
     let (merged, model) = (ctx.merged?, ctx.run.model.as_ref()?);
     let r = ctx.fact_of(route)?;
-    let rules = route
-        .value
-        .pointer("/spec/rules")
-        .and_then(Value::as_array)?;
+    let (_, settings) = ctx.inputs.route(route);
     let h = &merged.hierarchy;
     let strict = ctx.options.validation_level == super::ValidationLevel::Strict;
-    rules.iter().enumerate().rev().find_map(|(i, rule)| {
+    (0..settings.rules.len()).rev().find_map(|i| {
         let places = [Place::Route(r), Place::Rule(r, i)];
         let attached = places.iter().filter_map(|p| h.attached.get(p)).flatten();
         let named = h.extension.get(&Place::Rule(r, i)).into_iter().flatten();
@@ -76,13 +70,9 @@ pub(super) fn policy_rejected(ctx: &Context<'_>, route: &Object) -> Option<Strin
             (id.kind == "TrafficPolicy" && translated)
                 .then(|| super::messages::controller_message(rejection, value))
         })?;
-        let matches = rule
-            .get("matches")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
         Some(format!(
             "Replaced Rule ({}): {why}",
-            matches.saturating_sub(1)
+            settings.matches(i).len().saturating_sub(1)
         ))
     })
 }
@@ -100,14 +90,11 @@ pub(super) fn checked(route: &Object, replaced: &[super::ReplacedRoute]) -> Opti
 
 /// The Accepted message of a route with a match the proxy rejects (strict validation drops
 /// it), or `None`; numbered as [`replaced`] numbers, the last one set kept.
-pub(super) fn dropped(route: &Object) -> Option<String> {
+pub(super) fn dropped(ctx: &Context<'_>, route: &Object) -> Option<String> {
     let grpc = route.id.kind == "GRPCRoute";
-    let rules = route
-        .value
-        .pointer("/spec/rules")
-        .and_then(Value::as_array)?;
-    rules.iter().rev().find_map(|rule| {
-        let matches = rule.get("matches").and_then(Value::as_array)?;
+    let (_, settings) = ctx.inputs.route(route);
+    (0..settings.rules.len()).rev().find_map(|rule| {
+        let matches = settings.matches(rule);
         matches.iter().enumerate().rev().find_map(|(i, m)| {
             let why = super::proxy::rejected_regex(m, grpc)?;
             Some(format!(
@@ -118,18 +105,17 @@ pub(super) fn dropped(route: &Object) -> Option<String> {
     })
 }
 
-/// Why a rule cannot be built, one reason a line; `None` when it can.
+/// Why a rule cannot be built, one reason a line; `None` when it can. `rule` is as the
+/// settings keep it (name and filters); `forwards`, whether it has backendRefs.
 fn rule_errors(
     ctx: &Context<'_>,
     route: &Object,
     rule: &Value,
+    forwards: bool,
     codes: &[(Option<&str>, &str)],
 ) -> Option<String> {
     let mut errors = Vec::new();
-    let mut action = rule
-        .get("backendRefs")
-        .and_then(Value::as_array)
-        .is_some_and(|b| !b.is_empty());
+    let mut action = forwards;
     let rule_name = rule.get("name").and_then(Value::as_str);
     for filter in rule
         .get("filters")
@@ -179,13 +165,8 @@ fn rule_errors(
 
 /// (rule name, status code) of the route's redirect status code annotation; a code without a
 /// rule name is for every rule.
-fn redirect_codes(route: &Object) -> Vec<(Option<&str>, &str)> {
-    let annotation = route
-        .value
-        .pointer("/metadata/annotations")
-        .and_then(|a| a.get(REDIRECT_CODE_ANNOTATION))
-        .and_then(Value::as_str)
-        .unwrap_or("");
+fn redirect_codes(settings: &RouteSettings) -> Vec<(Option<&str>, &str)> {
+    let annotation = settings.redirect_code.as_deref().unwrap_or("");
     annotation
         .split(',')
         .filter(|entry| !entry.trim().is_empty())

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::backends::service;
 use super::policies::{Policy, inline_policies};
-use super::{AI_GROUP, Context, condition, labels_match, labels_match_typed, pick, service_host};
+use super::{AI_GROUP, Context, condition, labels_match_typed, pick, service_host};
 use crate::model::Object;
 use crate::model::facts_settings::Settings;
 
@@ -153,8 +153,8 @@ fn selected_targets(ctx: &Context<'_>, ns: &str, selector: &Value) -> Vec<Value>
     for svc in ctx.inputs.of_kind("", "Service") {
         let in_scope = if namespaces.is_object() {
             ctx.inputs
-                .get("", "Namespace", "", &svc.id.namespace)
-                .is_some_and(|n| labels_match(&n.value, namespaces))
+                .facts_of("", "Namespace", "", &svc.id.namespace)
+                .is_some_and(|n| labels_match_typed(&n.labels, namespaces))
         } else {
             svc.id.namespace == ns
         };

@@ -3,28 +3,25 @@
 use crate::render::base64;
 use serde_json::{Map, Value, json};
 
+use super::Context;
 use super::secrets::{secret_text, shown};
-use super::{Context, str_at};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, Listener, ObjRef};
 
 /// What a listener whose certificate cannot be read gets instead of it, so that the data plane
 /// fails its handshakes rather than serving another listener's certificate.
 const UNRESOLVED_CERTIFICATE: &[u8] = b"invalid";
 
-/// The binds, then the listeners, as (kind, value).
+/// The binds, then the listeners, as (kind, value), from the Gateway's typed listeners.
 pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'static str, Value)> {
     let ns = gw.id.namespace.as_str();
-    let listeners: Vec<&Value> = gw.value["spec"]["listeners"]
-        .as_array()
-        .map(|l| l.iter().collect())
-        .unwrap_or_default();
+    let listeners = ctx.inputs.facts_at(gw).map_or(&[][..], |f| f.listeners());
     let mut binds: Vec<(u64, Option<&'static str>)> = Vec::new();
-    for l in &listeners {
-        let Some(port) = l["port"].as_u64() else {
+    for l in listeners {
+        let Some(port) = port(l) else {
             continue;
         };
-        let protocol = bind_protocol(l["protocol"].as_str().unwrap_or(""));
+        let protocol = bind_protocol(&l.protocol);
         match binds.iter_mut().find(|(p, _)| *p == port) {
             Some(bind) => bind.1 = bind.1.or(protocol),
             None => binds.push((port, protocol)),
@@ -43,10 +40,10 @@ pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'stat
         })
         .collect();
     for l in listeners {
-        let (Some(port), Some(name)) = (l["port"].as_u64(), l["name"].as_str()) else {
+        let (Some(port), Some(name)) = (port(l), name(l)) else {
             continue;
         };
-        let protocol = l["protocol"].as_str().unwrap_or("");
+        let protocol = l.protocol.as_str();
         let mut listener = Map::new();
         listener.insert("bindKey".into(), bind_key(port, gw).into());
         listener.insert("key".into(), listener_key(gw, name).into());
@@ -59,15 +56,13 @@ pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'stat
             }),
         );
         listener.insert("protocol".into(), protocol.into());
-        if let Some(h) = l.get("hostname") {
-            listener.insert("hostname".into(), h.clone());
+        if let Some(h) = &l.hostname {
+            listener.insert("hostname".into(), h.as_str().into());
         }
-        let terminates = matches!(protocol, "HTTPS" | "TLS")
-            && str_at(l, "/tls/mode").unwrap_or("Terminate") == "Terminate";
-        if terminates {
+        if crate::status::terminates_tls(l) {
             // The Secret's values are secret (digests); the placeholder the controller writes
             // for an unresolved certificate is not.
-            let (cert, key) = certificate(ctx, gw, &l["tls"]["certificateRefs"][0])
+            let (cert, key) = certificate(ctx, gw, l.certificate_refs.first())
                 .map(|(cert, key)| (shown(cert), shown(key)))
                 .unwrap_or_else(|| {
                     let unresolved = base64::encode(UNRESOLVED_CERTIFICATE);
@@ -78,6 +73,16 @@ pub(super) fn binds_and_listeners(ctx: &Context<'_>, gw: &Object) -> Vec<(&'stat
         out.push(("listener", Value::Object(listener)));
     }
     out
+}
+
+/// A listener's port, when one is written (a listener without one is not rendered).
+pub(super) fn port(l: &Listener) -> Option<u64> {
+    l.port.and_then(|p| u64::try_from(p).ok())
+}
+
+/// A listener's name, when one is written.
+pub(super) fn name(l: &Listener) -> Option<&str> {
+    Some(l.name.as_str()).filter(|n| !n.is_empty())
 }
 
 pub(super) fn bind_key(port: u64, gw: &Object) -> String {
@@ -99,12 +104,13 @@ fn bind_protocol(listener_protocol: &str) -> Option<&'static str> {
 
 /// The certificate and key of a listener's certificateRef; `None` when the Secret is missing,
 /// incomplete, or in another namespace without a ReferenceGrant.
-fn certificate(ctx: &Context<'_>, gw: &Object, r: &Value) -> Option<(String, String)> {
-    let name = r["name"].as_str()?;
-    if !matches!(r["kind"].as_str(), None | Some("Secret")) {
+fn certificate(ctx: &Context<'_>, gw: &Object, r: Option<&ObjRef>) -> Option<(String, String)> {
+    let r = r?;
+    let name = Some(&*r.name).filter(|n| !n.is_empty())?;
+    if !matches!(r.kind(), None | Some("Secret")) {
         return None;
     }
-    let ns = r["namespace"].as_str().unwrap_or(&gw.id.namespace);
+    let ns = r.namespace().unwrap_or(&gw.id.namespace);
     if ns != gw.id.namespace
         && !ctx.inputs.granted(
             (GATEWAY_API, "Gateway", &gw.id.namespace),

@@ -7,9 +7,9 @@ use std::net::IpAddr;
 
 use serde_json::{Map, Value, json};
 
-use super::{Context, str_at};
+use super::Context;
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, Spec};
 
 pub(super) const ISTIO_NETWORKING: &str = "networking.istio.io";
 const NETWORK_LABEL: &str = "topology.istio.io/network";
@@ -47,18 +47,25 @@ struct NetworkGateway {
 fn network_gateways(ctx: &Context<'_>) -> Vec<NetworkGateway> {
     let mut out = Vec::new();
     for gw in ctx.inputs.of_kind(GATEWAY_API, "Gateway") {
-        let Some(network) = gw.value["metadata"]["labels"][NETWORK_LABEL].as_str() else {
+        let Some(facts) = ctx.inputs.facts_at(gw) else {
             continue;
         };
-        let Some(ip) = str_at(&gw.value, "/spec/addresses/0/value") else {
+        // A label written twice has its last value, as in JSON.
+        let Some((_, network)) = facts.labels.iter().rev().find(|(k, _)| k == NETWORK_LABEL) else {
             continue;
         };
-        let Some(port) = gw.value["spec"]["listeners"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|l| l["protocol"].as_str() == Some("HBONE"))
-            .and_then(|l| l["port"].as_u64())
+        let Some(ip) = ctx
+            .inputs
+            .gateway_settings(gw)
+            .and_then(|g| g.address.as_deref())
+        else {
+            continue;
+        };
+        let Some(port) = facts
+            .listeners()
+            .iter()
+            .find(|l| l.protocol == "HBONE")
+            .and_then(super::gateway::port)
         else {
             continue;
         };
@@ -66,7 +73,10 @@ fn network_gateways(ctx: &Context<'_>) -> Vec<NetworkGateway> {
             continue;
         };
         let name = format!("NetworkGateway/{network}/{ip}/{port}");
-        let class = str_at(&gw.value, "/spec/gatewayClassName").unwrap_or("");
+        let class = match &facts.spec {
+            Spec::Gateway { class: Some(c), .. } => &*c.name,
+            _ => "",
+        };
         out.push(NetworkGateway {
             network: network.to_string(),
             address: address.clone(),

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, Spec};
 
 /// The AI API group (the config file's `apiGroups.ai` is not threaded into the stages yet).
 pub(super) use crate::security::AI_GROUP;
@@ -26,8 +26,12 @@ pub use routes::Prepared;
 /// first AI Gateway.
 /// The listeners of an AI Gateway that have a port (the others are not rendered) and the
 /// routes each carries.
-pub fn served(prepared: &Prepared<'_>, gateway: &Object) -> Vec<super::ServedListener> {
-    routes::served(prepared, gateway)
+pub fn served(
+    ctx: &Context<'_>,
+    prepared: &Prepared<'_>,
+    gateway: &Object,
+) -> Vec<super::ServedListener> {
+    routes::served(ctx, prepared, gateway)
         .into_iter()
         .map(|(listener, routes)| super::ServedListener {
             owner: super::kind_and_name(gateway),
@@ -142,7 +146,8 @@ fn has_ai_class(ctx: &Context<'_>) -> bool {
         && ctx
             .inputs
             .of_kind(GATEWAY_API, "GatewayClass")
-            .any(|c| str_at(&c.value, "/spec/controllerName") == Some(ai))
+            .filter_map(|c| ctx.inputs.facts_at(c))
+            .any(|c| matches!(&c.spec, Spec::GatewayClass { controller } if controller == ai))
 }
 
 /// One output item; `kind` is the data plane's resource kind, mapped to what `--type` selects.
@@ -225,15 +230,8 @@ fn str_at<'v>(v: &'v Value, pointer: &str) -> Option<&'v str> {
     v.pointer(pointer).and_then(Value::as_str)
 }
 
-/// Whether the object's `metadata.labels` hold every pair of `match_labels`.
-fn labels_match(object: &Value, match_labels: &Value) -> bool {
-    let labels = &object["metadata"]["labels"];
-    match_labels
-        .as_object()
-        .is_some_and(|m| m.iter().all(|(k, v)| labels.get(k) == Some(v)))
-}
-
-/// [`labels_match`] on labels the typed model keeps (a label's value is a string).
+/// Whether labels the typed model keeps (a label's value is a string) hold every pair of
+/// `match_labels`.
 fn labels_match_typed(labels: &[(String, String)], match_labels: &Value) -> bool {
     match_labels.as_object().is_some_and(|m| {
         m.iter().all(|(k, v)| {

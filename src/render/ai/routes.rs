@@ -4,12 +4,13 @@
 use serde_json::{Map, Value, json};
 
 use super::backends::{INFERENCE_GROUP, pool_host};
-use super::gateway::listener_key;
+use super::gateway::{listener_key, name, port};
 use super::mesh::ISTIO_NETWORKING;
 use super::{AI_GROUP, Context, pick, service_host};
 use crate::fasthash::FastMap;
 use crate::model::Object;
-use crate::model::facts::GATEWAY_API;
+use crate::model::facts::{GATEWAY_API, ObjRef};
+use crate::model::facts_rules::Timeouts;
 use crate::resolve::host_match;
 
 /// What every AI Gateway of a run looks up: the routes attached to each Gateway, with the
@@ -33,7 +34,10 @@ impl<'a> Prepared<'a> {
             if parent.id.group != GATEWAY_API || parent.id.kind != "Gateway" {
                 continue;
             }
-            let listeners = parent.value["spec"]["listeners"].as_array();
+            let listeners = ctx
+                .inputs
+                .facts_at(parent)
+                .map_or(&[][..], |f| f.listeners());
             let list = routes
                 .entry((parent.id.namespace.as_str(), parent.id.name.as_str()))
                 .or_default();
@@ -44,10 +48,7 @@ impl<'a> Prepared<'a> {
             }
             if let Some((_, carried)) = list.last_mut() {
                 for &li in &a.listeners {
-                    let name = listeners
-                        .and_then(|l| l.get(li))
-                        .and_then(|l| l["name"].as_str());
-                    if let Some(name) = name
+                    if let Some(name) = listeners.get(li).and_then(name)
                         && !carried.contains(&name)
                     {
                         carried.push(name);
@@ -65,10 +66,7 @@ pub(super) fn routes(
     prepared: &Prepared<'_>,
     gw: &Object,
 ) -> Vec<(&'static str, Value)> {
-    let listeners = gw.value["spec"]["listeners"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
+    let listeners = ctx.inputs.facts_at(gw).map_or(&[][..], |f| f.listeners());
     let mut out = Vec::new();
     let key = (gw.id.namespace.as_str(), gw.id.name.as_str());
     for (route, carried) in prepared.routes.get(&key).into_iter().flatten() {
@@ -76,11 +74,11 @@ pub(super) fn routes(
             // A listener without a port is not rendered, nor what it would carry.
             let Some(listener) = listeners
                 .iter()
-                .find(|l| l["name"].as_str() == Some(name) && l["port"].is_u64())
+                .find(|l| l.name == *name && port(l).is_some())
             else {
                 continue;
             };
-            let hostname = listener["hostname"].as_str();
+            let hostname = listener.hostname.as_deref();
             out.extend(route_resources(ctx, route, gw, name, hostname));
         }
     }
@@ -90,17 +88,15 @@ pub(super) fn routes(
 /// The Gateway's listeners that are rendered (those with a port), each with the routes it
 /// carries, in the order `routes` renders them.
 pub(super) fn served<'a>(
+    ctx: &Context<'a>,
     prepared: &Prepared<'a>,
-    gw: &'a Object,
+    gw: &Object,
 ) -> Vec<(&'a str, Vec<&'a Object>)> {
-    let listeners = gw.value["spec"]["listeners"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
+    let listeners = ctx.inputs.facts_at(gw).map_or(&[][..], |f| f.listeners());
     let mut out: Vec<(&'a str, Vec<&'a Object>)> = listeners
         .iter()
-        .filter(|l| l["port"].is_u64())
-        .filter_map(|l| Some((l["name"].as_str()?, Vec::new())))
+        .filter(|l| port(l).is_some())
+        .filter_map(|l| Some((name(l)?, Vec::new())))
         .collect();
     let key = (gw.id.namespace.as_str(), gw.id.name.as_str());
     for (route, carried) in prepared.routes.get(&key).into_iter().flatten() {
@@ -115,7 +111,8 @@ pub(super) fn served<'a>(
     out
 }
 
-/// One route's resources on one listener.
+/// One route's resources on one listener, from its typed facts (hostnames, backendRefs,
+/// timeouts) and settings (rules' filters and matches).
 fn route_resources(
     ctx: &Context<'_>,
     route: &Object,
@@ -125,13 +122,12 @@ fn route_resources(
 ) -> Vec<(&'static str, Value)> {
     let ns = route.id.namespace.as_str();
     let kind = route.id.kind.as_str();
-    let spec = &route.value["spec"];
-    let hostnames: Vec<Value> = spec["hostnames"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|h| listener_hostname.is_none_or(|l| h.as_str().is_some_and(|h| host_match(l, h))))
-        .cloned()
+    let (typed, settings) = ctx.inputs.route(route);
+    let hostnames: Vec<Value> = typed
+        .hostnames
+        .iter()
+        .filter(|h| listener_hostname.is_none_or(|l| host_match(l, h)))
+        .map(|h| Value::from(h.as_str()))
         .collect();
     let base = |key: String| {
         let mut r = Map::new();
@@ -147,19 +143,21 @@ fn route_resources(
         r
     };
     let mut out = Vec::new();
-    let rules = spec["rules"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    for (i, rule) in rules.iter().enumerate() {
+    for (i, rule) in settings.rules.iter().enumerate() {
         if !rule.is_object() {
             continue;
         }
-        let backends = backends(ctx, route, &rule["backendRefs"]);
+        let backends = backends(ctx, route, typed.rule_backends(i));
+        let timeouts = typed.settings(i).timeouts.as_deref();
         match kind {
             "HTTPRoute" => {
-                let matches: Vec<Option<Value>> = match rule["matches"].as_array() {
-                    Some(m) if !m.is_empty() => m.iter().map(|m| Some(http_match(m))).collect(),
-                    _ => vec![None],
+                let written = settings.matches(i);
+                let matches: Vec<Option<Value>> = if written.is_empty() {
+                    vec![None]
+                } else {
+                    written.iter().map(|m| Some(http_match(m))).collect()
                 };
-                let policies = traffic_policies(ctx, route, rule);
+                let policies = traffic_policies(ctx, route, rule, timeouts);
                 for (j, m) in matches.into_iter().enumerate() {
                     let mut r = base(format!("{ns}/{}.{i}.{j}.{listener}", route.id.name));
                     if let Some(m) = m {
@@ -176,16 +174,17 @@ fn route_resources(
             }
             "GRPCRoute" => {
                 let mut r = base(format!("{ns}/{}.{i}.{listener}", route.id.name));
-                if let Some(m) = rule["matches"].as_array().filter(|m| !m.is_empty()) {
+                let written = settings.matches(i);
+                if !written.is_empty() {
                     r.insert(
                         "matches".into(),
-                        m.iter().map(grpc_match).collect::<Vec<_>>().into(),
+                        written.iter().map(grpc_match).collect::<Vec<_>>().into(),
                     );
                 }
                 if let Some(b) = backends {
                     r.insert("backends".into(), b);
                 }
-                let policies = traffic_policies(ctx, route, rule);
+                let policies = traffic_policies(ctx, route, rule, timeouts);
                 if !policies.is_empty() {
                     r.insert("trafficPolicies".into(), policies.into());
                 }
@@ -268,68 +267,115 @@ fn value_match(h: &Value) -> Value {
     json!({"name": h["name"], key: h["value"]})
 }
 
-/// A rule's backendRefs; `None` when it has none.
-fn backends(ctx: &Context<'_>, route: &Object, refs: &Value) -> Option<Value> {
-    let refs = refs.as_array().filter(|r| !r.is_empty())?;
-    Some(
-        refs.iter()
-            .map(|r| match backend_ref(ctx, route, r) {
-                Some(backend) => json!({
-                    "backend": backend,
-                    "weight": r.get("weight").cloned().unwrap_or(json!(1)),
-                }),
+/// A rule's backendRefs with their weights; `None` when it has none.
+fn backends<'r>(
+    ctx: &Context<'_>,
+    route: &Object,
+    refs: impl Iterator<Item = (&'r ObjRef, i64)>,
+) -> Option<Value> {
+    let out: Vec<Value> = refs
+        .map(
+            |(r, weight)| match To::typed(r).and_then(|to| to.backend(ctx, route)) {
+                Some(backend) => json!({ "backend": backend, "weight": weight }),
                 // An invalid reference keeps its place (its share of traffic fails).
                 None => json!({}),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-    )
+            },
+        )
+        .collect();
+    (!out.is_empty()).then(|| out.into())
 }
 
-/// Where a backendRef (or a filter's) points, in the data plane's terms; `None` for a kind the
-/// data plane cannot route to or a cross-namespace reference without a ReferenceGrant.
+/// Where a backendRef written in a filter or policy points, in the data plane's terms; `None`
+/// for a kind the data plane cannot route to or a cross-namespace reference without a
+/// ReferenceGrant.
 pub(super) fn backend_ref(ctx: &Context<'_>, route: &Object, r: &Value) -> Option<Value> {
-    let name = r["name"].as_str()?;
-    let ns = r["namespace"].as_str().unwrap_or(&route.id.namespace);
-    let group = r["group"].as_str().unwrap_or("");
-    let kind = r["kind"].as_str().unwrap_or("Service");
-    if ns != route.id.namespace
-        && !(group.is_empty()
-            && ctx.inputs.granted(
-                (GATEWAY_API, &route.id.kind, &route.id.namespace),
-                ("", kind, ns, name),
-            ))
-    {
-        return None;
+    To::json(r)?.backend(ctx, route)
+}
+
+/// What a backendRef names: written in a copied filter (JSON) or typed (a rule's).
+struct To<'r> {
+    name: &'r str,
+    namespace: Option<&'r str>,
+    group: &'r str,
+    kind: &'r str,
+    /// `port` as written (`null` when not).
+    port: Value,
+}
+
+impl<'r> To<'r> {
+    fn json(r: &'r Value) -> Option<Self> {
+        Some(To {
+            name: r["name"].as_str()?,
+            namespace: r["namespace"].as_str(),
+            group: r["group"].as_str().unwrap_or(""),
+            kind: r["kind"].as_str().unwrap_or("Service"),
+            port: r["port"].clone(),
+        })
     }
-    match (group, kind) {
-        ("", "Service") => Some(json!({
-            "port": r["port"],
-            "service": {"hostname": service_host(ns, name), "namespace": ns},
-        })),
-        (INFERENCE_GROUP, "InferencePool") => {
-            let pool = ctx.inputs.get(INFERENCE_GROUP, "InferencePool", ns, name);
-            let port = pool
-                .and_then(|p| p.value.pointer("/spec/targetPorts/0/number"))
-                .cloned()
-                .unwrap_or(Value::Null);
-            Some(json!({
-                "port": port,
-                "service": {"hostname": pool_host(ns, name), "namespace": ns},
-            }))
+
+    /// A typed backendRef; `None` without a name (the typed model keeps an empty one).
+    fn typed(r: &'r ObjRef) -> Option<Self> {
+        Some(To {
+            name: Some(&*r.name).filter(|n| !n.is_empty())?,
+            namespace: r.namespace(),
+            group: r.group().unwrap_or(""),
+            kind: r.kind().unwrap_or("Service"),
+            port: r.port.map_or(Value::Null, Value::from),
+        })
+    }
+
+    fn backend(self, ctx: &Context<'_>, route: &Object) -> Option<Value> {
+        let To {
+            name,
+            group,
+            kind,
+            port,
+            ..
+        } = self;
+        let ns = self.namespace.unwrap_or(&route.id.namespace);
+        if ns != route.id.namespace
+            && !(group.is_empty()
+                && ctx.inputs.granted(
+                    (GATEWAY_API, &route.id.kind, &route.id.namespace),
+                    ("", kind, ns, name),
+                ))
+        {
+            return None;
         }
-        (AI_GROUP, "AiGatewayBackend") => Some(json!({ "backend": format!("{ns}/{name}") })),
-        // A mesh hostname (an Istio ServiceEntry's host), reached as a service of that name.
-        (ISTIO_NETWORKING, "Hostname") => Some(json!({
-            "port": r["port"],
-            "service": {"hostname": name, "namespace": ns},
-        })),
-        _ => None,
+        match (group, kind) {
+            ("", "Service") => Some(json!({
+                "port": port,
+                "service": {"hostname": service_host(ns, name), "namespace": ns},
+            })),
+            (INFERENCE_GROUP, "InferencePool") => {
+                let pool = ctx.inputs.get(INFERENCE_GROUP, "InferencePool", ns, name);
+                let port = pool
+                    .and_then(|p| p.value.pointer("/spec/targetPorts/0/number"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                Some(json!({
+                    "port": port,
+                    "service": {"hostname": pool_host(ns, name), "namespace": ns},
+                }))
+            }
+            (AI_GROUP, "AiGatewayBackend") => Some(json!({ "backend": format!("{ns}/{name}") })),
+            // A mesh hostname (an Istio ServiceEntry's host), reached as a service of that name.
+            (ISTIO_NETWORKING, "Hostname") => Some(json!({
+                "port": port,
+                "service": {"hostname": name, "namespace": ns},
+            })),
+            _ => None,
+        }
     }
 }
 
 /// The Gateway API filters and timeouts of a rule, as the route's traffic policies.
-fn traffic_policies(ctx: &Context<'_>, route: &Object, rule: &Value) -> Vec<Value> {
+fn traffic_policies(
+    ctx: &Context<'_>,
+    route: &Object,
+    rule: &Value,
+    timeouts: Option<&Timeouts>,
+) -> Vec<Value> {
     let mut auth = Vec::new();
     let mut out = Vec::new();
     let mut mirrors = Vec::new();
@@ -363,12 +409,17 @@ fn traffic_policies(ctx: &Context<'_>, route: &Object, rule: &Value) -> Vec<Valu
     if let Some(at) = mirror_at {
         out.insert(at, json!({"requestMirror": {"mirrors": mirrors}}));
     }
-    if let Some(t) = rule.get("timeouts") {
+    if let Some(t) = timeouts {
         // A zero timeout means none.
-        let set: Map<String, Value> = pick(t, &["request", "backendRequest"])
-            .into_iter()
-            .filter(|(_, v)| !is_zero_duration(v))
-            .collect();
+        let set: Map<String, Value> = [
+            ("request", &t.request),
+            ("backendRequest", &t.backend_request),
+        ]
+        .into_iter()
+        .filter_map(|(key, v)| Some((key.to_string(), v.as_deref()?)))
+        .filter(|(_, v)| !is_zero_duration(v))
+        .map(|(key, v)| (key, Value::from(v)))
+        .collect();
         if !set.is_empty() {
             out.push(json!({ "timeout": set }));
         }
@@ -378,12 +429,10 @@ fn traffic_policies(ctx: &Context<'_>, route: &Object, rule: &Value) -> Vec<Valu
     auth
 }
 
-fn is_zero_duration(v: &Value) -> bool {
-    v.as_str().is_some_and(|s| {
-        s.trim_end_matches(|c: char| c.is_ascii_alphabetic())
-            .parse::<f64>()
-            == Ok(0.0)
-    })
+fn is_zero_duration(s: &str) -> bool {
+    s.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .parse::<f64>()
+        == Ok(0.0)
 }
 
 fn mirror_percentage(m: &Value) -> Value {

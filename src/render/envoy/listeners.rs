@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
-use super::plan::{GwListener, Plan, Port, array, domains, terminates_tls};
+use super::plan::{GwListener, Plan, Port, array, domains};
 use super::{ads_source, secret_digest, tls_options, typed};
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
@@ -161,7 +161,7 @@ fn tcp_chains(
     chains: &mut Vec<Value>,
     plan: &Plan<'_>,
 ) {
-    let terminate = terminates_tls(l);
+    let terminate = crate::status::terminates_tls(l.typed);
     for route in &l.routes {
         if !matches!(route.id.kind.as_str(), "TCPRoute" | "TLSRoute") {
             continue;

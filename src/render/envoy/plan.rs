@@ -179,7 +179,7 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
     if l.set.is_none() && l.protocol == "HTTPS" && !frontend_valid(ctx, owner, l) {
         return false;
     }
-    if terminates_tls(l) {
+    if crate::status::terminates_tls(l.typed) {
         for r in &l.typed.certificate_refs {
             let ns = r.namespace().unwrap_or(&owner.id.namespace);
             let name = &*r.name;
@@ -238,12 +238,6 @@ fn frontend_valid(ctx: &Context<'_>, gateway: &Object, l: &GwListener<'_>) -> bo
         .as_ref()
         .is_some_and(|t| t.written("kgateway.dev/verify-subject-alt-names").is_some());
     !(verifies_names && refs.is_empty())
-}
-
-/// HTTPS, and TLS with mode Terminate.
-pub fn terminates_tls(l: &GwListener<'_>) -> bool {
-    l.protocol == "HTTPS"
-        || (l.protocol == "TLS" && !l.typed.tls.as_ref().is_some_and(|t| t.passthrough))
 }
 
 /// A ListenerSet whose parentRef is the Gateway, from a namespace its `allowedListeners` admits.
