@@ -19,7 +19,7 @@ use crate::{crds, suppress};
 pub use crate::run::{LintRun, Model, ResourceEntry, Stats, report_order};
 pub use incremental::Incremental;
 pub use phases::Phases;
-pub use reuse::Reuse;
+pub use reuse::{Reuse, drop_aside};
 
 use cross_file::cross_file_stages;
 use per_file::{FileResult, lint_each, lint_file, registry_of};
@@ -38,8 +38,8 @@ pub enum Needs {
     Findings,
     /// The model, for the caller to merge once (`explain`): no merge findings in the run.
     Model,
-    /// The model and every resource whole (`diff`: the digest of a Gateway's inputs hashes
-    /// each resource's JSON).
+    /// What `Render` keeps, and of every resource the digest of its text and the names its spec
+    /// mentions (`diff`: the digest of a Gateway's inputs, [`crate::model::written`]).
     Diff,
     /// Findings (the merge's included) and the model too: the language server reports the
     /// findings and explains places from the model.

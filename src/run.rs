@@ -70,7 +70,7 @@ pub struct Model {
     /// The chart values file (`--values`) as JSON, for the controller settings render reads.
     pub values: Option<serde_json::Value>,
     /// Every named resource, in input order, when the command renders (`Needs::Diff`,
-    /// `Needs::Render`: whole, or its identity alone for a kind read from the typed model).
+    /// `Needs::Render`): whole, or its identity alone for a kind read from the typed model.
     pub objects: Vec<model::Object>,
 }
 

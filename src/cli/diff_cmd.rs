@@ -58,6 +58,8 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     // the others render the same.
     let global = options.config.global_policy_namespace.as_deref();
     let graph = matches!(args.output, DiffFormat::Markdown);
+    // `GWCTL_BENCH_PHASES=1`: the steps of diff's own beside the lint and render phases.
+    let mut phases = crate::lint::Phases::start();
     let base_run = match side_run(&base_input, None, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
@@ -66,16 +68,18 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         || Inputs::of_run(&base_run, &render_options, global),
         || Side::of_run(&base_run, &render_options, graph),
     );
+    phases.mark("base side");
     // The facts and objects of the files the head has the same go to the head's run.
     match &options.reuse {
         Some(reuse) => reuse.take_model(base_run),
         None => drop(base_run),
     }
+    phases.mark("base dropped");
     let head_run = match side_run(&head_input, head_loaded, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
-    let mut phases = crate::lint::Phases::start();
+    phases.mark("head lint");
     let head_inputs = Inputs::of_run(&head_run, &render_options, global);
     if let Some(gateway) = &render_options.gateway
         && !base_inputs.gateways.contains_key(gateway)
@@ -100,15 +104,18 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     };
     let base = located(base, &base_input);
     let mut head = diff::Head::of_run(&base, &head_run, &render_options, graph);
-    drop(head_run);
+    phases.mark("head side");
+    // What is left (comparing, writing) makes little: the run is freed beside it.
+    lint::drop_aside(head_run);
     head.side = located(head.side, &head_input);
     let d = diff::diff_head(&base, head);
-    report(args, &d)
+    phases.mark("compare");
+    report(args, &d, phases)
 }
 
 /// Prints the diff in the asked format; the exit code says whether it changes the effect or
 /// introduces findings at the `--fail-on` level.
-fn report(args: &DiffArgs, d: &diff::Diff) -> u8 {
+fn report(args: &DiffArgs, d: &diff::Diff, mut phases: crate::lint::Phases) -> u8 {
     let text = match args.output {
         DiffFormat::Human => diff::human(
             d,
@@ -121,9 +128,11 @@ fn report(args: &DiffArgs, d: &diff::Diff) -> u8 {
         DiffFormat::Json => diff::json(d),
         DiffFormat::Markdown => diff::markdown(d, args.max_chars),
     };
+    phases.mark("report");
     if let Err(code) = print_stdout(&text) {
         super::exit_now(code);
     }
+    phases.mark("write");
     let changed = args.exit_code && d.changes_effect();
     let failed = args
         .fail_on

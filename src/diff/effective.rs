@@ -105,38 +105,98 @@ pub fn place_key(facts: &[Facts], place: Place) -> String {
 
 pub fn of_merged(facts: &[Facts], merged: &Merged<'_>) -> EffectiveMap {
     let mut out = EffectiveMap::default();
-    let mut key_ids: FastMap<FieldKey, u32> = FastMap::default();
-    // The settings of a field (which value of which source at which level) make its state.
-    let mut state_ids: FastMap<Vec<(*const Value, Source, Level)>, u32> = FastMap::default();
+    // Looked up by borrowed parts (the `via` by its place): a field key's text is made once.
+    let mut key_ids: FastMap<(&'static str, Option<Place>, &str), u32> = FastMap::default();
+    let mut key_values: FastMap<FieldKey, u32> = FastMap::default();
+    // The settings of a field (which value of which source at which level) make its state; a
+    // field without merged settings (most) is looked up without a list.
+    type Setting = (*const Value, Source, Level);
+    let mut one_ids: FastMap<Setting, u32> = FastMap::default();
+    let mut state_ids: FastMap<Vec<Setting>, u32> = FastMap::default();
+    // The entries of one place follow each other: its target key is made once per run of them.
+    let mut current: Option<(Place, Vec<(u32, u32)>)> = None;
     for e in &merged.effective {
-        let via = e.via.map(|v| place_key(facts, v));
-        let mut fields = Vec::with_capacity(e.fields.len());
+        if current.as_ref().is_none_or(|(place, _)| *place != e.place) {
+            if let Some((place, fields)) = current.take() {
+                out.add_target(facts, place, fields);
+            }
+            current = Some((e.place, Vec::new()));
+        }
+        let Some((_, fields)) = &mut current else {
+            continue;
+        };
+        fields.reserve(e.fields.len());
         for f in &e.fields {
-            let key = (e.family.label(), via.clone(), f.name.to_string());
-            let k = *key_ids.entry(key).or_insert_with_key(|key| {
-                out.keys.push(key.clone());
-                (out.keys.len() - 1) as u32
+            let family = e.family.label();
+            let k = *key_ids.entry((family, e.via, f.name)).or_insert_with(|| {
+                let key = (
+                    family,
+                    e.via.map(|v| place_key(facts, v)),
+                    f.name.to_string(),
+                );
+                *key_values.entry(key).or_insert_with_key(|key| {
+                    out.keys.push(key.clone());
+                    (out.keys.len() - 1) as u32
+                })
             });
             let settings = || std::iter::once(&f.winner).chain(&f.merged);
-            let state = settings()
-                .map(|s| (std::ptr::from_ref(s.value), s.source, s.level))
-                .collect();
-            let s = *state_ids.entry(state).or_insert_with(|| {
-                out.states.push(Arc::new(FieldState {
+            let setting =
+                |s: &crate::merge::Setting<'_>| (std::ptr::from_ref(s.value), s.source, s.level);
+            let states = &mut out.states;
+            let new_state = || {
+                states.push(Arc::new(FieldState {
                     value: f.value(),
                     sources: settings().map(|s| source_view(facts, s).label()).collect(),
                     disabled: f.disabled(),
                 }));
-                (out.states.len() - 1) as u32
-            });
+                (states.len() - 1) as u32
+            };
+            let s = if f.merged.is_empty() {
+                *one_ids.entry(setting(&f.winner)).or_insert_with(new_state)
+            } else {
+                let state = settings().map(setting).collect();
+                *state_ids.entry(state).or_insert_with(new_state)
+            };
             fields.push((k, s));
         }
-        out.targets
-            .entry(place_key(facts, e.place))
-            .or_default()
-            .extend(fields);
+    }
+    if let Some((place, fields)) = current {
+        out.add_target(facts, place, fields);
     }
     out
+}
+
+impl EffectiveMap {
+    fn add_target(&mut self, facts: &[Facts], place: Place, fields: Vec<(u32, u32)>) {
+        match self.targets.entry(place_key(facts, place)) {
+            std::collections::btree_map::Entry::Occupied(mut o) => o.get_mut().extend(fields),
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(fields);
+            }
+        }
+    }
+
+    /// A target's fields as written, in order.
+    fn listed(&self, target: &str) -> impl Iterator<Item = (&FieldKey, &FieldState)> {
+        self.targets
+            .get(target)
+            .into_iter()
+            .flatten()
+            .map(|&(k, s)| (&self.keys[k as usize], &*self.states[s as usize]))
+    }
+}
+
+/// Whether a target has the very same fields, in the same order, on both sides (most targets):
+/// then it has no change, without its fields sorted.
+fn same_fields(base: &EffectiveMap, head: &EffectiveMap, target: &str) -> bool {
+    let (mut before, mut after) = (base.listed(target), head.listed(target));
+    loop {
+        match (before.next(), after.next()) {
+            (None, None) => return true,
+            (Some((kb, sb)), Some((ka, sa))) if kb == ka && (std::ptr::eq(sb, sa) || sb == sa) => {}
+            _ => return false,
+        }
+    }
 }
 
 pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
@@ -145,6 +205,9 @@ pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
     targets.dedup();
     let mut out = Vec::new();
     for target in targets {
+        if same_fields(base, head, target) {
+            continue;
+        }
         let (before, after) = (base.fields(target), head.fields(target));
         let mut keys: Vec<&FieldKey> = before.keys().chain(after.keys()).copied().collect();
         keys.sort_unstable();

@@ -16,12 +16,12 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
-use serde_json::Value;
 
 use crate::fasthash::{FastMap, FastSet};
 use crate::lint::LintRun;
 use crate::model::Object;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, ObjRef, Spec};
+use crate::model::written::Written;
 use crate::render::{self, RenderOptions};
 
 /// The kinds whose reads by the renderers are known (by reference, by the namespace, or by a
@@ -104,6 +104,7 @@ impl Inputs {
         let Some(model) = &run.model else {
             return Inputs::default();
         };
+        let mut phases = crate::lint::Phases::start();
         let discovery = !options.discovery_namespace_selectors.is_empty()
             || model
                 .values
@@ -123,7 +124,9 @@ impl Inputs {
             .filter(|(_, f)| f.id.group == GATEWAY_API && f.id.kind == "Gateway")
             .map(|(i, f)| ((f.id.namespace.as_str(), f.id.name.as_str()), i))
             .collect();
+        phases.mark("inputs graph");
         let selected = render::selected_gateways(run, options);
+        phases.mark("inputs selected");
         let gateways = selected
             .into_par_iter()
             .filter_map(|(ns, name)| {
@@ -135,13 +138,8 @@ impl Inputs {
         let mut unknown: BTreeMap<Key, Vec<u64>> = BTreeMap::new();
         for (i, f) in model.facts.iter().enumerate() {
             if !known(&f.id.group, &f.id.kind) {
-                let id = &f.id;
-                let key = (
-                    id.group.clone(),
-                    id.kind.clone(),
-                    id.namespace.clone(),
-                    id.name.clone(),
-                );
+                let (group, kind, namespace, name) = f.id.key();
+                let key = (group.into(), kind.into(), namespace.into(), name.into());
                 unknown.entry(key).or_default().push(graph.fingerprint(i));
             }
         }
@@ -149,6 +147,7 @@ impl Inputs {
             // Two objects of one name: which came first is no change.
             digests.sort_unstable();
         }
+        phases.mark("inputs digests");
         Inputs { gateways, unknown }
     }
 }
@@ -270,17 +269,12 @@ impl<'a> Graph<'a> {
         }
         let mut inputs: Vec<(Key4<'_>, u64)> = seen
             .iter()
-            .map(|&i| (self.key(i), self.fingerprint(i)))
+            .map(|&i| (self.facts[i].id.key(), self.fingerprint(i)))
             .collect();
         inputs.sort_unstable();
         let mut h = DefaultHasher::new();
         inputs.hash(&mut h);
         h.finish()
-    }
-
-    fn key(&self, i: usize) -> Key4<'a> {
-        let id = &self.facts[i].id;
-        (&id.namespace, &id.kind, &id.name, &id.group)
     }
 
     /// What the rendering of something that reads object `i` reads next.
@@ -335,8 +329,8 @@ impl<'a> Graph<'a> {
                     out.extend(self.routes.get(namespace).into_iter().flatten());
                 }
             };
-            if let Some(spec) = self.objects.get(i).and_then(|o| o.value.get("spec")) {
-                names_in(spec, ns, &mut name);
+            for n in self.written(i).map_or(&[][..], |w| &w.names) {
+                name(n.namespace.as_deref().unwrap_or(ns), &n.name, n.route);
             }
             for r in refs_of(f) {
                 let (namespace, n) = target(r, ns);
@@ -348,21 +342,23 @@ impl<'a> Graph<'a> {
         })
     }
 
+    /// What object `i` is as written (a run made with `render::diff_options` has it).
+    fn written(&self, i: usize) -> Option<&'a Written> {
+        self.objects.get(i)?.written.as_deref()
+    }
+
     /// The digest of an object's content and of the controller's verdict on it.
     fn fingerprint(&self, i: usize) -> u64 {
         *self.fingerprints[i].get_or_init(|| {
-            let mut w = HashWriter(DefaultHasher::new());
-            if let Some(o) = self.objects.get(i) {
-                // Writing to a hasher does not fail; an error would only lose bytes.
-                let _ = serde_json::to_writer(&mut w, &o.value);
-            }
+            let mut h = DefaultHasher::new();
+            self.written(i).map(|w| w.digest).hash(&mut h);
             let id = &self.facts[i].id;
             let verdicts = &self.run.verdicts;
             for ns in [id.namespace.as_str(), "default"] {
-                format!("{:?}", verdicts.any_error(&id.kind, ns, &id.name)).hash(&mut w.0);
-                format!("{:?}", verdicts.rejected(&id.kind, ns, &id.name)).hash(&mut w.0);
+                format!("{:?}", verdicts.any_error(&id.kind, ns, &id.name)).hash(&mut h);
+                format!("{:?}", verdicts.rejected(&id.kind, ns, &id.name)).hash(&mut h);
             }
-            w.0.finish()
+            h.finish()
         })
     }
 }
@@ -394,48 +390,4 @@ fn refs_of(f: &Facts) -> impl Iterator<Item = &ObjRef> {
         .chain(route.into_iter().flat_map(|r| &r.backend_refs))
         .chain(route.into_iter().flat_map(|r| &r.extension_refs))
         .chain(class)
-}
-
-/// Calls `name` with (namespace, name) of every reference-shaped map in a spec (`name`, with
-/// `namespace` or the object's own) and of `gatewayClassName`, leaving out parentRefs and
-/// targetRefs; a map whose kind is a route kind adds every route of its namespace.
-fn names_in(value: &Value, ns: &str, name: &mut impl FnMut(&str, &str, bool)) {
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(n)) = map.get("name") {
-                let namespace = map.get("namespace").and_then(Value::as_str).unwrap_or(ns);
-                let route = map
-                    .get("kind")
-                    .and_then(Value::as_str)
-                    .is_some_and(is_route);
-                name(namespace, n, route);
-            }
-            for (k, v) in map {
-                match (k.as_str(), v) {
-                    ("parentRefs" | "parentRef" | "targetRefs" | "targetRef", _) => {}
-                    ("gatewayClassName", Value::String(class)) => name("", class, false),
-                    _ => names_in(v, ns, name),
-                }
-            }
-        }
-        Value::Array(items) => {
-            for v in items {
-                names_in(v, ns, name);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// A hasher as an `io::Write`, so that a value is hashed as it is serialised.
-struct HashWriter(DefaultHasher);
-
-impl std::io::Write for HashWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.write(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }

@@ -80,23 +80,32 @@ fn reduce(
     graph: bool,
     each: impl FnMut(Vec<render::RenderedGateway>) + Send,
 ) -> (Side, render::Rendered) {
+    let mut phases = crate::lint::Phases::start();
     // One merge serves the effective-policy section and the rendering.
     let merged = run.model.as_ref().map(|m| m.merge());
+    phases.mark("side merge");
     let rest = render::render_merged_each(run, merged.as_ref(), options, each);
+    phases.mark("side render");
     let graph = merged
         .as_ref()
         .filter(|_| graph)
         .map(|merged| crate::graph::build(run, merged))
         .unwrap_or_default();
+    let findings = findings::of_run(run);
+    phases.mark("side findings");
+    let effective = run
+        .model
+        .as_ref()
+        .zip(merged.as_ref())
+        .map(|(m, merged)| effective::of_merged(&m.facts, merged))
+        .unwrap_or_default();
+    phases.mark("side effective");
+    drop(merged);
+    phases.mark("side dropped");
     let side = Side {
         graph,
-        findings: findings::of_run(run),
-        effective: run
-            .model
-            .as_ref()
-            .zip(merged.as_ref())
-            .map(|(m, merged)| effective::of_merged(&m.facts, merged))
-            .unwrap_or_default(),
+        findings,
+        effective,
         rendered: rendered::RenderedMap::new(),
     };
     (side, rest)

@@ -31,6 +31,7 @@ fn gateway(resources: Vec<RenderedResource>) -> Rendered {
             name_span: Span::default(),
         },
         value: json!({}),
+        written: None,
     };
     let mut g = RenderedGateway::new(&object, DataPlane::Envoy);
     g.resources = resources;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::diag::Diagnostic;
+use crate::model::written::Written;
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits};
 use crate::rules;
@@ -66,7 +67,7 @@ pub(super) struct FileResult {
     pub(super) security: security::SetFacts,
     /// What the resolve stage needs of each resource (the trees are dropped after the file).
     pub(super) facts: Vec<model::facts::Facts>,
-    /// Whole resources, with `Needs::Diff` (`Needs::Render`: see there).
+    /// The resources, with `Needs::Render` and `Needs::Diff` (see there).
     pub(super) objects: Vec<model::Object>,
 }
 
@@ -119,7 +120,7 @@ pub(super) fn lint_file(
                 && let Some(f) = &mut facts
             {
                 f.settings = model::facts_settings::settings_of(&res, &sensitive);
-                let typed = options.needs == Needs::Render && model::read_typed_only(f);
+                let typed = model::read_typed_only(f);
                 out.objects.push(model::Object {
                     id: f.id.clone(),
                     value: if typed {
@@ -127,6 +128,8 @@ pub(super) fn lint_file(
                     } else {
                         sensitive.json(res.root)
                     },
+                    written: (options.needs == Needs::Diff)
+                        .then(|| Box::new(Written::of(file, doc.root.span, res.root))),
                 });
             }
             out.facts.extend(facts);

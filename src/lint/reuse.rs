@@ -72,6 +72,14 @@ impl Kept {
     }
 }
 
+/// Drops a run's large structures on a thread of their own: freeing them takes a second on a
+/// large repository, which the caller need not wait for. Only when nothing large is made
+/// meanwhile: the memory is freed later, so the peak can rise.
+pub fn drop_aside<T: Send + 'static>(value: T) {
+    // Were no thread to be had, the value is dropped here.
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
+}
+
 impl Reuse {
     /// For a second run over `files` (their texts shared, not copied).
     pub fn for_files(files: &[SourceFile]) -> Reuse {

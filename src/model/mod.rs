@@ -3,6 +3,7 @@
 
 pub mod facts;
 pub mod facts_policy;
+pub mod written;
 
 /// A resource kept whole (for `render`): who it is and its JSON value (`null` for a resource
 /// later stages read from the typed model alone, see [`read_typed_only`]).
@@ -10,6 +11,8 @@ pub mod facts_policy;
 pub struct Object {
     pub id: facts::Ident,
     pub value: serde_json::Value,
+    /// Its digest and the names its spec mentions, for `diff` (`Needs::Diff`; else `None`).
+    pub written: Option<Box<written::Written>>,
 }
 
 /// Whether every stage after the model reads the resource from its typed facts alone, never

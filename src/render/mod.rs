@@ -111,8 +111,8 @@ pub fn render_options(mut options: LintOptions) -> LintOptions {
     options
 }
 
-/// The lint options of a `diff`: a render's, with every resource's JSON kept (the digest of a
-/// Gateway's inputs hashes it).
+/// The lint options of a `diff`: a render's, with what the digest of a Gateway's inputs reads
+/// of every resource as written (`model::written`).
 pub fn diff_options(options: LintOptions) -> LintOptions {
     LintOptions {
         needs: Needs::Diff,

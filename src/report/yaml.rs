@@ -71,10 +71,15 @@ fn nested(v: &Value) -> bool {
 fn write_map(out: &mut String, m: &serde_json::Map<String, Value>, indent: usize) {
     for (k, v) in m {
         pad(out, indent);
-        out.push_str(&key(k));
-        out.push(':');
-        write_child(out, v, indent);
+        write_entry(out, k, v, indent);
     }
+}
+
+/// `key: value` without the indent before the key.
+fn write_entry(out: &mut String, k: &str, v: &Value, indent: usize) {
+    write_key(out, k);
+    out.push(':');
+    write_child(out, v, indent);
 }
 
 fn write_seq(out: &mut String, a: &[Value], indent: usize) {
@@ -83,11 +88,16 @@ fn write_seq(out: &mut String, a: &[Value], indent: usize) {
         out.push('-');
         match v {
             Value::Object(m) if !m.is_empty() => {
-                // The first key goes on the dash's line.
-                let mut inner = String::new();
-                write_map(&mut inner, m, indent + 2);
+                // The first key goes on the dash's line, the others under it (written in place:
+                // nested lists of maps are common in a rendering, and a copy per level would
+                // copy the deepest text once per level above it).
                 out.push(' ');
-                out.push_str(inner.trim_start());
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        pad(out, indent + 2);
+                    }
+                    write_entry(out, k, v, indent + 2);
+                }
             }
             _ => write_child(out, v, indent),
         }
@@ -104,13 +114,33 @@ fn write_child(out: &mut String, v: &Value, indent: usize) {
         }
     } else {
         out.push(' ');
-        out.push_str(&scalar(v));
+        write_scalar(out, v);
         out.push('\n');
     }
 }
 
 fn key(k: &str) -> String {
-    if plain(k) { k.to_string() } else { quoted(k) }
+    let mut out = String::new();
+    write_key(&mut out, k);
+    out
+}
+
+fn write_key(out: &mut String, k: &str) {
+    if plain(k) {
+        out.push_str(k);
+    } else {
+        out.push_str(&quoted(k));
+    }
+}
+
+/// [`scalar`], written to `out`.
+fn write_scalar(out: &mut String, v: &Value) {
+    match v {
+        Value::String(s) if plain(s) => out.push_str(s),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Null => out.push_str("null"),
+        _ => out.push_str(&scalar(v)),
+    }
 }
 
 fn scalar(v: &Value) -> String {
@@ -146,10 +176,11 @@ fn plain(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
-    let reserved = matches!(
-        s.to_ascii_lowercase().as_str(),
-        "true" | "false" | "null" | "~" | "yes" | "no" | "on" | "off" | "y" | "n"
-    );
+    let reserved = [
+        "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
+    ]
+    .iter()
+    .any(|r| s.eq_ignore_ascii_case(r));
     !reserved
         && s.parse::<f64>().is_err()
         && !first.is_ascii_whitespace()
