@@ -362,6 +362,7 @@ mod tests {
     use serde_json::Value;
 
     use crate::lint::{LintOptions, lint_sources};
+    use crate::render::pointer::Pointer;
     use crate::render::{RenderOptions, render, render_options};
     use crate::source::SourceFile;
 
