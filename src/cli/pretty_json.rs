@@ -14,37 +14,51 @@ pub fn write(out: &mut Vec<u8>, value: &Value, pad: &[u8]) {
     Pretty { out, line }.value(value);
 }
 
-/// [`write`] of an array, taking its items: they are encoded (and dropped) in parallel, for a
-/// long list (the AI data plane's statuses).
-pub fn write_array(out: &mut Vec<u8>, items: Vec<Value>, pad: &[u8]) {
+/// [`write`] of an array into `out`, taking its items: they are encoded (and dropped) in
+/// parallel a chunk at a time, for a long list (the AI data plane's statuses); neither the
+/// whole text nor every item's is held at once.
+pub fn write_array(
+    out: &mut impl std::io::Write,
+    items: Vec<Value>,
+    pad: &[u8],
+) -> std::io::Result<()> {
     use rayon::prelude::*;
+    const CHUNK: usize = 256;
     if items.is_empty() {
-        out.extend_from_slice(b"[]");
-        return;
+        return out.write_all(b"[]");
     }
     // An item is written at the array's inner level: as a document padded two spaces more.
     let mut inner = pad.to_vec();
     inner.extend_from_slice(b"  ");
-    let texts: Vec<Vec<u8>> = items
-        .into_par_iter()
-        .map(|item| {
-            let mut text = Vec::new();
-            write(&mut text, &item, &inner);
-            text
-        })
-        .collect();
-    out.push(b'[');
-    for (i, text) in texts.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
+    out.write_all(b"[")?;
+    let mut items = items.into_iter();
+    let mut first = true;
+    loop {
+        let chunk: Vec<Value> = items.by_ref().take(CHUNK).collect();
+        if chunk.is_empty() {
+            break;
         }
-        out.push(b'\n');
-        out.extend_from_slice(&inner);
-        out.extend_from_slice(text);
+        let texts: Vec<Vec<u8>> = chunk
+            .into_par_iter()
+            .map(|item| {
+                let mut text = Vec::new();
+                write(&mut text, &item, &inner);
+                text
+            })
+            .collect();
+        for text in &texts {
+            if !first {
+                out.write_all(b",")?;
+            }
+            first = false;
+            out.write_all(b"\n")?;
+            out.write_all(&inner)?;
+            out.write_all(text)?;
+        }
     }
-    out.push(b'\n');
-    out.extend_from_slice(pad);
-    out.push(b']');
+    out.write_all(b"\n")?;
+    out.write_all(pad)?;
+    out.write_all(b"]")
 }
 
 struct Pretty<'o> {
@@ -209,11 +223,17 @@ mod tests {
                 "{s:?}"
             );
         }
-        for list in [json!([]), json!([1]), value["nested"].clone()] {
+        let long = json!(
+            (0..600)
+                .map(|i| json!({"i": i, "s": [i]}))
+                .collect::<Vec<_>>()
+        );
+        for list in [json!([]), json!([1]), value["nested"].clone(), long] {
             for pad in ["", "    "] {
                 let mut out = Vec::new();
                 let items = list.as_array().cloned().unwrap_or_default();
-                super::write_array(&mut out, items, pad.as_bytes());
+                let written = super::write_array(&mut out, items, pad.as_bytes());
+                assert!(written.is_ok());
                 assert_eq!(String::from_utf8_lossy(&out), expected(&list, pad));
             }
         }

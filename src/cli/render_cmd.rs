@@ -298,14 +298,17 @@ impl Documents {
         let items = self.open_shared(name);
         let result = self.close_items(items).and_then(|()| match self.format {
             RenderFormat::Json => {
-                let mut text = b",\n    \"Statuses\": ".to_vec();
+                self.out.write_all(b",\n    \"Statuses\": ")?;
                 match statuses {
                     serde_json::Value::Array(items) => {
-                        pretty_json::write_array(&mut text, items, b"    ")
+                        pretty_json::write_array(&mut self.out, items, b"    ")
                     }
-                    other => pretty_json::write(&mut text, &other, b"    "),
+                    other => {
+                        let mut text = Vec::new();
+                        pretty_json::write(&mut text, &other, b"    ");
+                        self.out.write_all(&text)
+                    }
                 }
-                self.out.write_all(&text)
             }
             RenderFormat::Yaml => {
                 let doc = serde_json::json!({ "Statuses": statuses });
