@@ -187,25 +187,7 @@ pub(super) fn statuses(
         });
         tallies[i].1.add(state);
     };
-    let mut attached: Vec<(Place, usize, Group)> = Vec::new();
-    for (&place, policies) in &h.attached {
-        let group = match place {
-            Place::Gateway(g) if matches!(facts[g].spec, Spec::ListenerSet { .. }) => {
-                Group::Listener
-            }
-            Place::Gateway(_) => Group::Gateway,
-            Place::Listener(..) => Group::Listener,
-            Place::Route(_) | Place::Rule(..) => Group::Route,
-            _ => Group::Backend,
-        };
-        attached.extend(policies.iter().map(|&p| (place, p, group)));
-    }
-    for (&place, policies) in &h.extension {
-        attached.extend(policies.iter().map(|&p| (place, p, Group::Route)));
-    }
-    attached.sort_by_key(|&(place, p, _)| (place, p));
-    attached.dedup_by_key(|&mut (place, p, _)| (place, p));
-    for (place, p, group) in attached {
+    for (place, p, group) in attachments(facts, h) {
         let mut state = State::default();
         for (at, groups) in judged_at(facts, place, group) {
             // Delegated rules are judged below, per delegation chain.
@@ -237,32 +219,58 @@ pub(super) fn statuses(
     tallies.sort_by_key(|((p, a), _)| (*p, *a));
     tallies
         .into_iter()
-        .map(|((p, a), t)| {
-            let attached = if t.overridden {
-                ("Overridden", MSG_OVERRIDDEN)
-            } else if t.merged {
-                ("Merged", MSG_MERGED)
-            } else {
-                ("Attached", MSG_ATTACHED)
-            };
-            PolicyStatus {
-                policy_index: p,
-                policy: resource_ref_of(&facts[p].id),
-                ancestor: resource_ref_of(&facts[a].id),
-                accepted: PolicyCondition {
-                    status: true,
-                    reason: "Valid",
-                    message: MSG_ACCEPTED.to_string(),
-                },
-                // An overridden policy is not attached: the controller says so with False.
-                attached: PolicyCondition {
-                    status: attached.0 != "Overridden",
-                    reason: attached.0,
-                    message: attached.1.to_string(),
-                },
-            }
-        })
+        .map(|((p, a), t)| policy_status(facts, p, a, t))
         .collect()
+}
+
+/// Every (place, policy) attachment once, with the group of sections that judges it.
+fn attachments(facts: &[Facts], h: &Hierarchy) -> Vec<(Place, usize, Group)> {
+    let mut attached: Vec<(Place, usize, Group)> = Vec::new();
+    for (&place, policies) in &h.attached {
+        let group = match place {
+            Place::Gateway(g) if matches!(facts[g].spec, Spec::ListenerSet { .. }) => {
+                Group::Listener
+            }
+            Place::Gateway(_) => Group::Gateway,
+            Place::Listener(..) => Group::Listener,
+            Place::Route(_) | Place::Rule(..) => Group::Route,
+            _ => Group::Backend,
+        };
+        attached.extend(policies.iter().map(|&p| (place, p, group)));
+    }
+    for (&place, policies) in &h.extension {
+        attached.extend(policies.iter().map(|&p| (place, p, Group::Route)));
+    }
+    attached.sort_by_key(|&(place, p, _)| (place, p));
+    attached.dedup_by_key(|&mut (place, p, _)| (place, p));
+    attached
+}
+
+/// The predicted conditions of one policy on one ancestor, from its tally.
+fn policy_status(facts: &[Facts], p: usize, a: usize, t: State) -> PolicyStatus {
+    let attached = if t.overridden {
+        ("Overridden", MSG_OVERRIDDEN)
+    } else if t.merged {
+        ("Merged", MSG_MERGED)
+    } else {
+        ("Attached", MSG_ATTACHED)
+    };
+    PolicyStatus {
+        policy_index: p,
+        policy: resource_ref_of(&facts[p].id),
+        ancestor: resource_ref_of(&facts[a].id),
+        accepted: PolicyCondition {
+            status: true,
+            reason: "Valid",
+            message: MSG_ACCEPTED.to_string(),
+        },
+        // An overridden policy is not attached: the controller says so with False.
+        attached: PolicyCondition {
+            status: attached.0 != "Overridden",
+            reason: attached.0,
+            message: attached.1.to_string(),
+        },
+    }
 }
 
 /// Policies the controller does not accept (a validation error or a reference it cannot
