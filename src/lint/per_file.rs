@@ -92,6 +92,8 @@ pub(super) fn lint_file(
     }
     for doc in &parsed.documents {
         let (resources, diags) = model::resources_of(file, doc);
+        let digest =
+            (options.needs == Needs::Diff).then(|| Written::document_digest(file, doc.root.span));
         out.diagnostics.extend(diags);
         for res in resources {
             out.resources += 1;
@@ -128,8 +130,7 @@ pub(super) fn lint_file(
                     } else {
                         sensitive.json(res.root)
                     },
-                    written: (options.needs == Needs::Diff)
-                        .then(|| Box::new(Written::of(file, doc.root.span, res.root))),
+                    written: digest.map(|d| Box::new(Written::of(d, res.root))),
                 });
             }
             out.facts.extend(facts);

@@ -28,22 +28,25 @@ pub struct Named {
 }
 
 impl Written {
-    /// `document` is the span of the document holding `root`: the whole document is hashed,
-    /// since an alias in the object may stand for an anchor elsewhere in it (a `List`'s item).
-    pub fn of(file: &SourceFile, document: Span, root: &Node) -> Written {
+    /// The digest of a document's text. The whole document is hashed, since an alias in an object
+    /// may stand for an anchor elsewhere in it (a `List`'s item); made once per document, so the
+    /// items of a `List` share it rather than each hashing the whole text again.
+    pub fn document_digest(file: &SourceFile, document: Span) -> u64 {
         let mut h = DefaultHasher::new();
         file.text
             .get(document.start..document.end)
             .unwrap_or(&file.text)
             .hash(&mut h);
+        h.finish()
+    }
+
+    /// An object of a document whose text has the digest `digest`.
+    pub fn of(digest: u64, root: &Node) -> Written {
         let mut names = Vec::new();
         if let Some(spec) = root.get("spec") {
             names_in(spec, &mut names);
         }
-        Written {
-            digest: h.finish(),
-            names,
-        }
+        Written { digest, names }
     }
 }
 
