@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::parse::Node;
+use crate::parse::{Node, Value as NodeValue};
 use crate::secrets::Sensitive;
 
 use super::Resource;
@@ -173,6 +173,11 @@ fn route(root: Option<&Node>, spec: Option<&Node>, secrets: &Sensitive) -> Route
     let annotations = field(field(root, "metadata"), "annotations");
     let rules = field(spec, "rules").and_then(Node::as_seq).unwrap_or(&[]);
     let matches = |r: &Node| match field(Some(r), "matches") {
+        // Written straight from the tree when nothing in it is secret (a route's matches never
+        // are): the same text, without building the JSON value first.
+        Some(m) if secrets.masks_nothing() => {
+            serde_json::to_string(&AsJson(m)).unwrap_or_default().into()
+        }
         Some(m) => serde_json::to_string(&secrets.json(m))
             .unwrap_or_default()
             .into(),
@@ -183,6 +188,36 @@ fn route(root: Option<&Node>, spec: Option<&Node>, secrets: &Sensitive) -> Route
         matches: rules.iter().map(matches).collect(),
         redirect_code: text(field(annotations, REDIRECT_CODE)),
     }
+}
+
+/// A node serialised as its [`Node::to_json`] value is, without making that value.
+struct AsJson<'n>(&'n Node);
+
+impl serde::Serialize for AsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match &self.0.value {
+            NodeValue::Str(t) => s.serialize_str(&t.text),
+            NodeValue::Seq(items) => s.collect_seq(items.iter().map(AsJson)),
+            // A repeated key keeps its first place and its last value in the JSON value: that
+            // rare case is left to it.
+            NodeValue::Map(entries) if distinct_keys(entries) => {
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for e in entries {
+                    map.serialize_entry(e.key.as_str(), &AsJson(&e.value))?;
+                }
+                map.end()
+            }
+            _ => self.0.to_json().serialize(s),
+        }
+    }
+}
+
+fn distinct_keys(entries: &[crate::parse::Entry]) -> bool {
+    entries
+        .iter()
+        .enumerate()
+        .all(|(i, e)| entries[..i].iter().all(|o| o.key != e.key))
 }
 
 /// A rule with only what render reads of it (see [`RouteSettings::rules`]).
@@ -274,5 +309,30 @@ fn extension(root: Option<&Node>, secrets: &Sensitive) -> ExtensionSettings {
         spec: field(root, "spec").map_or(Value::Null, |s| secrets.json(s)),
         weight: weight.unwrap_or(0),
         created: text(field(metadata, "creationTimestamp")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AsJson;
+    use crate::parse::{Limits, parse_file};
+    use crate::source::SourceFile;
+
+    /// The text written from the tree is the JSON value's: floats, booleans, nulls, escapes and
+    /// nesting included.
+    #[test]
+    fn a_tree_writes_the_text_of_its_json_value() {
+        let yaml = "a: [1, -2.5, .inf, true, ~, 'x\"y', {b: c, b: d, e: 1}]\nf: {g: [h, {i: j}]}\nk: yes\n";
+        let file = SourceFile::new(0, "t.yaml", yaml);
+        let parsed = parse_file(&file, &Limits::default());
+        let Some(doc) = parsed.documents.first() else {
+            panic!("no document");
+        };
+        let root = &doc.root;
+        let streamed = serde_json::to_string(&AsJson(root)).unwrap_or_default();
+        let made = serde_json::to_string(&root.to_json()).unwrap_or_default();
+        assert_eq!(streamed, made);
+        // The parser keeps the first of a repeated key (and reports the second).
+        assert!(streamed.contains(r#""x\"y",{"b":"c","e":1}"#), "{streamed}");
     }
 }

@@ -56,6 +56,11 @@ impl Sensitive {
         self.masked_json(node)
     }
 
+    /// Whether no node of the object is secret: [`Sensitive::json`] is then `Node::to_json`.
+    pub fn masks_nothing(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
     fn masked_json(&self, node: &Node) -> serde_json::Value {
         if let Some(secret) = self.node_at(node.span) {
             return placeholder(node, secret.base64);

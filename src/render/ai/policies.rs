@@ -297,5 +297,9 @@ fn target(ctx: &Context<'_>, policy: &Object, r: &Target<'_>) -> Option<(String,
         }
         value[field.1] = s;
     }
-    Some((key, json!({ field.0: value })))
+    // Moved in: `json!` would copy the value through serialisation.
+    Some((
+        key,
+        Value::Object(Map::from_iter([(field.0.to_string(), value)])),
+    ))
 }
