@@ -402,7 +402,11 @@ pub fn merge<'a>(
 ) -> Merged<'a> {
     let hierarchy = Hierarchy::new(facts, attachments, routes);
     let (runs, seen, tally) = by_runs(facts, &hierarchy, options, true);
-    let effective: Vec<Effective<'a>> = runs.into_iter().flatten().collect();
+    // Sized once: grown by doubling, the list would be copied and held twice over.
+    let mut effective: Vec<Effective<'a>> = Vec::with_capacity(runs.iter().map(Vec::len).sum());
+    for run in runs {
+        effective.extend(run);
+    }
     // The index serves the callers; the findings and statuses are made from the runs' own.
     let (by_place, (diagnostics, statuses)) = rayon::join(
         || {
