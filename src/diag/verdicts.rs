@@ -48,23 +48,49 @@ impl Rejection {
     }
 }
 
-type Key = (String, String, String);
-
 /// The first rejection of each resource, by kind, namespace (`default` when the finding names
 /// none) and name: the one the controller detects, and the one of any error (what the proxy
 /// refuses too, which matters with validation level strict).
 #[derive(Debug, Clone, Default)]
 pub struct Verdicts {
-    controller: FastMap<Key, Rejection>,
-    any: FastMap<Key, Rejection>,
+    controller: ByResource,
+    any: ByResource,
 }
 
-fn key(r: &ResourceRef) -> Key {
-    (
-        r.kind.clone(),
-        r.namespace.clone().unwrap_or_else(|| "default".into()),
-        r.name.clone(),
-    )
+/// Rejections by name, then by kind and namespace: a lookup with borrowed names allocates
+/// nothing (the stages after resolve ask once per resource, the merge for every policy).
+#[derive(Debug, Clone, Default)]
+struct ByResource(FastMap<String, Vec<(String, String, Rejection)>>);
+
+impl ByResource {
+    fn get(&self, kind: &str, namespace: &str, name: &str) -> Option<&Rejection> {
+        self.0
+            .get(name)?
+            .iter()
+            .find(|(k, ns, _)| k == kind && ns == namespace)
+            .map(|(_, _, r)| r)
+    }
+
+    fn get_ref(&self, r: &ResourceRef) -> Option<&Rejection> {
+        self.get(&r.kind, namespace(r), &r.name)
+    }
+
+    /// Keeps the first rejection of each resource.
+    fn insert_first(&mut self, r: &ResourceRef, rejection: impl FnOnce() -> Rejection) {
+        if self.get_ref(r).is_some() {
+            return;
+        }
+        let entry = (r.kind.clone(), namespace(r).to_string(), rejection());
+        self.0.entry(r.name.clone()).or_default().push(entry);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+fn namespace(r: &ResourceRef) -> &str {
+    r.namespace.as_deref().unwrap_or("default")
 }
 
 impl Verdicts {
@@ -95,11 +121,10 @@ impl Verdicts {
                     _ => None,
                 },
             };
-            let proxy_only = matches!(d.outcome, Outcome::ProxyOnly(_));
-            if !proxy_only && !out.controller.contains_key(&key(r)) {
-                out.controller.insert(key(r), rejection());
+            if !matches!(d.outcome, Outcome::ProxyOnly(_)) {
+                out.controller.insert_first(r, rejection);
             }
-            out.any.entry(key(r)).or_insert_with(rejection);
+            out.any.insert_first(r, rejection);
         }
         out
     }
@@ -109,20 +134,19 @@ impl Verdicts {
         if self.controller.is_empty() {
             return None;
         }
-        self.controller
-            .get(&(kind.to_string(), namespace.to_string(), name.to_string()))
+        self.controller.get(kind, namespace, name)
     }
 
     /// [`Self::rejected`] of a resource reference.
     pub fn rejected_ref(&self, r: &ResourceRef) -> Option<&Rejection> {
-        self.controller.get(&key(r))
+        self.controller.get_ref(r)
     }
 
     /// Why the controller does not accept the resource when the proxy checks the configuration
     /// first (validation level strict): its own verdict, else the first error only the proxy finds.
     pub fn rejected_strict(&self, r: &ResourceRef) -> Option<&Rejection> {
         self.rejected_ref(r)
-            .or_else(|| self.any.get(&key(r)).filter(|x| x.proxy.is_some()))
+            .or_else(|| self.any.get_ref(r).filter(|x| x.proxy.is_some()))
     }
 
     /// The first error of the resource, of the controller's or only the proxy's.
@@ -130,8 +154,7 @@ impl Verdicts {
         if self.any.is_empty() {
             return None;
         }
-        self.any
-            .get(&(kind.to_string(), namespace.to_string(), name.to_string()))
+        self.any.get(kind, namespace, name)
     }
 }
 

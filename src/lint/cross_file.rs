@@ -4,8 +4,6 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use crate::diag::{Diagnostic, Verdicts};
 use crate::model::{self, facts::Facts};
 use crate::secrets::{self, Masked};
@@ -127,22 +125,11 @@ fn merge_findings(
     merge_options: &merge::MergeOptions,
     verdicts: &Verdicts,
 ) -> (Vec<Diagnostic>, Vec<merge::PolicyStatus>) {
-    let merge::Merged {
-        diagnostics,
-        mut statuses,
-        effective,
-        hierarchy,
-        ..
-    } = merge::merge(
+    let (diagnostics, mut statuses) = merge::findings_and_statuses(
         &facts,
         &resolved.attachments,
         &resolved.route_attachments,
         merge_options,
-    );
-    // Hundreds of thousands of small vectors: freed on every thread.
-    rayon::join(
-        || effective.into_par_iter().for_each(drop),
-        || drop(hierarchy),
     );
     // Freeing 100,000 resources' facts takes a tenth of a second that the report need not
     // wait for: the pool's threads are idle by now.

@@ -1,8 +1,6 @@
 //! Per place, the chain of places whose policies apply to it, least specific first (from the
 //! [`Hierarchy`]), and the settings each policy of the chain gives.
 
-use rayon::prelude::*;
-
 use crate::fasthash::FastMap;
 use crate::model::facts::{Facts, Spec};
 
@@ -210,44 +208,49 @@ fn delegation_steps(facts: &[Facts], h: &Hierarchy, child: usize, parent: Place)
     steps
 }
 
-/// Every place's effective policies.
-pub(super) fn effective_all<'a>(
+/// What every object's effective policies are computed from: the facts, the hierarchy, the
+/// options, and the rules each backend is reached from.
+pub(super) struct Chains<'a, 'h> {
     facts: &'a [Facts],
-    h: &Hierarchy,
-    options: &MergeOptions,
-) -> Vec<Effective<'a>> {
-    // The rules each backend is reached from: the AI backend family of a backend, provider or
-    // MCP target is computed once more per such rule, with the rule's levels below the
-    // backend's own (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend
-    // targetRef < spec.policies < inline policies).
-    let mut reached: FastMap<usize, Vec<Place>> = FastMap::default();
-    for (&rule, backends) in &h.backends {
-        for &b in backends {
-            let rules = reached.entry(b).or_default();
-            if !rules.contains(&rule) {
-                rules.push(rule);
+    h: &'h Hierarchy,
+    options: &'h MergeOptions,
+    /// The rules each backend is reached from: the AI backend family of a backend, provider or
+    /// MCP target is computed once more per such rule, with the rule's levels below the
+    /// backend's own (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend
+    /// targetRef < spec.policies < inline policies).
+    reached: FastMap<usize, Vec<Place>>,
+}
+
+impl<'a, 'h> Chains<'a, 'h> {
+    pub(super) fn new(facts: &'a [Facts], h: &'h Hierarchy, options: &'h MergeOptions) -> Self {
+        let mut reached: FastMap<usize, Vec<Place>> = FastMap::default();
+        for (&rule, backends) in &h.backends {
+            for &b in backends {
+                let rules = reached.entry(b).or_default();
+                if !rules.contains(&rule) {
+                    rules.push(rule);
+                }
             }
         }
-    }
-    for rules in reached.values_mut() {
-        rules.sort();
-    }
-    let rule_steps = |rule: Place| -> Vec<Step> {
-        let mut steps = Vec::with_capacity(8);
-        let Place::Rule(r, _) = rule else {
-            return steps;
-        };
-        // The first listener the route hangs from (a route on several is rare for AI routes).
-        if let Some(&lp) = h.parents.get(&r).and_then(|p| p.first()) {
-            steps.extend(listener_steps(h, lp));
+        for rules in reached.values_mut() {
+            rules.sort();
         }
-        steps.push(Step::Attached(Place::Route(r), Level::Route));
-        steps.push(Step::Attached(rule, Level::Rule));
-        steps
-    };
-    let no_rules: &[Place] = &[];
-    // Each object's places depend on no other object's: computed in parallel, in facts order.
-    let per_object = |i: usize, f: &'a Facts| -> Vec<Effective<'a>> {
+        Chains {
+            facts,
+            h,
+            options,
+            reached,
+        }
+    }
+
+    /// The effective policies of the places of object `i`: each object's depend on no other
+    /// object's, so that callers compute them in parallel, in runs of the facts.
+    pub(super) fn of_object(&self, i: usize) -> Vec<Effective<'a>> {
+        let (facts, h, options) = (self.facts, self.h, self.options);
+        let f = &facts[i];
+        let reached = &self.reached;
+        let rule_steps = |rule: Place| rule_steps(h, rule);
+        let no_rules: &[Place] = &[];
         let mut out = Vec::new();
         let mut emit = |place: Place,
                         via: Option<Place>,
@@ -436,11 +439,21 @@ pub(super) fn effective_all<'a>(
             _ => {}
         }
         out
+    }
+}
+
+/// The steps of a rule's chain down to the rule: its route's first listener's, the route's, the
+/// rule's.
+fn rule_steps(h: &Hierarchy, rule: Place) -> Vec<Step> {
+    let mut steps = Vec::with_capacity(8);
+    let Place::Rule(r, _) = rule else {
+        return steps;
     };
-    // Collected straight into one list, in facts order (no list per object to flatten after).
-    facts
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, f)| per_object(i, f))
-        .collect()
+    // The first listener the route hangs from (a route on several is rare for AI routes).
+    if let Some(&lp) = h.parents.get(&r).and_then(|p| p.first()) {
+        steps.extend(listener_steps(h, lp));
+    }
+    steps.push(Step::Attached(Place::Route(r), Level::Route));
+    steps.push(Step::Attached(rule, Level::Rule));
+    steps
 }

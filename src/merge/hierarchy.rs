@@ -33,95 +33,31 @@ pub struct Hierarchy {
 
 impl Hierarchy {
     pub fn new(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
-        // The name index, the attached policies and the delegation links do not depend on each
-        // other.
-        let (by_name, (attached, (delegators, delegates))) = rayon::join(
-            || {
-                let mut by_name: FastMap<(&str, &str, &str), usize> =
-                    FastMap::with_capacity_and_hasher(facts.len(), Default::default());
-                for (i, f) in facts.iter().enumerate() {
-                    let id = &f.id;
-                    by_name
-                        .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
-                        .or_insert(i);
-                }
-                by_name
-            },
+        // The name index, the attached policies, the delegation links and the listeners routes
+        // hang from do not depend on each other.
+        let ((by_name, (parents, children)), (attached, (delegators, delegates))) = rayon::join(
+            || rayon::join(|| names(facts), || hang(routes)),
             || {
                 rayon::join(
-                    || {
-                        let mut attached: FastMap<Place, Vec<usize>> = FastMap::default();
-                        for a in attachments {
-                            if let Some(place) =
-                                place_of(&facts[a.target], a.target, a.section.as_deref())
-                            {
-                                attached.entry(place).or_default().push(a.policy);
-                            }
-                        }
-                        attached
-                    },
+                    || attached_places(facts, attachments),
                     || super::delegation::links(facts),
                 )
             },
         );
-        let mut h = Hierarchy {
+        let (set_parent, (extension, backends)) = rayon::join(
+            || set_parents(facts, &by_name),
+            || rule_targets(facts, &by_name),
+        );
+        Hierarchy {
             attached,
-            extension: FastMap::default(),
-            parents: FastMap::default(),
-            children: FastMap::default(),
-            backends: FastMap::default(),
+            extension,
+            parents,
+            children,
+            backends,
             delegators,
             delegates,
-            set_parent: FastMap::default(),
-        };
-        for (i, f) in facts.iter().enumerate() {
-            if let Spec::ListenerSet { parent, .. } = &f.spec
-                && parent.kind().is_none_or(|k| k == "Gateway")
-                && parent.group().is_none_or(|g| g == GATEWAY_API)
-            {
-                let ns = parent.namespace().unwrap_or(&f.id.namespace);
-                if let Some(&g) = by_name.get(&("Gateway", ns, &*parent.name)) {
-                    h.set_parent.insert(i, g);
-                }
-            }
+            set_parent,
         }
-        for (i, f) in facts.iter().enumerate() {
-            let Spec::Route(route) = &f.spec else {
-                continue;
-            };
-            let ns = f.id.namespace.as_str();
-            for r in &route.extension_refs {
-                let (Some(rule), Some("TrafficPolicy")) = (rule_of(&r.path), r.kind()) else {
-                    continue;
-                };
-                if let Some(&p) = by_name.get(&("TrafficPolicy", ns, &*r.name)) {
-                    h.extension.entry(Place::Rule(i, rule)).or_default().push(p);
-                }
-            }
-            for b in &route.backend_refs {
-                let Some(rule) = rule_of(&b.path) else {
-                    continue;
-                };
-                let kind = b.kind().unwrap_or("Service");
-                let bns = b.namespace().unwrap_or(ns);
-                if let Some(&t) = by_name.get(&(kind, bns, &*b.name)) {
-                    h.backends.entry(Place::Rule(i, rule)).or_default().push(t);
-                }
-            }
-        }
-        // The listeners a route hangs from are the resolve stage's attachment (hostnames,
-        // namespaces and kinds checked): explain and render show the same ones.
-        for a in routes {
-            for &li in &a.listeners {
-                let listener = Place::Listener(a.parent, li);
-                let parents = h.parents.entry(a.route).or_default();
-                if !parents.contains(&listener) {
-                    parents.push(listener);
-                    h.children.entry(listener).or_default().push(a.route);
-                }
-            }
-        }
-        h
     }
 
     /// The Gateway (or listener set) above a listener, route or rule place (the status
@@ -161,6 +97,103 @@ impl Hierarchy {
             }
         }
     }
+}
+
+/// (kind, namespace, name) -> position in the facts (the first of duplicates).
+type Names<'a> = FastMap<(&'a str, &'a str, &'a str), usize>;
+
+fn names(facts: &[Facts]) -> Names<'_> {
+    let mut by_name: Names<'_> = FastMap::with_capacity_and_hasher(facts.len(), Default::default());
+    for (i, f) in facts.iter().enumerate() {
+        let id = &f.id;
+        by_name
+            .entry((id.kind.as_str(), id.namespace.as_str(), id.name.as_str()))
+            .or_insert(i);
+    }
+    by_name
+}
+
+/// The policies attached to each place, in facts order.
+fn attached_places(facts: &[Facts], attachments: &[Attachment]) -> FastMap<Place, Vec<usize>> {
+    let mut attached: FastMap<Place, Vec<usize>> = FastMap::default();
+    for a in attachments {
+        if let Some(place) = place_of(&facts[a.target], a.target, a.section.as_deref()) {
+            attached.entry(place).or_default().push(a.policy);
+        }
+    }
+    attached
+}
+
+/// The Gateway each ListenerSet names as its parent, when it is in the inputs.
+fn set_parents(facts: &[Facts], by_name: &Names<'_>) -> FastMap<usize, usize> {
+    let mut set_parent = FastMap::default();
+    for (i, f) in facts.iter().enumerate() {
+        if let Spec::ListenerSet { parent, .. } = &f.spec
+            && parent.kind().is_none_or(|k| k == "Gateway")
+            && parent.group().is_none_or(|g| g == GATEWAY_API)
+        {
+            let ns = parent.namespace().unwrap_or(&f.id.namespace);
+            if let Some(&g) = by_name.get(&("Gateway", ns, &*parent.name)) {
+                set_parent.insert(i, g);
+            }
+        }
+    }
+    set_parent
+}
+
+/// Per rule place, the TrafficPolicies its ExtensionRef filters name and the objects its
+/// backendRefs name (those in the inputs).
+fn rule_targets(
+    facts: &[Facts],
+    by_name: &Names<'_>,
+) -> (FastMap<Place, Vec<usize>>, FastMap<Place, Vec<usize>>) {
+    let mut extension: FastMap<Place, Vec<usize>> = FastMap::default();
+    let mut backends: FastMap<Place, Vec<usize>> = FastMap::default();
+    for (i, f) in facts.iter().enumerate() {
+        let Spec::Route(route) = &f.spec else {
+            continue;
+        };
+        let ns = f.id.namespace.as_str();
+        for r in &route.extension_refs {
+            let (Some(rule), Some("TrafficPolicy")) = (rule_of(&r.path), r.kind()) else {
+                continue;
+            };
+            if let Some(&p) = by_name.get(&("TrafficPolicy", ns, &*r.name)) {
+                extension.entry(Place::Rule(i, rule)).or_default().push(p);
+            }
+        }
+        for b in &route.backend_refs {
+            let Some(rule) = rule_of(&b.path) else {
+                continue;
+            };
+            let kind = b.kind().unwrap_or("Service");
+            let bns = b.namespace().unwrap_or(ns);
+            if let Some(&t) = by_name.get(&(kind, bns, &*b.name)) {
+                backends.entry(Place::Rule(i, rule)).or_default().push(t);
+            }
+        }
+    }
+    (extension, backends)
+}
+
+/// The listeners each route hangs from, and the routes hanging from each listener. They are the
+/// resolve stage's attachment (hostnames, namespaces and kinds checked): explain and render show
+/// the same ones.
+type Hung = (FastMap<usize, Vec<Place>>, FastMap<Place, Vec<usize>>);
+
+fn hang(routes: &[RouteAttachment]) -> Hung {
+    let (mut parents, mut children): Hung = Default::default();
+    for a in routes {
+        for &li in &a.listeners {
+            let listener = Place::Listener(a.parent, li);
+            let hung: &mut Vec<Place> = parents.entry(a.route).or_default();
+            if !hung.contains(&listener) {
+                hung.push(listener);
+                children.entry(listener).or_default().push(a.route);
+            }
+        }
+    }
+    (parents, children)
 }
 
 /// The place an attachment names.

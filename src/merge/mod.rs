@@ -24,6 +24,8 @@ pub mod view;
 
 use crate::fasthash::FastMap;
 
+use rayon::prelude::*;
+
 use serde_json::Value;
 
 use crate::diag::Diagnostic;
@@ -174,6 +176,21 @@ pub enum Place {
     Port(usize, usize),
     /// A provider or MCP target of an AiGatewayBackend.
     Provider(usize, usize),
+}
+
+impl Place {
+    /// The object (index into the facts) the place is, or is a part of.
+    pub fn object(self) -> usize {
+        match self {
+            Place::Gateway(i)
+            | Place::Listener(i, _)
+            | Place::Route(i)
+            | Place::Rule(i, _)
+            | Place::Backend(i)
+            | Place::Port(i, _)
+            | Place::Provider(i, _) => i,
+        }
+    }
 }
 
 impl Source {
@@ -384,21 +401,22 @@ pub fn merge<'a>(
     options: &MergeOptions,
 ) -> Merged<'a> {
     let hierarchy = Hierarchy::new(facts, attachments, routes);
-    let effective = chains::effective_all(facts, &hierarchy, options);
-    // Both only read the effective policies; the findings need no index, so they are made
-    // while the index is built.
-    let ((by_place, statuses), diagnostics) = rayon::join(
+    let (runs, seen, tally) = by_runs(facts, &hierarchy, options, true);
+    // Sized once: grown by doubling, the list would be copied and held twice over.
+    let mut effective: Vec<Effective<'a>> = Vec::with_capacity(runs.iter().map(Vec::len).sum());
+    for run in runs {
+        effective.extend(run);
+    }
+    // The index serves the callers; the findings and statuses are made from the runs' own.
+    let (by_place, (diagnostics, statuses)) = rayon::join(
         || {
-            // One index of the effective policies by place, for the statuses and the callers
-            // (the statuses made their own copy of it: tens of megabytes at 100,000 resources).
             let mut by_place: FastMap<Place, Vec<usize>> = FastMap::default();
             for (i, e) in effective.iter().enumerate() {
                 by_place.entry(e.place).or_default().push(i);
             }
-            let statuses = status::statuses(facts, &hierarchy, &effective, &by_place);
-            (by_place, statuses)
+            by_place
         },
-        || findings::findings(facts, &hierarchy, &effective),
+        || rayon::join(|| seen.finish(facts, &hierarchy), || tally.statuses(facts)),
     );
     Merged {
         hierarchy,
@@ -407,4 +425,57 @@ pub fn merge<'a>(
         diagnostics,
         by_place,
     }
+}
+
+/// The merge findings and the policy statuses alone (`lint`): each run of objects' effective
+/// policies is dropped as soon as it is judged, so that they are never held all at once.
+pub fn findings_and_statuses(
+    facts: &[Facts],
+    attachments: &[Attachment],
+    routes: &[RouteAttachment],
+    options: &MergeOptions,
+) -> (Vec<Diagnostic>, Vec<PolicyStatus>) {
+    let hierarchy = Hierarchy::new(facts, attachments, routes);
+    let (_, seen, tally) = by_runs(facts, &hierarchy, options, false);
+    let (diagnostics, statuses) =
+        rayon::join(|| seen.finish(facts, &hierarchy), || tally.statuses(facts));
+    // Hundreds of thousands of small vectors, freed while the caller goes on.
+    rayon::spawn(move || drop(hierarchy));
+    (diagnostics, statuses)
+}
+
+/// Objects per run: small enough that a run's effective policies stay in cache and that two
+/// cores share the work evenly, large enough that putting runs together costs little.
+const RUN: usize = 512;
+
+/// The effective policies of every run of objects (kept when `keep`, in facts order), and what
+/// the findings and statuses learnt from them, made in parallel and put together in order.
+fn by_runs<'a>(
+    facts: &'a [Facts],
+    hierarchy: &Hierarchy,
+    options: &MergeOptions,
+    keep: bool,
+) -> (Vec<Vec<Effective<'a>>>, findings::Seen<'a>, status::Tally) {
+    let chains = chains::Chains::new(facts, hierarchy, options);
+    let judged = status::Judged::new(facts, hierarchy);
+    let runs: Vec<_> = (0..facts.len().div_ceil(RUN))
+        .into_par_iter()
+        .map(|n| {
+            let objects = n * RUN..((n + 1) * RUN).min(facts.len());
+            let effective: Vec<Effective<'a>> =
+                objects.clone().flat_map(|i| chains.of_object(i)).collect();
+            let seen = findings::Seen::of(facts, &effective);
+            let tally = status::Tally::of(facts, hierarchy, &judged, objects, &effective);
+            (keep.then_some(effective), seen, tally)
+        })
+        .collect();
+    let mut kept = Vec::with_capacity(if keep { runs.len() } else { 0 });
+    let mut seen = findings::Seen::default();
+    let mut tally = status::Tally::default();
+    for (effective, s, t) in runs {
+        kept.extend(effective);
+        seen.absorb(s);
+        tally.absorb(t);
+    }
+    (kept, seen, tally)
 }

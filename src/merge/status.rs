@@ -171,56 +171,101 @@ fn https_listeners(facts: &[Facts], g: usize) -> impl Iterator<Item = usize> + '
         .map(|(i, _)| i)
 }
 
-pub(super) fn statuses(
-    facts: &[Facts],
-    h: &Hierarchy,
-    effective: &[Effective<'_>],
-    by_place: &FastMap<Place, Vec<usize>>,
-) -> Vec<PolicyStatus> {
-    // (policy, ancestor) -> state, in a stable order.
-    let mut tallies: Vec<((usize, usize), State)> = Vec::new();
-    let mut slot: FastMap<(usize, usize), usize> = FastMap::default();
-    let mut record = |p: usize, a: usize, state: State| {
-        let i = *slot.entry((p, a)).or_insert_with(|| {
-            tallies.push(((p, a), State::default()));
-            tallies.len() - 1
-        });
-        tallies[i].1.add(state);
-    };
-    for (place, p, group) in attachments(facts, h) {
-        let mut state = State::default();
-        for (at, groups) in judged_at(facts, place, group) {
-            // Delegated rules are judged below, per delegation chain.
-            let own = by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-            let own = own.iter().filter_map(|&i| effective.get(i));
-            for e in own.filter(|e| !delegated(e)) {
-                for (q, s) in states(e, Some(&groups)) {
-                    if q == p {
-                        state.add(s);
+/// Every (place, policy) attachment once, with the group of sections that judges it, ordered by
+/// the object the place belongs to: a run of objects judges a run of these.
+pub(super) struct Judged(Vec<(Place, usize, Group)>);
+
+impl Judged {
+    pub(super) fn new(facts: &[Facts], h: &Hierarchy) -> Self {
+        let mut attached = attachments(facts, h);
+        attached.sort_by_key(|&(place, p, _)| (place.object(), place, p));
+        Judged(attached)
+    }
+
+    /// The attachments to places of the objects `objects` (positions in the facts).
+    fn of(&self, objects: std::ops::Range<usize>) -> &[(Place, usize, Group)] {
+        let from = self
+            .0
+            .partition_point(|(place, ..)| place.object() < objects.start);
+        let to = self
+            .0
+            .partition_point(|(place, ..)| place.object() < objects.end);
+        &self.0[from..to]
+    }
+}
+
+/// The states of policies on ancestors: (policy, ancestor) -> state. What each run of objects
+/// adds is independent of the others' (the places a policy is judged at and a delegated rule's
+/// effective policies belong to the object of the place), and states only add up.
+#[derive(Default)]
+pub(super) struct Tally(FastMap<(usize, usize), State>);
+
+impl Tally {
+    /// What the places of the objects `objects` add: `effective` holds every effective policy of
+    /// those objects.
+    pub(super) fn of(
+        facts: &[Facts],
+        h: &Hierarchy,
+        judged: &Judged,
+        objects: std::ops::Range<usize>,
+        effective: &[Effective<'_>],
+    ) -> Self {
+        let mut by_place: FastMap<Place, Vec<usize>> = FastMap::default();
+        for (i, e) in effective.iter().enumerate() {
+            by_place.entry(e.place).or_default().push(i);
+        }
+        let mut tally = Tally::default();
+        for &(place, p, group) in judged.of(objects) {
+            let mut state = State::default();
+            for (at, groups) in judged_at(facts, place, group) {
+                // Delegated rules are judged below, per delegation chain.
+                let own = by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                let own = own.iter().filter_map(|&i| effective.get(i));
+                for e in own.filter(|e| !delegated(e)) {
+                    for (q, s) in states(e, Some(&groups)) {
+                        if q == p {
+                            state.add(s);
+                        }
                     }
                 }
             }
-        }
-        let ancestors = match place {
-            Place::Backend(b) | Place::Port(b, _) | Place::Provider(b, _) => vec![b],
-            _ => h.gateways(place),
-        };
-        for a in ancestors {
-            record(p, a, state);
-        }
-    }
-    for e in effective.iter().filter(|e| delegated(e)) {
-        for (p, s) in states(e, None) {
-            for a in h.gateways(e.place) {
-                record(p, a, s);
+            let ancestors = match place {
+                Place::Backend(b) | Place::Port(b, _) | Place::Provider(b, _) => vec![b],
+                _ => h.gateways(place),
+            };
+            for a in ancestors {
+                tally.record(p, a, state);
             }
         }
+        for e in effective.iter().filter(|e| delegated(e)) {
+            for (p, s) in states(e, None) {
+                for a in h.gateways(e.place) {
+                    tally.record(p, a, s);
+                }
+            }
+        }
+        tally
     }
-    tallies.sort_by_key(|((p, a), _)| (*p, *a));
-    tallies
-        .into_iter()
-        .map(|((p, a), t)| policy_status(facts, p, a, t))
-        .collect()
+
+    fn record(&mut self, p: usize, a: usize, state: State) {
+        self.0.entry((p, a)).or_default().add(state);
+    }
+
+    pub(super) fn absorb(&mut self, other: Tally) {
+        for ((p, a), state) in other.0 {
+            self.record(p, a, state);
+        }
+    }
+
+    /// The statuses, by policy and ancestor.
+    pub(super) fn statuses(self, facts: &[Facts]) -> Vec<PolicyStatus> {
+        let mut tallies: Vec<_> = self.0.into_iter().collect();
+        tallies.sort_unstable_by_key(|&(key, _)| key);
+        tallies
+            .into_iter()
+            .map(|((p, a), t)| policy_status(facts, p, a, t))
+            .collect()
+    }
 }
 
 /// Every (place, policy) attachment once, with the group of sections that judges it.

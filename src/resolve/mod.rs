@@ -143,8 +143,22 @@ pub fn resolve(facts: &[Facts], options: &ResolveOptions) -> Resolved {
             RoutesDone::of(chunks, new_ctx)
         },
         || {
+            // Each policy's attachment is its own: in runs too, put together in order.
+            let runs = facts
+                .par_chunks(chunk)
+                .enumerate()
+                .map(|(n, part)| {
+                    let mut ctx = new_ctx();
+                    let attachments = policies::attach(&mut ctx, part, n * chunk);
+                    (ctx, attachments)
+                })
+                .collect::<Vec<_>>();
             let mut ctx = new_ctx();
-            let attachments = policies::attach(&mut ctx);
+            let mut attachments = Vec::new();
+            for (run_ctx, part) in runs {
+                ctx.absorb(run_ctx);
+                attachments.extend(part);
+            }
             effects::check(&mut ctx, &attachments);
             conflicts::check(&mut ctx, &attachments);
             (ctx, attachments)

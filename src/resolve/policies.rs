@@ -32,10 +32,11 @@ pub struct Attachment {
     pub via: Via,
 }
 
-pub(super) fn attach(ctx: &mut Ctx<'_>) -> Vec<Attachment> {
-    let index = ctx.index;
+/// The attachments of the policies among `facts` (a run of the index's facts from `offset`).
+pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts], offset: usize) -> Vec<Attachment> {
     let mut out = Vec::new();
-    for (i, f) in index.facts.iter().enumerate() {
+    for (at, f) in facts.iter().enumerate() {
+        let i = offset + at;
         let Spec::Policy(p) = &f.spec else { continue };
         let before = out.len();
         // Whether a target could not be checked (kind absent from the inputs): then "attaches

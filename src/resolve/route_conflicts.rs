@@ -7,6 +7,8 @@
 use crate::rules;
 use std::cmp::Ordering;
 
+use rayon::prelude::*;
+
 use crate::fasthash::FastMap;
 use crate::model::facts::{Facts, ObjRef, Spec};
 
@@ -21,8 +23,9 @@ struct RuleId<'a> {
 }
 
 impl RuleId<'_> {
-    fn key(self) -> (*const Facts, usize) {
-        (std::ptr::from_ref(self.route), self.rule)
+    /// The route by its address (a rule's identity within one run), and the rule.
+    fn key(self) -> (usize, usize) {
+        (std::ptr::from_ref(self.route).addr(), self.rule)
     }
 }
 
@@ -92,15 +95,24 @@ fn hosts(route: &[String], listener: Option<&str>) -> Vec<String> {
         .collect()
 }
 
+/// Where a place or a rule comes in the walk over the attachments, their hosts, the rules and
+/// their matches: (attachment, host, rule, match) of its first sight, then its position among
+/// the place's contenders. The walk of one listener's attachments sees them in this order too.
+type Seq = (usize, usize, usize, usize, usize);
+
 /// Per rule: how many (listener, host, match) places it takes part in, and the first place it
 /// loses with the rule that wins there.
 struct Standing<'a> {
     rule: RuleId<'a>,
+    /// When the rule is first seen (the order of the findings).
+    seen: Seq,
     places: usize,
     lost: usize,
-    /// The first lost place: (listener, host, match, winner).
-    first_loss: Option<(&'a Attached<'a>, String, &'a str, RuleId<'a>)>,
+    /// The first lost place: when, and (listener, host, match, winner).
+    first_loss: Option<(Seq, Loss<'a>)>,
 }
+
+type Loss<'a> = (&'a Attached<'a>, String, &'a str, RuleId<'a>);
 
 /// The rules that share one (parent, listener, host, match) place, in input order: the first
 /// inline (most places have one rule), the others after it.
@@ -115,67 +127,125 @@ impl<'a> Contenders<'a> {
     }
 }
 
-/// (parent, listener, host, match): one place where rules compete.
-type Place<'a, 'p> = (usize, &'a str, &'p str, &'a str);
+/// (host, match): one place where the rules on one listener compete.
+type Place<'a, 'p> = (&'p str, &'a str);
+
+/// Each rule's standing, by rule.
+type Standings<'a> = FastMap<(usize, usize), Standing<'a>>;
 
 pub(super) fn check<'a>(ctx: &mut Ctx<'_>, attached: &'a [Attached<'a>]) {
-    // The hosts each attachment serves, made first so that the places below borrow them: a
-    // place's key then costs no allocation (there are millions of places at 100,000 routes).
-    let served: Vec<Vec<String>> = attached
-        .iter()
-        .map(|a| match &a.route.spec {
-            Spec::Route(route) => hosts(&route.hostnames, a.listener.hostname.as_deref()),
-            _ => Vec::new(),
-        })
+    // Rules compete only on one listener of one parent: each listener's places are judged on
+    // their own, in parallel, so that the places (millions at 100,000 routes) are never all
+    // held at once.
+    let mut listeners: FastMap<(usize, &str), usize> = FastMap::default();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, a) in attached.iter().enumerate() {
+        let n = *listeners
+            .entry((a.parent, a.listener.name.as_str()))
+            .or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+        groups[n].push(i);
+    }
+    let parts: Vec<Standings<'a>> = groups
+        .par_iter()
+        .map(|group| standings(attached, group))
         .collect();
-    let order = contenders(attached, &served);
-    let (standing, rules_in_order) = standings(&order);
-    for key in rules_in_order {
-        let Some(s) = standing.get(&key) else {
-            continue;
-        };
-        if s.lost < s.places {
-            continue;
+    let mut standing = Standings::default();
+    for part in parts {
+        for (key, s) in part {
+            match standing.entry(key) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(s);
+                }
+                std::collections::hash_map::Entry::Occupied(mut o) => o.get_mut().add(s),
+            }
         }
-        let Some((a, host, matched, winner)) = &s.first_loss else {
-            continue;
-        };
-        report(ctx, s.rule, a, host, matched, *winner);
+    }
+    let mut losers: Vec<Standing<'a>> = standing
+        .into_values()
+        .filter(|s| s.lost == s.places)
+        .collect();
+    losers.sort_unstable_by_key(|s| s.seen);
+    for s in losers {
+        if let Some((_, (a, host, matched, winner))) = &s.first_loss {
+            report(ctx, s.rule, a, host, matched, *winner);
+        }
     }
 }
 
-/// Every place with the rules that have its match there, in the order first seen.
+impl<'a> Standing<'a> {
+    /// The same rule's standing on another listener.
+    fn add(&mut self, other: Standing<'a>) {
+        self.seen = self.seen.min(other.seen);
+        self.places += other.places;
+        self.lost += other.lost;
+        self.first_loss = match (self.first_loss.take(), other.first_loss) {
+            (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// The standings of the rules of the attachments `group` (positions in `attached`, in order)
+/// to one listener.
+fn standings<'a>(attached: &'a [Attached<'a>], group: &[usize]) -> Standings<'a> {
+    // The hosts each attachment serves, made first so that the places below borrow them: a
+    // place's key then costs no allocation.
+    let served: Vec<Vec<String>> = group
+        .iter()
+        .map(|&i| match &attached[i].route.spec {
+            Spec::Route(route) => hosts(&route.hostnames, attached[i].listener.hostname.as_deref()),
+            _ => Vec::new(),
+        })
+        .collect();
+    let order = contenders(attached, group, &served);
+    let mut standing = Standings::default();
+    for (seq, key, list) in &order {
+        let Some(&(winner, _)) = list.iter().min_by(|x, y| precedence(x.0, y.0)) else {
+            continue;
+        };
+        for (n, &(id, a)) in list.iter().enumerate() {
+            let s = standing.entry(id.key()).or_insert_with(|| Standing {
+                rule: id,
+                seen: (seq.0, seq.1, seq.2, seq.3, n),
+                places: 0,
+                lost: 0,
+                first_loss: None,
+            });
+            s.places += 1;
+            if winner.key() != id.key() {
+                s.lost += 1;
+                if s.first_loss.is_none() {
+                    let loss = (a, key.0.to_string(), key.1, winner);
+                    s.first_loss = Some(((seq.0, seq.1, seq.2, seq.3, 0), loss));
+                }
+            }
+        }
+    }
+    standing
+}
+
+/// Every place of one listener with the rules that have its match there, in the order first
+/// seen (with when).
 fn contenders<'a, 'p>(
     attached: &'a [Attached<'a>],
+    group: &[usize],
     served: &'p [Vec<String>],
-) -> Vec<(Place<'a, 'p>, Contenders<'a>)> {
-    let capacity = attached
-        .iter()
-        .zip(served)
-        .map(|(a, hosts)| match &a.route.spec {
-            Spec::Route(route) => {
-                hosts.len()
-                    * route
-                        .http_rules
-                        .iter()
-                        .map(|r| r.matches.len())
-                        .sum::<usize>()
-            }
-            _ => 0,
-        })
-        .sum();
+) -> Vec<(Seq, Place<'a, 'p>, Contenders<'a>)> {
     // Place -> its position in `order`.
     let mut places: FastMap<Place<'a, 'p>, usize> = FastMap::default();
-    places.reserve(capacity);
-    let mut order: Vec<(Place<'a, 'p>, Contenders<'a>)> = Vec::new();
-    for (a, hosts) in attached.iter().zip(served) {
+    let mut order: Vec<(Seq, Place<'a, 'p>, Contenders<'a>)> = Vec::new();
+    for (&ai, hosts) in group.iter().zip(served) {
+        let a = &attached[ai];
         let Spec::Route(route) = &a.route.spec else {
             continue;
         };
-        for host in hosts {
+        for (hi, host) in hosts.iter().enumerate() {
             for (i, rule) in route.http_rules.iter().enumerate() {
-                for (m, _) in &rule.matches {
-                    let key = (a.parent, a.listener.name.as_str(), host.as_str(), &**m);
+                for (mi, (m, _)) in rule.matches.iter().enumerate() {
+                    let key = (host.as_str(), &**m);
                     let id = RuleId {
                         route: a.route,
                         rule: i,
@@ -183,16 +253,14 @@ fn contenders<'a, 'p>(
                     match places.entry(key) {
                         std::collections::hash_map::Entry::Vacant(v) => {
                             v.insert(order.len());
-                            order.push((
-                                key,
-                                Contenders {
-                                    first: (id, a),
-                                    more: Vec::new(),
-                                },
-                            ));
+                            let first = Contenders {
+                                first: (id, a),
+                                more: Vec::new(),
+                            };
+                            order.push(((ai, hi, i, mi, 0), key, first));
                         }
                         std::collections::hash_map::Entry::Occupied(o) => {
-                            let Some((_, list)) = order.get_mut(*o.get()) else {
+                            let Some((_, _, list)) = order.get_mut(*o.get()) else {
                                 continue;
                             };
                             // One route attached twice to one listener (two parentRefs) is one
@@ -207,41 +275,6 @@ fn contenders<'a, 'p>(
         }
     }
     order
-}
-
-/// Each rule's standing over the places, and the rules in the order first seen.
-type Standings<'a> = (
-    FastMap<(*const Facts, usize), Standing<'a>>,
-    Vec<(*const Facts, usize)>,
-);
-
-fn standings<'a>(order: &[(Place<'a, '_>, Contenders<'a>)]) -> Standings<'a> {
-    let mut standing: FastMap<(*const Facts, usize), Standing<'a>> = FastMap::default();
-    let mut rules_in_order = Vec::new();
-    for (key, list) in order {
-        let Some(&(winner, _)) = list.iter().min_by(|x, y| precedence(x.0, y.0)) else {
-            continue;
-        };
-        for &(id, a) in list.iter() {
-            let s = standing.entry(id.key()).or_insert_with(|| {
-                rules_in_order.push(id.key());
-                Standing {
-                    rule: id,
-                    places: 0,
-                    lost: 0,
-                    first_loss: None,
-                }
-            });
-            s.places += 1;
-            if winner.key() != id.key() {
-                s.lost += 1;
-                if s.first_loss.is_none() {
-                    s.first_loss = Some((a, key.2.to_string(), key.3, winner));
-                }
-            }
-        }
-    }
-    (standing, rules_in_order)
 }
 
 fn report(

@@ -33,6 +33,15 @@ pub(super) struct Attached<'a> {
     pub listener: &'a Listener,
 }
 
+/// What [`attach`] yields for a run of the facts: route statuses, the listeners HTTPRoutes with
+/// rules attach to, and the accepted parentRefs.
+#[derive(Default)]
+struct Outcomes<'a> {
+    statuses: Vec<RouteStatus>,
+    attached: Vec<Attached<'a>>,
+    attachments: Vec<RouteAttachment>,
+}
+
 /// The statuses of the routes among `facts` (a run of the index's facts), and where their
 /// HTTPRoutes attach.
 pub(super) fn attach<'a>(
@@ -40,16 +49,32 @@ pub(super) fn attach<'a>(
     facts: &'a [Facts],
     offset: usize,
 ) -> (Vec<RouteStatus>, Vec<Attached<'a>>, Vec<RouteAttachment>) {
-    let mut statuses = Vec::new();
-    let mut attached = Vec::new();
-    let mut attachments = Vec::new();
+    let mut out = Outcomes::default();
     for (at, f) in facts.iter().enumerate() {
         let Spec::Route(route) = &f.spec else {
             continue;
         };
+        let first_attached = out.attached.len();
+        let (rejections, accepted_any) = out.route(ctx, f, route, offset + at);
+        report_rejections(ctx, f, rejections, accepted_any);
+        super::catch_all::check(ctx, f, route, &out.attached[first_attached..]);
+    }
+    (out.statuses, out.attached, out.attachments)
+}
+
+impl<'a> Outcomes<'a> {
+    /// One route's parentRefs: a status for each that can be checked, and an attachment for each
+    /// accepted one. Returns the rejected parentRefs and whether any parentRef was accepted (or
+    /// cannot be checked).
+    fn route(
+        &mut self,
+        ctx: &mut Ctx<'a>,
+        f: &'a Facts,
+        route: &'a RouteFacts,
+        position: usize,
+    ) -> (Vec<(&'a ObjRef, Rejection)>, bool) {
         let mut rejections = Vec::new();
         let mut accepted_any = false;
-        let first_attached = attached.len();
         for (i, parent) in route.parent_refs.iter().enumerate() {
             let (accepted, listeners) = match parent_outcome(ctx, f, route, parent) {
                 // The parent's kind is nowhere in the inputs: nothing to predict.
@@ -57,21 +82,9 @@ pub(super) fn attach<'a>(
                     accepted_any = true;
                     continue;
                 }
-                Some(Ok((position, listeners))) => {
+                Some(Ok((parent_position, listeners))) => {
                     accepted_any = true;
-                    attachments.push(RouteAttachment {
-                        route: offset + at,
-                        parent_ref: i,
-                        parent: position,
-                        listeners: positions(ctx, position, &listeners),
-                    });
-                    if !route.http_rules.is_empty() {
-                        attached.extend(listeners.iter().map(|&listener| Attached {
-                            route: f,
-                            parent: position,
-                            listener,
-                        }));
-                    }
+                    self.accepted(ctx, (f, route, position), (i, parent_position), &listeners);
                     let names = listeners.iter().map(|l| l.name.clone()).collect();
                     (Condition::ok("Accepted"), names)
                 }
@@ -85,7 +98,7 @@ pub(super) fn attach<'a>(
                     (c, Vec::new())
                 }
             };
-            statuses.push(RouteStatus {
+            self.statuses.push(RouteStatus {
                 route: resource_ref(&f.id),
                 parent: i,
                 accepted,
@@ -93,30 +106,62 @@ pub(super) fn attach<'a>(
                 listeners,
             });
         }
-        // Accepted by no parent, the route carries no traffic: an error. Accepted by some, a
-        // parentRef is dead weight or a typo: a warning.
-        let severity = if accepted_any {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
-        for (parent, r) in rejections {
-            let mut d = match r.value {
-                Some(value) => diag_at_value(r.code, r.message, &f.id, parent, value),
-                None => diag(r.code, r.message, &f.id, parent),
-            }
-            .with_severity(severity);
-            if let Some((owner, span, what)) = r.related {
-                d = d.with_related(owner.file, span, what);
-            }
-            if let Some(fix) = r.fix {
-                d = d.with_fix(fix);
-            }
-            ctx.out.push(d);
-        }
-        super::catch_all::check(ctx, f, route, &attached[first_attached..]);
+        (rejections, accepted_any)
     }
-    (statuses, attached, attachments)
+
+    /// An accepted parentRef (`parent_ref`, naming the parent at `parent` in the facts): its
+    /// attachment, and for an HTTPRoute with rules the listeners route conflicts are judged on.
+    fn accepted(
+        &mut self,
+        ctx: &Ctx<'a>,
+        (f, route, position): (&'a Facts, &RouteFacts, usize),
+        (parent_ref, parent): (usize, usize),
+        listeners: &[&'a Listener],
+    ) {
+        self.attachments.push(RouteAttachment {
+            route: position,
+            parent_ref,
+            parent,
+            listeners: positions(ctx, parent, listeners),
+        });
+        if !route.http_rules.is_empty() {
+            self.attached
+                .extend(listeners.iter().map(|&listener| Attached {
+                    route: f,
+                    parent,
+                    listener,
+                }));
+        }
+    }
+}
+
+/// The findings of a route's rejected parentRefs. Accepted by no parent, the route carries no
+/// traffic: an error. Accepted by some, a parentRef is dead weight or a typo: a warning.
+fn report_rejections(
+    ctx: &mut Ctx<'_>,
+    f: &Facts,
+    rejections: Vec<(&ObjRef, Rejection)>,
+    accepted_any: bool,
+) {
+    let severity = if accepted_any {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    for (parent, r) in rejections {
+        let mut d = match r.value {
+            Some(value) => diag_at_value(r.code, r.message, &f.id, parent, value),
+            None => diag(r.code, r.message, &f.id, parent),
+        }
+        .with_severity(severity);
+        if let Some((owner, span, what)) = r.related {
+            d = d.with_related(owner.file, span, what);
+        }
+        if let Some(fix) = r.fix {
+            d = d.with_fix(fix);
+        }
+        ctx.out.push(d);
+    }
 }
 
 /// The positions of listeners in their Gateway's or ListenerSet's `spec.listeners`.
@@ -411,17 +456,20 @@ fn hostnames_intersect(listener: Option<&str>, route: &[String]) -> bool {
     route.is_empty() || route.iter().any(|r| host_match(l, r))
 }
 
+/// Compared ignoring ASCII case in place: called per route hostname and listener, lowercased
+/// copies would be two allocations a call.
 pub(crate) fn host_match(a: &str, b: &str) -> bool {
-    let a = a.to_ascii_lowercase();
-    let b = b.to_ascii_lowercase();
-    if a == b {
+    if a.eq_ignore_ascii_case(b) {
         return true;
     }
     let covers = |wild: &str, other: &str| {
-        wild.strip_prefix('*')
-            .is_some_and(|suffix| other.len() > suffix.len() && other.ends_with(suffix))
+        wild.strip_prefix('*').is_some_and(|suffix| {
+            other.len() > suffix.len()
+                && other.as_bytes()[other.len() - suffix.len()..]
+                    .eq_ignore_ascii_case(suffix.as_bytes())
+        })
     };
-    covers(&a, &b) || covers(&b, &a)
+    covers(a, b) || covers(b, a)
 }
 
 #[cfg(test)]
@@ -436,5 +484,8 @@ mod tests {
         assert!(host_match("a.example.com", "*.example.com"));
         assert!(host_match("*.example.com", "*.b.example.com"));
         assert!(!host_match("a.example.com", "b.example.com"));
+        assert!(host_match("A.Example.COM", "a.example.com"));
+        assert!(host_match("*.EXAMPLE.com", "a.example.COM"));
+        assert!(!host_match("*.example.com", "EXAMPLE.COM"));
     }
 }
