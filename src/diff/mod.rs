@@ -41,11 +41,12 @@ impl Side {
     /// Reduces a run made with `render::diff_options` (the model and objects kept); the
     /// topology only with `graph` (the Markdown picture needs it).
     pub fn of_run(run: &LintRun, options: &RenderOptions, graph: bool) -> Side {
-        // Each Gateway's rendering is reduced to text as it is made: the side's whole rendering
-        // is never in memory as a tree.
+        // Each Gateway's rendering is reduced to text as it is made, and each resource rendered
+        // for no single Gateway as it comes: the side's whole rendering is never in memory as a
+        // tree.
         let mut collect = rendered::Collect::default();
-        let (mut side, rest) = reduce(run, options, graph, |chunk| collect.add_gateways(chunk));
-        side.rendered = collect.finish(rest);
+        let mut side = reduce(run, options, graph, &mut collect);
+        side.rendered = collect.into_map();
         side
     }
 }
@@ -64,27 +65,26 @@ impl Head {
     /// base's as it is made: the head's rendering is never kept, only what changed.
     pub fn of_run(base: &Side, run: &LintRun, options: &RenderOptions, graph: bool) -> Head {
         let mut against = rendered::Against::new(&base.rendered);
-        let (side, rest) = reduce(run, options, graph, |chunk| against.add_gateways(chunk));
-        against.add_rest(rest);
+        let side = reduce(run, options, graph, &mut against);
         // The set of Gateways seen is for the tests' checks of the batching.
         let (rendered, _seen) = against.finish();
         Head { side, rendered }
     }
 }
 
-/// A side's findings and effective policies (without its rendering), the Gateways' renderings
-/// handed to `each` a chunk at a time, and the rest of the rendering.
+/// A side's findings and effective policies (without its rendering), the rendering handed on
+/// to `sink` piece by piece.
 fn reduce(
     run: &LintRun,
     options: &RenderOptions,
     graph: bool,
-    each: impl FnMut(Vec<render::RenderedGateway>) + Send,
-) -> (Side, render::Rendered) {
+    sink: &mut (impl render::Sink + Send),
+) -> Side {
     let mut phases = crate::lint::Phases::start();
     // One merge serves the effective-policy section and the rendering.
     let merged = run.model.as_ref().map(|m| m.merge());
     phases.mark("side merge");
-    let rest = render::render_merged_each(run, merged.as_ref(), options, each);
+    render::render_merged_into(run, merged.as_ref(), options, sink);
     phases.mark("side render");
     let graph = merged
         .as_ref()
@@ -102,13 +102,12 @@ fn reduce(
     phases.mark("side effective");
     drop(merged);
     phases.mark("side dropped");
-    let side = Side {
+    Side {
         graph,
         findings,
         effective,
         rendered: rendered::RenderedMap::new(),
-    };
-    (side, rest)
+    }
 }
 
 /// The three sections of a diff.

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 use similar::TextDiff;
 
-use crate::render::{Rendered, RenderedGateway};
+use crate::render::{self, Rendered, RenderedGateway, RenderedResource};
 use crate::report::yaml::to_yaml;
 
 /// The pseudo-section a Gateway's status conditions are compared under.
@@ -70,24 +70,92 @@ type Resources = BTreeMap<(String, String), Box<str>>;
 /// name).
 type Made = BTreeMap<(String, String), Value>;
 
-/// A side's rendering taken apart as it is made, a chunk of Gateways at a time, in parallel.
+/// A side's rendering taken apart as it is made (a [`render::Sink`]): each Gateway's resources
+/// made text on the thread that rendered them, and what is rendered for no single Gateway (the
+/// AI data plane's tens of thousands of shared resources) made text as it comes, never held as
+/// trees.
 #[derive(Default)]
 pub struct Collect {
     map: RenderedMap,
+    /// What is rendered for no single Gateway, so far.
+    shared: Resources,
 }
 
 impl Collect {
     /// A chunk of Gateways' renderings, as the renderer hands them on (in input order).
     pub fn add_gateways(&mut self, chunk: Vec<RenderedGateway>) {
-        // In the order handed on: a Gateway rendered twice is the later rendering, as in a map.
         let taken: Vec<(String, Resources)> = chunk.into_par_iter().map(taken_apart).collect();
-        self.map.extend(taken);
+        render::Sink::gateways(self, taken);
     }
 
     /// What is rendered for no single Gateway, last; the side's rendering.
     pub fn finish(mut self, rest: Rendered) -> RenderedMap {
-        add_rest(&mut self.map, rest);
+        render::Sink::rest(&mut self, rest);
+        self.into_map()
+    }
+
+    /// The side's rendering, once the renderer handed everything on.
+    pub fn into_map(mut self) -> RenderedMap {
+        if !self.shared.is_empty() {
+            self.map.insert(SHARED.to_string(), self.shared);
+        }
         self.map
+    }
+}
+
+impl render::Sink for Collect {
+    type Gateway = (String, Resources);
+    type Settings = ();
+
+    fn settings(&self) {}
+
+    fn make((): &(), gateway: RenderedGateway) -> (String, Resources) {
+        taken_apart(gateway)
+    }
+
+    fn gateways(&mut self, chunk: Vec<(String, Resources)>) {
+        // In the order handed on: a Gateway rendered twice is the later rendering, as in a map.
+        self.map.extend(chunk);
+    }
+
+    fn rest(&mut self, rest: Rendered) {
+        // Thousands of clusters: written as text in parallel, kept in order.
+        let texts: Vec<((String, String), Box<str>, Keep)> = rest_apart(rest)
+            .into_par_iter()
+            .map(|(key, value, how)| (key, text(&value), how))
+            .collect();
+        for (key, text, how) in texts {
+            match how {
+                Keep::First => {
+                    self.shared.entry(key).or_insert(text);
+                }
+                Keep::Last => {
+                    self.shared.insert(key, text);
+                }
+            }
+        }
+    }
+
+    fn shared(&mut self, resource: RenderedResource) {
+        self.shared_batch(vec![resource]);
+    }
+
+    fn shared_batch(&mut self, batch: Vec<RenderedResource>) {
+        // Written as text in parallel, kept in order (the first of a name is what is served).
+        let texts: Vec<((String, String), Box<str>)> = batch
+            .into_par_iter()
+            .map(|r| ((r.section.to_string(), r.name), text(&r.value)))
+            .collect();
+        for (key, text) in texts {
+            self.shared.entry(key).or_insert(text);
+        }
+    }
+
+    fn shared_statuses(&mut self, statuses: Value) {
+        if !statuses.is_null() {
+            self.shared
+                .insert((STATUSES.to_string(), String::new()), text(&statuses));
+        }
     }
 }
 
@@ -131,36 +199,38 @@ pub fn keep_only(map: &mut RenderedMap, gateways: &BTreeSet<(String, String)>) {
 
 /// Adds what is rendered for no single Gateway (the rendering without its Gateways).
 pub fn add_rest(out: &mut RenderedMap, rendered: Rendered) {
-    let shared = rest_apart(rendered);
-    if !shared.is_empty() {
-        // Tens of thousands of resources in a large repository (the AI data plane's): written
-        // as text in parallel.
-        let shared = shared.into_par_iter().map(|(k, v)| (k, text(&v))).collect();
-        out.insert(SHARED.to_string(), shared);
-    }
+    let mut collect = Collect::default();
+    render::Sink::rest(&mut collect, rendered);
+    out.extend(collect.into_map());
 }
 
-/// What is rendered for no single Gateway, by (section, name).
-fn rest_apart(rendered: Rendered) -> Made {
-    let mut shared: Made = BTreeMap::new();
-    for r in rendered.clusters.into_iter().chain(rendered.shared) {
-        shared
-            .entry((r.section.to_string(), r.name))
-            .or_insert(r.value);
-    }
+/// Which of two resources of one (section, name) a side's rendering keeps.
+#[derive(Clone, Copy)]
+enum Keep {
+    /// The first: names are unique within a section; were one repeated, the first is served.
+    First,
+    /// The last (the statuses, written after the resources).
+    Last,
+}
+
+/// What is rendered for no single Gateway, by (section, name), in the order it is kept: the
+/// clusters, the AI data plane's shared resources, then the statuses.
+fn rest_apart(rendered: Rendered) -> Vec<((String, String), Value, Keep)> {
+    let mut out: Vec<((String, String), Value, Keep)> = rendered
+        .clusters
+        .into_iter()
+        .chain(rendered.shared)
+        .map(|r| ((r.section.to_string(), r.name), r.value, Keep::First))
+        .collect();
     if !rendered.unrouted_statuses.is_null() {
-        shared.insert(
-            (STATUSES.to_string(), "unrouted backends".to_string()),
-            rendered.unrouted_statuses,
-        );
+        let key = (STATUSES.to_string(), "unrouted backends".to_string());
+        out.push((key, rendered.unrouted_statuses, Keep::Last));
     }
     if !rendered.shared_statuses.is_null() {
-        shared.insert(
-            (STATUSES.to_string(), String::new()),
-            rendered.shared_statuses,
-        );
+        let key = (STATUSES.to_string(), String::new());
+        out.push((key, rendered.shared_statuses, Keep::Last));
     }
-    shared
+    out
 }
 
 fn text(value: &Value) -> Box<str> {
@@ -213,14 +283,17 @@ fn gateway_change<A: Resource + Sync>(
     })
 }
 
-/// The other side's rendering compared with `base` as it is made, a chunk of Gateways at a
-/// time: only the changes are kept, never that side's whole rendering ([`compare`] of the two
-/// maps, without the second map).
+/// The other side's rendering compared with `base` as it is made (a [`render::Sink`]): each
+/// Gateway on the thread that rendered it, the resources rendered for no single Gateway as they
+/// come. Only the changes are kept, never that side's rendering ([`compare`] of the two maps,
+/// without the second map).
 pub struct Against<'b> {
     base: &'b RenderedMap,
     changes: Vec<GatewayChange>,
     /// The Gateways (and [`SHARED`]) the other side rendered.
     seen: BTreeSet<String>,
+    /// What is rendered for no single Gateway so far: each (section, name) with its change.
+    shared: BTreeMap<(String, String), Option<ResourceChange>>,
 }
 
 impl<'b> Against<'b> {
@@ -229,6 +302,7 @@ impl<'b> Against<'b> {
             base,
             changes: Vec::new(),
             seen: BTreeSet::new(),
+            shared: BTreeMap::new(),
         }
     }
 
@@ -236,25 +310,39 @@ impl<'b> Against<'b> {
     /// compared with the base's in parallel.
     pub fn add_gateways(&mut self, chunk: Vec<RenderedGateway>) {
         let base = self.base;
-        let compared: Vec<(String, Option<GatewayChange>)> = chunk
+        let compared = chunk
             .into_par_iter()
-            .map(|g| {
-                let (key, after) = made_apart(g);
-                let change = against_base(base, &key, &after);
-                (key, change)
-            })
+            .map(|g| <Self as render::Sink>::make(&base, g))
             .collect();
-        for (key, change) in compared {
-            self.record(key, change);
-        }
+        render::Sink::gateways(self, compared);
     }
 
     /// What is rendered for no single Gateway.
     pub fn add_rest(&mut self, rendered: Rendered) {
-        let after = rest_apart(rendered);
-        if !after.is_empty() {
-            let change = against_base(self.base, SHARED, &after);
-            self.record(SHARED.to_string(), change);
+        render::Sink::rest(self, rendered);
+    }
+
+    /// Resources rendered for no single Gateway, in order, compared with the base's in
+    /// parallel.
+    fn add_shared(&mut self, resources: Vec<((String, String), Value, Keep)>) {
+        let before = self.base.get(SHARED);
+        let compared: Vec<((String, String), Option<ResourceChange>, Keep)> = resources
+            .into_par_iter()
+            .map(|(key, value, how)| {
+                let text = before.and_then(|b| b.get(&key)).map(|t| &**t);
+                let change = resource_change(&key, text, Some(&value));
+                (key, change, how)
+            })
+            .collect();
+        for (key, change, how) in compared {
+            match how {
+                Keep::First => {
+                    self.shared.entry(key).or_insert(change);
+                }
+                Keep::Last => {
+                    self.shared.insert(key, change);
+                }
+            }
         }
     }
 
@@ -268,7 +356,12 @@ impl<'b> Against<'b> {
     }
 
     /// The changes, in [`compare`]'s order, with what only `base` rendered as removed.
-    pub fn finish(self) -> (Vec<GatewayChange>, BTreeSet<String>) {
+    pub fn finish(mut self) -> (Vec<GatewayChange>, BTreeSet<String>) {
+        let shared = std::mem::take(&mut self.shared);
+        if !shared.is_empty() {
+            let change = self.shared_change(shared);
+            self.record(SHARED.to_string(), change);
+        }
         let empty: Made = BTreeMap::new();
         let mut changes = self.changes;
         for (key, before) in self.base {
@@ -278,6 +371,74 @@ impl<'b> Against<'b> {
         }
         changes.sort_by(|a, b| a.gateway.cmp(&b.gateway));
         (changes, self.seen)
+    }
+
+    /// The changes of what is rendered for no single Gateway, with what only the base
+    /// rendered as removed.
+    fn shared_change(
+        &self,
+        mut shared: BTreeMap<(String, String), Option<ResourceChange>>,
+    ) -> Option<GatewayChange> {
+        let before = self.base.get(SHARED).into_iter().flatten();
+        let removed: Vec<(&(String, String), &Box<str>)> =
+            before.filter(|(k, _)| !shared.contains_key(*k)).collect();
+        let removed: Vec<ResourceChange> = removed
+            .into_par_iter()
+            .filter_map(|(k, text)| resource_change::<Value>(k, Some(text), None))
+            .collect();
+        for change in removed {
+            let key = (change.section.clone(), change.name.clone());
+            shared.insert(key, Some(change));
+        }
+        let changes: Vec<ResourceChange> = shared.into_values().flatten().collect();
+        (!changes.is_empty()).then(|| GatewayChange {
+            gateway: SHARED.to_string(),
+            changes,
+        })
+    }
+}
+
+impl<'b> render::Sink for Against<'b> {
+    type Gateway = (String, Option<GatewayChange>);
+    type Settings = &'b RenderedMap;
+
+    fn settings(&self) -> &'b RenderedMap {
+        self.base
+    }
+
+    fn make(base: &&'b RenderedMap, g: RenderedGateway) -> (String, Option<GatewayChange>) {
+        let (key, after) = made_apart(g);
+        let change = against_base(base, &key, &after);
+        (key, change)
+    }
+
+    fn gateways(&mut self, chunk: Vec<(String, Option<GatewayChange>)>) {
+        for (key, change) in chunk {
+            self.record(key, change);
+        }
+    }
+
+    fn rest(&mut self, rest: Rendered) {
+        self.add_shared(rest_apart(rest));
+    }
+
+    fn shared(&mut self, resource: RenderedResource) {
+        self.shared_batch(vec![resource]);
+    }
+
+    fn shared_batch(&mut self, batch: Vec<RenderedResource>) {
+        let resources = batch
+            .into_iter()
+            .map(|r| ((r.section.to_string(), r.name), r.value, Keep::First))
+            .collect();
+        self.add_shared(resources);
+    }
+
+    fn shared_statuses(&mut self, statuses: Value) {
+        if !statuses.is_null() {
+            let key = (STATUSES.to_string(), String::new());
+            self.add_shared(vec![(key, statuses, Keep::Last)]);
+        }
     }
 }
 

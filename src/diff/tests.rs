@@ -487,3 +487,58 @@ fn markdown_holds_its_cap_exactly_when_names_are_escaped() {
         assert!(!capped.contains(['\u{1b}', '\u{7}']), "cap {cap}: {capped}");
     }
 }
+
+#[test]
+fn shared_resources_handed_on_one_batch_at_a_time_say_what_a_whole_rendering_says() {
+    use crate::render::Sink;
+    // The AI data plane's shared resources as the renderer streams them: a batch at a time after
+    // the rest. Changed (b), removed (c), added (d), unchanged (a), a name repeated (the first is
+    // served), and the statuses last.
+    let output = |name: &str, v: i64| resource("output", name, json!({"v": v}));
+    let base_shared = vec![output("a", 1), output("b", 1), output("c", 1)];
+    let head_shared = vec![
+        output("d", 1),
+        output("b", 2),
+        output("a", 1),
+        output("b", 1),
+    ];
+    let whole = |shared: Vec<RenderedResource>, status: &str| {
+        rendered::of_rendered(Rendered {
+            shared,
+            shared_statuses: json!({"policies": [status]}),
+            ..Rendered::default()
+        })
+    };
+    let base = whole(base_shared.clone(), "ok");
+    let mut collect = rendered::Collect::default();
+    collect.rest(Rendered::default());
+    collect.shared_batch(base_shared[..2].to_vec());
+    collect.shared(base_shared[2].clone());
+    collect.shared_statuses(json!({"policies": ["ok"]}));
+    assert_eq!(collect.into_map(), base);
+
+    let mut against = rendered::Against::new(&base);
+    against.rest(Rendered::default());
+    against.shared_batch(head_shared[..3].to_vec());
+    against.shared_batch(head_shared[3..].to_vec());
+    against.shared_statuses(json!({"policies": ["lost"]}));
+    let (changes, _) = against.finish();
+    assert_eq!(
+        changes,
+        rendered::compare(&base, &whole(head_shared, "lost"))
+    );
+    let what: Vec<(&str, Change)> = changes[0]
+        .changes
+        .iter()
+        .map(|c| (c.name.as_str(), c.change))
+        .collect();
+    assert_eq!(
+        what,
+        vec![
+            ("", Change::Changed),
+            ("b", Change::Changed),
+            ("c", Change::Removed),
+            ("d", Change::Added),
+        ]
+    );
+}

@@ -23,11 +23,6 @@ pub(super) enum Flow {
     Stop,
 }
 
-enum Coll {
-    Seq(Vec<Node>),
-    Map(Vec<Entry>),
-}
-
 /// What a mapping frame does with the next completed node.
 enum Pending {
     /// The next node is a key.
@@ -52,7 +47,9 @@ struct Duplicate {
 }
 
 struct Frame {
-    coll: Coll,
+    map: bool,
+    /// Where its children start in [`Open::items`] or [`Open::entries`].
+    first: usize,
     start: usize,
     flow: bool,
     anchor: usize,
@@ -62,14 +59,21 @@ struct Frame {
     pending: Pending,
     /// Values of `<<` keys, merged when the mapping ends (explicit keys win wherever they are).
     merges: Vec<Node>,
+    /// Positions in the mapping's entries by key, for a mapping over [`INDEX_THRESHOLD`].
     index: Option<HashMap<Text, usize>>,
 }
 
 impl Frame {
-    fn first_key_span(&self, key: &str) -> Option<Span> {
-        let Coll::Map(entries) = &self.coll else {
+    /// The mapping's entries so far, from the shared stack of every open mapping's.
+    fn own<'e>(&self, entries: &'e [Entry]) -> &'e [Entry] {
+        entries.get(self.first..).unwrap_or_default()
+    }
+
+    fn first_key_span(&self, entries: &[Entry], key: &str) -> Option<Span> {
+        if !self.map {
             return None;
-        };
+        }
+        let entries = self.own(entries);
         match &self.index {
             Some(ix) => ix
                 .get(key)
@@ -79,23 +83,42 @@ impl Frame {
         }
     }
 
-    fn push_entry(&mut self, entry: Entry) {
-        let Coll::Map(entries) = &mut self.coll else {
+    fn push_entry(&mut self, entries: &mut Vec<Entry>, entry: Entry) {
+        if !self.map {
             return;
-        };
+        }
         if let Some(ix) = &mut self.index {
-            ix.insert(entry.key.clone(), entries.len());
+            ix.insert(entry.key.clone(), entries.len() - self.first);
         }
         entries.push(entry);
-        if self.index.is_none() && entries.len() > INDEX_THRESHOLD {
+        if self.index.is_none() && entries.len() - self.first > INDEX_THRESHOLD {
             self.index = Some(
-                entries
+                self.own(entries)
                     .iter()
                     .enumerate()
                     .map(|(i, e)| (e.key.clone(), i))
                     .collect(),
             );
         }
+    }
+}
+
+/// The collections open, innermost last. Their children wait on two stacks shared by all of
+/// them (an inner collection's after its parent's), and a closed collection's are moved once
+/// into an exact-size slice: a `Vec` per collection grew by reallocation and was shrunk again
+/// to become a box.
+#[derive(Default)]
+struct Open {
+    frames: Vec<Frame>,
+    items: Vec<Node>,
+    entries: Vec<Entry>,
+}
+
+impl Open {
+    fn clear(&mut self) {
+        self.frames.clear();
+        self.items.clear();
+        self.entries.clear();
     }
 }
 
@@ -110,7 +133,7 @@ pub(super) struct Builder<'a> {
     file: &'a SourceFile,
     text: &'a str,
     limits: &'a Limits,
-    stack: Vec<Frame>,
+    stack: Open,
     /// Anchored nodes with their node counts, for the current document.
     anchors: HashMap<usize, (Node, usize)>,
     doc: Option<Doc>,
@@ -157,7 +180,7 @@ impl<'a> Builder<'a> {
             file,
             text: &file.text,
             limits,
-            stack: Vec::new(),
+            stack: Open::default(),
             anchors: HashMap::new(),
             doc: None,
             next_index: 0,
@@ -349,7 +372,7 @@ impl<'a> Builder<'a> {
             s
         };
         // A library caller's limits are capped as the flag is.
-        if self.stack.len() >= self.limits.max_depth.min(super::MAX_DEPTH_CAP) {
+        if self.stack.frames.len() >= self.limits.max_depth.min(super::MAX_DEPTH_CAP) {
             let msg = format!(
                 "nesting deeper than the limit of {} levels; raise it with --max-depth",
                 self.limits.max_depth
@@ -358,12 +381,14 @@ impl<'a> Builder<'a> {
             self.skip_doc();
             return;
         }
-        self.stack.push(Frame {
-            coll: if map {
-                Coll::Map(Vec::new())
-            } else {
-                Coll::Seq(Vec::new())
-            },
+        let first = if map {
+            self.stack.entries.len()
+        } else {
+            self.stack.items.len()
+        };
+        self.stack.frames.push(Frame {
+            map,
+            first,
             start: s,
             flow,
             anchor,
@@ -376,7 +401,7 @@ impl<'a> Builder<'a> {
     }
 
     fn close(&mut self, end: usize) {
-        let Some(frame) = self.stack.pop() else {
+        let Some(frame) = self.stack.frames.pop() else {
             return;
         };
         // A flow end event may run on over trailing blanks; a block end sits at the next token.
@@ -386,14 +411,16 @@ impl<'a> Builder<'a> {
             frame.last_end
         };
         let span = Span::new(frame.start, span_end.max(frame.start));
-        let value = match frame.coll {
-            Coll::Seq(items) => Value::Seq(items.into_boxed_slice()),
-            Coll::Map(mut entries) => {
-                if !frame.merges.is_empty() {
-                    self.apply_merges(&mut entries, frame.merges);
-                }
-                Value::Map(entries.into_boxed_slice())
+        let value = if frame.map {
+            let first = frame.first.min(self.stack.entries.len());
+            let mut entries: Vec<Entry> = self.stack.entries.drain(first..).collect();
+            if !frame.merges.is_empty() {
+                self.apply_merges(&mut entries, frame.merges);
             }
+            Value::Map(entries.into_boxed_slice())
+        } else {
+            let first = frame.first.min(self.stack.items.len());
+            Value::Seq(self.stack.items.drain(first..).collect())
         };
         self.add(Node { span, value }, frame.count + 1, frame.anchor);
     }
@@ -445,7 +472,12 @@ impl<'a> Builder<'a> {
         if anchor != 0 {
             self.anchors.insert(anchor, (node.clone(), count));
         }
-        let Some(frame) = self.stack.last_mut() else {
+        let Open {
+            frames,
+            items,
+            entries,
+        } = &mut self.stack;
+        let Some(frame) = frames.last_mut() else {
             if let Some(doc) = &mut self.doc {
                 doc.root = Some(node);
             }
@@ -454,14 +486,14 @@ impl<'a> Builder<'a> {
         frame.count += count;
         let before = frame.last_end;
         frame.last_end = frame.last_end.max(node.span.end);
-        if let Coll::Seq(items) = &mut frame.coll {
+        if !frame.map {
             items.push(node);
             return;
         }
         match std::mem::replace(&mut frame.pending, Pending::Key) {
             Pending::Key => {
                 let pending = self.key(node, before);
-                if let Some(frame) = self.stack.last_mut() {
+                if let Some(frame) = self.stack.frames.last_mut() {
                     frame.pending = pending;
                 }
             }
@@ -469,19 +501,20 @@ impl<'a> Builder<'a> {
                 if merge {
                     frame.merges.push(node);
                 } else {
-                    frame.push_entry(Entry {
-                        key,
-                        key_span: span,
-                        value: node,
-                    });
+                    frame.push_entry(
+                        entries,
+                        Entry {
+                            key,
+                            key_span: span,
+                            value: node,
+                        },
+                    );
                 }
             }
             Pending::Drop => {}
             Pending::Duplicate(dup) => {
-                let Coll::Map(entries) = &frame.coll else {
-                    return;
-                };
-                let same = entries
+                let same = frame
+                    .own(entries)
                     .iter()
                     .find(|e| e.key == dup.key)
                     .is_some_and(|first| first.value.to_json() == node.to_json());
@@ -533,7 +566,11 @@ impl<'a> Builder<'a> {
             return Pending::Drop;
         };
         if !merge {
-            let first = self.stack.last().and_then(|f| f.first_key_span(&key));
+            let open = &self.stack;
+            let first = open
+                .frames
+                .last()
+                .and_then(|f| f.first_key_span(&open.entries, &key));
             if let Some(first) = first {
                 let at = self.file.line_col(first.start);
                 let msg = format!(

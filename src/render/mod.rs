@@ -178,17 +178,16 @@ pub fn render_merged<'a>(
     out
 }
 
-/// [`render_merged`], handing the Gateways' renderings to `each` as they are made, a chunk
-/// (rendered in parallel) at a time in input order, instead of keeping them all: what is
-/// returned holds the rest (clusters, shared resources, statuses). A large repository's
-/// rendering then never is in memory whole.
-pub fn render_merged_each<'a>(
+/// [`render_merged`], handing the rendering on to `sink` piece by piece as [`render_into`]
+/// does, with the run's merge already made (`diff` reduces each piece as it comes: a large
+/// repository's rendering then never is in memory whole).
+pub fn render_merged_into<'a>(
     run: &'a LintRun,
     merged: Option<&'a Merged<'a>>,
     options: &'a RenderOptions,
-    each: impl FnMut(Vec<RenderedGateway>) + Send,
-) -> Rendered {
-    render_with(run, merged, options, each)
+    sink: &mut (impl Sink + Send),
+) {
+    render_to_sink(run, merged, options, sink);
 }
 
 /// Where a rendering goes, piece by piece in output order (see [`render_into`]).
