@@ -2,7 +2,7 @@
 //! [`Hierarchy`]), and the settings each policy of the chain gives.
 
 use crate::fasthash::FastMap;
-use crate::model::facts::{Facts, Spec};
+use crate::model::facts::{Facts, RouteFacts, Spec};
 
 use super::hierarchy::Hierarchy;
 use super::rank::outcomes;
@@ -246,7 +246,7 @@ impl<'a, 'h> Chains<'a, 'h> {
     /// The effective policies of the places of object `i`: each object's depend on no other
     /// object's, so that callers compute them in parallel, in runs of the facts.
     pub(super) fn of_object(&self, i: usize) -> Vec<Effective<'a>> {
-        let (facts, h, options) = (self.facts, self.h, self.options);
+        let (facts, h) = (self.facts, self.h);
         let f = &facts[i];
         let reached = &self.reached;
         let rule_steps = |rule: Place| rule_steps(h, rule);
@@ -258,45 +258,7 @@ impl<'a, 'h> Chains<'a, 'h> {
                         steps: &[Step],
                         port: Option<i64>,
                         only: Option<Family>| {
-            let mut gathered = Gathered::default();
-            let mut inherited = Inherited::default();
-            for step in steps {
-                match *step {
-                    Step::Attached(at, level) => {
-                        let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            gather_policy(facts, p, (level, inherited), port, &mut gathered);
-                        }
-                    }
-                    Step::Extension(at) => {
-                        let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
-                        for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                            let level = (Level::ExtensionRef, inherited);
-                            gather_policy(facts, p, level, port, &mut gathered);
-                        }
-                    }
-                    Step::Inline(source) => gather_inline(facts, source, &mut gathered),
-                    Step::Inherit(i) => inherited = i,
-                }
-            }
-            let mut families: Vec<_> = gathered
-                .0
-                .into_iter()
-                .filter(|(f, _)| only.is_none_or(|o| o == *f))
-                .collect();
-            families.sort_by_key(|(f, _)| *f);
-            // A rule's AI backend settings go on to its backends: the rule is not the end.
-            let rule_with_backends =
-                matches!(place, Place::Rule(..)) && h.backends.contains_key(&place);
-            for (family, settings) in families {
-                out.push(Effective {
-                    place,
-                    via,
-                    family,
-                    fields: outcomes(facts, family, settings, options),
-                    leaf: leaf && !(rule_with_backends && family == Family::AiBackend),
-                });
-            }
+            self.emit(&mut out, (place, via, leaf), steps, port, only);
         };
         match &f.spec {
             Spec::Gateway { listeners, .. } => {
@@ -329,48 +291,7 @@ impl<'a, 'h> Chains<'a, 'h> {
                     emit(lp, None, leaf, &listener_steps(h, lp), l.port, None);
                 }
             }
-            Spec::Route(route) => {
-                let rp = Place::Route(i);
-                let parents = h.parents.get(&i).map(Vec::as_slice).unwrap_or(&[]);
-                let vias: Vec<Option<Place>> = if parents.is_empty() {
-                    vec![None]
-                } else {
-                    parents.iter().copied().map(Some).collect()
-                };
-                for via in vias {
-                    let mut steps = via.map_or_else(Vec::new, |lp| listener_steps(h, lp));
-                    steps.push(Step::Attached(rp, Level::Route));
-                    let above_rules = steps.len();
-                    emit(rp, via, route.rules.is_empty(), &steps, None, None);
-                    // A route reached only by delegation has its rules' policies through the
-                    // rules delegating to it (below), not on their own.
-                    if parents.is_empty() && h.delegators.contains_key(&i) {
-                        continue;
-                    }
-                    for ri in 0..route.rules.len() {
-                        let rule = Place::Rule(i, ri);
-                        steps.truncate(above_rules);
-                        steps.push(Step::Attached(rule, Level::Rule));
-                        steps.push(Step::Extension(rule));
-                        emit(rule, via, true, &steps, None, None);
-                    }
-                }
-                // A delegated child's rules, once per rule that delegates to the route: its own
-                // levels, then each delegating rule and its route above, nearest first.
-                for &parent in h.delegators.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
-                    let above = delegation_steps(facts, h, i, parent);
-                    for ri in 0..route.rules.len() {
-                        let rule = Place::Rule(i, ri);
-                        let mut steps = vec![
-                            Step::Attached(rp, Level::Route),
-                            Step::Attached(rule, Level::Rule),
-                            Step::Extension(rule),
-                        ];
-                        steps.extend(above.iter().copied());
-                        emit(rule, Some(parent), true, &steps, None, None);
-                    }
-                }
-            }
+            Spec::Route(route) => self.route_places(i, route, &mut emit),
             Spec::Service { ports } => {
                 let b = Place::Backend(i);
                 emit(
@@ -397,50 +318,157 @@ impl<'a, 'h> Chains<'a, 'h> {
                     emit(port, None, true, &steps, None, None);
                 }
             }
-            Spec::Backend { sections, .. } => {
-                let b = Place::Backend(i);
-                let own = Step::Inline(Source::BackendSpec(i));
-                emit(
-                    b,
-                    None,
-                    sections.is_empty(),
-                    &[Step::Attached(b, Level::Backend), own],
-                    None,
-                    None,
-                );
-                let inline = f.inline_policies.as_deref();
-                for (si, name) in sections.iter().enumerate() {
-                    let p = Place::Provider(i, si);
-                    let mut steps = vec![
-                        Step::Attached(b, Level::Backend),
-                        Step::Attached(p, Level::Backend),
-                        Step::Inline(Source::BackendSpec(i)),
-                    ];
-                    if let Some(k) =
-                        inline.and_then(|x| x.sections.iter().position(|(n, _)| n == name))
-                    {
-                        steps.push(Step::Inline(Source::Provider(i, k)));
-                    }
-                    emit(p, None, true, &steps, None, None);
-                    for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
-                        let mut chain = rule_steps(rule);
-                        chain.extend(steps.iter().copied());
-                        emit(p, Some(rule), true, &chain, None, Some(Family::AiBackend));
-                    }
-                }
-                if sections.is_empty() {
-                    for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
-                        let mut chain = rule_steps(rule);
-                        chain.extend([Step::Attached(b, Level::Backend), own]);
-                        emit(b, Some(rule), true, &chain, None, Some(Family::AiBackend));
-                    }
-                }
-            }
+            Spec::Backend { sections, .. } => self.backend_places(i, sections, &mut emit),
             _ => {}
         }
         out
     }
+
+    /// The effective policies of one place (every family, or `only` one), from the policies of
+    /// the steps of its chain, least specific first; `port` selects a ListenerPolicy's entry.
+    fn emit(
+        &self,
+        out: &mut Vec<Effective<'a>>,
+        (place, via, leaf): (Place, Option<Place>, bool),
+        steps: &[Step],
+        port: Option<i64>,
+        only: Option<Family>,
+    ) {
+        let (facts, h, options) = (self.facts, self.h, self.options);
+        let mut gathered = Gathered::default();
+        let mut inherited = Inherited::default();
+        for step in steps {
+            match *step {
+                Step::Attached(at, level) => {
+                    let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                        gather_policy(facts, p, (level, inherited), port, &mut gathered);
+                    }
+                }
+                Step::Extension(at) => {
+                    let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
+                    for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
+                        let level = (Level::ExtensionRef, inherited);
+                        gather_policy(facts, p, level, port, &mut gathered);
+                    }
+                }
+                Step::Inline(source) => gather_inline(facts, source, &mut gathered),
+                Step::Inherit(i) => inherited = i,
+            }
+        }
+        let mut families: Vec<_> = gathered
+            .0
+            .into_iter()
+            .filter(|(f, _)| only.is_none_or(|o| o == *f))
+            .collect();
+        families.sort_by_key(|(f, _)| *f);
+        // A rule's AI backend settings go on to its backends: the rule is not the end.
+        let rule_with_backends =
+            matches!(place, Place::Rule(..)) && h.backends.contains_key(&place);
+        for (family, settings) in families {
+            out.push(Effective {
+                place,
+                via,
+                family,
+                fields: outcomes(facts, family, settings, options),
+                leaf: leaf && !(rule_with_backends && family == Family::AiBackend),
+            });
+        }
+    }
+
+    /// A route's places: the route and its rules through each listener it hangs from, and a
+    /// delegated child's rules through each rule delegating to it.
+    fn route_places(&self, i: usize, route: &RouteFacts, emit: &mut Emit<'_>) {
+        let (facts, h) = (self.facts, self.h);
+        let rp = Place::Route(i);
+        let parents = h.parents.get(&i).map(Vec::as_slice).unwrap_or(&[]);
+        let vias: Vec<Option<Place>> = if parents.is_empty() {
+            vec![None]
+        } else {
+            parents.iter().copied().map(Some).collect()
+        };
+        for via in vias {
+            let mut steps = via.map_or_else(Vec::new, |lp| listener_steps(h, lp));
+            steps.push(Step::Attached(rp, Level::Route));
+            let above_rules = steps.len();
+            emit(rp, via, route.rules.is_empty(), &steps, None, None);
+            // A route reached only by delegation has its rules' policies through the
+            // rules delegating to it (below), not on their own.
+            if parents.is_empty() && h.delegators.contains_key(&i) {
+                continue;
+            }
+            for ri in 0..route.rules.len() {
+                let rule = Place::Rule(i, ri);
+                steps.truncate(above_rules);
+                steps.push(Step::Attached(rule, Level::Rule));
+                steps.push(Step::Extension(rule));
+                emit(rule, via, true, &steps, None, None);
+            }
+        }
+        // A delegated child's rules, once per rule that delegates to the route: its own
+        // levels, then each delegating rule and its route above, nearest first.
+        for &parent in h.delegators.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
+            let above = delegation_steps(facts, h, i, parent);
+            for ri in 0..route.rules.len() {
+                let rule = Place::Rule(i, ri);
+                let mut steps = vec![
+                    Step::Attached(rp, Level::Route),
+                    Step::Attached(rule, Level::Rule),
+                    Step::Extension(rule),
+                ];
+                steps.extend(above.iter().copied());
+                emit(rule, Some(parent), true, &steps, None, None);
+            }
+        }
+    }
+
+    /// An AiGatewayBackend's places: the backend, its providers or MCP targets, each also
+    /// through every rule that reaches it.
+    fn backend_places(&self, i: usize, sections: &[String], emit: &mut Emit<'_>) {
+        let h = self.h;
+        let reached = &self.reached;
+        let rule_steps = |rule: Place| rule_steps(h, rule);
+        let no_rules: &[Place] = &[];
+        let inline = self.facts[i].inline_policies.as_deref();
+        let b = Place::Backend(i);
+        let own = Step::Inline(Source::BackendSpec(i));
+        emit(
+            b,
+            None,
+            sections.is_empty(),
+            &[Step::Attached(b, Level::Backend), own],
+            None,
+            None,
+        );
+        for (si, name) in sections.iter().enumerate() {
+            let p = Place::Provider(i, si);
+            let mut steps = vec![
+                Step::Attached(b, Level::Backend),
+                Step::Attached(p, Level::Backend),
+                Step::Inline(Source::BackendSpec(i)),
+            ];
+            if let Some(k) = inline.and_then(|x| x.sections.iter().position(|(n, _)| n == name)) {
+                steps.push(Step::Inline(Source::Provider(i, k)));
+            }
+            emit(p, None, true, &steps, None, None);
+            for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                let mut chain = rule_steps(rule);
+                chain.extend(steps.iter().copied());
+                emit(p, Some(rule), true, &chain, None, Some(Family::AiBackend));
+            }
+        }
+        if sections.is_empty() {
+            for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
+                let mut chain = rule_steps(rule);
+                chain.extend([Step::Attached(b, Level::Backend), own]);
+                emit(b, Some(rule), true, &chain, None, Some(Family::AiBackend));
+            }
+        }
+    }
 }
+
+/// What receives a place's chain: (place, via, leaf, steps, port, only one family).
+type Emit<'e> = dyn FnMut(Place, Option<Place>, bool, &[Step], Option<i64>, Option<Family>) + 'e;
 
 /// The steps of a rule's chain down to the rule: its route's first listener's, the route's, the
 /// rule's.
