@@ -40,6 +40,8 @@ mod corpus_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_fast;
+#[cfg(test)]
 mod tests_nesting;
 #[cfg(test)]
 mod tests_syntax;

@@ -72,25 +72,21 @@ fn with_defaults(json: &Json, schema: &SchemaNode) -> CelValue {
 }
 
 /// Items of the largest list or map in the node: how many times a loop of a rule on it can run
-/// at most.
+/// at most. Recursive (the tree is no deeper than the walk that got here) rather than with a
+/// stack of its own, which was an allocation per node with a nested-loop rule.
 fn largest_collection(node: &Node) -> usize {
-    let mut largest = 0;
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        match &n.value {
-            Value::Seq(items) => {
-                largest = largest.max(items.len());
-                stack.extend(items);
-            }
-            Value::Map(entries) => {
-                largest = largest.max(entries.len());
-                stack.extend(entries.iter().map(|e| &e.value));
-            }
-            // A loop runs over lists and maps only.
-            _ => {}
-        }
+    match &node.value {
+        Value::Seq(items) => items
+            .iter()
+            .map(largest_collection)
+            .fold(items.len(), usize::max),
+        Value::Map(entries) => entries
+            .iter()
+            .map(|e| largest_collection(&e.value))
+            .fold(entries.len(), usize::max),
+        // A loop runs over lists and maps only.
+        _ => 0,
     }
-    largest
 }
 
 /// Why a rule over the API server's compile-time limit is not evaluated.

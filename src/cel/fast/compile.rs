@@ -62,6 +62,8 @@ pub(in crate::cel) enum Op {
     Index(Box<[Op; 2]>),
     In(Box<[Op; 2]>),
     Size(Box<Op>),
+    /// `range.filter(v, pred).size()`, counted without collecting (see [`Count`]).
+    Count(Box<Count>),
     /// `s.contains(p)` ...; `regex` is the pattern compiled ahead when it is a literal.
     Str {
         test: StrTest,
@@ -80,6 +82,17 @@ pub(in crate::cel) struct Comprehension {
     pub loop_cond: Op,
     pub loop_step: Op,
     pub result: Op,
+}
+
+/// `range.filter(v, pred).size()`: the items `pred` holds for, counted. The filter macro's
+/// accumulator is a list cloned and extended on every step, which cost more than the rest of
+/// such a rule. The predicate reads the item from slot `item`; the accumulator's slot below it
+/// is `@result`, a name CEL source cannot spell, so the predicate never reads it.
+#[derive(Debug)]
+pub(in crate::cel) struct Count {
+    pub range: Op,
+    pub item: usize,
+    pub pred: Op,
 }
 
 /// The compiled rule, or `None` when it uses a construct outside the fast subset.
@@ -183,7 +196,7 @@ impl<'e> Compiler<'e> {
             (operators::SUBSTRACT, None, [a, b]) => Op::Subtract(self.two(a, b)?),
             (operators::INDEX, None, [a, i]) => Op::Index(self.two(a, i)?),
             (operators::IN, None, [e, c]) => Op::In(self.two(e, c)?),
-            ("size", None, [a]) | ("size", Some(a), []) => Op::Size(self.one(a)?),
+            ("size", None, [a]) | ("size", Some(a), []) => size_of(self.op(a)?),
             ("contains" | "startsWith" | "endsWith" | CACHED_MATCHES, Some(recv), [arg])
             | (CACHED_MATCHES, None, [recv, arg]) => {
                 let test = match name {
@@ -208,4 +221,51 @@ impl<'e> Compiler<'e> {
             _ => return None,
         })
     }
+}
+
+/// `size(inner)`: a count when `inner` is a filter macro's comprehension.
+fn size_of(inner: Op) -> Op {
+    match inner {
+        Op::Comprehension(c) if is_filter(&c) => {
+            let c = *c;
+            match c.loop_step {
+                Op::Conditional(ops) => {
+                    let [pred, _, _] = *ops;
+                    Op::Count(Box::new(Count {
+                        range: c.range,
+                        item: c.accu + 1,
+                        pred,
+                    }))
+                }
+                // Not a filter after all (`is_filter` checked): the comprehension as it was.
+                loop_step => Op::Size(Box::new(Op::Comprehension(Box::new(Comprehension {
+                    loop_step,
+                    ..c
+                })))),
+            }
+        }
+        other => Op::Size(Box::new(other)),
+    }
+}
+
+/// Whether `c` is what the filter macro expands to: accumulator `[]`, condition `true`, step
+/// `pred ? accu + [item] : accu`, result `accu`.
+fn is_filter(c: &Comprehension) -> bool {
+    let (accu, item) = (c.accu, c.accu + 1);
+    let is_accu = |op: &Op| matches!(op, Op::Var(slot) if *slot == accu);
+    let step = match &c.loop_step {
+        Op::Conditional(ops) => match &**ops {
+            [_, Op::Add(add), keep] if is_accu(keep) => match &**add {
+                [a, Op::List(l)] if is_accu(a) => {
+                    matches!(l.as_slice(), [Op::Var(slot)] if *slot == item)
+                }
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    };
+    step && matches!(&c.accu_init, Op::List(l) if l.is_empty())
+        && matches!(c.loop_cond, Op::Lit(Lit::Bool(true)))
+        && is_accu(&c.result)
 }

@@ -56,6 +56,7 @@ impl<'a> Scope<'a> {
             Op::Subtract(ops) => self.subtract(ops),
             Op::Index(ops) => self.index(ops),
             Op::Size(a) => size(&self.eval(a)?),
+            Op::Count(c) => self.count(c),
             // The boolean operators.
             Op::Select { test: true, .. }
             | Op::And(_)
@@ -289,6 +290,44 @@ impl<'a> Scope<'a> {
         let out = result.and_then(|()| self.eval(&c.result));
         self.vars.truncate(at);
         out
+    }
+}
+
+impl<'a> Scope<'a> {
+    /// [`Op::Count`]: every item read and tested as the filter would (any error falls back),
+    /// none collected.
+    fn count(&mut self, c: &'a compile::Count) -> R<'a> {
+        // The accumulator's slot is c.item - 1, vars[c.item - 2] (slot 0 is `self`).
+        let at = c.item.checked_sub(2).ok_or(Fallback)?;
+        let counted = self.count_items(c, at);
+        self.vars.truncate(at);
+        i64::try_from(counted?).map(V::Int).map_err(|_| Fallback)
+    }
+
+    fn count_items(&mut self, c: &'a compile::Count, at: usize) -> Result<usize, Fallback> {
+        let mut n = 0;
+        let mut test = |scope: &mut Self, item: V<'a>| -> Result<(), Fallback> {
+            // Bound after the item is made: making it may run a comprehension of its own
+            // in these slots.
+            scope.vars.truncate(at);
+            scope.vars.push(V::Null);
+            scope.vars.push(item);
+            n += usize::from(scope.truth(&c.pred)?);
+            Ok(())
+        };
+        if let Op::List(elements) = &c.range {
+            // `[a, b].filter(...)`: no list built for the range either.
+            for e in elements {
+                let item = self.eval(e)?;
+                test(self, item)?;
+            }
+        } else {
+            let range = self.eval(&c.range)?;
+            for index in 0..len(&range)? {
+                test(self, item(&range, index)?)?;
+            }
+        }
+        Ok(n)
     }
 }
 
