@@ -200,39 +200,67 @@ fn same_fields(base: &EffectiveMap, head: &EffectiveMap, target: &str) -> bool {
 }
 
 pub fn compare(base: &EffectiveMap, head: &EffectiveMap) -> Vec<PlaceChange> {
-    let mut targets: Vec<&String> = base.targets.keys().chain(head.targets.keys()).collect();
-    targets.sort_unstable();
-    targets.dedup();
+    use rayon::prelude::*;
+    let targets = union_sorted(base.targets.keys(), head.targets.keys());
+    targets
+        .into_par_iter()
+        .filter_map(|target| target_change(base, head, target))
+        .collect()
+}
+
+/// The keys of two sorted, unique lists, each once, in order (a merge of the two).
+fn union_sorted<'a>(
+    a: impl Iterator<Item = &'a String>,
+    b: impl Iterator<Item = &'a String>,
+) -> Vec<&'a String> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
     let mut out = Vec::new();
-    for target in targets {
-        if same_fields(base, head, target) {
-            continue;
-        }
-        let (before, after) = (base.fields(target), head.fields(target));
-        let mut keys: Vec<&FieldKey> = before.keys().chain(after.keys()).copied().collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let changes: Vec<FieldChange> = keys
-            .into_iter()
-            .filter_map(|k| {
-                let (b, a) = (before.get(k).copied(), after.get(k).copied());
-                (b != a).then(|| FieldChange {
-                    family: k.0,
-                    via: k.1.clone(),
-                    field: k.2.clone(),
-                    before: b.cloned(),
-                    after: a.cloned(),
-                })
-            })
-            .collect();
-        if !changes.is_empty() {
-            out.push(PlaceChange {
-                target: target.clone(),
-                changes,
-            });
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => match x.cmp(y) {
+                std::cmp::Ordering::Less => a.next(),
+                std::cmp::Ordering::Greater => b.next(),
+                std::cmp::Ordering::Equal => {
+                    b.next();
+                    a.next()
+                }
+            },
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(t) => out.push(t),
+            None => return out,
         }
     }
-    out
+}
+
+/// How one target's effective fields differ between the sides, if they do.
+fn target_change(base: &EffectiveMap, head: &EffectiveMap, target: &str) -> Option<PlaceChange> {
+    if same_fields(base, head, target) {
+        return None;
+    }
+    let (before, after) = (base.fields(target), head.fields(target));
+    let mut keys: Vec<&FieldKey> = before.keys().chain(after.keys()).copied().collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let changes: Vec<FieldChange> = keys
+        .into_iter()
+        .filter_map(|k| {
+            let (b, a) = (before.get(k).copied(), after.get(k).copied());
+            (b != a).then(|| FieldChange {
+                family: k.0,
+                via: k.1.clone(),
+                field: k.2.clone(),
+                before: b.cloned(),
+                after: a.cloned(),
+            })
+        })
+        .collect();
+    (!changes.is_empty()).then(|| PlaceChange {
+        target: target.to_string(),
+        changes,
+    })
 }
 
 /// Targets with the very same changes (a route and its rules, every listener of a Gateway),
@@ -263,5 +291,25 @@ pub fn targets_text(targets: &[&str], shown: usize, quote: impl Fn(&str) -> Stri
     match text.len() {
         0 | 1 => text.concat(),
         n => format!("{} and {}", text[..n - 1].join(", "), text[n - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::union_sorted;
+
+    #[test]
+    fn the_targets_of_both_sides_are_listed_once_in_order() {
+        let list = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let base = list(&["a", "c", "d", "f"]);
+        let head = list(&["b", "c", "f", "g", "h"]);
+        let union: Vec<&str> = union_sorted(base.iter(), head.iter())
+            .into_iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(union, ["a", "b", "c", "d", "f", "g", "h"]);
+        let none: Vec<String> = Vec::new();
+        assert_eq!(union_sorted(none.iter(), head.iter()).len(), head.len());
+        assert_eq!(union_sorted(base.iter(), none.iter()).len(), base.len());
     }
 }
