@@ -155,7 +155,7 @@ fn scalar(v: &Value) -> String {
 
 /// JSON quoting, which YAML reads as a double-quoted scalar; JSON leaves DEL, C1 controls and bidi
 /// marks raw, which YAML does not allow or a terminal acts on, so they are written `\uXXXX` too.
-fn quoted(s: &str) -> String {
+pub(crate) fn quoted(s: &str) -> String {
     let json = Value::String(s.to_string()).to_string();
     if !json.chars().any(super::escape::is_unsafe) {
         return json;
@@ -172,7 +172,7 @@ fn quoted(s: &str) -> String {
 }
 
 /// Whether a string reads back as the same string without quotes.
-fn plain(s: &str) -> bool {
+pub(crate) fn plain(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
