@@ -2,11 +2,13 @@
 //! YAML when it did.
 
 use std::borrow::Cow;
+use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
 use super::rendered::{Change, ResourceChange};
 use super::unified::Lines;
+use crate::fasthash::FnvHasher;
 use crate::report::yaml::to_yaml;
 use crate::report::yaml_text::json_text_to_yaml;
 
@@ -123,17 +125,21 @@ pub(super) fn resource_change<A: Resource>(
 /// Whether the lines that differ between two YAML texts could come of equal values with their
 /// objects' keys in another order. Reordering keys moves each key's block of lines, and moves
 /// the dash of a list's item from its first key's line to another's: the lines, each without
-/// its indent and dash (but with their width), are the same lines in another order.
+/// its indent and dash (but with their width), are the same lines in another order, so the
+/// same count, sum and xor of their hashes.
 fn may_be_reordered(lines: &Lines<'_, '_>) -> bool {
     let (old, new) = lines.differing();
-    if old.len() != new.len() {
-        return false;
-    }
-    let mut old: Vec<(usize, &str)> = old.iter().map(|l| unindented(l)).collect();
-    let mut new: Vec<(usize, &str)> = new.iter().map(|l| unindented(l)).collect();
-    old.sort_unstable();
-    new.sort_unstable();
-    old == new
+    old.len() == new.len() && hashes(old) == hashes(new)
+}
+
+/// The sum and xor of the lines' hashes, each line without its indent and dash.
+fn hashes(lines: &[&str]) -> (u64, u64) {
+    lines.iter().fold((0, 0), |(sum, xor), line| {
+        let mut hasher = FnvHasher::default();
+        unindented(line).hash(&mut hasher);
+        let h = hasher.finish();
+        (sum.wrapping_add(h), xor ^ h)
+    })
 }
 
 /// A YAML line without its indent and dash, and their width. A key never starts with a space
