@@ -12,10 +12,12 @@ mod human;
 pub mod inputs;
 mod markdown;
 pub mod rendered;
+mod resource;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_inputs;
+mod unified;
 
 use crate::diag::Severity;
 use crate::lint::LintRun;

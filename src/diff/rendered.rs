@@ -2,15 +2,13 @@
 //! each with a unified diff of its YAML. Resources are compared by name, not by position: one
 //! that only moved in the list is no change.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
 use serde_json::Value;
-use similar::TextDiff;
 
+use super::resource::{Resource, resource_change};
 use crate::render::{self, Rendered, RenderedGateway, RenderedResource};
-use crate::report::yaml::to_yaml;
 
 /// The pseudo-section a Gateway's status conditions are compared under.
 const STATUSES: &str = "Statuses";
@@ -440,103 +438,4 @@ impl<'b> render::Sink for Against<'b> {
             self.add_shared(vec![(key, statuses, Keep::Last)]);
         }
     }
-}
-
-/// A resource of the side compared with a base's text: text too, or the value as rendered.
-trait Resource {
-    /// Whether it is written as `text` (the cheap test: equal text is no change).
-    fn written_as(&self, text: &str) -> bool;
-    /// Its value.
-    fn value(&self) -> Cow<'_, Value>;
-}
-
-impl Resource for Box<str> {
-    fn written_as(&self, text: &str) -> bool {
-        **self == *text
-    }
-
-    fn value(&self) -> Cow<'_, Value> {
-        Cow::Owned(read_back(self))
-    }
-}
-
-impl Resource for Value {
-    fn written_as(&self, text: &str) -> bool {
-        // Serialised against the text, never into a string of its own; stops at the first
-        // difference.
-        let mut against = SameAs {
-            rest: text.as_bytes(),
-        };
-        serde_json::to_writer(&mut against, self).is_ok() && against.rest.is_empty()
-    }
-
-    fn value(&self) -> Cow<'_, Value> {
-        Cow::Borrowed(self)
-    }
-}
-
-/// Compares what is written to it with a text, failing at the first byte that differs.
-struct SameAs<'t> {
-    rest: &'t [u8],
-}
-
-impl std::io::Write for SameAs<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self.rest.strip_prefix(buf) {
-            Some(rest) => {
-                self.rest = rest;
-                Ok(buf.len())
-            }
-            None => Err(std::io::ErrorKind::InvalidData.into()),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The text of what was rendered, read back (in the order it was written).
-fn read_back(text: &str) -> Value {
-    serde_json::from_str::<Value>(text).unwrap_or_default()
-}
-
-fn resource_change<A: Resource>(
-    (section, name): &(String, String),
-    before: Option<&str>,
-    after: Option<&A>,
-) -> Option<ResourceChange> {
-    if let (Some(b), Some(a)) = (before, after)
-        && a.written_as(b)
-    {
-        return None;
-    }
-    // Two texts may differ only in the order of an object's keys, which is no change.
-    let before = before.map(read_back);
-    let after = after.map(Resource::value);
-    let change = match (&before, &after) {
-        (Some(b), Some(a)) if *b == **a => return None,
-        (Some(_), Some(_)) => Change::Changed,
-        (None, Some(_)) => Change::Added,
-        (Some(_), None) => Change::Removed,
-        (None, None) => return None,
-    };
-    let old = before.as_ref().map(to_yaml).unwrap_or_default();
-    let new = after.as_deref().map(to_yaml).unwrap_or_default();
-    let path = if name.is_empty() {
-        section.clone()
-    } else {
-        format!("{section}/{name}")
-    };
-    let diff = TextDiff::from_lines(&old, &new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string();
-    Some(ResourceChange {
-        section: section.clone(),
-        name: name.clone(),
-        change,
-        diff,
-    })
 }

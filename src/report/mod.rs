@@ -18,6 +18,7 @@ mod snippet;
 mod statistics;
 mod summary;
 pub mod yaml;
+pub mod yaml_text;
 
 use crate::diag::{Diagnostic, Location, Severity};
 use crate::lint::{LintRun, report_order};

@@ -155,7 +155,7 @@ fn scalar(v: &Value) -> String {
 
 /// JSON quoting, which YAML reads as a double-quoted scalar; JSON leaves DEL, C1 controls and bidi
 /// marks raw, which YAML does not allow or a terminal acts on, so they are written `\uXXXX` too.
-fn quoted(s: &str) -> String {
+pub(crate) fn quoted(s: &str) -> String {
     let json = Value::String(s.to_string()).to_string();
     if !json.chars().any(super::escape::is_unsafe) {
         return json;
@@ -171,26 +171,46 @@ fn quoted(s: &str) -> String {
     out
 }
 
-/// Whether a string reads back as the same string without quotes.
-fn plain(s: &str) -> bool {
-    let Some(first) = s.chars().next() else {
+/// Whether a string reads back as the same string without quotes. One pass over the bytes: a
+/// rendering's YAML is mostly short strings, each tested here.
+pub(crate) fn plain(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
         return false;
     };
-    let reserved = [
-        "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
-    ]
-    .iter()
-    .any(|r| s.eq_ignore_ascii_case(r));
-    !reserved
-        && s.parse::<f64>().is_err()
-        && !first.is_ascii_whitespace()
-        && !s.ends_with(' ')
-        && !"-?:,[]{}#&*!|>'\"%@`".contains(first)
-        && !s.contains(": ")
-        && !s.contains(" #")
-        && !s.ends_with(':')
-        && !s.contains('\n')
-        && !s.chars().any(|c| c == '\t' || super::escape::is_unsafe(c))
+    if first.is_ascii_whitespace()
+        || b"-?:,[]{}#&*!|>'\"%@`".contains(&first)
+        || last == b' '
+        || last == b':'
+    {
+        return false;
+    }
+    // Words YAML reads as booleans or null are at most 5 bytes; a number (as f64 reads one,
+    // `inf` and `nan` too) starts with a sign, a digit, a dot, `i` or `n`.
+    let reserved = bytes.len() <= 5
+        && [
+            "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
+        ]
+        .iter()
+        .any(|r| s.eq_ignore_ascii_case(r));
+    let number = b"+.0123456789iInN".contains(&first) && s.parse::<f64>().is_ok();
+    if reserved || number {
+        return false;
+    }
+    let mut ascii = true;
+    for (i, &b) in bytes.iter().enumerate() {
+        let next = bytes.get(i + 1).copied();
+        // Control bytes (tab and newline among them) are quoted; so are `: ` and ` #`.
+        if b < 0x20
+            || b == 0x7f
+            || (b == b':' && next == Some(b' '))
+            || (b == b' ' && next == Some(b'#'))
+        {
+            return false;
+        }
+        ascii &= b.is_ascii();
+    }
+    ascii || !s.chars().any(super::escape::is_unsafe)
 }
 
 #[cfg(test)]
@@ -237,5 +257,121 @@ mod tests {
             to_yaml(&v),
             "\"n\\u001b\": \"a\\u001b[31mb\\u0007\\u0085\\u202e\"\n"
         );
+    }
+}
+
+#[cfg(test)]
+mod plain_tests {
+    use super::plain;
+
+    /// `plain` as it was written before its one pass: the reference.
+    fn reference(s: &str) -> bool {
+        let Some(first) = s.chars().next() else {
+            return false;
+        };
+        let reserved = [
+            "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
+        ]
+        .iter()
+        .any(|r| s.eq_ignore_ascii_case(r));
+        !reserved
+            && s.parse::<f64>().is_err()
+            && !first.is_ascii_whitespace()
+            && !s.ends_with(' ')
+            && !"-?:,[]{}#&*!|>'\"%@`".contains(first)
+            && !s.contains(": ")
+            && !s.contains(" #")
+            && !s.ends_with(':')
+            && !s.contains('\n')
+            && !s
+                .chars()
+                .any(|c| c == '\t' || super::super::escape::is_unsafe(c))
+    }
+
+    #[test]
+    fn says_what_the_reference_says() {
+        let words = [
+            "",
+            "a",
+            "1s",
+            "10",
+            "1.5",
+            ".5",
+            "5.",
+            "+1",
+            "-1",
+            "1e5",
+            "e5",
+            "inf",
+            "-inf",
+            "+inf",
+            "Infinity",
+            "infinit",
+            "NaN",
+            "nan",
+            "nano",
+            "nAn",
+            "True",
+            "ON",
+            "Yes",
+            "y",
+            "N",
+            "~",
+            "~a",
+            "off!",
+            "a: b",
+            "a:b",
+            "a:",
+            "a :",
+            "a #b",
+            "a#b",
+            "#a",
+            " a",
+            "a ",
+            "\ta",
+            "a\tb",
+            "a\nb",
+            "a\rb",
+            "a\u{7f}",
+            "a\u{1b}[0m",
+            "é",
+            "ü €",
+            "a\u{85}",
+            "a\u{202e}b",
+            "a\u{2066}",
+            "a\u{200b}",
+            "日本",
+            "-",
+            "?",
+            ":",
+            ",x",
+            "[a]",
+            "{a}",
+            "&a",
+            "*a",
+            "!a",
+            "|a",
+            ">a",
+            "'a'",
+            "\"a\"",
+            "%a",
+            "@a",
+            "`a`",
+            "a-b",
+            "a?b",
+            "/path/x",
+            "x.y.z",
+            "0x10",
+            "1_000",
+            "00",
+            "1e",
+            "i",
+            "n1",
+            "in",
+            "infinityx",
+        ];
+        for w in words {
+            assert_eq!(plain(w), reference(w), "{w:?}");
+        }
     }
 }
