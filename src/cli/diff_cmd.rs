@@ -60,13 +60,16 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     let graph = matches!(args.output, DiffFormat::Markdown);
     // `GWCTL_BENCH_PHASES=1`: the steps of diff's own beside the lint and render phases.
     let mut phases = crate::lint::Phases::start();
-    let base_run = match side_run(&base_input, None, &options) {
+    let mut base_run = match side_run(&base_input, None, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
+    // The findings located, the base's texts are read no more: freed before it renders.
+    let base_findings = diff::findings::of_run(&base_run);
+    base_run.files = Vec::new();
     let (base_inputs, mut base) = rayon::join(
         || Inputs::of_run(&base_run, &render_options, global),
-        || Side::of_run(&base_run, &render_options, graph),
+        || Side::of_located(&base_run, base_findings, &render_options, graph),
     );
     phases.mark("base side");
     // The facts and objects of the files the head has the same go to the head's run.
@@ -102,8 +105,8 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         only: only.map(Arc::new),
         ..render_options
     };
-    let base = located(base, &base_input);
-    let mut head = diff::Head::of_run(&base, &head_run, &render_options, graph);
+    let mut base = located(base, &base_input);
+    let mut head = diff::Head::of_run(&mut base, &head_run, &render_options, graph);
     phases.mark("head side");
     // What is left (comparing, writing) makes little: the run is freed beside it.
     lint::drop_aside(head_run);

@@ -43,11 +43,23 @@ impl Side {
     /// Reduces a run made with `render::diff_options` (the model and objects kept); the
     /// topology only with `graph` (the Markdown picture needs it).
     pub fn of_run(run: &LintRun, options: &RenderOptions, graph: bool) -> Side {
+        Side::of_located(run, findings::of_run(run), options, graph)
+    }
+
+    /// [`Side::of_run`] with the run's findings located already ([`findings::of_run`]): the
+    /// caller may then drop the run's files, which nothing after reads (the texts of a large
+    /// repository are a tenth of a diff's peak).
+    pub fn of_located(
+        run: &LintRun,
+        findings: findings::Findings,
+        options: &RenderOptions,
+        graph: bool,
+    ) -> Side {
         // Each Gateway's rendering is reduced to text as it is made, and each resource rendered
         // for no single Gateway as it comes: the side's whole rendering is never in memory as a
         // tree.
         let mut collect = rendered::Collect::default();
-        let mut side = reduce(run, options, graph, &mut collect);
+        let mut side = reduce(run, Some(findings), options, graph, &mut collect);
         side.rendered = collect.into_map();
         side
     }
@@ -65,19 +77,39 @@ pub struct Head {
 impl Head {
     /// Reduces a run as [`Side::of_run`] does, comparing each Gateway's rendering with the
     /// base's as it is made: the head's rendering is never kept, only what changed.
-    pub fn of_run(base: &Side, run: &LintRun, options: &RenderOptions, graph: bool) -> Head {
-        let mut against = rendered::Against::new(&base.rendered);
-        let side = reduce(run, options, graph, &mut against);
+    /// The base's rendering is taken from `base` and freed as it is compared.
+    pub fn of_run(base: &mut Side, run: &LintRun, options: &RenderOptions, graph: bool) -> Head {
+        let repeated = repeated_gateways(run);
+        let mut against = rendered::Against::new(std::mem::take(&mut base.rendered), repeated);
+        let side = reduce(run, None, options, graph, &mut against);
         // The set of Gateways seen is for the tests' checks of the batching.
         let (rendered, _seen) = against.finish();
         Head { side, rendered }
     }
 }
 
+/// The keys of the Gateways a run has more than once (it keeps the last of an object defined
+/// twice, so none unless it is made otherwise): each is rendered as often.
+fn repeated_gateways(run: &LintRun) -> std::collections::BTreeSet<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut repeated = std::collections::BTreeSet::new();
+    let objects = run.model.as_ref().map_or(&[][..], |m| &m.objects[..]);
+    for o in objects {
+        if o.id.kind == "Gateway" && o.id.group == crate::model::facts::GATEWAY_API {
+            let key = rendered::gateway_key(&o.id.namespace, &o.id.name);
+            if !seen.insert(key.clone()) {
+                repeated.insert(key);
+            }
+        }
+    }
+    repeated
+}
+
 /// A side's findings and effective policies (without its rendering), the rendering handed on
 /// to `sink` piece by piece.
 fn reduce(
     run: &LintRun,
+    findings: Option<findings::Findings>,
     options: &RenderOptions,
     graph: bool,
     sink: &mut (impl render::Sink + Send),
@@ -93,7 +125,7 @@ fn reduce(
         .filter(|_| graph)
         .map(|merged| crate::graph::build(run, merged))
         .unwrap_or_default();
-    let findings = findings::of_run(run);
+    let findings = findings.unwrap_or_else(|| findings::of_run(run));
     phases.mark("side findings");
     let effective = run
         .model

@@ -3,6 +3,7 @@
 //! that only moved in the list is no change.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -158,7 +159,7 @@ impl render::Sink for Collect {
 }
 
 /// A Gateway's key in a side's rendering.
-fn gateway_key(namespace: &str, name: &str) -> String {
+pub(super) fn gateway_key(namespace: &str, name: &str) -> String {
     format!("Gateway/{namespace}/{name}")
 }
 
@@ -254,13 +255,6 @@ pub fn compare(base: &RenderedMap, head: &RenderedMap) -> Vec<GatewayChange> {
         .collect()
 }
 
-/// How `after`, rendered under `key`, differs from the base's rendering under it (none there:
-/// all of it is added).
-fn against_base(base: &RenderedMap, key: &str, after: &Made) -> Option<GatewayChange> {
-    let empty = BTreeMap::new();
-    gateway_change(key, base.get(key).unwrap_or(&empty), after)
-}
-
 /// The changes of one Gateway (or [`SHARED`]) between its two sides' resources.
 fn gateway_change<A: Resource + Sync>(
     gateway: &str,
@@ -284,9 +278,16 @@ fn gateway_change<A: Resource + Sync>(
 /// The other side's rendering compared with `base` as it is made (a [`render::Sink`]): each
 /// Gateway on the thread that rendered it, the resources rendered for no single Gateway as they
 /// come. Only the changes are kept, never that side's rendering ([`compare`] of the two maps,
-/// without the second map).
-pub struct Against<'b> {
-    base: &'b RenderedMap,
+/// without the second map); and the base's rendering of what is compared is freed then, so
+/// that the two sides' renderings are never in memory whole at once.
+pub struct Against {
+    /// The base's Gateways, each taken when compared (one of `repeated` is copied): shared
+    /// with the threads comparing them while this sink takes the previous chunk.
+    gateways: Arc<Slots>,
+    /// The base's resources rendered for no single Gateway, each removed once compared.
+    base_shared: Resources,
+    /// The Gateways the other side renders more than once: their base rendering is kept.
+    repeated: Arc<BTreeSet<String>>,
     changes: Vec<GatewayChange>,
     /// The Gateways (and [`SHARED`]) the other side rendered.
     seen: BTreeSet<String>,
@@ -294,10 +295,19 @@ pub struct Against<'b> {
     shared: BTreeMap<(String, String), Option<ResourceChange>>,
 }
 
-impl<'b> Against<'b> {
-    pub fn new(base: &'b RenderedMap) -> Self {
+impl Against {
+    /// Against `base`; `repeated`, the keys ([`gateway_key`]) of the Gateways the other side
+    /// renders more than once (a Gateway defined twice), whose base rendering each compares with.
+    pub fn new(mut base: RenderedMap, repeated: BTreeSet<String>) -> Self {
+        let base_shared = base.remove(SHARED).unwrap_or_default();
         Against {
-            base,
+            gateways: Arc::new(
+                base.into_iter()
+                    .map(|(key, resources)| (key, Mutex::new(Some(resources))))
+                    .collect(),
+            ),
+            base_shared,
+            repeated: Arc::new(repeated),
             changes: Vec::new(),
             seen: BTreeSet::new(),
             shared: BTreeMap::new(),
@@ -307,10 +317,10 @@ impl<'b> Against<'b> {
     /// A chunk of Gateways' renderings, as the renderer hands them on (in input order),
     /// compared with the base's in parallel.
     pub fn add_gateways(&mut self, chunk: Vec<RenderedGateway>) {
-        let base = self.base;
+        let settings = render::Sink::settings(self);
         let compared = chunk
             .into_par_iter()
-            .map(|g| <Self as render::Sink>::make(&base, g))
+            .map(|g| <Self as render::Sink>::make(&settings, g))
             .collect();
         render::Sink::gateways(self, compared);
     }
@@ -323,11 +333,11 @@ impl<'b> Against<'b> {
     /// Resources rendered for no single Gateway, in order, compared with the base's in
     /// parallel.
     fn add_shared(&mut self, resources: Vec<((String, String), Value, Keep)>) {
-        let before = self.base.get(SHARED);
+        let before = &self.base_shared;
         let compared: Vec<((String, String), Option<ResourceChange>, Keep)> = resources
             .into_par_iter()
             .map(|(key, value, how)| {
-                let text = before.and_then(|b| b.get(&key)).map(|t| &**t);
+                let text = before.get(&key).map(|t| &**t);
                 let change = resource_change(&key, text, Some(&value));
                 (key, change, how)
             })
@@ -335,6 +345,9 @@ impl<'b> Against<'b> {
         for (key, change, how) in compared {
             match how {
                 Keep::First => {
+                    // Only the first of a name is kept: a later one's comparison is not
+                    // needed, and the base's text can go.
+                    self.base_shared.remove(&key);
                     self.shared.entry(key).or_insert(change);
                 }
                 Keep::Last => {
@@ -362,9 +375,10 @@ impl<'b> Against<'b> {
         }
         let empty: Made = BTreeMap::new();
         let mut changes = self.changes;
-        for (key, before) in self.base {
-            if !self.seen.contains(key) {
-                changes.extend(gateway_change(key, before, &empty));
+        for (key, before) in self.gateways.iter() {
+            let before = before.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(before) = before.filter(|_| !self.seen.contains(key)) {
+                changes.extend(gateway_change(key, &before, &empty));
             }
         }
         changes.sort_by(|a, b| a.gateway.cmp(&b.gateway));
@@ -377,7 +391,7 @@ impl<'b> Against<'b> {
         &self,
         mut shared: BTreeMap<(String, String), Option<ResourceChange>>,
     ) -> Option<GatewayChange> {
-        let before = self.base.get(SHARED).into_iter().flatten();
+        let before = self.base_shared.iter();
         let removed: Vec<(&(String, String), &Box<str>)> =
             before.filter(|(k, _)| !shared.contains_key(*k)).collect();
         let removed: Vec<ResourceChange> = removed
@@ -396,17 +410,47 @@ impl<'b> Against<'b> {
     }
 }
 
-impl<'b> render::Sink for Against<'b> {
-    type Gateway = (String, Option<GatewayChange>);
-    type Settings = &'b RenderedMap;
+/// The base's Gateways by key, each until it is compared.
+type Slots = BTreeMap<String, Mutex<Option<Resources>>>;
 
-    fn settings(&self) -> &'b RenderedMap {
-        self.base
+/// What comparing a Gateway reads: the base's Gateways and which of them are repeated.
+pub struct Base {
+    gateways: Arc<Slots>,
+    repeated: Arc<BTreeSet<String>>,
+}
+
+impl Base {
+    /// The base's rendering of a Gateway, taken (a repeated one copied); none when the base
+    /// has not rendered it.
+    fn take(&self, key: &str) -> Option<Resources> {
+        let mut slot = self
+            .gateways
+            .get(key)?
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if self.repeated.contains(key) {
+            slot.clone()
+        } else {
+            slot.take()
+        }
+    }
+}
+
+impl render::Sink for Against {
+    type Gateway = (String, Option<GatewayChange>);
+    type Settings = Base;
+
+    fn settings(&self) -> Base {
+        Base {
+            gateways: Arc::clone(&self.gateways),
+            repeated: Arc::clone(&self.repeated),
+        }
     }
 
-    fn make(base: &&'b RenderedMap, g: RenderedGateway) -> (String, Option<GatewayChange>) {
+    fn make(base: &Base, g: RenderedGateway) -> (String, Option<GatewayChange>) {
         let (key, after) = made_apart(g);
-        let change = against_base(base, &key, &after);
+        let before = base.take(&key).unwrap_or_default();
+        let change = gateway_change(&key, &before, &after);
         (key, change)
     }
 

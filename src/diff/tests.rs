@@ -1,6 +1,8 @@
 //! The diff's sections on synthetic data: rendered resources compared by name (a moved one is no
 //! change), a changed one's unified diff, findings counted by identity, the markdown cap.
 
+use std::collections::BTreeSet;
+
 use serde_json::json;
 
 use super::rendered::{self, Change};
@@ -376,7 +378,7 @@ fn a_head_compared_as_it_is_rendered_says_what_two_whole_renderings_say() {
     let base = whole(base_gateways, cluster("5s"));
     let expected = rendered::compare(&base, &whole(head_gateways.clone(), cluster("6s")));
 
-    let mut against = rendered::Against::new(&base);
+    let mut against = rendered::Against::new(base.clone(), BTreeSet::new());
     for g in head_gateways {
         against.add_gateways(vec![g]);
     }
@@ -438,7 +440,10 @@ fn renderings_taken_apart_in_chunks_say_what_one_at_a_time_says() {
     }
     assert_eq!(collect.finish(Rendered::default()), base);
 
-    let mut against = rendered::Against::new(&base);
+    let mut against = rendered::Against::new(
+        base.clone(),
+        BTreeSet::from(["Gateway/shop/g090".to_string()]),
+    );
     for chunk in chunks(side(true)) {
         against.add_gateways(chunk);
     }
@@ -517,7 +522,7 @@ fn shared_resources_handed_on_one_batch_at_a_time_say_what_a_whole_rendering_say
     collect.shared_statuses(json!({"policies": ["ok"]}));
     assert_eq!(collect.into_map(), base);
 
-    let mut against = rendered::Against::new(&base);
+    let mut against = rendered::Against::new(base.clone(), BTreeSet::new());
     against.rest(Rendered::default());
     against.shared_batch(head_shared[..3].to_vec());
     against.shared_batch(head_shared[3..].to_vec());

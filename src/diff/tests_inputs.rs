@@ -212,7 +212,7 @@ fn diff_of(base: &LintRun, head: &LintRun, only: Option<BTreeSet<(String, String
         only: only.map(Arc::new),
         ..options()
     };
-    let head = Head::of_run(&base, head, &options, false);
+    let head = Head::of_run(&mut base, head, &options, false);
     diff_head(&base, head)
 }
 
