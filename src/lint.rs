@@ -25,6 +25,7 @@ use cross_file::cross_file_stages;
 use per_file::{FileResult, lint_each, lint_file, registry_of};
 
 mod cross_file;
+mod documents;
 mod incremental;
 mod per_file;
 mod phases;

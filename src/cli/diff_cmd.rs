@@ -83,7 +83,11 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Err(message) => return usage_error(&message),
     };
     phases.mark("head lint");
-    let head_inputs = Inputs::of_run(&head_run, &render_options, global);
+    // The head's inputs and its merge read the run only: made side by side.
+    let (head_inputs, head_merged) = rayon::join(
+        || Inputs::of_run(&head_run, &render_options, global),
+        || head_run.model.as_ref().map(|m| m.merge()),
+    );
     if let Some(gateway) = &render_options.gateway
         && !base_inputs.gateways.contains_key(gateway)
         && !head_inputs.gateways.contains_key(gateway)
@@ -106,7 +110,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         ..render_options
     };
     let mut base = located(base, &base_input);
-    let mut head = diff::Head::of_run(&mut base, &head_run, &render_options, graph);
+    let mut head = diff::Head::of_run(&mut base, &head_run, head_merged, &render_options, graph);
     phases.mark("head side");
     // What is left (comparing, writing) makes little: the run is freed beside it.
     lint::drop_aside(head_run);

@@ -21,6 +21,7 @@ mod unified;
 
 use crate::diag::Severity;
 use crate::lint::LintRun;
+use crate::merge::Merged;
 use crate::render::{self, RenderOptions};
 
 pub use effective::{FieldChange, FieldState, PlaceChange};
@@ -59,7 +60,8 @@ impl Side {
         // for no single Gateway as it comes: the side's whole rendering is never in memory as a
         // tree.
         let mut collect = rendered::Collect::default();
-        let mut side = reduce(run, Some(findings), options, graph, &mut collect);
+        let merged = run.model.as_ref().map(|m| m.merge());
+        let mut side = reduce(run, merged, Some(findings), options, graph, &mut collect);
         side.rendered = collect.into_map();
         side
     }
@@ -77,11 +79,18 @@ pub struct Head {
 impl Head {
     /// Reduces a run as [`Side::of_run`] does, comparing each Gateway's rendering with the
     /// base's as it is made: the head's rendering is never kept, only what changed.
-    /// The base's rendering is taken from `base` and freed as it is compared.
-    pub fn of_run(base: &mut Side, run: &LintRun, options: &RenderOptions, graph: bool) -> Head {
+    /// The base's rendering is taken from `base` and freed as it is compared. `merged` is the
+    /// run's merge ([`crate::run::Model::merge`]), made by the caller beside other work.
+    pub fn of_run<'r>(
+        base: &mut Side,
+        run: &'r LintRun,
+        merged: Option<Merged<'r>>,
+        options: &RenderOptions,
+        graph: bool,
+    ) -> Head {
         let repeated = repeated_gateways(run);
         let mut against = rendered::Against::new(std::mem::take(&mut base.rendered), repeated);
-        let side = reduce(run, None, options, graph, &mut against);
+        let side = reduce(run, merged, None, options, graph, &mut against);
         // The set of Gateways seen is for the tests' checks of the batching.
         let (rendered, _seen) = against.finish();
         Head { side, rendered }
@@ -107,17 +116,16 @@ fn repeated_gateways(run: &LintRun) -> std::collections::BTreeSet<String> {
 
 /// A side's findings and effective policies (without its rendering), the rendering handed on
 /// to `sink` piece by piece.
-fn reduce(
-    run: &LintRun,
+fn reduce<'r>(
+    run: &'r LintRun,
+    merged: Option<Merged<'r>>,
     findings: Option<findings::Findings>,
     options: &RenderOptions,
     graph: bool,
     sink: &mut (impl render::Sink + Send),
 ) -> Side {
-    let mut phases = crate::lint::Phases::start();
     // One merge serves the effective-policy section and the rendering.
-    let merged = run.model.as_ref().map(|m| m.merge());
-    phases.mark("side merge");
+    let mut phases = crate::lint::Phases::start();
     render::render_merged_into(run, merged.as_ref(), options, sink);
     phases.mark("side render");
     let graph = merged

@@ -212,7 +212,8 @@ fn diff_of(base: &LintRun, head: &LintRun, only: Option<BTreeSet<(String, String
         only: only.map(Arc::new),
         ..options()
     };
-    let head = Head::of_run(&mut base, head, &options, false);
+    let merged = head.model.as_ref().map(|m| m.merge());
+    let head = Head::of_run(&mut base, head, merged, &options, false);
     diff_head(&base, head)
 }
 

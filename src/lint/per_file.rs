@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use crate::diag::Diagnostic;
 use crate::model::written::Written;
 use crate::model::{self, Resource};
-use crate::parse::{self, Limits};
+use crate::parse::{self, Limits, ParsedDocument, ParsedFile};
 use crate::rules;
 use crate::schema::{Lookup, Registry};
 use crate::secrets::{self, Masked};
@@ -77,67 +77,105 @@ pub(super) fn lint_file(
     options: &LintOptions,
     collect_secrets: bool,
 ) -> FileResult {
-    let limits = &options.limits;
-    let parsed = parse::parse_file(file, limits);
-    let lost_text = parsed.lost_text();
-    let mut out = FileResult {
-        documents: parsed.documents.len(),
-        diagnostics: parsed.diagnostics,
-        ..Default::default()
-    };
-    // What the tree lost (a document that failed to parse, the second value of a duplicate key)
-    // is still shown in snippets: its secrets are found in the text.
-    if lost_text {
-        out.masked.extend(secrets::of_text(file.id, &file.text));
-    }
+    let parsed = parse::parse_file(file, &options.limits);
+    let mut out = FileResult::of_parse(file, &parsed);
     for doc in &parsed.documents {
-        let (resources, diags) = model::resources_of(file, doc);
-        let digest =
-            (options.needs == Needs::Diff).then(|| Written::document_digest(file, doc.root.span));
-        out.diagnostics.extend(diags);
-        for res in resources {
-            out.resources += 1;
-            out.entries.push(ResourceEntry {
-                file: res.file,
-                span: res.root.span,
-                reference: res.reference(),
-                ignore: suppress::annotation(res.root),
-            });
-            // Everything the model keeps of the object is built through its secrets: no later
-            // stage (explain, diff, render) holds a secret's text.
-            let sensitive = secrets::of_resource(res.file, res.group, res.kind, res.root);
-            if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
-                out.secrets.push(SecretSeen::of(
-                    file.id,
-                    res.root,
-                    res.name.unwrap_or(""),
-                    res.namespace,
-                ));
-            }
-            check_resource(&res, registry, limits, &mut out);
-            let found = security::check_resource(&res, &mut out.security);
-            out.diagnostics.extend(found);
-            let mut facts = model::facts::facts_of(&res, &sensitive);
-            if options.needs.keeps_objects()
-                && let Some(f) = &mut facts
-            {
-                f.settings = model::facts_settings::settings_of(&res, &sensitive);
-                let typed = model::read_typed_only(f);
-                out.objects.push(model::Object {
-                    id: f.id.clone(),
-                    value: if typed {
-                        serde_json::Value::Null
-                    } else {
-                        sensitive.json(res.root)
-                    },
-                    written: digest.map(|d| Box::new(Written::of(d, res.root))),
-                });
-            }
-            out.facts.extend(facts);
-            out.masked.extend(sensitive.masked);
-        }
+        lint_document(file, doc, registry, options, collect_secrets, &mut out);
     }
     out
+}
+
+impl FileResult {
+    /// What a file's parse says before its documents are linted: how many there are, the
+    /// reader's findings, and the secrets of text the trees lost.
+    pub(super) fn of_parse(file: &SourceFile, parsed: &ParsedFile) -> FileResult {
+        let mut out = FileResult {
+            documents: parsed.documents.len(),
+            diagnostics: parsed.diagnostics.clone(),
+            ..Default::default()
+        };
+        // What the tree lost (a document that failed to parse, the second value of a duplicate
+        // key) is still shown in snippets: its secrets are found in the text.
+        if parsed.lost_text() {
+            out.masked.extend(secrets::of_text(file.id, &file.text));
+        }
+        out
+    }
+
+    /// Adds a document's results (made by [`lint_document`] into an empty result) after this
+    /// one's: as if the document had been linted into it.
+    pub(super) fn append(&mut self, doc: FileResult) {
+        self.documents += doc.documents;
+        self.resources += doc.resources;
+        for (kind, n) in doc.not_checked {
+            *self.not_checked.entry(kind).or_default() += n;
+        }
+        self.diagnostics.extend(doc.diagnostics);
+        self.entries.extend(doc.entries);
+        self.secrets.extend(doc.secrets);
+        self.masked.extend(doc.masked);
+        self.security.merge(doc.security);
+        self.facts.extend(doc.facts);
+        self.objects.extend(doc.objects);
+    }
+}
+
+/// Lints one parsed document of `file` into `out`: its resources' findings, facts and objects.
+/// Nothing in it depends on the file's other documents.
+pub(super) fn lint_document(
+    file: &SourceFile,
+    doc: &ParsedDocument,
+    registry: &Registry,
+    options: &LintOptions,
+    collect_secrets: bool,
+    out: &mut FileResult,
+) {
+    let limits = &options.limits;
+    let (resources, diags) = model::resources_of(file, doc);
+    let digest =
+        (options.needs == Needs::Diff).then(|| Written::document_digest(file, doc.root.span));
+    out.diagnostics.extend(diags);
+    for res in resources {
+        out.resources += 1;
+        out.entries.push(ResourceEntry {
+            file: res.file,
+            span: res.root.span,
+            reference: res.reference(),
+            ignore: suppress::annotation(res.root),
+        });
+        // Everything the model keeps of the object is built through its secrets: no later
+        // stage (explain, diff, render) holds a secret's text.
+        let sensitive = secrets::of_resource(res.file, res.group, res.kind, res.root);
+        if collect_secrets && res.group.is_empty() && res.kind == "Secret" {
+            out.secrets.push(SecretSeen::of(
+                file.id,
+                res.root,
+                res.name.unwrap_or(""),
+                res.namespace,
+            ));
+        }
+        check_resource(&res, registry, limits, out);
+        let found = security::check_resource(&res, &mut out.security);
+        out.diagnostics.extend(found);
+        let mut facts = model::facts::facts_of(&res, &sensitive);
+        if options.needs.keeps_objects()
+            && let Some(f) = &mut facts
+        {
+            f.settings = model::facts_settings::settings_of(&res, &sensitive);
+            let typed = model::read_typed_only(f);
+            out.objects.push(model::Object {
+                id: f.id.clone(),
+                value: if typed {
+                    serde_json::Value::Null
+                } else {
+                    sensitive.json(res.root)
+                },
+                written: digest.map(|d| Box::new(Written::of(d, res.root))),
+            });
+        }
+        out.facts.extend(facts);
+        out.masked.extend(sensitive.masked);
+    }
 }
 
 fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out: &mut FileResult) {

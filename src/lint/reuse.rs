@@ -8,9 +8,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rayon::prelude::*;
+
 use crate::source::SourceFile;
 
-use super::per_file::{FileResult, lint_each};
+use super::documents::{KeptDocuments, Reused, lint_keeping, lint_reusing};
+use super::per_file::{FileResult, lint_file, registry_of};
 use super::{LintOptions, LintRun};
 
 /// The second run's files, and the first run's results for those it has the same.
@@ -20,13 +23,22 @@ pub struct Reuse {
     state: Mutex<State>,
     /// How many files the second run took the results of.
     taken: AtomicUsize,
+    /// How many documents of other files it took the results of.
+    documents_taken: AtomicUsize,
 }
 
 enum State {
     /// The first run is to come: it keeps the results of the wanted files.
     Keeping,
     /// The first run kept these (by file id), for the second to take.
-    Giving(Vec<Option<Kept>>),
+    Giving(Vec<Option<KeptFile>>),
+}
+
+/// What the first run kept of a file: all of it (the same text on both sides), or some of its
+/// documents (see [`super::documents`]).
+enum KeptFile {
+    Whole(Kept),
+    Documents(KeptDocuments),
 }
 
 /// A file's per-file results kept by the first run. Its facts and objects, the bulk of them,
@@ -47,18 +59,7 @@ impl Kept {
             collect_secrets,
             facts: r.facts.len(),
             objects: r.objects.len(),
-            result: FileResult {
-                documents: r.documents,
-                resources: r.resources,
-                not_checked: r.not_checked.clone(),
-                diagnostics: r.diagnostics.clone(),
-                entries: r.entries.clone(),
-                secrets: r.secrets.clone(),
-                masked: r.masked.clone(),
-                security: r.security.clone(),
-                facts: Vec::new(),
-                objects: Vec::new(),
-            },
+            result: r.without_model(),
         }
     }
 
@@ -70,6 +71,14 @@ impl Kept {
             && r.objects.len() == self.objects)
             .then_some(r)
     }
+}
+
+/// How the second run lints one of its files.
+enum Plan {
+    /// The first run's results, whole.
+    Taken(FileResult),
+    /// Linted, but for these documents (none: the whole file).
+    Lint(Vec<Reused>),
 }
 
 /// Drops a run's large structures on a thread of their own: freeing them takes a second on a
@@ -87,10 +96,12 @@ impl Reuse {
             wanted: files.iter().map(|f| Arc::clone(&f.text)).collect(),
             state: Mutex::new(State::Keeping),
             taken: AtomicUsize::new(0),
+            documents_taken: AtomicUsize::new(0),
         }
     }
 
-    /// How many files' results the first run kept that the second has not taken yet.
+    /// How many files' results the first run kept (whole or some documents') that the second
+    /// has not taken yet.
     pub fn kept(&self) -> usize {
         match &*self.state.lock().unwrap_or_else(PoisonError::into_inner) {
             State::Keeping => 0,
@@ -101,6 +112,11 @@ impl Reuse {
     /// How many files the second run took the first run's results of.
     pub fn taken(&self) -> usize {
         self.taken.load(Ordering::Relaxed)
+    }
+
+    /// How many documents of files that differ the second run took the first run's results of.
+    pub fn documents_taken(&self) -> usize {
+        self.documents_taken.load(Ordering::Relaxed)
     }
 
     /// Takes back the kept files' facts and objects from the first run's model (in file order,
@@ -115,9 +131,16 @@ impl Reuse {
         let rendering = objects.len() == model.facts.len();
         for facts in model.facts {
             let object = objects.next().filter(|_| rendering);
-            if let Some(Some(k)) = kept.get_mut(facts.id.file) {
-                k.result.facts.push(facts);
-                k.result.objects.extend(object);
+            match kept.get_mut(facts.id.file) {
+                Some(Some(KeptFile::Whole(k))) => {
+                    k.result.facts.push(facts);
+                    k.result.objects.extend(object);
+                }
+                Some(Some(KeptFile::Documents(d))) => {
+                    d.facts.push(facts);
+                    d.objects.extend(object);
+                }
+                _ => {}
             }
         }
     }
@@ -126,8 +149,9 @@ impl Reuse {
         self.wanted.get(f.id).is_some_and(|text| **text == *f.text)
     }
 
-    /// The per-file pass of a run: the first run's keeps a copy of the wanted files' results,
-    /// the second's takes them.
+    /// The per-file pass of a run: the first run's keeps a copy of the wanted files' results
+    /// (and of the documents of the others that the second run has the same), the second's
+    /// takes them.
     pub(super) fn lint_each(
         &self,
         files: &[SourceFile],
@@ -135,38 +159,94 @@ impl Reuse {
         collect_secrets: bool,
     ) -> Vec<FileResult> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut results: Vec<Option<FileResult>> = match &mut *state {
-            State::Keeping => vec![None; files.len()],
-            State::Giving(kept) => files
-                .iter()
-                .map(|f| {
-                    let slot = kept.get_mut(f.id).filter(|_| self.wanted(f))?;
-                    slot.take()?.whole(collect_secrets)
-                })
-                .collect(),
-        };
-        let taken = results.iter().flatten().count();
-        self.taken.fetch_add(taken, Ordering::Relaxed);
-        let todo: Vec<SourceFile> = files
-            .iter()
-            .zip(&results)
-            .filter(|(_, r)| r.is_none())
-            .map(|(f, _)| f.clone())
-            .collect();
-        let mut linted = lint_each(&todo, options, collect_secrets, None).into_iter();
-        if matches!(*state, State::Keeping) {
-            let mut kept: Vec<Option<Kept>> = (0..self.wanted.len()).map(|_| None).collect();
-            for (f, r) in todo.iter().zip(linted.as_slice()) {
-                if self.wanted(f) {
-                    kept[f.id] = Some(Kept::of(collect_secrets, r));
-                }
+        match &mut *state {
+            State::Keeping => {
+                let (results, kept) = self.keeping(files, options, collect_secrets);
+                *state = State::Giving(kept);
+                results
             }
-            *state = State::Giving(kept);
+            State::Giving(kept) => {
+                let plans: Vec<Plan> = files
+                    .iter()
+                    .map(|f| {
+                        let slot = kept.get_mut(f.id).filter(|_| self.wanted(f));
+                        match slot.and_then(Option::take) {
+                            Some(KeptFile::Whole(k)) => match k.whole(collect_secrets) {
+                                Some(r) => Plan::Taken(r),
+                                None => Plan::Lint(Vec::new()),
+                            },
+                            Some(KeptFile::Documents(d)) => Plan::Lint(d.reused(collect_secrets)),
+                            None => Plan::Lint(Vec::new()),
+                        }
+                    })
+                    .collect();
+                drop(state);
+                self.giving(files, plans, options, collect_secrets)
+            }
         }
-        for r in results.iter_mut().filter(|r| r.is_none()) {
-            *r = linted.next();
+    }
+
+    /// The first run's per-file pass, keeping what the second can take (by file id).
+    fn keeping(
+        &self,
+        files: &[SourceFile],
+        options: &LintOptions,
+        collect_secrets: bool,
+    ) -> (Vec<FileResult>, Vec<Option<KeptFile>>) {
+        let registry = registry_of(options);
+        let linted: Vec<(FileResult, Option<KeptFile>)> = files
+            .par_iter()
+            .map(|f| match self.wanted.get(f.id) {
+                Some(other) if **other == *f.text => {
+                    let r = lint_file(f, registry, options, collect_secrets);
+                    let kept = Kept::of(collect_secrets, &r);
+                    (r, Some(KeptFile::Whole(kept)))
+                }
+                Some(other) => {
+                    let (r, kept) = lint_keeping(f, other, registry, options, collect_secrets);
+                    (r, kept.map(KeptFile::Documents))
+                }
+                None => (lint_file(f, registry, options, collect_secrets), None),
+            })
+            .collect();
+        let mut kept: Vec<Option<KeptFile>> = (0..self.wanted.len()).map(|_| None).collect();
+        let mut results = Vec::with_capacity(linted.len());
+        for (f, (r, k)) in files.iter().zip(linted) {
+            if let Some(slot) = kept.get_mut(f.id) {
+                *slot = k;
+            }
+            results.push(r);
         }
-        results.into_iter().flatten().collect()
+        (results, kept)
+    }
+
+    /// The second run's per-file pass, taking what the first kept.
+    fn giving(
+        &self,
+        files: &[SourceFile],
+        plans: Vec<Plan>,
+        options: &LintOptions,
+        collect_secrets: bool,
+    ) -> Vec<FileResult> {
+        let registry = registry_of(options);
+        files
+            .par_iter()
+            .zip(plans)
+            .map(|(f, plan)| match plan {
+                Plan::Taken(r) => {
+                    self.taken.fetch_add(1, Ordering::Relaxed);
+                    r
+                }
+                Plan::Lint(reused) if reused.is_empty() => {
+                    lint_file(f, registry, options, collect_secrets)
+                }
+                Plan::Lint(reused) => {
+                    let (r, taken) = lint_reusing(f, reused, registry, options, collect_secrets);
+                    self.documents_taken.fetch_add(taken, Ordering::Relaxed);
+                    r
+                }
+            })
+            .collect()
     }
 }
 
@@ -227,6 +307,61 @@ mod tests {
     /// A run's objects, as text.
     fn objects(run: &LintRun) -> String {
         format!("{:?}", run.model.as_ref().map(|m| &m.objects))
+    }
+
+    /// One file of three documents: a route (with a finding: an unknown field), a Service
+    /// (`port` in the text) and a Secret.
+    fn stream(port: &str) -> String {
+        let route = ROUTE.replace("  rules:", "  colour: red\n  rules:");
+        let service = SERVICE.replace("port: 80", port);
+        let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tls\n  namespace: shop\ndata:\n  tls.key: c2VjcmV0\n";
+        format!("{route}---\n{service}---\n{secret}")
+    }
+
+    #[test]
+    fn the_documents_a_changed_file_has_the_same_are_linted_once() {
+        // The Service's port changes in place (the same length) and then moves the Secret.
+        for head_port in ["port: 81", "port: 8080"] {
+            let head_text = stream(head_port);
+            let head_files = |side: &str| {
+                vec![SourceFile::new(
+                    0,
+                    format!("{side}/all.yaml"),
+                    head_text.as_str(),
+                )]
+            };
+            let reuse = Arc::new(Reuse::for_files(&head_files("head")));
+            let plain = crate::render::diff_options(LintOptions::default());
+            let options = LintOptions {
+                reuse: Some(Arc::clone(&reuse)),
+                ..plain.clone()
+            };
+            let base_files = vec![SourceFile::new(0, "base/all.yaml", stream("port: 80"))];
+            let base = lint_sources(base_files.clone(), &options);
+            assert_eq!(findings(&base), findings(&lint_sources(base_files, &plain)));
+            assert_eq!(reuse.kept(), 1);
+            reuse.take_model(base);
+            let head = lint_sources(head_files("head"), &options);
+            let fresh = lint_sources(head_files("head"), &plain);
+            // The route, and the Secret where it has not moved.
+            let same = if head_port.len() == "port: 80".len() {
+                2
+            } else {
+                1
+            };
+            assert_eq!(
+                (reuse.taken(), reuse.documents_taken()),
+                (0, same),
+                "{head_port}"
+            );
+            assert_eq!(findings(&head), findings(&fresh));
+            assert!(findings(&head).iter().any(|f| f.contains("colour")));
+            assert_eq!(objects(&head), objects(&fresh));
+            assert_eq!(
+                format!("{:?}", head.model.as_ref().map(|m| &m.facts)),
+                format!("{:?}", fresh.model.as_ref().map(|m| &m.facts))
+            );
+        }
     }
 
     #[test]

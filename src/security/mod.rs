@@ -72,6 +72,11 @@ pub struct SetFacts {
 }
 
 impl SetFacts {
+    /// Whether nothing was learnt.
+    pub fn is_empty(&self) -> bool {
+        self.open_proxies.is_empty() && !self.authenticates
+    }
+
     pub fn merge(&mut self, other: SetFacts) {
         self.open_proxies.extend(other.open_proxies);
         self.authenticates |= other.authenticates;
