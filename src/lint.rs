@@ -139,16 +139,10 @@ pub fn lint_paths(paths: &[PathBuf], options: &LintOptions) -> Result<LintRun, S
     Ok(lint_inputs(inputs, options, start, phases))
 }
 
-/// What [`lint_paths`] reads of `paths`, read now, for a run started later with
-/// [`lint_loaded`] (`diff` reads the head before linting the base, to know which files the two
-/// sides have the same).
+/// What [`lint_paths`] reads of `paths` (`diff` reads the head's files before linting the base,
+/// to know which files and documents the two sides have the same).
 pub fn load(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, String> {
     load_inputs(paths, options)
-}
-
-/// [`lint_paths`] over inputs [`load`] read.
-pub fn lint_loaded(inputs: Inputs, options: &LintOptions) -> LintRun {
-    lint_inputs(inputs, options, Instant::now(), Phases::start())
 }
 
 fn lint_inputs(

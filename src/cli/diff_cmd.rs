@@ -39,17 +39,15 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         values: args.values.clone(),
         ..LintOptions::default()
     });
-    // The files the sides have the same (most, in a change) are linted once: the head is read
-    // first (once), and the base keeps those files' per-file results for it.
-    let head_loaded = match &head_input {
-        Input::Paths(head_paths) => match lint::load(head_paths, &options) {
-            Ok(loaded) => Some(loaded),
+    // The files and documents the sides have the same (most, in a change) are linted once: the
+    // head is read first, and the base keeps their per-file results for it. The head's texts
+    // are let go once the base has compared its own with them, and read again for the head's
+    // run: held meanwhile, they would add a tenth to the peak of the base's rendering.
+    if let Input::Paths(head_paths) = &head_input {
+        match lint::load(head_paths, &options) {
+            Ok(loaded) => options.reuse = Some(Arc::new(Reuse::for_files(loaded.files()))),
             Err(message) => return usage_error(&message),
-        },
-        Input::Git(..) => None,
-    };
-    if let Some(loaded) = &head_loaded {
-        options.reuse = Some(Arc::new(Reuse::for_files(loaded.files())));
+        }
     }
     // One side after the other (each lint is parallel already; running both at once measured
     // slower), and only one side's run in memory at a time: the base is rendered whole (with
@@ -60,7 +58,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
     let graph = matches!(args.output, DiffFormat::Markdown);
     // `GWCTL_BENCH_PHASES=1`: the steps of diff's own beside the lint and render phases.
     let mut phases = crate::lint::Phases::start();
-    let mut base_run = match side_run(&base_input, None, &options) {
+    let mut base_run = match side_run(&base_input, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
@@ -78,10 +76,13 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         None => drop(base_run),
     }
     phases.mark("base dropped");
-    let head_run = match side_run(&head_input, head_loaded, &options) {
+    let mut head_run = match side_run(&head_input, &options) {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
+    // As the base's: the findings located, the texts are freed before the head renders.
+    let head_findings = diff::findings::of_run(&head_run);
+    head_run.files = Vec::new();
     phases.mark("head lint");
     // The head's inputs and its merge read the run only: made side by side.
     let (head_inputs, head_merged) = rayon::join(
@@ -110,7 +111,14 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         ..render_options
     };
     let mut base = located(base, &base_input);
-    let mut head = diff::Head::of_run(&mut base, &head_run, head_merged, &render_options, graph);
+    let mut head = diff::Head::of_run(
+        &mut base,
+        &head_run,
+        head_merged,
+        Some(head_findings),
+        &render_options,
+        graph,
+    );
     phases.mark("head side");
     // What is left (comparing, writing) makes little: the run is freed beside it.
     lint::drop_aside(head_run);
@@ -185,16 +193,10 @@ fn sides(args: &DiffArgs) -> Result<(Input, Input), String> {
 }
 
 /// One side's run; `Err` when an input could not be read.
-/// A side's run; `loaded`, its inputs when already read.
-fn side_run(
-    input: &Input,
-    loaded: Option<lint::Inputs>,
-    options: &LintOptions,
-) -> Result<LintRun, String> {
-    let run = match (input, loaded) {
-        (_, Some(loaded)) => lint::lint_loaded(loaded, options),
-        (Input::Paths(paths), None) => lint_paths(paths, options)?,
-        (Input::Git(rev, paths), None) => revision(rev, paths, options)?,
+fn side_run(input: &Input, options: &LintOptions) -> Result<LintRun, String> {
+    let run = match input {
+        Input::Paths(paths) => lint_paths(paths, options)?,
+        Input::Git(rev, paths) => revision(rev, paths, options)?,
     };
     match super::unreadable(&run) {
         Some(unread) => Err(unread),

@@ -80,17 +80,19 @@ impl Head {
     /// Reduces a run as [`Side::of_run`] does, comparing each Gateway's rendering with the
     /// base's as it is made: the head's rendering is never kept, only what changed.
     /// The base's rendering is taken from `base` and freed as it is compared. `merged` is the
-    /// run's merge ([`crate::run::Model::merge`]), made by the caller beside other work.
+    /// run's merge ([`crate::run::Model::merge`]), made by the caller beside other work;
+    /// `findings`, the run's when located already (as in [`Side::of_located`]).
     pub fn of_run<'r>(
         base: &mut Side,
         run: &'r LintRun,
         merged: Option<Merged<'r>>,
+        findings: Option<findings::Findings>,
         options: &RenderOptions,
         graph: bool,
     ) -> Head {
         let repeated = repeated_gateways(run);
         let mut against = rendered::Against::new(std::mem::take(&mut base.rendered), repeated);
-        let side = reduce(run, merged, None, options, graph, &mut against);
+        let side = reduce(run, merged, findings, options, graph, &mut against);
         // The set of Gateways seen is for the tests' checks of the batching.
         let (rendered, _seen) = against.finish();
         Head { side, rendered }

@@ -213,7 +213,7 @@ fn diff_of(base: &LintRun, head: &LintRun, only: Option<BTreeSet<(String, String
         ..options()
     };
     let merged = head.model.as_ref().map(|m| m.merge());
-    let head = Head::of_run(&mut base, head, merged, &options, false);
+    let head = Head::of_run(&mut base, head, merged, None, &options, false);
     diff_head(&base, head)
 }
 

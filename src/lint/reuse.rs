@@ -5,6 +5,7 @@
 //! differently), and the positions in its results stay valid since the bytes are the same, so
 //! its findings are the same.
 
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -18,8 +19,8 @@ use super::{LintOptions, LintRun};
 
 /// The second run's files, and the first run's results for those it has the same.
 pub struct Reuse {
-    /// The second run's files' texts, by id.
-    wanted: Vec<Arc<str>>,
+    /// A digest of each of the second run's files' texts, by id.
+    wanted: Vec<u64>,
     state: Mutex<State>,
     /// How many files the second run took the results of.
     taken: AtomicUsize,
@@ -28,8 +29,10 @@ pub struct Reuse {
 }
 
 enum State {
-    /// The first run is to come: it keeps the results of the wanted files.
-    Keeping,
+    /// The first run is to come: it keeps the results of the wanted files, whose texts it
+    /// compares its own with (by id). They are let go after: the second run reads its files
+    /// again rather than hold them while the first renders.
+    Keeping(Vec<Arc<str>>),
     /// The first run kept these (by file id), for the second to take.
     Giving(Vec<Option<KeptFile>>),
 }
@@ -89,12 +92,23 @@ pub fn drop_aside<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new().spawn(move || drop(value));
 }
 
+/// A digest of a file's text: the second run's files are compared with the texts the first
+/// compared its own with by it (64 bits of SipHash: two texts that differ collide once in
+/// 2^64).
+fn digest(text: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
 impl Reuse {
     /// For a second run over `files` (their texts shared, not copied).
     pub fn for_files(files: &[SourceFile]) -> Reuse {
         Reuse {
-            wanted: files.iter().map(|f| Arc::clone(&f.text)).collect(),
-            state: Mutex::new(State::Keeping),
+            wanted: files.par_iter().map(|f| digest(&f.text)).collect(),
+            state: Mutex::new(State::Keeping(
+                files.iter().map(|f| Arc::clone(&f.text)).collect(),
+            )),
             taken: AtomicUsize::new(0),
             documents_taken: AtomicUsize::new(0),
         }
@@ -104,7 +118,7 @@ impl Reuse {
     /// has not taken yet.
     pub fn kept(&self) -> usize {
         match &*self.state.lock().unwrap_or_else(PoisonError::into_inner) {
-            State::Keeping => 0,
+            State::Keeping(_) => 0,
             State::Giving(kept) => kept.iter().flatten().count(),
         }
     }
@@ -146,7 +160,7 @@ impl Reuse {
     }
 
     fn wanted(&self, f: &SourceFile) -> bool {
-        self.wanted.get(f.id).is_some_and(|text| **text == *f.text)
+        self.wanted.get(f.id) == Some(&digest(&f.text))
     }
 
     /// The per-file pass of a run: the first run's keeps a copy of the wanted files' results
@@ -160,8 +174,9 @@ impl Reuse {
     ) -> Vec<FileResult> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         match &mut *state {
-            State::Keeping => {
-                let (results, kept) = self.keeping(files, options, collect_secrets);
+            State::Keeping(texts) => {
+                let texts = std::mem::take(texts);
+                let (results, kept) = self.keeping(files, &texts, options, collect_secrets);
                 *state = State::Giving(kept);
                 results
             }
@@ -190,13 +205,14 @@ impl Reuse {
     fn keeping(
         &self,
         files: &[SourceFile],
+        texts: &[Arc<str>],
         options: &LintOptions,
         collect_secrets: bool,
     ) -> (Vec<FileResult>, Vec<Option<KeptFile>>) {
         let registry = registry_of(options);
         let linted: Vec<(FileResult, Option<KeptFile>)> = files
             .par_iter()
-            .map(|f| match self.wanted.get(f.id) {
+            .map(|f| match texts.get(f.id) {
                 Some(other) if **other == *f.text => {
                     let r = lint_file(f, registry, options, collect_secrets);
                     let kept = Kept::of(collect_secrets, &r);
