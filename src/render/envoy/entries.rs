@@ -3,6 +3,8 @@
 //! matching rules of its child routes (which the merge stage links), recursively.
 
 use crate::render::pointer::Pointer;
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use super::super::Context;
@@ -31,6 +33,7 @@ pub enum Delegation {
 }
 
 /// One Envoy Route to be: a match of a rule of a route.
+#[derive(Clone)]
 pub struct Entry<'a> {
     pub route: &'a Object,
     /// The typed model of `route` (hostnames, rule names, annotations).
@@ -38,8 +41,9 @@ pub struct Entry<'a> {
     pub rule_index: usize,
     pub rule: &'a Value,
     pub match_index: usize,
-    /// The match, with a parent's when the child inherits it.
-    pub m: Value,
+    /// The match, with a parent's when the child inherits it (shared by the copies of the entry
+    /// on each virtual host that serves it).
+    pub m: Rc<Value>,
     /// The port of the listener it came in by (a redirect's default port).
     pub port: i64,
     pub delegation: Delegation,
@@ -144,7 +148,7 @@ fn expand<'a>(
                 rule_index: ri,
                 rule,
                 match_index: mi,
-                m,
+                m: Rc::new(m),
                 port: walk.port,
                 delegation,
                 root: route,

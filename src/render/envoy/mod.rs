@@ -23,6 +23,7 @@ mod plan;
 mod policy;
 mod route;
 mod route_check;
+mod route_memo;
 mod routes;
 mod settings;
 mod tls_options;
@@ -99,20 +100,11 @@ pub fn render_gateway<'c>(
         Some(_) => policy::Applied::default(),
         None => policies.gateway(gateway).unwrap_or_default(),
     };
-    let mut route_configs = Vec::new();
-    let mut filters_of: Vec<(String, Vec<Value>)> = Vec::new();
     let shared = routes::Shared {
         policies,
         gateway: &gateway_policy,
     };
-    for port in &plan.ports {
-        for rc in listeners::route_configs(&plan, port) {
-            let rendered = routes::render(ctx, &plan, &rc, &shared);
-            out.replaced.extend(rendered.replaced);
-            filters_of.push((rc.name.clone(), policies.ordered(&rendered.declarations)));
-            route_configs.push(rendered.value);
-        }
-    }
+    let (mut route_configs, filters_of) = route_configs(ctx, &plan, &shared, &mut out.replaced);
     let http_filters = |name: &str| {
         filters_of
             .iter()
@@ -159,6 +151,42 @@ pub fn render_gateway<'c>(
         out.resources.push(resource("Routes", "route", name, rc));
     }
     out
+}
+
+/// The Gateway's RouteConfigurations, and the HTTP filters each declares (by its name).
+type RouteConfigs = (Vec<Value>, Vec<(String, Vec<Value>)>);
+
+/// The RouteConfigurations of every port of the plan; the routes the controller's check replaced
+/// are added to `replaced`.
+fn route_configs(
+    ctx: &Context<'_>,
+    plan: &plan::Plan<'_>,
+    shared: &routes::Shared<'_, '_>,
+    replaced: &mut Vec<super::ReplacedRoute>,
+) -> RouteConfigs {
+    let configs: Vec<listeners::RouteConfig> = plan
+        .ports
+        .iter()
+        .flat_map(|port| listeners::route_configs(plan, port))
+        .collect();
+    // Every configuration's entries first: a route repeated among them is rendered once.
+    let mut entries = route_memo::EntryMemo::default();
+    let collected: Vec<routes::Collected<'_>> = configs
+        .iter()
+        .map(|rc| routes::collect(ctx, plan, rc, shared, &mut entries))
+        .collect();
+    drop(entries);
+    let mut memo = route_memo::RouteMemo::counting(collected.iter().flat_map(|c| c.entries()));
+    let mut values = Vec::new();
+    let mut filters_of = Vec::new();
+    for (rc, collected) in configs.iter().zip(collected) {
+        let rendered = routes::render(ctx, plan, rc, collected, shared, &mut memo);
+        replaced.extend(rendered.replaced);
+        let filters = shared.policies.ordered(&rendered.declarations);
+        filters_of.push((rc.name.clone(), filters));
+        values.push(rendered.value);
+    }
+    (values, filters_of)
 }
 
 fn resource(

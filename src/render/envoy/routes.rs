@@ -13,6 +13,7 @@ use super::matches;
 use super::plan::{Plan, domains};
 use super::policy::{Applied, METADATA, Policies};
 use super::route::route;
+use super::route_memo::{EntryMemo, RouteMemo};
 use super::underscored;
 use crate::model::Object;
 use crate::model::facts::RouteFacts;
@@ -36,16 +37,18 @@ pub struct Rendered {
     pub replaced: Vec<crate::render::ReplacedRoute>,
 }
 
-/// The RouteConfiguration of an HTTP filter chain.
+/// The RouteConfiguration of an HTTP filter chain, of its [`collect`]ed entries; `memo` holds the
+/// Gateway's repeated routes.
 pub fn render(
     ctx: &Context<'_>,
     plan: &Plan<'_>,
     rc: &RouteConfig,
+    collected: Collected<'_>,
     shared: &Shared<'_, '_>,
+    memo: &mut RouteMemo,
 ) -> Rendered {
     let mut declarations = BTreeMap::new();
     let mut replaced = Vec::new();
-    let collected = collect(ctx, plan, rc, shared);
     let mut rc_policy = collected.rc_policy;
     let mut hosts = Vec::new();
     for (domain, entries) in collected.by_domain {
@@ -58,14 +61,12 @@ pub fn render(
             hosts.push(json!({"domains": [domain], "name": vhost, "routes": replaced_routes()}));
             continue;
         }
-        let routes = host_routes(
-            ctx,
-            shared,
-            &vhost,
-            entries,
-            &mut declarations,
-            &mut replaced,
-        );
+        let mut out = HostRoutes {
+            declarations: &mut declarations,
+            replaced: &mut replaced,
+            memo,
+        };
+        let routes = host_routes(ctx, shared, &vhost, entries, &mut out);
         // Built field by field: `json!` would copy the routes through serialisation. A host
         // whose every route was dropped has none.
         let mut host = Value::Object(Map::from_iter([
@@ -119,7 +120,7 @@ pub fn render(
 }
 
 /// The entries of a route configuration by domain, with the policies of its listeners.
-struct Collected<'a> {
+pub struct Collected<'a> {
     by_domain: BTreeMap<String, Vec<Entry<'a>>>,
     /// The configuration's own policy: its one HTTPS listener's, else the Gateway's.
     rc_policy: Applied,
@@ -132,12 +133,21 @@ struct Collected<'a> {
     listener_failed: Option<String>,
 }
 
-/// The entries of the HTTP routes attached to the configuration's listeners, by domain.
-fn collect<'a>(
+impl<'a> Collected<'a> {
+    /// Every entry, of every domain.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry<'a>> {
+        self.by_domain.values().flatten()
+    }
+}
+
+/// The entries of the HTTP routes attached to the configuration's listeners, by domain; `memo`
+/// holds those of the Gateway's routes made so far.
+pub fn collect<'a>(
     ctx: &Context<'a>,
     plan: &Plan<'a>,
     rc: &RouteConfig,
     shared: &Shared<'_, '_>,
+    memo: &mut EntryMemo<'a>,
 ) -> Collected<'a> {
     // Listener-level settings: on the route configuration when it serves one listener, else on
     // the virtual hosts of each listener.
@@ -191,11 +201,19 @@ fn collect<'a>(
                 if entries.iter().any(|e| std::ptr::eq(e.route, *route)) {
                     continue;
                 }
-                entries::of_route(ctx, policies, route, l.port, entries);
+                entries.extend_from_slice(memo.of_route(ctx, policies, route, l.port));
             }
         }
     }
     out
+}
+
+/// What rendering a virtual host's routes adds to: its configuration's declarations and replaced
+/// routes, and the Gateway's repeated routes.
+struct HostRoutes<'o> {
+    declarations: &'o mut BTreeMap<String, Value>,
+    replaced: &'o mut Vec<crate::render::ReplacedRoute>,
+    memo: &'o mut RouteMemo,
 }
 
 /// The Envoy routes of one virtual host: its entries in precedence order, each rendered, replaced
@@ -206,8 +224,7 @@ fn host_routes(
     shared: &Shared<'_, '_>,
     vhost: &str,
     mut entries: Vec<Entry<'_>>,
-    declarations: &mut BTreeMap<String, Value>,
-    replaced: &mut Vec<crate::render::ReplacedRoute>,
+    out: &mut HostRoutes<'_>,
 ) -> Vec<Value> {
     sort_entries(ctx, &mut entries);
     let strict = ctx.options.validation_level == ValidationLevel::Strict;
@@ -231,7 +248,7 @@ fn host_routes(
         }
         if let Some(message) = refusal(e, &name, strict) {
             let id = &e.route.id;
-            replaced.push(crate::render::ReplacedRoute {
+            out.replaced.push(crate::render::ReplacedRoute {
                 kind: id.kind.clone(),
                 namespace: id.namespace.clone(),
                 name: id.name.clone(),
@@ -241,7 +258,12 @@ fn host_routes(
             routes.extend(invalid(e, name));
             continue;
         }
-        match route(ctx, e, name.clone(), shared, declarations) {
+        let rendered = out
+            .memo
+            .route(e, name.clone(), out.declarations, |name, declarations| {
+                route(ctx, e, name, shared, declarations)
+            });
+        match rendered {
             Ok(r) => routes.push(r),
             Err(_) => routes.extend(invalid(e, name)),
         }
