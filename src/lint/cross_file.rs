@@ -121,12 +121,15 @@ fn values_file(
 /// The merge stage's findings and policy statuses, for a run that keeps no model (`lint`).
 fn merge_findings(
     facts: Vec<Facts>,
+    layout: Option<merge::Layout>,
     resolved: &resolve::Resolved,
     merge_options: &merge::MergeOptions,
     verdicts: &Verdicts,
 ) -> (Vec<Diagnostic>, Vec<merge::PolicyStatus>) {
+    let layout = layout.unwrap_or_else(|| merge::Layout::new(&facts));
     let (diagnostics, mut statuses) = merge::findings_and_statuses(
         &facts,
+        layout,
         &resolved.attachments,
         &resolved.route_attachments,
         merge_options,
@@ -148,7 +151,14 @@ pub(super) fn cross_file_stages(
     let start = Instant::now();
     let mut g = gather(files.len(), per_file, options.needs);
     phases.mark("gather");
-    let mut resolved = resolve_all(&files, &g.facts, options);
+    let benched = options.bench.resolve || options.bench.merge;
+    let merges_here = options.needs == Needs::Findings && !benched;
+    // What the merge takes from the facts alone is made beside the resolve stage, whose work
+    // does not keep both cores busy throughout.
+    let (mut resolved, layout) = rayon::join(
+        || resolve_all(&files, &g.facts, options),
+        || merges_here.then(|| merge::Layout::new(&g.facts)),
+    );
     g.diagnostics.append(&mut resolved.diagnostics);
     phases.mark("resolve");
     let mut merge_options = merge::MergeOptions::from_config(&options.config.policy_merge);
@@ -168,7 +178,6 @@ pub(super) fn cross_file_stages(
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
-    let benched = options.bench.resolve || options.bench.merge;
     if options.needs == Needs::Editor && !benched {
         let merged = merge::merge(
             &g.facts,
@@ -194,7 +203,8 @@ pub(super) fn cross_file_stages(
             objects: g.objects,
         })
     } else {
-        let (found, statuses) = merge_findings(g.facts, &resolved, &merge_options, &verdicts);
+        let (found, statuses) =
+            merge_findings(g.facts, layout, &resolved, &merge_options, &verdicts);
         g.diagnostics.extend(found);
         policy_statuses = statuses;
         None

@@ -34,8 +34,8 @@ use crate::resolve::{Attachment, RouteAttachment};
 use crate::source::Span;
 
 pub use delegation::{delegates, delegates_to};
-pub use hierarchy::Hierarchy;
 pub(crate) use hierarchy::rule_of;
+pub use hierarchy::{Hierarchy, Layout};
 pub use status::{
     MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid, rejected,
 };
@@ -429,13 +429,15 @@ pub fn merge<'a>(
 
 /// The merge findings and the policy statuses alone (`lint`): each run of objects' effective
 /// policies is dropped as soon as it is judged, so that they are never held all at once.
+/// `layout` is the facts' [`Layout`], made beforehand (beside the resolve stage).
 pub fn findings_and_statuses(
     facts: &[Facts],
+    layout: Layout,
     attachments: &[Attachment],
     routes: &[RouteAttachment],
     options: &MergeOptions,
 ) -> (Vec<Diagnostic>, Vec<PolicyStatus>) {
-    let hierarchy = Hierarchy::new(facts, attachments, routes);
+    let hierarchy = Hierarchy::of(layout, facts, attachments, routes);
     let (_, seen, tally) = by_runs(facts, &hierarchy, options, false);
     let (diagnostics, statuses) =
         rayon::join(|| seen.finish(facts, &hierarchy), || tally.statuses(facts));
@@ -456,8 +458,10 @@ fn by_runs<'a>(
     options: &MergeOptions,
     keep: bool,
 ) -> (Vec<Vec<Effective<'a>>>, findings::Seen<'a>, status::Tally) {
-    let chains = chains::Chains::new(facts, hierarchy, options);
-    let judged = status::Judged::new(facts, hierarchy);
+    let (chains, judged) = rayon::join(
+        || chains::Chains::new(facts, hierarchy, options),
+        || status::Judged::new(facts, hierarchy),
+    );
     let runs: Vec<_> = (0..facts.len().div_ceil(RUN))
         .into_par_iter()
         .map(|n| {
