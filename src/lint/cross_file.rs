@@ -121,24 +121,27 @@ fn values_file(
 /// The merge stage's findings and policy statuses, for a run that keeps no model (`lint`).
 fn merge_findings(
     facts: Vec<Facts>,
-    layout: Option<merge::Layout>,
+    plan: Option<merge::Plan>,
     resolved: &resolve::Resolved,
     merge_options: &merge::MergeOptions,
     verdicts: &Verdicts,
 ) -> (Vec<Diagnostic>, Vec<merge::PolicyStatus>) {
-    let layout = layout.unwrap_or_else(|| merge::Layout::new(&facts));
-    let (diagnostics, mut statuses) = merge::findings_and_statuses(
-        &facts,
-        layout,
-        &resolved.attachments,
-        &resolved.route_attachments,
-        merge_options,
-    );
+    let plan = plan.unwrap_or_else(|| plan_of(&facts, merge::Layout::new(&facts), resolved));
+    let (diagnostics, mut statuses) = merge::findings_and_statuses(&facts, plan, merge_options);
     // Freeing 100,000 resources' facts takes a tenth of a second that the report need not
     // wait for: the pool's threads are idle by now.
     rayon::spawn(move || drop(facts));
     merge::mark_invalid(&mut statuses, verdicts);
     (diagnostics, statuses)
+}
+
+fn plan_of(facts: &[Facts], layout: merge::Layout, resolved: &resolve::Resolved) -> merge::Plan {
+    merge::Plan::new(
+        facts,
+        layout,
+        &resolved.attachments,
+        &resolved.route_attachments,
+    )
 }
 
 pub(super) fn cross_file_stages(
@@ -167,13 +170,22 @@ pub(super) fn cross_file_stages(
     if let Some(json) = &values_json {
         merge_options = merge_options.with_values(json);
     }
-    // Every reader of the findings from here on (reports, diff, the statuses render and explain
-    // derive from them) gets messages without the secrets they might quote.
-    secrets::scrub_findings(&files, &g.masked, &mut g.diagnostics);
-    // Why the controller does not accept each resource, decided once (before suppression: the
-    // controller does not read gwctl's suppressions).
-    let verdicts = Verdicts::of(&g.diagnostics);
-    merge_options.rejected = merge::rejected(&g.facts, &verdicts);
+    // The merge's plan does not depend on the findings: it is made beside their scrubbing and
+    // the verdicts, which run on one thread.
+    let (plan, (verdicts, rejected)) = rayon::join(
+        || layout.map(|layout| plan_of(&g.facts, layout, &resolved)),
+        || {
+            // Every reader of the findings from here on (reports, diff, the statuses render and
+            // explain derive from them) gets messages without the secrets they might quote.
+            secrets::scrub_findings(&files, &g.masked, &mut g.diagnostics);
+            // Why the controller does not accept each resource, decided once (before
+            // suppression: the controller does not read gwctl's suppressions).
+            let verdicts = Verdicts::of(&g.diagnostics);
+            let rejected = merge::rejected(&g.facts, &verdicts);
+            (verdicts, rejected)
+        },
+    );
+    merge_options.rejected = rejected;
     phases.mark("rejected");
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
@@ -203,8 +215,7 @@ pub(super) fn cross_file_stages(
             objects: g.objects,
         })
     } else {
-        let (found, statuses) =
-            merge_findings(g.facts, layout, &resolved, &merge_options, &verdicts);
+        let (found, statuses) = merge_findings(g.facts, plan, &resolved, &merge_options, &verdicts);
         g.diagnostics.extend(found);
         policy_statuses = statuses;
         None

@@ -214,27 +214,39 @@ pub(super) struct Chains<'a, 'h> {
     facts: &'a [Facts],
     h: &'h Hierarchy,
     options: &'h MergeOptions,
-    /// The rules each backend is reached from: the AI backend family of a backend, provider or
-    /// MCP target is computed once more per such rule, with the rule's levels below the
-    /// backend's own (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend
-    /// targetRef < spec.policies < inline policies).
-    reached: FastMap<usize, Vec<Place>>,
+    reached: &'h Reached,
+}
+
+/// The rules each backend is reached from: the AI backend family of a backend, provider or MCP
+/// target is computed once more per such rule, with the rule's levels below the backend's own
+/// (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend targetRef <
+/// spec.policies < inline policies).
+pub(super) type Reached = FastMap<usize, Vec<Place>>;
+
+/// [`Reached`], from the rules' backends.
+pub(super) fn reached(h: &Hierarchy) -> Reached {
+    let mut reached: Reached = FastMap::default();
+    for (&rule, backends) in &h.backends {
+        for &b in backends {
+            let rules = reached.entry(b).or_default();
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+    }
+    for rules in reached.values_mut() {
+        rules.sort();
+    }
+    reached
 }
 
 impl<'a, 'h> Chains<'a, 'h> {
-    pub(super) fn new(facts: &'a [Facts], h: &'h Hierarchy, options: &'h MergeOptions) -> Self {
-        let mut reached: FastMap<usize, Vec<Place>> = FastMap::default();
-        for (&rule, backends) in &h.backends {
-            for &b in backends {
-                let rules = reached.entry(b).or_default();
-                if !rules.contains(&rule) {
-                    rules.push(rule);
-                }
-            }
-        }
-        for rules in reached.values_mut() {
-            rules.sort();
-        }
+    pub(super) fn new(
+        facts: &'a [Facts],
+        h: &'h Hierarchy,
+        options: &'h MergeOptions,
+        reached: &'h Reached,
+    ) -> Self {
         Chains {
             facts,
             h,
@@ -248,7 +260,7 @@ impl<'a, 'h> Chains<'a, 'h> {
     pub(super) fn of_object(&self, i: usize) -> Vec<Effective<'a>> {
         let (facts, h) = (self.facts, self.h);
         let f = &facts[i];
-        let reached = &self.reached;
+        let reached = self.reached;
         let rule_steps = |rule: Place| rule_steps(h, rule);
         let no_rules: &[Place] = &[];
         let mut out = Vec::new();
