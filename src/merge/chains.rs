@@ -540,3 +540,7 @@ fn rule_steps(h: &Hierarchy, rule: Place) -> Vec<Step> {
     steps.push(Step::Attached(rule, Level::Rule));
     steps
 }
+
+#[cfg(test)]
+#[path = "tests_chains.rs"]
+mod tests;
