@@ -121,21 +121,27 @@ fn values_file(
 /// The merge stage's findings and policy statuses, for a run that keeps no model (`lint`).
 fn merge_findings(
     facts: Vec<Facts>,
+    plan: Option<merge::Plan>,
     resolved: &resolve::Resolved,
     merge_options: &merge::MergeOptions,
     verdicts: &Verdicts,
 ) -> (Vec<Diagnostic>, Vec<merge::PolicyStatus>) {
-    let (diagnostics, mut statuses) = merge::findings_and_statuses(
-        &facts,
-        &resolved.attachments,
-        &resolved.route_attachments,
-        merge_options,
-    );
+    let plan = plan.unwrap_or_else(|| plan_of(&facts, merge::Layout::new(&facts), resolved));
+    let (diagnostics, mut statuses) = merge::findings_and_statuses(&facts, plan, merge_options);
     // Freeing 100,000 resources' facts takes a tenth of a second that the report need not
     // wait for: the pool's threads are idle by now.
     rayon::spawn(move || drop(facts));
     merge::mark_invalid(&mut statuses, verdicts);
     (diagnostics, statuses)
+}
+
+fn plan_of(facts: &[Facts], layout: merge::Layout, resolved: &resolve::Resolved) -> merge::Plan {
+    merge::Plan::new(
+        facts,
+        layout,
+        &resolved.attachments,
+        &resolved.route_attachments,
+    )
 }
 
 pub(super) fn cross_file_stages(
@@ -148,7 +154,14 @@ pub(super) fn cross_file_stages(
     let start = Instant::now();
     let mut g = gather(files.len(), per_file, options.needs);
     phases.mark("gather");
-    let mut resolved = resolve_all(&files, &g.facts, options);
+    let benched = options.bench.resolve || options.bench.merge;
+    let merges_here = options.needs == Needs::Findings && !benched;
+    // What the merge takes from the facts alone is made beside the resolve stage, whose work
+    // does not keep both cores busy throughout.
+    let (mut resolved, layout) = rayon::join(
+        || resolve_all(&files, &g.facts, options),
+        || merges_here.then(|| merge::Layout::new(&g.facts)),
+    );
     g.diagnostics.append(&mut resolved.diagnostics);
     phases.mark("resolve");
     let mut merge_options = merge::MergeOptions::from_config(&options.config.policy_merge);
@@ -157,18 +170,26 @@ pub(super) fn cross_file_stages(
     if let Some(json) = &values_json {
         merge_options = merge_options.with_values(json);
     }
-    // Every reader of the findings from here on (reports, diff, the statuses render and explain
-    // derive from them) gets messages without the secrets they might quote.
-    secrets::scrub_findings(&files, &g.masked, &mut g.diagnostics);
-    // Why the controller does not accept each resource, decided once (before suppression: the
-    // controller does not read gwctl's suppressions).
-    let verdicts = Verdicts::of(&g.diagnostics);
-    merge_options.rejected = merge::rejected(&g.facts, &verdicts);
+    // The merge's plan does not depend on the findings: it is made beside their scrubbing and
+    // the verdicts, which run on one thread.
+    let (plan, (verdicts, rejected)) = rayon::join(
+        || layout.map(|layout| plan_of(&g.facts, layout, &resolved)),
+        || {
+            // Every reader of the findings from here on (reports, diff, the statuses render and
+            // explain derive from them) gets messages without the secrets they might quote.
+            secrets::scrub_findings(&files, &g.masked, &mut g.diagnostics);
+            // Why the controller does not accept each resource, decided once (before
+            // suppression: the controller does not read gwctl's suppressions).
+            let verdicts = Verdicts::of(&g.diagnostics);
+            let rejected = merge::rejected(&g.facts, &verdicts);
+            (verdicts, rejected)
+        },
+    );
+    merge_options.rejected = rejected;
     phases.mark("rejected");
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
-    let benched = options.bench.resolve || options.bench.merge;
     if options.needs == Needs::Editor && !benched {
         let merged = merge::merge(
             &g.facts,
@@ -194,7 +215,7 @@ pub(super) fn cross_file_stages(
             objects: g.objects,
         })
     } else {
-        let (found, statuses) = merge_findings(g.facts, &resolved, &merge_options, &verdicts);
+        let (found, statuses) = merge_findings(g.facts, plan, &resolved, &merge_options, &verdicts);
         g.diagnostics.extend(found);
         policy_statuses = statuses;
         None

@@ -34,7 +34,7 @@ fn family_of<'a>(kind: &str, field: &'a str, phase: Option<&str>) -> Option<(Fam
 
 /// Per family, the named settings of every place of a chain. A place sees a handful of
 /// families: a list searched in place costs less than a hash map made for each place.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Gathered<'a>(Vec<(Family, Vec<(&'a str, Setting<'a>)>)>);
 
 impl<'a> Gathered<'a> {
@@ -214,27 +214,39 @@ pub(super) struct Chains<'a, 'h> {
     facts: &'a [Facts],
     h: &'h Hierarchy,
     options: &'h MergeOptions,
-    /// The rules each backend is reached from: the AI backend family of a backend, provider or
-    /// MCP target is computed once more per such rule, with the rule's levels below the
-    /// backend's own (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend
-    /// targetRef < spec.policies < inline policies).
-    reached: FastMap<usize, Vec<Place>>,
+    reached: &'h Reached,
+}
+
+/// The rules each backend is reached from: the AI backend family of a backend, provider or MCP
+/// target is computed once more per such rule, with the rule's levels below the backend's own
+/// (decisions.md: Gateway < ... < Route rule < Service/AiGatewayBackend targetRef <
+/// spec.policies < inline policies).
+pub(super) type Reached = FastMap<usize, Vec<Place>>;
+
+/// [`Reached`], from the rules' backends.
+pub(super) fn reached(h: &Hierarchy) -> Reached {
+    let mut reached: Reached = FastMap::default();
+    for (&rule, backends) in &h.backends {
+        for &b in backends {
+            let rules = reached.entry(b).or_default();
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+    }
+    for rules in reached.values_mut() {
+        rules.sort();
+    }
+    reached
 }
 
 impl<'a, 'h> Chains<'a, 'h> {
-    pub(super) fn new(facts: &'a [Facts], h: &'h Hierarchy, options: &'h MergeOptions) -> Self {
-        let mut reached: FastMap<usize, Vec<Place>> = FastMap::default();
-        for (&rule, backends) in &h.backends {
-            for &b in backends {
-                let rules = reached.entry(b).or_default();
-                if !rules.contains(&rule) {
-                    rules.push(rule);
-                }
-            }
-        }
-        for rules in reached.values_mut() {
-            rules.sort();
-        }
+    pub(super) fn new(
+        facts: &'a [Facts],
+        h: &'h Hierarchy,
+        options: &'h MergeOptions,
+        reached: &'h Reached,
+    ) -> Self {
         Chains {
             facts,
             h,
@@ -248,7 +260,7 @@ impl<'a, 'h> Chains<'a, 'h> {
     pub(super) fn of_object(&self, i: usize) -> Vec<Effective<'a>> {
         let (facts, h) = (self.facts, self.h);
         let f = &facts[i];
-        let reached = &self.reached;
+        let reached = self.reached;
         let rule_steps = |rule: Place| rule_steps(h, rule);
         let no_rules: &[Place] = &[];
         let mut out = Vec::new();
@@ -291,7 +303,7 @@ impl<'a, 'h> Chains<'a, 'h> {
                     emit(lp, None, leaf, &listener_steps(h, lp), l.port, None);
                 }
             }
-            Spec::Route(route) => self.route_places(i, route, &mut emit),
+            Spec::Route(route) => self.route_places(i, route, &mut out),
             Spec::Service { ports } => {
                 let b = Place::Backend(i);
                 emit(
@@ -318,7 +330,7 @@ impl<'a, 'h> Chains<'a, 'h> {
                     emit(port, None, true, &steps, None, None);
                 }
             }
-            Spec::Backend { sections, .. } => self.backend_places(i, sections, &mut emit),
+            Spec::Backend { sections, .. } => self.backend_places(i, sections, &mut out),
             _ => {}
         }
         out
@@ -329,33 +341,51 @@ impl<'a, 'h> Chains<'a, 'h> {
     fn emit(
         &self,
         out: &mut Vec<Effective<'a>>,
-        (place, via, leaf): (Place, Option<Place>, bool),
+        at: (Place, Option<Place>, bool),
         steps: &[Step],
         port: Option<i64>,
         only: Option<Family>,
     ) {
-        let (facts, h, options) = (self.facts, self.h, self.options);
         let mut gathered = Gathered::default();
+        self.gather(&mut gathered, steps, port);
+        self.effective(out, at, gathered, only);
+    }
+
+    /// Adds the settings of the policies of `steps` to `gathered`, in order.
+    fn gather(&self, gathered: &mut Gathered<'a>, steps: &[Step], port: Option<i64>) {
+        let (facts, h, options) = (self.facts, self.h, self.options);
         let mut inherited = Inherited::default();
         for step in steps {
             match *step {
                 Step::Attached(at, level) => {
                     let policies = h.attached.get(&at).map(Vec::as_slice).unwrap_or(&[]);
                     for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
-                        gather_policy(facts, p, (level, inherited), port, &mut gathered);
+                        gather_policy(facts, p, (level, inherited), port, gathered);
                     }
                 }
                 Step::Extension(at) => {
                     let policies = h.extension.get(&at).map(Vec::as_slice).unwrap_or(&[]);
                     for &p in policies.iter().filter(|p| !options.rejected.contains(p)) {
                         let level = (Level::ExtensionRef, inherited);
-                        gather_policy(facts, p, level, port, &mut gathered);
+                        gather_policy(facts, p, level, port, gathered);
                     }
                 }
-                Step::Inline(source) => gather_inline(facts, source, &mut gathered),
+                Step::Inline(source) => gather_inline(facts, source, gathered),
                 Step::Inherit(i) => inherited = i,
             }
         }
+    }
+
+    /// The effective policies of one place (every family, or `only` one) from the settings of
+    /// its chain.
+    fn effective(
+        &self,
+        out: &mut Vec<Effective<'a>>,
+        (place, via, leaf): (Place, Option<Place>, bool),
+        gathered: Gathered<'a>,
+        only: Option<Family>,
+    ) {
+        let (facts, h, options) = (self.facts, self.h, self.options);
         let mut families: Vec<_> = gathered
             .0
             .into_iter()
@@ -378,7 +408,7 @@ impl<'a, 'h> Chains<'a, 'h> {
 
     /// A route's places: the route and its rules through each listener it hangs from, and a
     /// delegated child's rules through each rule delegating to it.
-    fn route_places(&self, i: usize, route: &RouteFacts, emit: &mut Emit<'_>) {
+    fn route_places(&self, i: usize, route: &RouteFacts, out: &mut Vec<Effective<'a>>) {
         let (facts, h) = (self.facts, self.h);
         let rp = Place::Route(i);
         let parents = h.parents.get(&i).map(Vec::as_slice).unwrap_or(&[]);
@@ -390,19 +420,29 @@ impl<'a, 'h> Chains<'a, 'h> {
         for via in vias {
             let mut steps = via.map_or_else(Vec::new, |lp| listener_steps(h, lp));
             steps.push(Step::Attached(rp, Level::Route));
-            let above_rules = steps.len();
-            emit(rp, via, route.rules.is_empty(), &steps, None, None);
+            // The route's chain begins each of its rules' chains: gathered once for them all.
+            let mut above = Gathered::default();
+            self.gather(&mut above, &steps, None);
             // A route reached only by delegation has its rules' policies through the
             // rules delegating to it (below), not on their own.
-            if parents.is_empty() && h.delegators.contains_key(&i) {
+            let own_rules = !(parents.is_empty() && h.delegators.contains_key(&i));
+            let rules = if own_rules { route.rules.len() } else { 0 };
+            let at = (rp, via, route.rules.is_empty());
+            if rules == 0 {
+                self.effective(out, at, above, None);
                 continue;
             }
-            for ri in 0..route.rules.len() {
+            self.effective(out, at, above.clone(), None);
+            for ri in 0..rules {
                 let rule = Place::Rule(i, ri);
-                steps.truncate(above_rules);
-                steps.push(Step::Attached(rule, Level::Rule));
-                steps.push(Step::Extension(rule));
-                emit(rule, via, true, &steps, None, None);
+                let mut gathered = if ri + 1 < rules {
+                    above.clone()
+                } else {
+                    std::mem::take(&mut above)
+                };
+                let steps = [Step::Attached(rule, Level::Rule), Step::Extension(rule)];
+                self.gather(&mut gathered, &steps, None);
+                self.effective(out, (rule, via, true), gathered, None);
             }
         }
         // A delegated child's rules, once per rule that delegates to the route: its own
@@ -417,29 +457,28 @@ impl<'a, 'h> Chains<'a, 'h> {
                     Step::Extension(rule),
                 ];
                 steps.extend(above.iter().copied());
-                emit(rule, Some(parent), true, &steps, None, None);
+                self.emit(out, (rule, Some(parent), true), &steps, None, None);
             }
         }
     }
 
     /// An AiGatewayBackend's places: the backend, its providers or MCP targets, each also
     /// through every rule that reaches it.
-    fn backend_places(&self, i: usize, sections: &[String], emit: &mut Emit<'_>) {
-        let h = self.h;
-        let reached = &self.reached;
-        let rule_steps = |rule: Place| rule_steps(h, rule);
-        let no_rules: &[Place] = &[];
+    fn backend_places(&self, i: usize, sections: &[String], out: &mut Vec<Effective<'a>>) {
         let inline = self.facts[i].inline_policies.as_deref();
         let b = Place::Backend(i);
         let own = Step::Inline(Source::BackendSpec(i));
-        emit(
-            b,
-            None,
-            sections.is_empty(),
+        let at = (b, None, sections.is_empty());
+        self.emit(
+            out,
+            at,
             &[Step::Attached(b, Level::Backend), own],
             None,
             None,
         );
+        // Each reaching rule's chain begins the backend's and every section's chain through it:
+        // gathered once per rule, its AI backend settings alone (the only family kept there).
+        let reaching = self.reaching(i);
         for (si, name) in sections.iter().enumerate() {
             let p = Place::Provider(i, si);
             let mut steps = vec![
@@ -450,25 +489,41 @@ impl<'a, 'h> Chains<'a, 'h> {
             if let Some(k) = inline.and_then(|x| x.sections.iter().position(|(n, _)| n == name)) {
                 steps.push(Step::Inline(Source::Provider(i, k)));
             }
-            emit(p, None, true, &steps, None, None);
-            for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
-                let mut chain = rule_steps(rule);
-                chain.extend(steps.iter().copied());
-                emit(p, Some(rule), true, &chain, None, Some(Family::AiBackend));
+            self.emit(out, (p, None, true), &steps, None, None);
+            for (rule, above) in &reaching {
+                let mut gathered = above.clone();
+                self.gather(&mut gathered, &steps, None);
+                let at = (p, Some(*rule), true);
+                self.effective(out, at, gathered, Some(Family::AiBackend));
             }
         }
         if sections.is_empty() {
-            for &rule in reached.get(&i).map(Vec::as_slice).unwrap_or(no_rules) {
-                let mut chain = rule_steps(rule);
-                chain.extend([Step::Attached(b, Level::Backend), own]);
-                emit(b, Some(rule), true, &chain, None, Some(Family::AiBackend));
+            for (rule, mut gathered) in reaching {
+                self.gather(
+                    &mut gathered,
+                    &[Step::Attached(b, Level::Backend), own],
+                    None,
+                );
+                let at = (b, Some(rule), true);
+                self.effective(out, at, gathered, Some(Family::AiBackend));
             }
         }
     }
-}
 
-/// What receives a place's chain: (place, via, leaf, steps, port, only one family).
-type Emit<'e> = dyn FnMut(Place, Option<Place>, bool, &[Step], Option<i64>, Option<Family>) + 'e;
+    /// The rules that reach backend `b`, each with the AI backend settings of its chain.
+    fn reaching(&self, b: usize) -> Vec<(Place, Gathered<'a>)> {
+        let rules = self.reached.get(&b).map(Vec::as_slice).unwrap_or(&[]);
+        rules
+            .iter()
+            .map(|&rule| {
+                let mut gathered = Gathered::default();
+                self.gather(&mut gathered, &rule_steps(self.h, rule), None);
+                gathered.0.retain(|(f, _)| *f == Family::AiBackend);
+                (rule, gathered)
+            })
+            .collect()
+    }
+}
 
 /// The steps of a rule's chain down to the rule: its route's first listener's, the route's, the
 /// rule's.
@@ -485,3 +540,7 @@ fn rule_steps(h: &Hierarchy, rule: Place) -> Vec<Step> {
     steps.push(Step::Attached(rule, Level::Rule));
     steps
 }
+
+#[cfg(test)]
+#[path = "tests_chains.rs"]
+mod tests;

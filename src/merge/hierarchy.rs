@@ -31,32 +31,72 @@ pub struct Hierarchy {
     pub set_parent: FastMap<usize, usize>,
 }
 
-impl Hierarchy {
-    pub fn new(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
-        // The name index, the attached policies, the delegation links and the listeners routes
-        // hang from do not depend on each other.
-        let ((by_name, (parents, children)), (attached, (delegators, delegates))) = rayon::join(
-            || rayon::join(|| names(facts), || hang(routes)),
-            || {
-                rayon::join(
-                    || attached_places(facts, attachments),
-                    || super::delegation::links(facts),
-                )
-            },
-        );
+/// The part of the [`Hierarchy`] the facts alone decide (delegation, listener sets, what each
+/// rule names): made before the resolve stage's attachments are known, so that `lint` builds it
+/// beside the resolve stage instead of after it.
+#[derive(Default)]
+pub struct Layout {
+    extension: FastMap<Place, Vec<usize>>,
+    backends: FastMap<Place, Vec<usize>>,
+    delegators: FastMap<usize, Vec<Place>>,
+    delegates: FastMap<Place, Vec<usize>>,
+    set_parent: FastMap<usize, usize>,
+}
+
+impl Layout {
+    pub fn new(facts: &[Facts]) -> Self {
+        // The name index and the delegation links do not depend on each other.
+        let (by_name, (delegators, delegates)) =
+            rayon::join(|| names(facts), || super::delegation::links(facts));
         let (set_parent, (extension, backends)) = rayon::join(
             || set_parents(facts, &by_name),
             || rule_targets(facts, &by_name),
         );
-        Hierarchy {
-            attached,
+        Layout {
             extension,
-            parents,
-            children,
             backends,
             delegators,
             delegates,
             set_parent,
+        }
+    }
+}
+
+impl Hierarchy {
+    pub fn new(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
+        // The layout does not depend on the attachments.
+        let (layout, hierarchy) = rayon::join(
+            || Layout::new(facts),
+            || Hierarchy::of(Layout::default(), facts, attachments, routes),
+        );
+        Hierarchy {
+            extension: layout.extension,
+            backends: layout.backends,
+            delegators: layout.delegators,
+            delegates: layout.delegates,
+            set_parent: layout.set_parent,
+            ..hierarchy
+        }
+    }
+
+    /// The hierarchy of a [`Layout`] made earlier from the same facts.
+    pub fn of(
+        layout: Layout,
+        facts: &[Facts],
+        attachments: &[Attachment],
+        routes: &[RouteAttachment],
+    ) -> Self {
+        let ((parents, children), attached) =
+            rayon::join(|| hang(routes), || attached_places(facts, attachments));
+        Hierarchy {
+            attached,
+            extension: layout.extension,
+            parents,
+            children,
+            backends: layout.backends,
+            delegators: layout.delegators,
+            delegates: layout.delegates,
+            set_parent: layout.set_parent,
         }
     }
 

@@ -34,8 +34,8 @@ use crate::resolve::{Attachment, RouteAttachment};
 use crate::source::Span;
 
 pub use delegation::{delegates, delegates_to};
-pub use hierarchy::Hierarchy;
 pub(crate) use hierarchy::rule_of;
+pub use hierarchy::{Hierarchy, Layout};
 pub use status::{
     MSG_ACCEPTED, MSG_ATTACHED, PolicyCondition, PolicyStatus, mark_invalid, rejected,
 };
@@ -400,8 +400,9 @@ pub fn merge<'a>(
     routes: &[RouteAttachment],
     options: &MergeOptions,
 ) -> Merged<'a> {
-    let hierarchy = Hierarchy::new(facts, attachments, routes);
-    let (runs, seen, tally) = by_runs(facts, &hierarchy, options, true);
+    let plan = Plan::of(facts, Hierarchy::new(facts, attachments, routes));
+    let (runs, seen, tally) = by_runs(facts, &plan, options, true);
+    let hierarchy = plan.hierarchy;
     // Sized once: grown by doubling, the list would be copied and held twice over.
     let mut effective: Vec<Effective<'a>> = Vec::with_capacity(runs.iter().map(Vec::len).sum());
     for run in runs {
@@ -427,20 +428,53 @@ pub fn merge<'a>(
     }
 }
 
+/// What the merge makes before it needs to know the policies the controller rejects (the
+/// hierarchy, the rules reaching each backend, the places each policy is judged at): `lint`
+/// makes it beside the work that finds those.
+pub struct Plan {
+    hierarchy: Hierarchy,
+    reached: chains::Reached,
+    judged: status::Judged,
+}
+
+impl Plan {
+    /// The plan of the facts, from their [`Layout`] (made beforehand) and the attachments.
+    pub fn new(
+        facts: &[Facts],
+        layout: Layout,
+        attachments: &[Attachment],
+        routes: &[RouteAttachment],
+    ) -> Self {
+        Plan::of(facts, Hierarchy::of(layout, facts, attachments, routes))
+    }
+
+    fn of(facts: &[Facts], hierarchy: Hierarchy) -> Self {
+        let (reached, judged) = rayon::join(
+            || chains::reached(&hierarchy),
+            || status::Judged::new(facts, &hierarchy),
+        );
+        Plan {
+            hierarchy,
+            reached,
+            judged,
+        }
+    }
+}
+
 /// The merge findings and the policy statuses alone (`lint`): each run of objects' effective
 /// policies is dropped as soon as it is judged, so that they are never held all at once.
+/// `plan` is the facts' [`Plan`].
 pub fn findings_and_statuses(
     facts: &[Facts],
-    attachments: &[Attachment],
-    routes: &[RouteAttachment],
+    plan: Plan,
     options: &MergeOptions,
 ) -> (Vec<Diagnostic>, Vec<PolicyStatus>) {
-    let hierarchy = Hierarchy::new(facts, attachments, routes);
-    let (_, seen, tally) = by_runs(facts, &hierarchy, options, false);
+    let (_, seen, tally) = by_runs(facts, &plan, options, false);
+    let hierarchy = &plan.hierarchy;
     let (diagnostics, statuses) =
-        rayon::join(|| seen.finish(facts, &hierarchy), || tally.statuses(facts));
+        rayon::join(|| seen.finish(facts, hierarchy), || tally.statuses(facts));
     // Hundreds of thousands of small vectors, freed while the caller goes on.
-    rayon::spawn(move || drop(hierarchy));
+    rayon::spawn(move || drop(plan));
     (diagnostics, statuses)
 }
 
@@ -452,12 +486,12 @@ const RUN: usize = 512;
 /// the findings and statuses learnt from them, made in parallel and put together in order.
 fn by_runs<'a>(
     facts: &'a [Facts],
-    hierarchy: &Hierarchy,
+    plan: &Plan,
     options: &MergeOptions,
     keep: bool,
 ) -> (Vec<Vec<Effective<'a>>>, findings::Seen<'a>, status::Tally) {
-    let chains = chains::Chains::new(facts, hierarchy, options);
-    let judged = status::Judged::new(facts, hierarchy);
+    let (hierarchy, judged) = (&plan.hierarchy, &plan.judged);
+    let chains = chains::Chains::new(facts, hierarchy, options, &plan.reached);
     let runs: Vec<_> = (0..facts.len().div_ceil(RUN))
         .into_par_iter()
         .map(|n| {
@@ -465,7 +499,7 @@ fn by_runs<'a>(
             let effective: Vec<Effective<'a>> =
                 objects.clone().flat_map(|i| chains.of_object(i)).collect();
             let seen = findings::Seen::of(facts, &effective);
-            let tally = status::Tally::of(facts, hierarchy, &judged, objects, &effective);
+            let tally = status::Tally::of(facts, hierarchy, judged, objects, &effective);
             (keep.then_some(effective), seen, tally)
         })
         .collect();
