@@ -181,10 +181,13 @@ impl Reuse {
                 results
             }
             State::Giving(kept) => {
+                // Each file's text digested on the pool, not one after the other here.
+                let same: Vec<bool> = files.par_iter().map(|f| self.wanted(f)).collect();
                 let plans: Vec<Plan> = files
                     .iter()
-                    .map(|f| {
-                        let slot = kept.get_mut(f.id).filter(|_| self.wanted(f));
+                    .zip(same)
+                    .map(|(f, same)| {
+                        let slot = kept.get_mut(f.id).filter(|_| same);
                         match slot.and_then(Option::take) {
                             Some(KeptFile::Whole(k)) => match k.whole(collect_secrets) {
                                 Some(r) => Plan::Taken(r),
