@@ -236,9 +236,8 @@ fn same_in(text: &str, other: &str, root: Span) -> bool {
 
 /// Whether a line of `text` starting at `at` is a document marker (`---` or `...`).
 fn is_marker(text: &str, at: usize) -> bool {
-    let rest = &text.as_bytes()[at.min(text.len())..];
-    (rest.starts_with(b"---") || rest.starts_with(b"..."))
-        && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+    let line = &text.as_bytes()[at.min(text.len())..];
+    parse::is_marker_line(line, b"---") || parse::is_marker_line(line, b"...")
 }
 
 /// The start of the last marker line starting at or before `at`; 0 when there is none.
@@ -248,7 +247,7 @@ fn marker_before(text: &str, at: usize) -> usize {
     loop {
         let start = memchr::memrchr2(b'\n', b'\r', &bytes[..line_end]).map_or(0, |i| i + 1);
         if start == 0 || is_marker(text, start) {
-            return if is_marker(text, start) { start } else { 0 };
+            return start;
         }
         line_end = start - 1;
     }

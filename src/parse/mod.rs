@@ -13,4 +13,6 @@ mod text;
 mod yaml;
 
 pub use node::{Entry, Node, PathSeg, Str, Text, Value, parse_path};
-pub use yaml::{Limits, MAX_DEPTH_CAP, ParsedDocument, ParsedFile, RUN_ALIAS_FACTOR, parse_file};
+pub use yaml::{
+    Limits, MAX_DEPTH_CAP, ParsedDocument, ParsedFile, RUN_ALIAS_FACTOR, is_marker_line, parse_file,
+};

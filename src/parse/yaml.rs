@@ -266,14 +266,17 @@ fn next_document_marker(text: &str, from: usize, base: usize) -> Option<usize> {
         if rest.is_empty() {
             return None;
         }
-        if line > base
-            && rest.starts_with(b"---")
-            && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
-        {
+        if line > base && is_marker_line(rest, b"---") {
             return Some(line);
         }
         line = next_line(text, line)?;
     }
+}
+
+/// Whether `line` (the text from a line's start) begins with the document marker `marker`
+/// (`---` or `...`) standing alone: followed by a blank or the line's or text's end.
+pub fn is_marker_line(line: &[u8], marker: &[u8; 3]) -> bool {
+    line.starts_with(marker) && matches!(line.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 /// Start of the line after the one at `from` (LF, CR LF or a lone CR ends a line).
