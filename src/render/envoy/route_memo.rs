@@ -113,9 +113,7 @@ impl RouteMemo {
         };
         slot.left -= 1;
         if let Some(done) = &mut slot.done {
-            for (k, v) in &done.declarations {
-                declarations.entry(k.clone()).or_insert_with(|| v.clone());
-            }
+            declare(&done.declarations, declarations);
             let route = if slot.left == 0 {
                 std::mem::replace(&mut done.route, Ok(Value::Null))
             } else {
@@ -125,9 +123,7 @@ impl RouteMemo {
         }
         let mut own = Declarations::new();
         let route = render(name.clone(), &mut own);
-        for (k, v) in &own {
-            declarations.entry(k.clone()).or_insert_with(|| v.clone());
-        }
+        declare(&own, declarations);
         // A rendering whose name is not the one given (a field of the rule's overwrote it) is
         // not renamed: such a route is rendered each time.
         let keeps = route.as_ref().map_or(true, |r| {
@@ -142,6 +138,14 @@ impl RouteMemo {
             slot.left = 0;
         }
         route
+    }
+}
+
+/// Adds a rendering's declarations to the route configuration's, as the rendering does (the
+/// first of a name stays).
+fn declare(own: &Declarations, into: &mut Declarations) {
+    for (k, v) in own {
+        into.entry(k.clone()).or_insert_with(|| v.clone());
     }
 }
 
