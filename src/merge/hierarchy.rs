@@ -34,7 +34,6 @@ pub struct Hierarchy {
 /// The part of the [`Hierarchy`] the facts alone decide (delegation, listener sets, what each
 /// rule names): made before the resolve stage's attachments are known, so that `lint` builds it
 /// beside the resolve stage instead of after it.
-#[derive(Default)]
 pub struct Layout {
     extension: FastMap<Place, Vec<usize>>,
     backends: FastMap<Place, Vec<usize>>,
@@ -62,21 +61,34 @@ impl Layout {
     }
 }
 
+/// The part of the [`Hierarchy`] the resolve stage's attachments decide: the policies on each
+/// place and the listeners each route hangs from.
+struct Attached {
+    policies: FastMap<Place, Vec<usize>>,
+    parents: FastMap<usize, Vec<Place>>,
+    children: FastMap<Place, Vec<usize>>,
+}
+
+impl Attached {
+    fn new(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
+        let ((parents, children), policies) =
+            rayon::join(|| hang(routes), || attached_places(facts, attachments));
+        Attached {
+            policies,
+            parents,
+            children,
+        }
+    }
+}
+
 impl Hierarchy {
     pub fn new(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
         // The layout does not depend on the attachments.
-        let (layout, hierarchy) = rayon::join(
+        let (layout, attached) = rayon::join(
             || Layout::new(facts),
-            || Hierarchy::of(Layout::default(), facts, attachments, routes),
+            || Attached::new(facts, attachments, routes),
         );
-        Hierarchy {
-            extension: layout.extension,
-            backends: layout.backends,
-            delegators: layout.delegators,
-            delegates: layout.delegates,
-            set_parent: layout.set_parent,
-            ..hierarchy
-        }
+        Hierarchy::assemble(layout, attached)
     }
 
     /// The hierarchy of a [`Layout`] made earlier from the same facts.
@@ -86,13 +98,15 @@ impl Hierarchy {
         attachments: &[Attachment],
         routes: &[RouteAttachment],
     ) -> Self {
-        let ((parents, children), attached) =
-            rayon::join(|| hang(routes), || attached_places(facts, attachments));
+        Hierarchy::assemble(layout, Attached::new(facts, attachments, routes))
+    }
+
+    fn assemble(layout: Layout, attached: Attached) -> Self {
         Hierarchy {
-            attached,
+            attached: attached.policies,
             extension: layout.extension,
-            parents,
-            children,
+            parents: attached.parents,
+            children: attached.children,
             backends: layout.backends,
             delegators: layout.delegators,
             delegates: layout.delegates,
