@@ -126,8 +126,8 @@ fn reduce<'r>(
     graph: bool,
     sink: &mut (impl render::Sink + Send),
 ) -> Side {
-    // One merge serves the effective-policy section and the rendering.
     let mut phases = crate::lint::Phases::start();
+    // One merge (the caller's) serves the rendering, the topology and the effective policies.
     render::render_merged_into(run, merged.as_ref(), options, sink);
     phases.mark("side render");
     let graph = merged
