@@ -67,6 +67,9 @@ pub struct Model {
     /// The resolve stage's ReferenceGrants: render and the statuses ask them, not a copy.
     pub grants: resolve::Grants,
     pub merge_options: merge::MergeOptions,
+    /// What the merge needs of the facts and attachments alone, made beside the lint stages:
+    /// each merge of the model starts from it.
+    pub plan: merge::Plan,
     /// The chart values file (`--values`) as JSON, for the controller settings render reads.
     pub values: Option<serde_json::Value>,
     /// Every named resource, in input order, when the command renders (`Needs::Diff`,
@@ -77,12 +80,7 @@ pub struct Model {
 impl Model {
     /// Runs the merge stage.
     pub fn merge(&self) -> merge::Merged<'_> {
-        merge::merge(
-            &self.facts,
-            &self.attachments,
-            &self.route_attachments,
-            &self.merge_options,
-        )
+        merge::merge(&self.facts, &self.plan, &self.merge_options)
     }
 
     /// The predicted policy statuses of a merge, with the run's verdicts marking the policies

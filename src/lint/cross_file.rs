@@ -121,12 +121,10 @@ fn values_file(
 /// The merge stage's findings and policy statuses, for a run that keeps no model (`lint`).
 fn merge_findings(
     facts: Vec<Facts>,
-    plan: Option<merge::Plan>,
-    resolved: &resolve::Resolved,
+    plan: merge::Plan,
     merge_options: &merge::MergeOptions,
     verdicts: &Verdicts,
 ) -> (Vec<Diagnostic>, Vec<merge::PolicyStatus>) {
-    let plan = plan.unwrap_or_else(|| plan_of(&facts, merge::Layout::new(&facts), resolved));
     let (diagnostics, mut statuses) = merge::findings_and_statuses(&facts, plan, merge_options);
     // Freeing 100,000 resources' facts takes a tenth of a second that the report need not
     // wait for: the pool's threads are idle by now.
@@ -155,12 +153,11 @@ pub(super) fn cross_file_stages(
     let mut g = gather(files.len(), per_file, options.needs);
     phases.mark("gather");
     let benched = options.bench.resolve || options.bench.merge;
-    let merges_here = options.needs == Needs::Findings && !benched;
     // What the merge takes from the facts alone is made beside the resolve stage, whose work
     // does not keep both cores busy throughout.
     let (mut resolved, layout) = rayon::join(
         || resolve_all(&files, &g.facts, options),
-        || merges_here.then(|| merge::Layout::new(&g.facts)),
+        || (!benched).then(|| merge::Layout::new(&g.facts)),
     );
     g.diagnostics.append(&mut resolved.diagnostics);
     phases.mark("resolve");
@@ -190,35 +187,33 @@ pub(super) fn cross_file_stages(
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
-    if options.needs == Needs::Editor && !benched {
-        let merged = merge::merge(
-            &g.facts,
-            &resolved.attachments,
-            &resolved.route_attachments,
-            &merge_options,
-        );
-        g.diagnostics.extend(merged.diagnostics);
-        policy_statuses = merged.statuses;
-        merge::mark_invalid(&mut policy_statuses, &verdicts);
-    }
-    let model = if benched {
-        None
-    } else if options.needs != Needs::Findings {
-        Some(Model {
-            facts: g.facts,
-            attachments: resolved.attachments,
-            route_attachments: resolved.route_attachments,
-            unresolved_backends: resolved.unresolved_backends,
-            grants: resolved.grants,
-            merge_options,
-            values: values_json,
-            objects: g.objects,
-        })
-    } else {
-        let (found, statuses) = merge_findings(g.facts, plan, &resolved, &merge_options, &verdicts);
-        g.diagnostics.extend(found);
-        policy_statuses = statuses;
-        None
+    let model = match plan {
+        None => None,
+        Some(plan) if options.needs == Needs::Findings => {
+            let (found, statuses) = merge_findings(g.facts, plan, &merge_options, &verdicts);
+            g.diagnostics.extend(found);
+            policy_statuses = statuses;
+            None
+        }
+        Some(plan) => {
+            if options.needs == Needs::Editor {
+                let merged = merge::merge(&g.facts, &plan, &merge_options);
+                g.diagnostics.extend(merged.diagnostics);
+                policy_statuses = merged.statuses;
+                merge::mark_invalid(&mut policy_statuses, &verdicts);
+            }
+            Some(Model {
+                facts: g.facts,
+                attachments: resolved.attachments,
+                route_attachments: resolved.route_attachments,
+                unresolved_backends: resolved.unresolved_backends,
+                grants: resolved.grants,
+                merge_options,
+                plan,
+                values: values_json,
+                objects: g.objects,
+            })
+        }
     };
     phases.mark("merge");
     g.diagnostics.sort_by(report_order);

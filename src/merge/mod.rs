@@ -374,7 +374,7 @@ pub struct Effective<'a> {
 }
 
 pub struct Merged<'a> {
-    pub hierarchy: Hierarchy,
+    pub hierarchy: &'a Hierarchy,
     pub effective: Vec<Effective<'a>>,
     pub statuses: Vec<PolicyStatus>,
     pub diagnostics: Vec<Diagnostic>,
@@ -393,16 +393,11 @@ impl<'a> Merged<'a> {
     }
 }
 
-/// Computes every place's effective policies, the policy statuses and the merge findings.
-pub fn merge<'a>(
-    facts: &'a [Facts],
-    attachments: &[Attachment],
-    routes: &[RouteAttachment],
-    options: &MergeOptions,
-) -> Merged<'a> {
-    let plan = Plan::of(facts, Hierarchy::new(facts, attachments, routes));
-    let (runs, seen, tally) = by_runs(facts, &plan, options, true);
-    let hierarchy = plan.hierarchy;
+/// Computes every place's effective policies, the policy statuses and the merge findings, from
+/// the facts' [`Plan`] (made once, beside the lint stages, and kept with the model).
+pub fn merge<'a>(facts: &'a [Facts], plan: &'a Plan, options: &MergeOptions) -> Merged<'a> {
+    let (runs, seen, tally) = by_runs(facts, plan, options, true);
+    let hierarchy = &plan.hierarchy;
     // Sized once: grown by doubling, the list would be copied and held twice over.
     let mut effective: Vec<Effective<'a>> = Vec::with_capacity(runs.iter().map(Vec::len).sum());
     for run in runs {
@@ -417,7 +412,7 @@ pub fn merge<'a>(
             }
             by_place
         },
-        || rayon::join(|| seen.finish(facts, &hierarchy), || tally.statuses(facts)),
+        || rayon::join(|| seen.finish(facts, hierarchy), || tally.statuses(facts)),
     );
     Merged {
         hierarchy,
