@@ -187,7 +187,8 @@ pub fn render_merged_into<'a>(
     options: &'a RenderOptions,
     sink: &mut (impl Sink + Send),
 ) {
-    render_to_sink(run, merged, options, sink);
+    let options = &*with_values(run, options);
+    render_to_sink(&Context::new(run, merged, options), sink);
 }
 
 /// Where a rendering goes, piece by piece in output order (see [`render_into`]).
@@ -222,9 +223,14 @@ pub trait Sink {
 /// at a time (to `sink`, in output order): nothing of the rendering is kept.
 pub fn render_into(run: &LintRun, options: &RenderOptions, sink: &mut (impl Sink + Send)) {
     let mut phases = crate::lint::Phases::start();
-    let merged = run.model.as_ref().map(|m| m.merge());
+    let options = &*with_values(run, options);
+    // The lookups read no effective policy: made while the merge runs.
+    let (merged, lookups) = rayon::join(
+        || run.model.as_ref().map(|m| m.merge()),
+        || status::Lookups::new(run, options),
+    );
     phases.mark("merge");
-    render_to_sink(run, merged.as_ref(), options, sink);
+    render_to_sink(&Context::of(lookups, merged.as_ref()), sink);
 }
 
 /// The rendering kept, but for the Gateways handed to `each` (a chunk at a time).
@@ -274,20 +280,15 @@ fn render_with<'a>(
         each,
         out: Rendered::default(),
     };
-    render_to_sink(run, merged, options, &mut collect);
+    let options = &*with_values(run, options);
+    render_to_sink(&Context::new(run, merged, options), &mut collect);
     collect.out
 }
 
-fn render_to_sink<'a, S: Sink + Send>(
-    run: &'a LintRun,
-    merged: Option<&'a Merged<'a>>,
-    options: &'a RenderOptions,
-    sink: &mut S,
-) {
-    let options = &*with_values(run, options);
+fn render_to_sink<S: Sink + Send>(ctx: &Context<'_>, sink: &mut S) {
+    let options = ctx.options;
     // `GWCTL_BENCH_PHASES=1`: each step's wall time, after the lint stages'.
     let mut phases = crate::lint::Phases::start();
-    let ctx = Context::new(run, merged, options);
     let mut out = Rendered::default();
     let mut selected = ctx.selected();
     // What belongs to no single Gateway is made for the whole selection, rendered or not.
@@ -302,11 +303,11 @@ fn render_to_sink<'a, S: Sink + Send>(
     let ((envoy_prepared, ai_prepared), shared) = rayon::join(
         || {
             rayon::join(
-                || envoy.then(|| envoy::Prepared::new(&ctx)),
-                || ai.then(|| ai::Prepared::new(&ctx)),
+                || envoy.then(|| envoy::Prepared::new(ctx)),
+                || ai.then(|| ai::Prepared::new(ctx)),
             )
         },
-        || status::Shared::new(&ctx),
+        || status::Shared::new(ctx),
     );
     phases.mark("prepare");
     let chunk_len = CHUNK_PER_THREAD * rayon::current_num_threads();
@@ -322,14 +323,14 @@ fn render_to_sink<'a, S: Sink + Send>(
                     .filter_map(|&(gateway, plane)| {
                         let mut rendered = match plane {
                             DataPlane::Envoy => {
-                                envoy::render_gateway(&ctx, envoy_prepared.as_ref()?, gateway)
+                                envoy::render_gateway(ctx, envoy_prepared.as_ref()?, gateway)
                             }
                             DataPlane::Ai => {
-                                ai::render_gateway(&ctx, ai_prepared.as_ref()?, gateway)
+                                ai::render_gateway(ctx, ai_prepared.as_ref()?, gateway)
                             }
                         };
                         rendered.statuses =
-                            status::statuses_with(&ctx, &shared, gateway, &rendered.replaced);
+                            status::statuses_with(ctx, &shared, gateway, &rendered.replaced);
                         Some(S::make(&settings, rendered))
                     })
                     .collect::<Vec<S::Gateway>>()
@@ -349,7 +350,7 @@ fn render_to_sink<'a, S: Sink + Send>(
     }
     drop(shared);
     sink.rest(out);
-    let ai_statuses = render_shared(&ctx, sink);
+    let ai_statuses = render_shared(ctx, sink);
     phases.mark("ai shared");
     sink.shared_statuses(ai_statuses);
 }

@@ -264,31 +264,62 @@ impl<'a> Context<'a> {
         merged: Option<&'a Merged<'a>>,
         options: &'a RenderOptions,
     ) -> Self {
-        let mut facts = FastMap::default();
-        for (i, f) in run.model.iter().flat_map(|m| &m.facts).enumerate() {
-            facts
-                .entry((
-                    f.id.kind.as_str(),
-                    f.id.namespace.as_str(),
-                    f.id.name.as_str(),
-                ))
-                .or_insert(i);
-        }
-        let objects = run.model.as_ref().map_or(&[][..], |m| &m.objects);
+        Context::of(Lookups::new(run, options), merged)
+    }
+
+    /// The context of lookups made beforehand (beside the merge: they do not read it).
+    pub fn of(lookups: Lookups<'a>, merged: Option<&'a Merged<'a>>) -> Self {
+        let Lookups {
+            run,
+            inputs,
+            facts,
+            options,
+        } = lookups;
         Context {
             run,
-            inputs: Inputs::new(
-                objects,
-                run.model.as_ref().map_or(&[][..], |m| &m.facts),
-                run.model.as_ref().map_or(&NO_GRANTS, |m| &m.grants),
-                &discovery::Discovery::new(
-                    run.model.as_ref().map_or(&[][..], |m| &m.facts),
-                    &options.discovery_namespace_selectors,
-                ),
-            ),
+            inputs,
             merged,
             options,
             facts,
+        }
+    }
+}
+
+/// What a [`Context`] looks the run's objects up by: all of it but the effective policies.
+pub struct Lookups<'a> {
+    run: &'a LintRun,
+    inputs: Inputs<'a>,
+    facts: FastMap<(&'a str, &'a str, &'a str), usize>,
+    options: &'a RenderOptions,
+}
+
+impl<'a> Lookups<'a> {
+    pub fn new(run: &'a LintRun, options: &'a RenderOptions) -> Self {
+        let all_facts = run.model.as_ref().map_or(&[][..], |m| &m.facts);
+        let objects = run.model.as_ref().map_or(&[][..], |m| &m.objects);
+        let grants: &Grants = run.model.as_ref().map_or(&NO_GRANTS, |m| &m.grants);
+        // Two scans of every object, independent of each other.
+        let (facts, inputs) = rayon::join(
+            || {
+                let mut facts = FastMap::default();
+                for (i, f) in all_facts.iter().enumerate() {
+                    let id = &f.id;
+                    let key = (id.kind.as_str(), id.namespace.as_str(), id.name.as_str());
+                    facts.entry(key).or_insert(i);
+                }
+                facts
+            },
+            || {
+                let selectors = &options.discovery_namespace_selectors;
+                let discovery = discovery::Discovery::new(all_facts, selectors);
+                Inputs::new(objects, all_facts, grants, &discovery)
+            },
+        );
+        Lookups {
+            run,
+            inputs,
+            facts,
+            options,
         }
     }
 }

@@ -27,7 +27,7 @@ use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef};
 use crate::resolve::{Grants, RouteStatus};
 
-pub use context::{Context, Inputs, RenderOptions, ReplacedRoute, ValidationLevel};
+pub use context::{Context, Inputs, Lookups, RenderOptions, ReplacedRoute, ValidationLevel};
 pub use listeners::{admits, terminates_tls};
 pub use tls::frontend_validation;
 
