@@ -128,8 +128,19 @@ fn reduce<'r>(
 ) -> Side {
     let mut phases = crate::lint::Phases::start();
     // One merge (the caller's) serves the rendering, the topology and the effective policies.
-    render::render_merged_into(run, merged.as_ref(), options, sink);
-    phases.mark("side render");
+    // The effective policies are made on one thread: beside the rendering, which keeps both
+    // cores busy but for short stretches, rather than after it.
+    let ((), effective) = rayon::join(
+        || render::render_merged_into(run, merged.as_ref(), options, sink),
+        || {
+            run.model
+                .as_ref()
+                .zip(merged.as_ref())
+                .map(|(m, merged)| effective::of_merged(&m.facts, merged))
+                .unwrap_or_default()
+        },
+    );
+    phases.mark("side render and effective");
     let graph = merged
         .as_ref()
         .filter(|_| graph)
@@ -137,13 +148,6 @@ fn reduce<'r>(
         .unwrap_or_default();
     let findings = findings.unwrap_or_else(|| findings::of_run(run));
     phases.mark("side findings");
-    let effective = run
-        .model
-        .as_ref()
-        .zip(merged.as_ref())
-        .map(|(m, merged)| effective::of_merged(&m.facts, merged))
-        .unwrap_or_default();
-    phases.mark("side effective");
     drop(merged);
     phases.mark("side dropped");
     Side {
