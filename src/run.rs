@@ -67,9 +67,9 @@ pub struct Model {
     /// The resolve stage's ReferenceGrants: render and the statuses ask them, not a copy.
     pub grants: resolve::Grants,
     pub merge_options: merge::MergeOptions,
-    /// What the merge needs of the facts and attachments alone, made beside the lint stages:
-    /// each merge of the model starts from it.
-    pub plan: merge::Plan,
+    /// What the merge needs of the facts and attachments alone, made beside the lint stages: the
+    /// first merge takes it (most commands merge once), a later one makes its own.
+    pub plan: std::sync::Mutex<Option<merge::Plan>>,
     /// The chart values file (`--values`) as JSON, for the controller settings render reads.
     pub values: Option<serde_json::Value>,
     /// Every named resource, in input order, when the command renders (`Needs::Diff`,
@@ -80,7 +80,21 @@ pub struct Model {
 impl Model {
     /// Runs the merge stage.
     pub fn merge(&self) -> merge::Merged<'_> {
-        merge::merge(&self.facts, &self.plan, &self.merge_options)
+        let planned = self
+            .plan
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        let plan = planned.unwrap_or_else(|| {
+            let layout = merge::Layout::new(&self.facts);
+            merge::Plan::new(
+                &self.facts,
+                layout,
+                &self.attachments,
+                &self.route_attachments,
+            )
+        });
+        merge::merge(&self.facts, plan, &self.merge_options)
     }
 
     /// The predicted policy statuses of a merge, with the run's verdicts marking the policies

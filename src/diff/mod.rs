@@ -128,19 +128,8 @@ fn reduce<'r>(
 ) -> Side {
     let mut phases = crate::lint::Phases::start();
     // One merge (the caller's) serves the rendering, the topology and the effective policies.
-    // The effective policies are made on one thread: beside the rendering, which keeps both
-    // cores busy but for short stretches, rather than after it.
-    let ((), effective) = rayon::join(
-        || render::render_merged_into(run, merged.as_ref(), options, sink),
-        || {
-            run.model
-                .as_ref()
-                .zip(merged.as_ref())
-                .map(|(m, merged)| effective::of_merged(&m.facts, merged))
-                .unwrap_or_default()
-        },
-    );
-    phases.mark("side render and effective");
+    render::render_merged_into(run, merged.as_ref(), options, sink);
+    phases.mark("side render");
     let graph = merged
         .as_ref()
         .filter(|_| graph)
@@ -148,6 +137,13 @@ fn reduce<'r>(
         .unwrap_or_default();
     let findings = findings.unwrap_or_else(|| findings::of_run(run));
     phases.mark("side findings");
+    let effective = run
+        .model
+        .as_ref()
+        .zip(merged.as_ref())
+        .map(|(m, merged)| effective::of_merged(&m.facts, merged))
+        .unwrap_or_default();
+    phases.mark("side effective");
     drop(merged);
     phases.mark("side dropped");
     Side {

@@ -40,12 +40,12 @@ pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
         errors: error_counts(&run.diagnostics),
         graph: Graph::default(),
     };
-    b.objects(merged.hierarchy);
+    b.objects(&merged.hierarchy);
     b.attachments(&model.route_attachments);
     b.refusals(&run.route_statuses);
     b.backend_refs();
-    b.delegation(merged.hierarchy);
-    b.policies(merged.hierarchy, &statuses, &model.merge_options.rejected);
+    b.delegation(&merged.hierarchy);
+    b.policies(&merged.hierarchy, &statuses, &model.merge_options.rejected);
     let mut graph = b.graph;
     prune_unused_services(&mut graph);
     graph.normalize();

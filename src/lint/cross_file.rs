@@ -196,8 +196,12 @@ pub(super) fn cross_file_stages(
             None
         }
         Some(plan) => {
-            if options.needs == Needs::Editor {
-                let merged = merge::merge(&g.facts, &plan, &merge_options);
+            let mut plan = Some(plan);
+            // The editor's run merges here for its findings; its later merges plan their own.
+            if options.needs == Needs::Editor
+                && let Some(plan) = plan.take()
+            {
+                let merged = merge::merge(&g.facts, plan, &merge_options);
                 g.diagnostics.extend(merged.diagnostics);
                 policy_statuses = merged.statuses;
                 merge::mark_invalid(&mut policy_statuses, &verdicts);
@@ -209,7 +213,7 @@ pub(super) fn cross_file_stages(
                 unresolved_backends: resolved.unresolved_backends,
                 grants: resolved.grants,
                 merge_options,
-                plan,
+                plan: std::sync::Mutex::new(plan),
                 values: values_json,
                 objects: g.objects,
             })

@@ -374,7 +374,7 @@ pub struct Effective<'a> {
 }
 
 pub struct Merged<'a> {
-    pub hierarchy: &'a Hierarchy,
+    pub hierarchy: Hierarchy,
     pub effective: Vec<Effective<'a>>,
     pub statuses: Vec<PolicyStatus>,
     pub diagnostics: Vec<Diagnostic>,
@@ -394,10 +394,11 @@ impl<'a> Merged<'a> {
 }
 
 /// Computes every place's effective policies, the policy statuses and the merge findings, from
-/// the facts' [`Plan`] (made once, beside the lint stages, and kept with the model).
-pub fn merge<'a>(facts: &'a [Facts], plan: &'a Plan, options: &MergeOptions) -> Merged<'a> {
-    let (runs, seen, tally) = by_runs(facts, plan, options, true);
-    let hierarchy = &plan.hierarchy;
+/// the facts' [`Plan`] (made beside the lint stages).
+pub fn merge<'a>(facts: &'a [Facts], plan: Plan, options: &MergeOptions) -> Merged<'a> {
+    let (runs, seen, tally) = by_runs(facts, &plan, options, true);
+    // The rest of the plan (the rules reaching each backend, the judged places) goes here.
+    let hierarchy = plan.hierarchy;
     // Sized once: grown by doubling, the list would be copied and held twice over.
     let mut effective: Vec<Effective<'a>> = Vec::with_capacity(runs.iter().map(Vec::len).sum());
     for run in runs {
@@ -412,7 +413,7 @@ pub fn merge<'a>(facts: &'a [Facts], plan: &'a Plan, options: &MergeOptions) -> 
             }
             by_place
         },
-        || rayon::join(|| seen.finish(facts, hierarchy), || tally.statuses(facts)),
+        || rayon::join(|| seen.finish(facts, &hierarchy), || tally.statuses(facts)),
     );
     Merged {
         hierarchy,
