@@ -133,6 +133,14 @@ fn merge_findings(
     (diagnostics, statuses)
 }
 
+/// Whether the merge's plan is made beside the lint stages. Not for `diff`: each side's plan is
+/// made after its stages, when their memory is free again (beside them, it adds to the peak of
+/// the head's stages, the diff's highest while the base's rendering is held).
+fn plans(options: &LintOptions) -> bool {
+    let benched = options.bench.resolve || options.bench.merge;
+    !benched && options.needs != Needs::Diff
+}
+
 fn plan_of(facts: &[Facts], layout: merge::Layout, resolved: &resolve::Resolved) -> merge::Plan {
     merge::Plan::new(
         facts,
@@ -157,7 +165,7 @@ pub(super) fn cross_file_stages(
     // does not keep both cores busy throughout.
     let (mut resolved, layout) = rayon::join(
         || resolve_all(&files, &g.facts, options),
-        || (!benched).then(|| merge::Layout::new(&g.facts)),
+        || plans(options).then(|| merge::Layout::new(&g.facts)),
     );
     g.diagnostics.append(&mut resolved.diagnostics);
     phases.mark("resolve");
@@ -187,20 +195,22 @@ pub(super) fn cross_file_stages(
     // With the model kept, the caller merges (once) and takes what it needs; without it, the
     // merge findings and statuses are the run's.
     let mut policy_statuses = Vec::new();
-    let model = match plan {
-        None => None,
-        Some(plan) if options.needs == Needs::Findings => {
+    let model = match (benched, options.needs, plan) {
+        (true, _, _) => None,
+        (false, Needs::Findings, plan) => {
+            let plan =
+                plan.unwrap_or_else(|| plan_of(&g.facts, merge::Layout::new(&g.facts), &resolved));
             let (found, statuses) = merge_findings(g.facts, plan, &merge_options, &verdicts);
             g.diagnostics.extend(found);
             policy_statuses = statuses;
             None
         }
-        Some(plan) => {
-            let mut plan = Some(plan);
+        (false, needs, mut plan) => {
             // The editor's run merges here for its findings; its later merges plan their own.
-            if options.needs == Needs::Editor
-                && let Some(plan) = plan.take()
-            {
+            if needs == Needs::Editor {
+                let plan = plan
+                    .take()
+                    .unwrap_or_else(|| plan_of(&g.facts, merge::Layout::new(&g.facts), &resolved));
                 let merged = merge::merge(&g.facts, plan, &merge_options);
                 g.diagnostics.extend(merged.diagnostics);
                 policy_statuses = merged.statuses;
