@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::super::Context;
+use super::join::{Decimal, join};
 use super::{ads_source, backend_config, settings, typed};
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, ObjRef};
@@ -35,8 +36,11 @@ pub struct Target {
 /// clusters themselves take the name from here.
 pub fn cluster_name(group: &str, kind: &str, ns: &str, name: &str, port: i64) -> Option<String> {
     match (group, kind) {
-        ("", "Service") => Some(format!("kube_{ns}_{name}_{port}")),
-        (GATEWAY_GROUP, "Backend") => Some(format!("backend_{ns}_{name}_0")),
+        ("", "Service") => {
+            let port = Decimal::signed(port);
+            Some(join(&["kube_", ns, "_", name, "_", port.as_str()]))
+        }
+        (GATEWAY_GROUP, "Backend") => Some(join(&["backend_", ns, "_", name, "_0"])),
         _ => None,
     }
 }
