@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use crate::render::pointer::Pointer;
+
 use super::super::Context;
 use super::join::{Decimal, join};
 use super::{ads_source, backend_config, settings, typed};
@@ -89,7 +91,7 @@ impl<'r> BackendRef<'r> {
             kind: text("kind").unwrap_or("Service"),
             namespace: text("namespace"),
             name: text("name").unwrap_or(""),
-            port: v.get("port").and_then(Value::as_i64),
+            port: v.field("port").and_then(Value::as_i64),
         }
     }
 }

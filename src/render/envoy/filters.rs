@@ -34,21 +34,23 @@ pub fn rule(
 ) -> Result<RuleFilters, String> {
     let mut out = RuleFilters::default();
     for f in array(rule, "/filters") {
-        match f.get("type").and_then(Value::as_str).unwrap_or("") {
+        match f.field("type").and_then(Value::as_str).unwrap_or("") {
             "RequestHeaderModifier" => {
-                headers(&mut out.route, f.get("requestHeaderModifier"), "request")?
+                headers(&mut out.route, f.field("requestHeaderModifier"), "request")?
             }
-            "ResponseHeaderModifier" => {
-                headers(&mut out.route, f.get("responseHeaderModifier"), "response")?
-            }
+            "ResponseHeaderModifier" => headers(
+                &mut out.route,
+                f.field("responseHeaderModifier"),
+                "response",
+            )?,
             "RequestRedirect" => {
                 let code = redirect_code(ctx, route, rule)?;
-                let r = f.get("requestRedirect").unwrap_or(&Value::Null);
+                let r = f.field("requestRedirect").unwrap_or(&Value::Null);
                 out.redirect = Some(redirect(r, code, port)?)
             }
             "URLRewrite" => rewrite(
                 &mut out.action,
-                f.get("urlRewrite").unwrap_or(&Value::Null),
+                f.field("urlRewrite").unwrap_or(&Value::Null),
                 m,
             )?,
             "RequestMirror" => mirror(ctx, route, f, &mut out.action),
@@ -135,8 +137,8 @@ pub fn headers(
     let mut added = Vec::new();
     for (list, overwrite) in [("add", false), ("set", true)] {
         for h in array(modifier, &format!("/{list}")) {
-            let name = h.get("name").and_then(Value::as_str).unwrap_or("");
-            let value = h.get("value").and_then(Value::as_str).unwrap_or("");
+            let name = h.field("name").and_then(Value::as_str).unwrap_or("");
+            let value = h.field("value").and_then(Value::as_str).unwrap_or("");
             if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
                 return Err(format!("invalid header name {name:?}"));
             }
@@ -185,7 +187,7 @@ fn redirect_code(ctx: &Context<'_>, route: &Object, rule: &Value) -> Result<Opti
     if !text.contains('=') {
         return parse(text).map(Some);
     }
-    let name = rule.get("name").and_then(Value::as_str);
+    let name = rule.field("name").and_then(Value::as_str);
     for pair in text.split(',') {
         if let Some((rule_name, code)) = pair.split_once('=')
             && Some(rule_name.trim()) == name
@@ -198,18 +200,18 @@ fn redirect_code(ctx: &Context<'_>, route: &Object, rule: &Value) -> Result<Opti
 
 fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result<Value, String> {
     let mut out = Map::new();
-    if let Some(s) = r.get("scheme").and_then(Value::as_str) {
+    if let Some(s) = r.field("scheme").and_then(Value::as_str) {
         out.insert("schemeRedirect".into(), json!(s));
     }
-    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+    if let Some(h) = r.field("hostname").and_then(Value::as_str) {
         out.insert("hostRedirect".into(), json!(h));
     }
     // Without a port or a scheme, the redirect keeps the listener's port (Gateway API).
-    match r.get("port").and_then(Value::as_i64) {
+    match r.field("port").and_then(Value::as_i64) {
         Some(p) => {
             out.insert("portRedirect".into(), json!(p));
         }
-        None if r.get("scheme").is_none() => {
+        None if r.field("scheme").is_none() => {
             out.insert("portRedirect".into(), json!(listener_port));
         }
         None => {}
@@ -231,7 +233,7 @@ fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result
         }
         _ => {}
     }
-    let written = code_override.or_else(|| r.get("statusCode").and_then(Value::as_i64));
+    let written = code_override.or_else(|| r.field("statusCode").and_then(Value::as_i64));
     let code = match written {
         None => "MOVED_PERMANENTLY",
         Some(c) => match Some(c) {
@@ -263,7 +265,7 @@ fn check_path(path: &str) -> Result<(), String> {
 }
 
 fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), String> {
-    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+    if let Some(h) = r.field("hostname").and_then(Value::as_str) {
         action.insert("hostRewriteLiteral".into(), json!(h));
     }
     match r.at("/path/type").and_then(Value::as_str) {

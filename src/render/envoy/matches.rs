@@ -40,7 +40,7 @@ pub fn http(m: &Value) -> Result<Value, String> {
     for h in array(m, "/headers") {
         headers.push(string_match(h)?);
     }
-    if let Some(method) = m.get("method").and_then(Value::as_str) {
+    if let Some(method) = m.field("method").and_then(Value::as_str) {
         headers.push(json!({"name": ":method", "stringMatch": {"exact": method}}));
     }
     if !headers.is_empty() {
@@ -87,9 +87,9 @@ fn re2(regex: &str) -> Value {
 
 /// A header or query parameter match.
 fn string_match(h: &Value) -> Result<Value, String> {
-    let name = h.get("name").and_then(Value::as_str).unwrap_or("");
-    let value = h.get("value").and_then(Value::as_str).unwrap_or("");
-    let matcher = match h.get("type").and_then(Value::as_str).unwrap_or("Exact") {
+    let name = h.field("name").and_then(Value::as_str).unwrap_or("");
+    let value = h.field("value").and_then(Value::as_str).unwrap_or("");
+    let matcher = match h.field("type").and_then(Value::as_str).unwrap_or("Exact") {
         "RegularExpression" => json!({"safeRegex": re2(value)}),
         _ => json!({"exact": value}),
     };
@@ -120,7 +120,7 @@ pub fn precedence(
         // A PathPrefix's trailing slash is ignored (Gateway API), so it does not count.
         _ => (2, value.trim_end_matches('/').len().max(1)),
     };
-    let method = u8::from(m.get("method").is_none());
+    let method = u8::from(m.field("method").is_none());
     let headers = array(m, "/headers").count();
     let params = array(m, "/queryParams").count();
     (

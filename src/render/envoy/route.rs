@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use crate::render::pointer::Pointer;
+
 use super::super::Context;
 use super::clusters;
 use super::entries::{self, Entry};
@@ -200,15 +202,17 @@ fn backends(
             declarations.entry(name).or_insert(filter);
         }
         let mut per_backend = Map::new();
-        let bf = written.and_then(|b| b.get("filters"));
+        let bf = written.and_then(|b| b.field("filters"));
         for f in bf.and_then(Value::as_array).into_iter().flatten() {
-            match f.get("type").and_then(Value::as_str) {
-                Some("RequestHeaderModifier") => {
-                    filters::headers(&mut per_backend, f.get("requestHeaderModifier"), "request")?
-                }
+            match f.field("type").and_then(Value::as_str) {
+                Some("RequestHeaderModifier") => filters::headers(
+                    &mut per_backend,
+                    f.field("requestHeaderModifier"),
+                    "request",
+                )?,
                 Some("ResponseHeaderModifier") => filters::headers(
                     &mut per_backend,
-                    f.get("responseHeaderModifier"),
+                    f.field("responseHeaderModifier"),
                     "response",
                 )?,
                 _ => {}
