@@ -35,13 +35,15 @@ pub fn rule(
     let mut out = RuleFilters::default();
     for f in array(rule, "/filters") {
         match f.field("type").and_then(Value::as_str).unwrap_or("") {
-            "RequestHeaderModifier" => {
-                headers(&mut out.route, f.field("requestHeaderModifier"), "request")?
-            }
+            "RequestHeaderModifier" => headers(
+                &mut out.route,
+                f.field("requestHeaderModifier"),
+                Side::Request,
+            )?,
             "ResponseHeaderModifier" => headers(
                 &mut out.route,
                 f.field("responseHeaderModifier"),
-                "response",
+                Side::Response,
             )?,
             "RequestRedirect" => {
                 let code = redirect_code(ctx, route, rule)?;
@@ -123,36 +125,42 @@ fn extension_ref(
     Ok(())
 }
 
+/// The headers a header modifier changes: of the request or of the response.
+#[derive(Clone, Copy)]
+pub enum Side {
+    Request,
+    Response,
+}
+
+impl Side {
+    /// The Route's fields of the headers added and of those removed.
+    fn keys(self) -> (&'static str, &'static str) {
+        match self {
+            Side::Request => ("requestHeadersToAdd", "requestHeadersToRemove"),
+            Side::Response => ("responseHeadersToAdd", "responseHeadersToRemove"),
+        }
+    }
+}
+
 /// Header modifiers: `add` appends, `set` overwrites, `remove` removes.
 pub fn headers(
     into: &mut Map<String, Value>,
     modifier: Option<&Value>,
-    side: &str,
+    side: Side,
 ) -> Result<(), String> {
     let Some(modifier) = modifier else {
         return Ok(());
     };
-    let add_key = format!("{side}HeadersToAdd");
-    let remove_key = format!("{side}HeadersToRemove");
+    let (add_key, remove_key) = side.keys();
     let mut added = Vec::new();
     for (list, overwrite) in [("add", false), ("set", true)] {
-        for h in array(modifier, &format!("/{list}")) {
-            let name = h.field("name").and_then(Value::as_str).unwrap_or("");
-            let value = h.field("value").and_then(Value::as_str).unwrap_or("");
-            if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
-                return Err(format!("invalid header name {name:?}"));
-            }
-            // Envoy reads `%COMMAND%` in header values; an unpaired `%` (not `%%`) is rejected.
-            if value.replace("%%", "").matches('%').count() % 2 == 1 {
-                return Err(format!(
-                    "header {name:?}: value {value:?} has an unterminated % command"
-                ));
-            }
-            let mut entry = json!({"header": {"key": name, "value": value}});
-            if overwrite {
-                entry["appendAction"] = json!("OVERWRITE_IF_EXISTS_OR_ADD");
-            }
-            added.push(entry);
+        for h in modifier
+            .field(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            added.push(header_to_add(h, overwrite)?);
         }
     }
     if !added.is_empty()
@@ -162,15 +170,43 @@ pub fn headers(
     {
         list.extend(added);
     }
-    let removed: Vec<Value> = array(modifier, "/remove").cloned().collect();
-    if !removed.is_empty()
+    let removed = modifier.field("remove").and_then(Value::as_array);
+    if let Some(removed) = removed.filter(|r| !r.is_empty())
         && let Value::Array(list) = into
             .entry(remove_key)
             .or_insert_with(|| Value::Array(Vec::new()))
     {
-        list.extend(removed);
+        list.extend(removed.iter().cloned());
     }
     Ok(())
+}
+
+/// One header of a modifier's `add` or (`overwrite`) `set` as a HeaderValueOption.
+fn header_to_add(h: &Value, overwrite: bool) -> Result<Value, String> {
+    let name = h.field("name").and_then(Value::as_str).unwrap_or("");
+    let value = h.field("value").and_then(Value::as_str).unwrap_or("");
+    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
+        return Err(format!("invalid header name {name:?}"));
+    }
+    // Envoy reads `%COMMAND%` in header values; an unpaired `%` (not `%%`) is rejected. Taking
+    // out the `%%` pairs leaves the count's parity as it is: the count itself tells.
+    if value.bytes().filter(|&b| b == b'%').count() % 2 == 1 {
+        return Err(format!(
+            "header {name:?}: value {value:?} has an unterminated % command"
+        ));
+    }
+    let mut header = Map::new();
+    header.insert("key".into(), Value::String(name.into()));
+    header.insert("value".into(), Value::String(value.into()));
+    let mut entry = Map::new();
+    entry.insert("header".into(), Value::Object(header));
+    if overwrite {
+        entry.insert(
+            "appendAction".into(),
+            Value::String("OVERWRITE_IF_EXISTS_OR_ADD".into()),
+        );
+    }
+    Ok(Value::Object(entry))
 }
 
 /// The status code of a RequestRedirect as the route's [`REDIRECT_CODE`] annotation overrides

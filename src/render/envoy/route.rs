@@ -208,12 +208,12 @@ fn backends(
                 Some("RequestHeaderModifier") => filters::headers(
                     &mut per_backend,
                     f.field("requestHeaderModifier"),
-                    "request",
+                    filters::Side::Request,
                 )?,
                 Some("ResponseHeaderModifier") => filters::headers(
                     &mut per_backend,
                     f.field("responseHeaderModifier"),
-                    "response",
+                    filters::Side::Response,
                 )?,
                 _ => {}
             }
