@@ -48,6 +48,30 @@ pub(super) fn policy_status(
         }
     }
     let controller = ctx.options.ai_controller.as_str();
+    let entries = ancestor_entries(policy, ancestors, missing, controller);
+    object_of([
+        ("apiVersion", Value::from(format!("{AI_GROUP}/v1alpha1"))),
+        ("kind", Value::from(object.id.kind.as_str())),
+        (
+            "metadata",
+            object_of([
+                ("name", Value::from(object.id.name.as_str())),
+                ("namespace", Value::from(ns)),
+            ]),
+        ),
+        ("spec", Value::Null),
+        ("status", object_of([("ancestors", Value::Array(entries))])),
+    ])
+}
+
+/// The status's `ancestors`: each ancestor with the policy's conditions, or (none found) one
+/// summary saying what is `missing`.
+fn ancestor_entries(
+    policy: &Policy<'_>,
+    ancestors: Vec<Value>,
+    missing: Option<String>,
+    controller: &str,
+) -> Vec<Value> {
     // Built by moving the parts in: `json!` would copy each value through serialisation.
     let entry = |ancestor_ref: Value, conditions: Value| {
         object_of([
@@ -57,7 +81,7 @@ pub(super) fn policy_status(
         ])
     };
     let accepted = condition("Accepted", true, "Valid", "Policy accepted");
-    let entries: Vec<Value> = if ancestors.is_empty() {
+    if ancestors.is_empty() {
         let what = missing.unwrap_or_else(|| "no target".to_string());
         let pending = format!("Policy is not attached: {what} not found");
         vec![entry(
@@ -96,20 +120,7 @@ pub(super) fn policy_status(
             .into_iter()
             .map(|a| entry(a, conditions.clone()))
             .collect()
-    };
-    object_of([
-        ("apiVersion", Value::from(format!("{AI_GROUP}/v1alpha1"))),
-        ("kind", Value::from(object.id.kind.as_str())),
-        (
-            "metadata",
-            object_of([
-                ("name", Value::from(object.id.name.as_str())),
-                ("namespace", Value::from(ns)),
-            ]),
-        ),
-        ("spec", Value::Null),
-        ("status", object_of([("ancestors", Value::Array(entries))])),
-    ])
+    }
 }
 
 /// An object of the fields given, in their order.
