@@ -149,6 +149,14 @@ fn wrapped(kind: &str, value: Value) -> Value {
     )]))
 }
 
+/// `{key: value}`, the value moved in (`json!` would copy it through serialisation).
+fn single(key: &str, value: impl Into<Value>) -> Value {
+    Value::Object(serde_json::Map::from_iter([(
+        key.to_string(),
+        value.into(),
+    )]))
+}
+
 /// Whether some GatewayClass names the AI data plane's controller: else no AI data plane runs.
 fn has_ai_class(ctx: &Context<'_>) -> bool {
     let ai = ctx.options.ai_controller.as_str();

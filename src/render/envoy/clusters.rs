@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use crate::render::pointer::Pointer;
+
 use super::super::Context;
+use super::join::{Decimal, join};
 use super::{ads_source, backend_config, settings, typed};
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, ObjRef};
@@ -35,8 +38,11 @@ pub struct Target {
 /// clusters themselves take the name from here.
 pub fn cluster_name(group: &str, kind: &str, ns: &str, name: &str, port: i64) -> Option<String> {
     match (group, kind) {
-        ("", "Service") => Some(format!("kube_{ns}_{name}_{port}")),
-        (GATEWAY_GROUP, "Backend") => Some(format!("backend_{ns}_{name}_0")),
+        ("", "Service") => {
+            let port = Decimal::signed(port);
+            Some(join(&["kube_", ns, "_", name, "_", port.as_str()]))
+        }
+        (GATEWAY_GROUP, "Backend") => Some(join(&["backend_", ns, "_", name, "_0"])),
         _ => None,
     }
 }
@@ -85,7 +91,7 @@ impl<'r> BackendRef<'r> {
             kind: text("kind").unwrap_or("Service"),
             namespace: text("namespace"),
             name: text("name").unwrap_or(""),
-            port: v.get("port").and_then(Value::as_i64),
+            port: v.field("port").and_then(Value::as_i64),
         }
     }
 }

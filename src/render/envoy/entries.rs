@@ -233,7 +233,7 @@ fn inherited(child: &Value, parent: &Value) -> Value {
         }
     }
     // The parent's method wins over the child's.
-    if let Some(m) = parent.get("method") {
+    if let Some(m) = parent.field("method") {
         out["method"] = m.clone();
     }
     out
@@ -269,8 +269,8 @@ fn within(child: &Value, parent: &Value) -> bool {
         array(parent, &format!("/{key}")).all(|p| array(child, &format!("/{key}")).any(|c| c == p))
     };
     let method = parent
-        .get("method")
-        .is_none_or(|m| child.get("method") == Some(m));
+        .field("method")
+        .is_none_or(|m| child.field("method") == Some(m));
     path_within(child, parent) && includes("headers") && includes("queryParams") && method
 }
 
@@ -338,7 +338,7 @@ pub fn inherited_rule<'a>(ctx: &Context<'a>, e: &Entry<'a>) -> std::borrow::Cow<
             continue;
         };
         let prefers_parent = prefers_parent(typed_route(ctx, parent));
-        let kind = |f: &Value| f.get("type").and_then(Value::as_str).map(str::to_string);
+        let kind = |f: &Value| f.field("type").and_then(Value::as_str).map(str::to_string);
         let mut types: Vec<String> = array(parent_rule, "/filters").filter_map(kind).collect();
         types.retain(|t| t != "ExtensionRef");
         types.dedup();
@@ -445,7 +445,7 @@ spec:
         {
             let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
             out.push((
-                text(r.get("name")),
+                text(r.field("name")),
                 r["match"].to_string(),
                 text(r.at("/route/timeout")),
                 text(r.at("/requestHeadersToAdd/0/header/value")),

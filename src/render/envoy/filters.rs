@@ -34,21 +34,25 @@ pub fn rule(
 ) -> Result<RuleFilters, String> {
     let mut out = RuleFilters::default();
     for f in array(rule, "/filters") {
-        match f.get("type").and_then(Value::as_str).unwrap_or("") {
-            "RequestHeaderModifier" => {
-                headers(&mut out.route, f.get("requestHeaderModifier"), "request")?
-            }
-            "ResponseHeaderModifier" => {
-                headers(&mut out.route, f.get("responseHeaderModifier"), "response")?
-            }
+        match f.field("type").and_then(Value::as_str).unwrap_or("") {
+            "RequestHeaderModifier" => headers(
+                &mut out.route,
+                f.field("requestHeaderModifier"),
+                Side::Request,
+            )?,
+            "ResponseHeaderModifier" => headers(
+                &mut out.route,
+                f.field("responseHeaderModifier"),
+                Side::Response,
+            )?,
             "RequestRedirect" => {
                 let code = redirect_code(ctx, route, rule)?;
-                let r = f.get("requestRedirect").unwrap_or(&Value::Null);
+                let r = f.field("requestRedirect").unwrap_or(&Value::Null);
                 out.redirect = Some(redirect(r, code, port)?)
             }
             "URLRewrite" => rewrite(
                 &mut out.action,
-                f.get("urlRewrite").unwrap_or(&Value::Null),
+                f.field("urlRewrite").unwrap_or(&Value::Null),
                 m,
             )?,
             "RequestMirror" => mirror(ctx, route, f, &mut out.action),
@@ -121,36 +125,42 @@ fn extension_ref(
     Ok(())
 }
 
+/// The headers a header modifier changes: of the request or of the response.
+#[derive(Clone, Copy)]
+pub enum Side {
+    Request,
+    Response,
+}
+
+impl Side {
+    /// The Route's fields of the headers added and of those removed.
+    fn keys(self) -> (&'static str, &'static str) {
+        match self {
+            Side::Request => ("requestHeadersToAdd", "requestHeadersToRemove"),
+            Side::Response => ("responseHeadersToAdd", "responseHeadersToRemove"),
+        }
+    }
+}
+
 /// Header modifiers: `add` appends, `set` overwrites, `remove` removes.
 pub fn headers(
     into: &mut Map<String, Value>,
     modifier: Option<&Value>,
-    side: &str,
+    side: Side,
 ) -> Result<(), String> {
     let Some(modifier) = modifier else {
         return Ok(());
     };
-    let add_key = format!("{side}HeadersToAdd");
-    let remove_key = format!("{side}HeadersToRemove");
+    let (add_key, remove_key) = side.keys();
     let mut added = Vec::new();
     for (list, overwrite) in [("add", false), ("set", true)] {
-        for h in array(modifier, &format!("/{list}")) {
-            let name = h.get("name").and_then(Value::as_str).unwrap_or("");
-            let value = h.get("value").and_then(Value::as_str).unwrap_or("");
-            if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
-                return Err(format!("invalid header name {name:?}"));
-            }
-            // Envoy reads `%COMMAND%` in header values; an unpaired `%` (not `%%`) is rejected.
-            if value.replace("%%", "").matches('%').count() % 2 == 1 {
-                return Err(format!(
-                    "header {name:?}: value {value:?} has an unterminated % command"
-                ));
-            }
-            let mut entry = json!({"header": {"key": name, "value": value}});
-            if overwrite {
-                entry["appendAction"] = json!("OVERWRITE_IF_EXISTS_OR_ADD");
-            }
-            added.push(entry);
+        for h in modifier
+            .field(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            added.push(header_to_add(h, overwrite)?);
         }
     }
     if !added.is_empty()
@@ -160,15 +170,43 @@ pub fn headers(
     {
         list.extend(added);
     }
-    let removed: Vec<Value> = array(modifier, "/remove").cloned().collect();
-    if !removed.is_empty()
+    let removed = modifier.field("remove").and_then(Value::as_array);
+    if let Some(removed) = removed.filter(|r| !r.is_empty())
         && let Value::Array(list) = into
             .entry(remove_key)
             .or_insert_with(|| Value::Array(Vec::new()))
     {
-        list.extend(removed);
+        list.extend(removed.iter().cloned());
     }
     Ok(())
+}
+
+/// One header of a modifier's `add` or (`overwrite`) `set` as a HeaderValueOption.
+fn header_to_add(h: &Value, overwrite: bool) -> Result<Value, String> {
+    let name = h.field("name").and_then(Value::as_str).unwrap_or("");
+    let value = h.field("value").and_then(Value::as_str).unwrap_or("");
+    if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
+        return Err(format!("invalid header name {name:?}"));
+    }
+    // Envoy reads `%COMMAND%` in header values; an unpaired `%` (not `%%`) is rejected. Taking
+    // out the `%%` pairs leaves the count's parity as it is: the count itself tells.
+    if value.bytes().filter(|&b| b == b'%').count() % 2 == 1 {
+        return Err(format!(
+            "header {name:?}: value {value:?} has an unterminated % command"
+        ));
+    }
+    let mut header = Map::new();
+    header.insert("key".into(), Value::String(name.into()));
+    header.insert("value".into(), Value::String(value.into()));
+    let mut entry = Map::new();
+    entry.insert("header".into(), Value::Object(header));
+    if overwrite {
+        entry.insert(
+            "appendAction".into(),
+            Value::String("OVERWRITE_IF_EXISTS_OR_ADD".into()),
+        );
+    }
+    Ok(Value::Object(entry))
 }
 
 /// The status code of a RequestRedirect as the route's [`REDIRECT_CODE`] annotation overrides
@@ -185,7 +223,7 @@ fn redirect_code(ctx: &Context<'_>, route: &Object, rule: &Value) -> Result<Opti
     if !text.contains('=') {
         return parse(text).map(Some);
     }
-    let name = rule.get("name").and_then(Value::as_str);
+    let name = rule.field("name").and_then(Value::as_str);
     for pair in text.split(',') {
         if let Some((rule_name, code)) = pair.split_once('=')
             && Some(rule_name.trim()) == name
@@ -198,18 +236,18 @@ fn redirect_code(ctx: &Context<'_>, route: &Object, rule: &Value) -> Result<Opti
 
 fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result<Value, String> {
     let mut out = Map::new();
-    if let Some(s) = r.get("scheme").and_then(Value::as_str) {
+    if let Some(s) = r.field("scheme").and_then(Value::as_str) {
         out.insert("schemeRedirect".into(), json!(s));
     }
-    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+    if let Some(h) = r.field("hostname").and_then(Value::as_str) {
         out.insert("hostRedirect".into(), json!(h));
     }
     // Without a port or a scheme, the redirect keeps the listener's port (Gateway API).
-    match r.get("port").and_then(Value::as_i64) {
+    match r.field("port").and_then(Value::as_i64) {
         Some(p) => {
             out.insert("portRedirect".into(), json!(p));
         }
-        None if r.get("scheme").is_none() => {
+        None if r.field("scheme").is_none() => {
             out.insert("portRedirect".into(), json!(listener_port));
         }
         None => {}
@@ -231,7 +269,7 @@ fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result
         }
         _ => {}
     }
-    let written = code_override.or_else(|| r.get("statusCode").and_then(Value::as_i64));
+    let written = code_override.or_else(|| r.field("statusCode").and_then(Value::as_i64));
     let code = match written {
         None => "MOVED_PERMANENTLY",
         Some(c) => match Some(c) {
@@ -263,7 +301,7 @@ fn check_path(path: &str) -> Result<(), String> {
 }
 
 fn rewrite(action: &mut Map<String, Value>, r: &Value, m: &Value) -> Result<(), String> {
-    if let Some(h) = r.get("hostname").and_then(Value::as_str) {
+    if let Some(h) = r.field("hostname").and_then(Value::as_str) {
         action.insert("hostRewriteLiteral".into(), json!(h));
     }
     match r.at("/path/type").and_then(Value::as_str) {

@@ -2,9 +2,8 @@
 //! precedence between matches.
 
 use crate::render::pointer::Pointer;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::plan::array;
 pub use crate::status::proxy::rejected_regex;
 
 /// The RouteMatch of one HTTPRoute match (`m` may be `Null`: match everything); `Err` says
@@ -12,11 +11,7 @@ pub use crate::status::proxy::rejected_regex;
 /// the proxy checks it ([`rejected_regex`]).
 pub fn http(m: &Value) -> Result<Value, String> {
     let mut out = serde_json::Map::new();
-    let path_type = m
-        .at("/path/type")
-        .and_then(Value::as_str)
-        .unwrap_or("PathPrefix");
-    let value = m.at("/path/value").and_then(Value::as_str).unwrap_or("/");
+    let (path_type, value) = path(m);
     match path_type {
         "Exact" => {
             out.insert("path".into(), json!(value));
@@ -37,17 +32,17 @@ pub fn http(m: &Value) -> Result<Value, String> {
         }
     }
     let mut headers: Vec<Value> = Vec::new();
-    for h in array(m, "/headers") {
+    for h in list(m, "headers") {
         headers.push(string_match(h)?);
     }
-    if let Some(method) = m.get("method").and_then(Value::as_str) {
+    if let Some(method) = m.field("method").and_then(Value::as_str) {
         headers.push(json!({"name": ":method", "stringMatch": {"exact": method}}));
     }
     if !headers.is_empty() {
         out.insert("headers".into(), Value::Array(headers));
     }
     let mut params = Vec::new();
-    for q in array(m, "/queryParams") {
+    for q in list(m, "queryParams") {
         params.push(string_match(q)?);
     }
     if !params.is_empty() {
@@ -71,13 +66,29 @@ pub fn grpc(m: &Value) -> Result<Value, String> {
         (None, None) => out.insert("prefix".into(), json!("/")),
     };
     let mut headers = Vec::new();
-    for h in array(m, "/headers") {
+    for h in list(m, "headers") {
         headers.push(string_match(h)?);
     }
     if !headers.is_empty() {
         out.insert("headers".into(), Value::Array(headers));
     }
     Ok(Value::Object(out))
+}
+
+/// A match's path type and value, with the Gateway API defaults (a prefix of `/`); the path is
+/// looked up once for both.
+fn path(m: &Value) -> (&str, &str) {
+    let path = m.field("path");
+    let text = |key: &str| path.and_then(|p| p.field(key)).and_then(Value::as_str);
+    (
+        text("type").unwrap_or("PathPrefix"),
+        text("value").unwrap_or("/"),
+    )
+}
+
+/// The items of a list field of a match (none when it is not a list).
+fn list<'m>(m: &'m Value, key: &str) -> impl Iterator<Item = &'m Value> {
+    m.field(key).and_then(Value::as_array).into_iter().flatten()
 }
 
 /// A RegexMatcher with the RE2 engine, as the reference writes it.
@@ -87,13 +98,18 @@ fn re2(regex: &str) -> Value {
 
 /// A header or query parameter match.
 fn string_match(h: &Value) -> Result<Value, String> {
-    let name = h.get("name").and_then(Value::as_str).unwrap_or("");
-    let value = h.get("value").and_then(Value::as_str).unwrap_or("");
-    let matcher = match h.get("type").and_then(Value::as_str).unwrap_or("Exact") {
-        "RegularExpression" => json!({"safeRegex": re2(value)}),
-        _ => json!({"exact": value}),
+    let name = h.field("name").and_then(Value::as_str).unwrap_or("");
+    let value = h.field("value").and_then(Value::as_str).unwrap_or("");
+    // Built by moving the parts in: `json!` would copy the matcher through serialisation.
+    let matcher = match h.field("type").and_then(Value::as_str).unwrap_or("Exact") {
+        "RegularExpression" => ("safeRegex", re2(value)),
+        _ => ("exact", Value::from(value)),
     };
-    Ok(json!({"name": name, "stringMatch": matcher}))
+    let matcher = Map::from_iter([(matcher.0.to_string(), matcher.1)]);
+    Ok(Value::Object(Map::from_iter([
+        ("name".to_string(), Value::from(name)),
+        ("stringMatch".to_string(), Value::Object(matcher)),
+    ])))
 }
 
 /// Precedence of a match (Gateway API): sorts before when smaller. Exact paths first, then
@@ -108,11 +124,7 @@ pub fn precedence(
     std::cmp::Reverse<usize>,
     std::cmp::Reverse<usize>,
 ) {
-    let path_type = m
-        .at("/path/type")
-        .and_then(Value::as_str)
-        .unwrap_or("PathPrefix");
-    let value = m.at("/path/value").and_then(Value::as_str).unwrap_or("/");
+    let (path_type, value) = path(m);
     // Regular expressions do not order by length: input order decides between them.
     let (rank, length) = match path_type {
         "Exact" => (0, value.len()),
@@ -120,9 +132,9 @@ pub fn precedence(
         // A PathPrefix's trailing slash is ignored (Gateway API), so it does not count.
         _ => (2, value.trim_end_matches('/').len().max(1)),
     };
-    let method = u8::from(m.get("method").is_none());
-    let headers = array(m, "/headers").count();
-    let params = array(m, "/queryParams").count();
+    let method = u8::from(m.field("method").is_none());
+    let headers = list(m, "headers").count();
+    let params = list(m, "queryParams").count();
     (
         rank,
         std::cmp::Reverse(length),

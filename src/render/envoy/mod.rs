@@ -16,6 +16,7 @@ mod clusters;
 mod entries;
 mod filters;
 mod formatter;
+mod join;
 mod listener_policy;
 mod listeners;
 mod matches;

@@ -1,9 +1,12 @@
 //! One Envoy Route of an entry: its match, the rule's filters, the RouteAction (backends,
 //! timeouts, retries) and the TrafficPolicy settings of its place.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
+
+use crate::render::pointer::Pointer;
 
 use super::super::Context;
 use super::clusters;
@@ -28,9 +31,13 @@ pub(super) fn route(
     let settings = entries::inherited_settings(ctx, e);
     let f = filters::rule(ctx, e.route, &rule, &e.m, e.port)?;
     let parent = e.parents.first().copied();
-    let mut policy = shared.policies.rule(e.route, e.rule_index, parent)?;
+    let applied = shared.policies.shared_rule(e.route, e.rule_index, parent);
+    let mut policy = match &*applied {
+        Ok(p) => Cow::Borrowed(p),
+        Err(why) => return Err(why.clone()),
+    };
     if let Some(session) = e.typed.settings(e.rule_index).session.as_deref() {
-        session_persistence(&mut policy, session);
+        session_persistence(policy.to_mut(), session);
     }
     policy.declare_into(declarations);
     let mut out = Map::new();
@@ -200,16 +207,18 @@ fn backends(
             declarations.entry(name).or_insert(filter);
         }
         let mut per_backend = Map::new();
-        let bf = written.and_then(|b| b.get("filters"));
+        let bf = written.and_then(|b| b.field("filters"));
         for f in bf.and_then(Value::as_array).into_iter().flatten() {
-            match f.get("type").and_then(Value::as_str) {
-                Some("RequestHeaderModifier") => {
-                    filters::headers(&mut per_backend, f.get("requestHeaderModifier"), "request")?
-                }
+            match f.field("type").and_then(Value::as_str) {
+                Some("RequestHeaderModifier") => filters::headers(
+                    &mut per_backend,
+                    f.field("requestHeaderModifier"),
+                    filters::Side::Request,
+                )?,
                 Some("ResponseHeaderModifier") => filters::headers(
                     &mut per_backend,
-                    f.get("responseHeaderModifier"),
-                    "response",
+                    f.field("responseHeaderModifier"),
+                    filters::Side::Response,
                 )?,
                 _ => {}
             }

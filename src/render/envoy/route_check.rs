@@ -73,9 +73,9 @@ pub fn rule_error(rule: &Value) -> Option<String> {
     let mut errors = Vec::new();
     let mut rewrites = Vec::new();
     for f in array(rule, "/filters") {
-        match f.get("type").and_then(Value::as_str) {
+        match f.field("type").and_then(Value::as_str) {
             Some("RequestRedirect") => {
-                let r = f.get("requestRedirect").unwrap_or(&Value::Null);
+                let r = f.field("requestRedirect").unwrap_or(&Value::Null);
                 match text(r, "/path/type").as_deref() {
                     Some("ReplaceFullPath") => path(
                         &text(r, "/path/replaceFullPath").unwrap_or_default(),
@@ -91,7 +91,7 @@ pub fn rule_error(rule: &Value) -> Option<String> {
             }
             // A prefix of `/` is rendered as a regex rewrite, which is not checked.
             Some("URLRewrite") => {
-                let r = f.get("urlRewrite").unwrap_or(&Value::Null);
+                let r = f.field("urlRewrite").unwrap_or(&Value::Null);
                 if text(r, "/path/type").as_deref() == Some("ReplacePrefixMatch") {
                     let v = text(r, "/path/replacePrefixMatch").unwrap_or_default();
                     if v != "/" {

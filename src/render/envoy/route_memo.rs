@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
+use crate::render::pointer::Pointer;
+
 use super::super::Context;
 use super::entries::{self, Delegation, Entry};
 use super::policy::Policies;
@@ -127,7 +129,7 @@ impl RouteMemo {
         // A rendering whose name is not the one given (a field of the rule's overwrote it) is
         // not renamed: such a route is rendered each time.
         let keeps = route.as_ref().map_or(true, |r| {
-            r.get("name").and_then(Value::as_str) == Some(&name)
+            r.field("name").and_then(Value::as_str) == Some(&name)
         });
         if keeps && slot.left > 0 {
             slot.done = Some(Done {

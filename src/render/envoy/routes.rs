@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
 use super::entries::{self, Delegation, Entry};
+use super::join::{Decimal, join};
 use super::listeners::RouteConfig;
 use super::matches;
 use super::plan::{Plan, domains};
@@ -440,18 +441,36 @@ impl PartialEq for NsName<'_> {
 impl Eq for NsName<'_> {}
 
 fn route_name(vhost: &str, i: usize, e: &Entry<'_>) -> String {
-    let kind = e.route.id.kind.to_ascii_lowercase();
-    let rule_name = e
-        .typed
-        .rules
-        .get(e.rule_index)
-        .and_then(Option::as_deref)
-        .map(|n| format!("-{n}"))
-        .unwrap_or_default();
-    format!(
-        "{vhost}-route-{i}-{kind}-{}-{}-{}-{}{rule_name}-matcher-0",
-        e.route.id.name, e.route.id.namespace, e.rule_index, e.match_index
-    )
+    let id = &e.route.id;
+    let kind: std::borrow::Cow<'_, str> = match id.kind.as_str() {
+        "HTTPRoute" => "httproute".into(),
+        "GRPCRoute" => "grpcroute".into(),
+        other => other.to_ascii_lowercase().into(),
+    };
+    let rule_name = e.typed.rules.get(e.rule_index).and_then(Option::as_deref);
+    let (i, rule, m) = (
+        Decimal::unsigned(i as u64),
+        Decimal::unsigned(e.rule_index as u64),
+        Decimal::unsigned(e.match_index as u64),
+    );
+    join(&[
+        vhost,
+        "-route-",
+        i.as_str(),
+        "-",
+        &kind,
+        "-",
+        &id.name,
+        "-",
+        &id.namespace,
+        "-",
+        rule.as_str(),
+        "-",
+        m.as_str(),
+        if rule_name.is_some() { "-" } else { "" },
+        rule_name.unwrap_or_default(),
+        "-matcher-0",
+    ])
 }
 
 /// Why the proxy rejects an entry's matcher (a regular expression RE2 refuses), in the proxy's

@@ -7,7 +7,7 @@ use super::traffic::{authorization, existing_backend};
 use super::{Feature, Policy, Section};
 use crate::model::Object;
 use crate::render::ai::secrets::{config_map_text, secret_text, shown};
-use crate::render::ai::{Context, pick, service_host, str_at};
+use crate::render::ai::{Context, pick, service_host, single, str_at};
 
 pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: Section<'_>) -> Vec<Feature> {
     let mut out = Vec::new();
@@ -15,42 +15,42 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: Section<'_>) -
         out.push(Feature::backend(
             None,
             "backend-http",
-            json!({"backendHttp": pick(h, &["version", "requestTimeout"])}),
+            single("backendHttp", pick(h, &["version", "requestTimeout"])),
         ));
     }
     if let Some(t) = b.get("tls") {
         out.push(Feature::backend(
             None,
             "tls",
-            json!({"backendTls": backend_tls(ctx, policy, t)}),
+            single("backendTls", backend_tls(ctx, policy, t)),
         ));
     }
     if let Some(auth) = b.get("auth").and_then(|a| auth(ctx, policy, a)) {
         out.push(Feature::backend(
             Some("backend"),
             "backend-auth",
-            json!({ "auth": auth }),
+            single("auth", auth),
         ));
     }
     if let Some(ai) = b.get("ai") {
         out.push(Feature::backend(
             Some("backend"),
             "ai",
-            json!({"ai": ai_policy(ctx, policy, ai)}),
+            single("ai", ai_policy(ctx, policy, ai)),
         ));
     }
     if let Some(a) = b.at("mcp", "authorization") {
         out.push(Feature::backend(
             None,
             "mcp-authorization",
-            json!({"mcpAuthorization": authorization(a)}),
+            single("mcpAuthorization", authorization(a)),
         ));
     }
     if let Some(a) = b.at("mcp", "authentication") {
         out.push(Feature::backend(
             None,
             "mcp-authentication",
-            json!({"mcpAuthentication": mcp_authentication(ctx, policy, a)}),
+            single("mcpAuthentication", mcp_authentication(ctx, policy, a)),
         ));
     }
     out
@@ -147,7 +147,7 @@ fn backend_tls(ctx: &Context<'_>, policy: &Policy<'_>, t: &Value) -> Value {
         out.insert("verifySubjectAltNames".into(), s.clone());
     }
     if let Some(a) = t.get("alpnProtocols") {
-        out.insert("alpn".into(), json!({ "protocols": a }));
+        out.insert("alpn".into(), single("protocols", a.clone()));
     }
     if t["insecureSkipVerify"].as_str() == Some("All") {
         out.insert("verification".into(), "INSECURE_ALL".into());
@@ -241,7 +241,7 @@ fn prompt_guard(ctx: &Context<'_>, policy: &Policy<'_>, g: &Value) -> Value {
                 .filter_map(Value::as_str)
                 .map(|b| json!({ "builtin": upper_snake(b) })),
         );
-        out.insert("regex".into(), json!({ "rules": rules }));
+        out.insert("regex".into(), single("rules", rules));
     }
     if let Some(m) = g.get("openAIModeration") {
         let mut moderation = pick(m, &["model"]);
@@ -285,7 +285,7 @@ fn mcp_authentication(ctx: &Context<'_>, policy: &Policy<'_>, a: &Value) -> Valu
         out.insert("provider".into(), named.into());
     }
     if let Some(m) = a.get("resourceMetadata") {
-        out.insert("resourceMetadata".into(), json!({ "extra": m }));
+        out.insert("resourceMetadata".into(), single("extra", m.clone()));
     }
     let jwks = &a["jwks"];
     if let (Some(svc), Some(path)) = (str_at(jwks, "/backendRef/name"), jwks["jwksPath"].as_str()) {

@@ -48,51 +48,87 @@ pub(super) fn policy_status(
         }
     }
     let controller = ctx.options.ai_controller.as_str();
+    let entries = ancestor_entries(policy, ancestors, missing, controller);
+    object_of([
+        ("apiVersion", Value::from(format!("{AI_GROUP}/v1alpha1"))),
+        ("kind", Value::from(object.id.kind.as_str())),
+        (
+            "metadata",
+            object_of([
+                ("name", Value::from(object.id.name.as_str())),
+                ("namespace", Value::from(ns)),
+            ]),
+        ),
+        ("spec", Value::Null),
+        ("status", object_of([("ancestors", Value::Array(entries))])),
+    ])
+}
+
+/// The status's `ancestors`: each ancestor with the policy's conditions, or (none found) one
+/// summary saying what is `missing`.
+fn ancestor_entries(
+    policy: &Policy<'_>,
+    ancestors: Vec<Value>,
+    missing: Option<String>,
+    controller: &str,
+) -> Vec<Value> {
+    // Built by moving the parts in: `json!` would copy each value through serialisation.
+    let entry = |ancestor_ref: Value, conditions: Value| {
+        object_of([
+            ("ancestorRef", ancestor_ref),
+            ("conditions", conditions),
+            ("controllerName", Value::from(controller)),
+        ])
+    };
     let accepted = condition("Accepted", true, "Valid", "Policy accepted");
-    let entries: Vec<Value> = if ancestors.is_empty() {
+    if ancestors.is_empty() {
         let what = missing.unwrap_or_else(|| "no target".to_string());
-        vec![json!({
-            "ancestorRef": {"group": AI_GROUP, "name": "StatusSummary"},
-            "conditions": [
+        let pending = format!("Policy is not attached: {what} not found");
+        vec![entry(
+            json!({"group": AI_GROUP, "name": "StatusSummary"}),
+            Value::Array(vec![
                 accepted,
-                condition("Attached", false, "Pending", &format!("Policy is not attached: {what} not found")),
-            ],
-            "controllerName": controller,
-        })]
+                condition("Attached", false, "Pending", &pending),
+            ]),
+        )]
     } else {
         let conditions = if let Some(why) = policy.invalid.borrow().as_deref() {
-            json!([
+            vec![
                 condition("Accepted", true, "Invalid", why),
                 condition(
                     "Attached",
                     false,
                     "Pending",
-                    "Policy is not attached due to invalid status"
+                    "Policy is not attached due to invalid status",
                 ),
-            ])
+            ]
         } else if policy.problems.borrow().is_empty() {
-            json!([
+            vec![
                 accepted,
                 condition("Attached", true, "Attached", "Attached to all targets"),
-            ])
+            ]
         } else {
-            json!([condition(
+            vec![condition(
                 "Accepted",
                 true,
                 "PartiallyValid",
                 &policy.problems.borrow().join("\n"),
-            )])
+            )]
         };
+        let conditions = Value::Array(conditions);
         ancestors
             .into_iter()
-            .map(|a| json!({"ancestorRef": a, "conditions": conditions, "controllerName": controller}))
+            .map(|a| entry(a, conditions.clone()))
             .collect()
-    };
-    json!({
-        "apiVersion": format!("{AI_GROUP}/v1alpha1"),
-        "kind": object.id.kind,
-        "metadata": {"name": object.id.name, "namespace": ns},
-        "spec": null,
-        "status": {"ancestors": entries},
-    })
+    }
+}
+
+/// An object of the fields given, in their order.
+fn object_of<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
 }

@@ -4,26 +4,26 @@ use serde_json::{Map, Value, json};
 
 use super::{Feature, Policy, Section};
 use crate::render::ai::routes::{backend_ref, cors};
-use crate::render::ai::{Context, pick};
+use crate::render::ai::{Context, pick, single};
 
 pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -> Vec<Feature> {
     let mut out = Vec::new();
     if let Some(timeouts) = t.get("timeouts") {
         out.push(Feature::traffic(
             "timeout",
-            json!({"timeout": pick(timeouts, &["request", "backendRequest"])}),
+            single("timeout", pick(timeouts, &["request", "backendRequest"])),
         ));
     }
     if let Some(r) = t.get("retry").and_then(|r| retry(policy, r)) {
-        out.push(Feature::traffic("retry", json!({ "retry": r })));
+        out.push(Feature::traffic("retry", single("retry", r)));
     }
     if let Some(c) = t.get("cors") {
-        out.push(Feature::traffic("cors", json!({ "cors": cors(c) })));
+        out.push(Feature::traffic("cors", single("cors", cors(c))));
     }
     if let Some(c) = t.get("csrf") {
         out.push(Feature::traffic(
             "csrf",
-            json!({"csrf": pick(c, &["additionalOrigins"])}),
+            single("csrf", pick(c, &["additionalOrigins"])),
         ));
     }
     if let Some(h) = t.get("headerModifiers") {
@@ -35,7 +35,7 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -
             if let Some(m) = h.get(field) {
                 out.push(Feature::traffic(
                     "header-modifier",
-                    json!({ name: pick(m, &["add", "set", "remove"]) }),
+                    single(name, pick(m, &["add", "set", "remove"])),
                 ));
             }
         }
@@ -43,13 +43,13 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -
     if let Some(tr) = t.get("transformation") {
         out.push(Feature::traffic(
             "transformation",
-            json!({ "transformation": transformation(policy, tr) }),
+            single("transformation", transformation(policy, tr)),
         ));
     }
     if let Some(e) = t.get("extAuth") {
         out.push(Feature::traffic(
             "extauth",
-            json!({ "extAuthz": ext_auth(ctx, policy, e) }),
+            single("extAuthz", ext_auth(ctx, policy, e)),
         ));
     }
     if let Some(e) = t.get("extProc") {
@@ -59,18 +59,18 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -
         {
             v.insert("target".into(), target);
         }
-        out.push(Feature::traffic("extproc", json!({ "extProc": v })));
+        out.push(Feature::traffic("extproc", single("extProc", v)));
     }
     if let Some(g) = t.at("rateLimit", "global") {
         out.push(Feature::traffic(
             "rl-global",
-            json!({ "remoteRateLimit": global_rate_limit(ctx, policy, g) }),
+            single("remoteRateLimit", global_rate_limit(ctx, policy, g)),
         ));
     }
     if let Some(a) = t.get("authorization") {
         out.push(Feature::traffic(
             "rbac",
-            json!({ "authorization": authorization(a) }),
+            single("authorization", authorization(a)),
         ));
     }
     out
@@ -256,12 +256,15 @@ pub(super) fn frontend_features(
         );
     }
     if let Some(h) = f.get("http") {
-        out.push(Feature::frontend("frontend-http", json!({ "http": h })));
+        out.push(Feature::frontend(
+            "frontend-http",
+            single("http", h.clone()),
+        ));
     }
     if let Some(t) = f.get("tls") {
         out.push(Feature::frontend(
             "frontend-tls",
-            json!({ "tls": frontend_tls(t) }),
+            single("tls", frontend_tls(t)),
         ));
     }
     if let Some(k) = f.at("tcp", "keepalive") {
@@ -277,7 +280,7 @@ pub(super) fn frontend_features(
         }
         out.push(Feature::frontend(
             "frontend-logging",
-            json!({ "logging": logging }),
+            single("logging", logging),
         ));
     }
     out
@@ -286,7 +289,7 @@ pub(super) fn frontend_features(
 fn frontend_tls(t: &Value) -> Value {
     let mut out = pick(t, &["handshakeTimeout"]);
     if let Some(a) = t.get("alpnProtocols") {
-        out.insert("alpn".into(), json!({ "protocols": a }));
+        out.insert("alpn".into(), single("protocols", a.clone()));
     }
     if let Some(c) = t["cipherSuites"].as_array() {
         // The data plane names TLS 1.3 suites without the version: TLS13_X is TLS_X.
