@@ -1,7 +1,6 @@
 //! One Envoy Route of an entry: its match, the rule's filters, the RouteAction (backends,
 //! timeouts, retries) and the TrafficPolicy settings of its place.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
@@ -31,13 +30,9 @@ pub(super) fn route(
     let settings = entries::inherited_settings(ctx, e);
     let f = filters::rule(ctx, e.route, &rule, &e.m, e.port)?;
     let parent = e.parents.first().copied();
-    let applied = shared.policies.shared_rule(e.route, e.rule_index, parent);
-    let mut policy = match &*applied {
-        Ok(p) => Cow::Borrowed(p),
-        Err(why) => return Err(why.clone()),
-    };
+    let mut policy = shared.policies.rule(e.route, e.rule_index, parent)?;
     if let Some(session) = e.typed.settings(e.rule_index).session.as_deref() {
-        session_persistence(policy.to_mut(), session);
+        session_persistence(&mut policy, session);
     }
     policy.declare_into(declarations);
     let mut out = Map::new();

@@ -14,13 +14,11 @@ mod rbac;
 
 use crate::render::pointer::Pointer;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
 
-use crate::fasthash::FastMap;
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
 use crate::model::Object;
 use features::{header_mutations, quantity};
@@ -72,21 +70,12 @@ pub struct Policies<'c> {
     /// With strict validation the proxy checks the configuration first: then an error only the
     /// proxy finds makes a TrafficPolicy invalid too.
     strict: bool,
-    /// The settings of each rule rendered so far ([`Self::shared_rule`]).
-    rules: Mutex<FastMap<RuleKey, Arc<Result<Applied, String>>>>,
 }
-
-/// A rule as [`Policies::rule`] reads it: the route's and the delegating rule's places.
-type RuleKey = (usize, usize, Option<Place>);
 
 impl<'c> Policies<'c> {
     pub fn new(ctx: &'c Context<'c>) -> Self {
         let strict = ctx.options.validation_level == ValidationLevel::Strict;
-        Policies {
-            ctx,
-            strict,
-            rules: Mutex::default(),
-        }
+        Policies { ctx, strict }
     }
 
     /// The object's index in the run's facts.
@@ -161,29 +150,6 @@ impl<'c> Policies<'c> {
         }
         let via = parent.and_then(|(p, pr)| Some(Place::Rule(self.index(p)?, pr)));
         self.applied(Place::Rule(r, rule), via, |l| l >= Level::Route)
-    }
-
-    /// [`Self::rule`], made once per run: a rule's settings are the same for each of its matches,
-    /// on each listener and on each Gateway that serves its route.
-    pub fn shared_rule(
-        &self,
-        route: &Object,
-        rule: usize,
-        parent: Option<(&Object, usize)>,
-    ) -> Arc<Result<Applied, String>> {
-        let Some(r) = self.index(route) else {
-            return Arc::new(Ok(Applied::default()));
-        };
-        let via = parent.and_then(|(p, pr)| Some(Place::Rule(self.index(p)?, pr)));
-        let key = (r, rule, via);
-        // A poisoned lock leaves a map that is still whole: each entry is inserted at once.
-        let rules = || self.rules.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(made) = rules().get(&key) {
-            return made.clone();
-        }
-        // Made outside the lock: another Gateway's thread may make it too, to the same result.
-        let made = Arc::new(self.rule(route, rule, parent));
-        rules().entry(key).or_insert(made).clone()
     }
 
     /// Why the Gateway, or one of its own listeners, has an invalid TrafficPolicy attached.
