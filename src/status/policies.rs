@@ -3,8 +3,6 @@
 //! predicted policy statuses, with what it does not model: listener sets, DirectResponses
 //! named by filters).
 
-use std::sync::OnceLock;
-
 use serde_json::{Map, Value};
 
 use super::lookup::Lookup;
@@ -36,10 +34,6 @@ pub(super) struct ByAncestor<'a> {
     /// The statuses on backends no route sends to. Every Gateway translates those backends, so
     /// these are written once for all ([`unrouted_statuses`]), not with each Gateway.
     unrouted: Vec<usize>,
-    /// Each status as an entry of the `policies` section ([`ancestor_entry`]), made when a Gateway
-    /// first needs it: a status on a backend is the same in every Gateway whose routes send to
-    /// it, and copying the entry costs a fraction of making it.
-    entries: Vec<OnceLock<(String, Value)>>,
 }
 
 impl<'a> ByAncestor<'a> {
@@ -64,7 +58,6 @@ impl<'a> ByAncestor<'a> {
             }
         }
         ByAncestor {
-            entries: statuses.iter().map(|_| OnceLock::new()).collect(),
             statuses,
             ancestors,
             on,
@@ -75,9 +68,7 @@ impl<'a> ByAncestor<'a> {
     /// Adds the `i`th status to the `policies` section (see [`add_status`]).
     fn add(&self, out: &mut Map<String, Value>, lookup: &Lookup<'_>, i: usize) {
         if let Some(ancestor) = self.ancestors[i] {
-            let (key, status) =
-                self.entries[i].get_or_init(|| ancestor_entry(lookup, &self.statuses[i], ancestor));
-            add_entry(out, key, status);
+            add_status(out, lookup, &self.statuses[i], ancestor);
         }
     }
 
@@ -193,20 +184,15 @@ fn add_status(
     ancestor: &Object,
 ) {
     let (key, status) = ancestor_entry(lookup, s, ancestor);
-    add_entry(out, &key, &status);
-}
-
-/// Adds an [`ancestor_entry`] to the `policies` section (once), under its policy's key.
-fn add_entry(out: &mut Map<String, Value>, key: &str, status: &Value) {
-    if !out.contains_key(key) {
+    let entry = out.entry(key).or_insert_with(|| {
         let mut m = Map::new();
         m.insert("ancestors".into(), Value::Array(Vec::new()));
-        out.insert(key.to_string(), Value::Object(m));
-    }
-    if let Some(Value::Array(ancestors)) = out.get_mut(key).and_then(|e| e.get_mut("ancestors"))
-        && !ancestors.contains(status)
+        Value::Object(m)
+    });
+    if let Some(Value::Array(ancestors)) = entry.get_mut("ancestors")
+        && !ancestors.contains(&status)
     {
-        ancestors.push(status.clone());
+        ancestors.push(status);
     }
 }
 
