@@ -60,7 +60,8 @@ pub(super) fn run(args: &RenderArgs) -> u8 {
     };
     // Each Gateway is written as soon as it is rendered, and dropped, and so is each of the AI
     // data plane's shared resources: a large repository's rendering is never in memory whole.
-    render::render_into(&run, &render_options, &mut output);
+    // Never freed: the process exits once the output is written.
+    let _merged = render::render_into(&run, &render_options, &mut output);
     if let Err(code) = super::written(output.out.finish()) {
         super::exit_now(code);
     }

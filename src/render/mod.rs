@@ -220,8 +220,14 @@ pub trait Sink {
 }
 
 /// [`render`], handing each Gateway's rendering and the AI data plane's shared resources on one
-/// at a time (to `sink`, in output order): nothing of the rendering is kept.
-pub fn render_into(run: &LintRun, options: &RenderOptions, sink: &mut (impl Sink + Send)) {
+/// at a time (to `sink`, in output order): nothing of the rendering is kept. Returns the merge
+/// it made: freeing a large repository's takes a twentieth of a second that a caller about to
+/// exit can spare.
+pub fn render_into<'r>(
+    run: &'r LintRun,
+    options: &RenderOptions,
+    sink: &mut (impl Sink + Send),
+) -> Option<Merged<'r>> {
     let mut phases = crate::lint::Phases::start();
     let options = &*with_values(run, options);
     // The lookups read no effective policy: made while the merge runs.
@@ -231,6 +237,7 @@ pub fn render_into(run: &LintRun, options: &RenderOptions, sink: &mut (impl Sink
     );
     phases.mark("merge");
     render_to_sink(&Context::of(lookups, merged.as_ref()), sink);
+    merged
 }
 
 /// The rendering kept, but for the Gateways handed to `each` (a chunk at a time).
