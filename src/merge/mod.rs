@@ -397,8 +397,14 @@ impl<'a> Merged<'a> {
 /// the facts' [`Plan`] (made beside the lint stages).
 pub fn merge<'a>(facts: &'a [Facts], plan: Plan, options: &MergeOptions) -> Merged<'a> {
     let (runs, seen, tally) = by_runs(facts, &plan, options, true);
-    // The rest of the plan (the rules reaching each backend, the judged places) goes here.
-    let hierarchy = plan.hierarchy;
+    let Plan {
+        hierarchy,
+        reached,
+        judged,
+    } = plan;
+    // The rest of the plan (hundreds of thousands of small vectors) is freed while the caller
+    // goes on.
+    rayon::spawn(move || drop((reached, judged)));
     // Sized once: grown by doubling, the list would be copied and held twice over.
     let mut effective: Vec<Effective<'a>> = Vec::with_capacity(runs.iter().map(Vec::len).sum());
     for run in runs {
