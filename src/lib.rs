@@ -42,4 +42,5 @@ pub mod security;
 pub mod source;
 pub mod status;
 pub mod suppress;
+pub mod text;
 pub mod validate;

@@ -12,7 +12,8 @@ pub use crate::base64;
 pub mod dangling;
 mod document;
 pub mod envoy;
-pub(crate) mod pointer;
+pub(crate) mod json;
+mod pointer;
 pub mod proto;
 mod served;
 

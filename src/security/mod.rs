@@ -195,19 +195,9 @@ fn each_entry_in<'n>(node: &'n Node, path: &mut String, f: &mut dyn FnMut(&str, 
 }
 
 /// Appends `[i]` without the formatting machinery (this runs for every list item of every object).
-fn push_index(path: &mut String, mut i: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (i % 10) as u8;
-        i /= 10;
-        if i == 0 {
-            break;
-        }
-    }
+fn push_index(path: &mut String, i: usize) {
     path.push('[');
-    path.extend(digits[start..].iter().map(|&d| char::from(d)));
+    path.push_str(crate::text::Decimal::unsigned(i as u64).as_str());
     path.push(']');
 }
 

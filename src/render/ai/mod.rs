@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 use super::{Context, DataPlane, RenderedGateway, RenderedResource};
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, Spec};
+use crate::render::json::single;
 
 /// The AI API group (the config file's `apiGroups.ai` is not threaded into the stages yet).
 pub(super) use crate::security::AI_GROUP;
@@ -142,19 +143,7 @@ pub fn render_shared_each(ctx: &Context<'_>, each: &mut dyn FnMut(RenderedResour
 /// `{"resource": {kind: value}}`, the value moved in (`json!` would copy it through
 /// serialisation).
 fn wrapped(kind: &str, value: Value) -> Value {
-    let inner = serde_json::Map::from_iter([(kind.to_string(), value)]);
-    Value::Object(serde_json::Map::from_iter([(
-        "resource".to_string(),
-        Value::Object(inner),
-    )]))
-}
-
-/// `{key: value}`, the value moved in (`json!` would copy it through serialisation).
-fn single(key: &str, value: impl Into<Value>) -> Value {
-    Value::Object(serde_json::Map::from_iter([(
-        key.to_string(),
-        value.into(),
-    )]))
+    single("resource", single(kind, value))
 }
 
 /// Whether some GatewayClass names the AI data plane's controller: else no AI data plane runs.

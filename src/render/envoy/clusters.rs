@@ -10,11 +10,11 @@ use serde_json::{Value, json};
 use crate::render::pointer::Pointer;
 
 use super::super::Context;
-use super::join::{Decimal, join};
 use super::{ads_source, backend_config, settings, typed};
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, ObjRef};
 use crate::model::facts_settings::BackendSettings;
+use crate::text::{Decimal, join};
 
 /// Where a backendRef that cannot be resolved sends traffic (its requests fail with 500).
 pub const BLACKHOLE: &str = "blackhole-cluster";

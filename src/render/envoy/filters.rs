@@ -10,6 +10,7 @@ use super::plan::array;
 use crate::model::Object;
 use crate::model::facts::{Facts, Spec};
 use crate::model::facts_settings::REDIRECT_CODE;
+use crate::render::json::{object, single};
 
 /// What a rule's filters add to its Envoy Route.
 #[derive(Default)]
@@ -153,13 +154,8 @@ pub fn headers(
     };
     let (add_key, remove_key) = side.keys();
     let mut added = Vec::new();
-    for (list, overwrite) in [("add", false), ("set", true)] {
-        for h in modifier
-            .field(list)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+    for (list, overwrite) in [("/add", false), ("/set", true)] {
+        for h in array(modifier, list) {
             added.push(header_to_add(h, overwrite)?);
         }
     }
@@ -195,18 +191,12 @@ fn header_to_add(h: &Value, overwrite: bool) -> Result<Value, String> {
             "header {name:?}: value {value:?} has an unterminated % command"
         ));
     }
-    let mut header = Map::new();
-    header.insert("key".into(), Value::String(name.into()));
-    header.insert("value".into(), Value::String(value.into()));
-    let mut entry = Map::new();
-    entry.insert("header".into(), Value::Object(header));
+    let header = object([("key", name.into()), ("value", value.into())]);
+    let mut entry = single("header", header);
     if overwrite {
-        entry.insert(
-            "appendAction".into(),
-            Value::String("OVERWRITE_IF_EXISTS_OR_ADD".into()),
-        );
+        entry["appendAction"] = "OVERWRITE_IF_EXISTS_OR_ADD".into();
     }
-    Ok(Value::Object(entry))
+    Ok(entry)
 }
 
 /// The status code of a RequestRedirect as the route's [`REDIRECT_CODE`] annotation overrides

@@ -10,7 +10,8 @@ use super::super::Context;
 use super::clusters::{self, Target};
 use super::listener_policy::Settings;
 use super::plan::{GwListener, Plan, Port, array, domains};
-use super::{ads_source, object, secret_digest, tls_options, typed};
+use super::{ads_source, secret_digest, tls_options, typed};
+use crate::render::json::object;
 
 /// A RouteConfiguration to render: its name and the listeners whose routes it holds.
 pub struct RouteConfig {

@@ -2,8 +2,11 @@
 //! precedence between matches.
 
 use crate::render::pointer::Pointer;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
+use crate::render::json::{object, single};
+
+use super::plan::array;
 pub use crate::status::proxy::rejected_regex;
 
 /// The RouteMatch of one HTTPRoute match (`m` may be `Null`: match everything); `Err` says
@@ -32,7 +35,7 @@ pub fn http(m: &Value) -> Result<Value, String> {
         }
     }
     let mut headers: Vec<Value> = Vec::new();
-    for h in list(m, "headers") {
+    for h in array(m, "/headers") {
         headers.push(string_match(h)?);
     }
     if let Some(method) = m.field("method").and_then(Value::as_str) {
@@ -42,7 +45,7 @@ pub fn http(m: &Value) -> Result<Value, String> {
         out.insert("headers".into(), Value::Array(headers));
     }
     let mut params = Vec::new();
-    for q in list(m, "queryParams") {
+    for q in array(m, "/queryParams") {
         params.push(string_match(q)?);
     }
     if !params.is_empty() {
@@ -66,7 +69,7 @@ pub fn grpc(m: &Value) -> Result<Value, String> {
         (None, None) => out.insert("prefix".into(), json!("/")),
     };
     let mut headers = Vec::new();
-    for h in list(m, "headers") {
+    for h in array(m, "/headers") {
         headers.push(string_match(h)?);
     }
     if !headers.is_empty() {
@@ -86,11 +89,6 @@ fn path(m: &Value) -> (&str, &str) {
     )
 }
 
-/// The items of a list field of a match (none when it is not a list).
-fn list<'m>(m: &'m Value, key: &str) -> impl Iterator<Item = &'m Value> {
-    m.field(key).and_then(Value::as_array).into_iter().flatten()
-}
-
 /// A RegexMatcher with the RE2 engine, as the reference writes it.
 fn re2(regex: &str) -> Value {
     json!({"googleRe2": {}, "regex": regex})
@@ -100,16 +98,11 @@ fn re2(regex: &str) -> Value {
 fn string_match(h: &Value) -> Result<Value, String> {
     let name = h.field("name").and_then(Value::as_str).unwrap_or("");
     let value = h.field("value").and_then(Value::as_str).unwrap_or("");
-    // Built by moving the parts in: `json!` would copy the matcher through serialisation.
     let matcher = match h.field("type").and_then(Value::as_str).unwrap_or("Exact") {
-        "RegularExpression" => ("safeRegex", re2(value)),
-        _ => ("exact", Value::from(value)),
+        "RegularExpression" => single("safeRegex", re2(value)),
+        _ => single("exact", value),
     };
-    let matcher = Map::from_iter([(matcher.0.to_string(), matcher.1)]);
-    Ok(Value::Object(Map::from_iter([
-        ("name".to_string(), Value::from(name)),
-        ("stringMatch".to_string(), Value::Object(matcher)),
-    ])))
+    Ok(object([("name", name.into()), ("stringMatch", matcher)]))
 }
 
 /// Precedence of a match (Gateway API): sorts before when smaller. Exact paths first, then
@@ -133,8 +126,8 @@ pub fn precedence(
         _ => (2, value.trim_end_matches('/').len().max(1)),
     };
     let method = u8::from(m.field("method").is_none());
-    let headers = list(m, "headers").count();
-    let params = list(m, "queryParams").count();
+    let headers = array(m, "/headers").count();
+    let params = array(m, "/queryParams").count();
     (
         rank,
         std::cmp::Reverse(length),

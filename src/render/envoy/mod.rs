@@ -16,7 +16,6 @@ mod clusters;
 mod entries;
 mod filters;
 mod formatter;
-mod join;
 mod listener_policy;
 mod listeners;
 mod matches;
@@ -207,17 +206,6 @@ fn resource(
 /// An `ads` config source, as every dynamic resource of the reference names its origin.
 fn ads_source() -> Value {
     json!({"ads": {}, "resourceApiVersion": "V3"})
-}
-
-/// An object of the fields given, in order, their values moved in: `json!` copies each value it
-/// is given through serialisation (a listener's filter chains, a few times over).
-fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    Value::Object(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
 }
 
 /// A typed config with its `@type`.

@@ -8,7 +8,6 @@ use serde_json::{Map, Value, json};
 
 use super::super::{Context, ValidationLevel};
 use super::entries::{self, Delegation, Entry};
-use super::join::{Decimal, join};
 use super::listeners::RouteConfig;
 use super::matches;
 use super::plan::{Plan, domains};
@@ -18,6 +17,7 @@ use super::route_memo::{EntryMemo, RouteMemo};
 use super::underscored;
 use crate::model::Object;
 use crate::model::facts::RouteFacts;
+use crate::text::{Decimal, join};
 
 /// The body of the direct response that replaces an invalid route rule.
 const INVALID_BODY: &str =

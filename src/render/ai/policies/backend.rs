@@ -7,7 +7,8 @@ use super::traffic::{authorization, existing_backend};
 use super::{Feature, Policy, Section};
 use crate::model::Object;
 use crate::render::ai::secrets::{config_map_text, secret_text, shown};
-use crate::render::ai::{Context, pick, service_host, single, str_at};
+use crate::render::ai::{Context, pick, service_host, str_at};
+use crate::render::json::single;
 
 pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, b: Section<'_>) -> Vec<Feature> {
     let mut out = Vec::new();

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use super::{Policy, Target};
 use crate::model::facts::GATEWAY_API;
 use crate::render::ai::{AI_GROUP, Context, condition};
+use crate::render::json;
 
 pub(super) fn policy_status(
     ctx: &Context<'_>,
@@ -49,18 +50,21 @@ pub(super) fn policy_status(
     }
     let controller = ctx.options.ai_controller.as_str();
     let entries = ancestor_entries(policy, ancestors, missing, controller);
-    object_of([
+    json::object([
         ("apiVersion", Value::from(format!("{AI_GROUP}/v1alpha1"))),
         ("kind", Value::from(object.id.kind.as_str())),
         (
             "metadata",
-            object_of([
+            json::object([
                 ("name", Value::from(object.id.name.as_str())),
                 ("namespace", Value::from(ns)),
             ]),
         ),
         ("spec", Value::Null),
-        ("status", object_of([("ancestors", Value::Array(entries))])),
+        (
+            "status",
+            json::object([("ancestors", Value::Array(entries))]),
+        ),
     ])
 }
 
@@ -74,7 +78,7 @@ fn ancestor_entries(
 ) -> Vec<Value> {
     // Built by moving the parts in: `json!` would copy each value through serialisation.
     let entry = |ancestor_ref: Value, conditions: Value| {
-        object_of([
+        json::object([
             ("ancestorRef", ancestor_ref),
             ("conditions", conditions),
             ("controllerName", Value::from(controller)),
@@ -121,14 +125,4 @@ fn ancestor_entries(
             .map(|a| entry(a, conditions.clone()))
             .collect()
     }
-}
-
-/// An object of the fields given, in their order.
-fn object_of<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    Value::Object(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
 }

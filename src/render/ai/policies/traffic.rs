@@ -4,7 +4,8 @@ use serde_json::{Map, Value, json};
 
 use super::{Feature, Policy, Section};
 use crate::render::ai::routes::{backend_ref, cors};
-use crate::render::ai::{Context, pick, single};
+use crate::render::ai::{Context, pick};
+use crate::render::json::single;
 
 pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -> Vec<Feature> {
     let mut out = Vec::new();

@@ -1,6 +1,6 @@
-//! Names joined from parts without `format!`: for the short names made for every route and
-//! backendRef of every Gateway (route names, cluster names), the formatting machinery and the
-//! string's growing cost several times the copying.
+//! Short texts made from parts without `format!`: for those made for every route and backendRef
+//! of every Gateway (route names, cluster names) or every list item of every object (paths), the
+//! formatting machinery and the string's growing cost several times the copying.
 
 /// The parts one after the other, in a string allocated once at their length.
 pub fn join(parts: &[&str]) -> String {
