@@ -86,13 +86,7 @@ impl Model {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
         let plan = planned.unwrap_or_else(|| {
-            let layout = merge::Layout::new(&self.facts);
-            merge::Plan::new(
-                &self.facts,
-                layout,
-                &self.attachments,
-                &self.route_attachments,
-            )
+            merge::Plan::whole(&self.facts, &self.attachments, &self.route_attachments)
         });
         merge::merge(&self.facts, plan, &self.merge_options)
     }

@@ -62,9 +62,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
-    // The findings located, the base's texts are read no more: freed before it renders.
-    let base_findings = diff::findings::of_run(&base_run);
-    base_run.files = Vec::new();
+    let base_findings = located_findings(&mut base_run);
     let (base_inputs, mut base) = rayon::join(
         || Inputs::of_run(&base_run, &render_options, global),
         || Side::of_located(&base_run, base_findings, &render_options, graph),
@@ -80,9 +78,7 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
         Ok(run) => run,
         Err(message) => return usage_error(&message),
     };
-    // As the base's: the findings located, the texts are freed before the head renders.
-    let head_findings = diff::findings::of_run(&head_run);
-    head_run.files = Vec::new();
+    let head_findings = located_findings(&mut head_run);
     phases.mark("head lint");
     // The head's inputs and its merge read the run only: made side by side.
     let (head_inputs, head_merged) = rayon::join(
@@ -190,6 +186,13 @@ fn sides(args: &DiffArgs) -> Result<(Input, Input), String> {
         return Err("diff reads no stdin (`-`): give paths".to_string());
     }
     Ok((Input::Paths(base), Input::Paths(head)))
+}
+
+/// A side's findings, located; its texts, read no more after, are freed before it renders.
+fn located_findings(run: &mut LintRun) -> diff::findings::Findings {
+    let findings = diff::findings::of_run(run);
+    run.files = Vec::new();
+    findings
 }
 
 /// One side's run; `Err` when an input could not be read.

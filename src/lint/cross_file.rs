@@ -141,6 +141,11 @@ fn plans(options: &LintOptions) -> bool {
     !benched && options.needs != Needs::Diff
 }
 
+/// The plan of a run that made no layout beside its stages ([`plans`]).
+fn whole_plan(facts: &[Facts], resolved: &resolve::Resolved) -> merge::Plan {
+    merge::Plan::whole(facts, &resolved.attachments, &resolved.route_attachments)
+}
+
 fn plan_of(facts: &[Facts], layout: merge::Layout, resolved: &resolve::Resolved) -> merge::Plan {
     merge::Plan::new(
         facts,
@@ -198,8 +203,7 @@ pub(super) fn cross_file_stages(
     let model = match (benched, options.needs, plan) {
         (true, _, _) => None,
         (false, Needs::Findings, plan) => {
-            let plan =
-                plan.unwrap_or_else(|| plan_of(&g.facts, merge::Layout::new(&g.facts), &resolved));
+            let plan = plan.unwrap_or_else(|| whole_plan(&g.facts, &resolved));
             let (found, statuses) = merge_findings(g.facts, plan, &merge_options, &verdicts);
             g.diagnostics.extend(found);
             policy_statuses = statuses;
@@ -210,7 +214,7 @@ pub(super) fn cross_file_stages(
             if needs == Needs::Editor {
                 let plan = plan
                     .take()
-                    .unwrap_or_else(|| plan_of(&g.facts, merge::Layout::new(&g.facts), &resolved));
+                    .unwrap_or_else(|| whole_plan(&g.facts, &resolved));
                 let merged = merge::merge(&g.facts, plan, &merge_options);
                 g.diagnostics.extend(merged.diagnostics);
                 policy_statuses = merged.statuses;

@@ -450,6 +450,12 @@ impl Plan {
         Plan::of(facts, Hierarchy::of(layout, facts, attachments, routes))
     }
 
+    /// The plan of the facts without a [`Layout`] made beforehand (the layout and the
+    /// attachments' part made side by side).
+    pub fn whole(facts: &[Facts], attachments: &[Attachment], routes: &[RouteAttachment]) -> Self {
+        Plan::of(facts, Hierarchy::new(facts, attachments, routes))
+    }
+
     fn of(facts: &[Facts], hierarchy: Hierarchy) -> Self {
         let (reached, judged) = rayon::join(
             || chains::reached(&hierarchy),
