@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::fasthash::{FastMap, FastSet};
+use crate::fasthash::FastMap;
 use crate::lint::LintRun;
 use crate::model::Object;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, ObjRef, Spec};
@@ -110,13 +110,14 @@ impl Inputs {
                 .values
                 .as_ref()
                 .is_some_and(|v| v.get("discoveryNamespaceSelectors").is_some());
-        let graph = Graph::new(
+        let tables = Tables::new(
             run,
             &model.facts,
             &model.objects,
             global_policy_namespace,
             discovery,
         );
+        let graph = Graph::new(&tables);
         let by_key: FastMap<(&str, &str), usize> = model
             .facts
             .iter()
@@ -168,7 +169,7 @@ fn attaches(kind: &str) -> bool {
 }
 
 /// Who names whom, over one side's objects (positions of the model's facts and objects).
-struct Graph<'a> {
+struct Tables<'a> {
     run: &'a LintRun,
     facts: &'a [Facts],
     objects: &'a [Object],
@@ -187,13 +188,28 @@ struct Graph<'a> {
     /// The controller watches only the namespaces selectors pick (a namespace's labels are
     /// then an input of everything in it).
     discovery: bool,
-    /// Per object: what it names (made when first needed) and its content's digest.
-    named: Vec<OnceLock<Vec<usize>>>,
+}
+
+/// The walk over [`Tables`], with what it finds per object kept: most objects are read by
+/// several Gateways.
+struct Graph<'a, 't> {
+    t: &'t Tables<'a>,
+    /// Per object: what reading it reads next (made when first needed) and its content's
+    /// digest.
+    edges: Vec<OnceLock<Edges<'t>>>,
     fingerprints: Vec<OnceLock<u64>>,
     identified: Vec<OnceLock<u64>>,
 }
 
-impl<'a> Graph<'a> {
+impl<'a> std::ops::Deref for Graph<'a, '_> {
+    type Target = Tables<'a>;
+
+    fn deref(&self) -> &Tables<'a> {
+        self.t
+    }
+}
+
+impl<'a> Tables<'a> {
     fn new(
         run: &'a LintRun,
         facts: &'a [Facts],
@@ -201,7 +217,7 @@ impl<'a> Graph<'a> {
         global_policy_namespace: Option<&str>,
         discovery: bool,
     ) -> Self {
-        let mut g = Graph {
+        let mut g = Tables {
             run,
             facts,
             objects,
@@ -213,9 +229,6 @@ impl<'a> Graph<'a> {
             routes: FastMap::default(),
             global: Vec::new(),
             discovery,
-            named: (0..facts.len()).map(|_| OnceLock::new()).collect(),
-            fingerprints: (0..facts.len()).map(|_| OnceLock::new()).collect(),
-            identified: (0..facts.len()).map(|_| OnceLock::new()).collect(),
         };
         for (i, f) in facts.iter().enumerate() {
             let ns = f.id.namespace.as_str();
@@ -254,25 +267,47 @@ impl<'a> Graph<'a> {
         }
         g
     }
+}
+
+impl<'a, 't> Graph<'a, 't> {
+    fn new(t: &'t Tables<'a>) -> Self {
+        let n = t.facts.len();
+        Graph {
+            t,
+            edges: (0..n).map(|_| OnceLock::new()).collect(),
+            fingerprints: (0..n).map(|_| OnceLock::new()).collect(),
+            identified: (0..n).map(|_| OnceLock::new()).collect(),
+        }
+    }
 
     /// The digest of a Gateway's inputs: each input's identity and content. Summed rather than
     /// hashed in name order: the inputs are a set (each once), so the sum is the same in any
     /// order, and sorting a large Gateway's thousands of inputs by name cost more than the walk.
     fn digest(&self, gateway: usize) -> u64 {
-        let mut seen: FastSet<usize> = FastSet::default();
+        // Marks in a bit set, not a hash set: a large Gateway reads tens of thousands of
+        // objects, and the walk is most of what finding the changed Gateways costs.
+        let mut seen = vec![0u64; self.facts.len().div_ceil(64)];
+        let mut mark = |i: usize| {
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            let new = seen[word] & bit == 0;
+            seen[word] |= bit;
+            new
+        };
         // The global policies apply to everything: read by every Gateway.
-        let mut queue = vec![gateway];
-        queue.extend(self.global.iter().copied());
-        seen.extend(queue.iter().copied());
+        let mut queue: Vec<usize> = std::iter::once(gateway)
+            .chain(self.global.iter().copied())
+            .filter(|&i| mark(i))
+            .collect();
+        let mut sum = 0u64;
         while let Some(i) = queue.pop() {
-            self.inputs_of(i, |j| {
-                if seen.insert(j) {
+            sum = sum.wrapping_add(self.identified(i));
+            for &j in self.edges(i).iter() {
+                if mark(j) {
                     queue.push(j);
                 }
-            });
+            }
         }
-        seen.iter()
-            .fold(0u64, |sum, &i| sum.wrapping_add(self.identified(i)))
+        sum
     }
 
     /// The digest of an object's identity and of its [`Graph::fingerprint`].
@@ -284,36 +319,38 @@ impl<'a> Graph<'a> {
         })
     }
 
-    /// What the rendering of something that reads object `i` reads next.
-    fn inputs_of(&self, i: usize, mut add: impl FnMut(usize)) {
-        let f = &self.facts[i];
-        let ns = f.id.namespace.as_str();
-        let kind = f.id.kind.as_str();
-        let name = (ns, f.id.name.as_str());
-        // Up the hierarchy: what attaches to a Gateway, a listener set or a (delegating) route;
-        // then the policies that target or select it.
-        let children = self.children.get(&name).filter(|_| attaches(kind));
-        let related = children
-            .into_iter()
-            .chain(self.targeting.get(&name))
-            .chain(self.selecting.get(ns))
-            .flatten();
-        for &j in self.named(i).iter().chain(related) {
-            add(j);
-        }
-        // The namespace's labels: a route's for the allowedRoutes selectors, any object's when
-        // the controller watches the namespaces a selector picks.
-        if self.discovery || attaches(kind) {
-            for &j in self.by_name.get(&("", ns)).into_iter().flatten() {
-                add(j);
+    /// What the rendering of something that reads object `i` reads next (looked up once per
+    /// object: most are read by several Gateways).
+    fn edges(&self, i: usize) -> &Edges<'t> {
+        let t = self.t;
+        self.edges[i].get_or_init(|| {
+            let f = &t.facts[i];
+            let ns = f.id.namespace.as_str();
+            let kind = f.id.kind.as_str();
+            let name = (ns, f.id.name.as_str());
+            let list = |v: Option<&'t Vec<usize>>| v.map_or(&[][..], Vec::as_slice);
+            Edges {
+                named: self.named(i),
+                // Up the hierarchy: what attaches to a Gateway, a listener set or a
+                // (delegating) route; then the policies that target or select it.
+                children: list(t.children.get(&name).filter(|_| attaches(kind))),
+                targeting: list(t.targeting.get(&name)),
+                selecting: list(t.selecting.get(ns)),
+                // The namespace's labels: a route's for the allowedRoutes selectors, any
+                // object's when the controller watches the namespaces a selector picks.
+                namespace: list(
+                    t.by_name
+                        .get(&("", ns))
+                        .filter(|_| t.discovery || attaches(kind)),
+                ),
             }
-        }
+        })
     }
 
     /// The objects object `i` names in its spec (never its parentRefs or targetRefs: those
     /// point up, at what reads it).
-    fn named(&self, i: usize) -> &[usize] {
-        self.named[i].get_or_init(|| {
+    fn named(&self, i: usize) -> Vec<usize> {
+        {
             let f = &self.facts[i];
             let ns = f.id.namespace.as_str();
             let mut out = Vec::new();
@@ -346,7 +383,7 @@ impl<'a> Graph<'a> {
             out.sort_unstable();
             out.dedup();
             out
-        })
+        }
     }
 
     /// What object `i` is as written (a run made with `render::diff_options` has it).
@@ -367,6 +404,27 @@ impl<'a> Graph<'a> {
             }
             h.finish()
         })
+    }
+}
+
+/// What reading an object reads next: what it names, and the lists of the graph's tables that
+/// its name and namespace pick.
+struct Edges<'a> {
+    named: Vec<usize>,
+    children: &'a [usize],
+    targeting: &'a [usize],
+    selecting: &'a [usize],
+    namespace: &'a [usize],
+}
+
+impl Edges<'_> {
+    fn iter(&self) -> impl Iterator<Item = &usize> {
+        self.named
+            .iter()
+            .chain(self.children)
+            .chain(self.targeting)
+            .chain(self.selecting)
+            .chain(self.namespace)
     }
 }
 

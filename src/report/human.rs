@@ -6,6 +6,7 @@
 use std::fmt::{self, Write};
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
+use rayon::prelude::*;
 
 use super::escape::escape_controls;
 use super::snippet::{CONTEXT_LINES, Snippet};
@@ -15,6 +16,9 @@ use super::{
 use crate::diag::{Applicability, Diagnostic, Severity};
 use crate::lint::LintRun;
 use crate::source::SourceFile;
+
+/// How many findings are laid out at a time (in parallel) before they are written.
+const LAY_OUT_CHUNK: usize = 512;
 
 /// The report as one string (tests, `--config` errors).
 pub(super) fn render(run: &LintRun, options: &RenderOptions) -> String {
@@ -42,17 +46,46 @@ pub(super) fn write(
         .with_width(options.width)
         .with_context_lines(CONTEXT_LINES)
         .with_show_related_as_nested(true);
-    let mut buf = String::new();
     let findings = listed(run, options);
-    for (i, d) in findings.iter().enumerate() {
-        buf.clear();
-        if i > 0 {
-            buf.push('\n');
+    // A chunk of findings is laid out in parallel while the one before it is written: laying
+    // out costs more than writing, and a run can have tens of thousands.
+    let lay_out = |chunk: &[&Diagnostic]| -> Vec<String> {
+        chunk
+            .par_iter()
+            .map(|d| {
+                let mut one = String::new();
+                render_one(&mut one, &handler, run, d, options.color);
+                one
+            })
+            .collect()
+    };
+    let mut written = 0usize;
+    let mut write_all = |laid: Vec<String>| -> std::io::Result<()> {
+        for one in laid {
+            if written > 0 {
+                out.write_all(b"\n")?;
+            }
+            written += 1;
+            out.write_all(one.as_bytes())?;
         }
-        render_one(&mut buf, &handler, run, d, options.color);
-        out.write_all(buf.as_bytes())?;
+        Ok(())
+    };
+    let mut pending: Vec<String> = Vec::new();
+    for chunk in findings.chunks(LAY_OUT_CHUNK) {
+        // The writer need not be `Send`: it stays on this thread.
+        let (laid, wrote) = std::thread::scope(|scope| {
+            let laying = scope.spawn(|| lay_out(chunk));
+            let wrote = write_all(std::mem::take(&mut pending));
+            let laid = laying
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (laid, wrote)
+        });
+        wrote?;
+        pending = laid;
     }
-    buf.clear();
+    write_all(pending)?;
+    let mut buf = String::new();
     if options.statistics {
         if !findings.is_empty() {
             buf.push('\n');
@@ -301,5 +334,56 @@ impl miette::Diagnostic for RelatedFinding {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(self.label.clone())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules;
+    use crate::source::Span;
+
+    /// Findings laid out a chunk at a time in parallel come out as they would one by one, in
+    /// order and each once, across the chunks' boundaries.
+    #[test]
+    fn a_report_of_many_findings_is_the_findings_in_order() {
+        let text: String = (0..3 * LAY_OUT_CHUNK)
+            .map(|i| format!("key{i}: value\n"))
+            .collect();
+        let lines: Vec<usize> = text.match_indices('\n').map(|(at, _)| at + 1).collect();
+        let mut starts = vec![0];
+        starts.extend(lines);
+        let diagnostics = (0..2 * LAY_OUT_CHUNK + 7)
+            .map(|i| {
+                Diagnostic::new(rules::GW004, format!("finding {i}"))
+                    .at(0, Span::new(starts[i], starts[i] + 3))
+            })
+            .collect();
+        let run = LintRun {
+            files: vec![SourceFile::new(0, "many.yaml", text)],
+            diagnostics,
+            ..LintRun::default()
+        };
+        let options = RenderOptions {
+            quiet: true,
+            ..RenderOptions::default()
+        };
+        let report = render(&run, &options);
+        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+            .with_links(false)
+            .with_width(options.width)
+            .with_context_lines(CONTEXT_LINES)
+            .with_show_related_as_nested(true);
+        let one_by_one: Vec<String> = run
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let mut one = String::new();
+                render_one(&mut one, &handler, &run, d, false);
+                one
+            })
+            .collect();
+        assert!(one_by_one[LAY_OUT_CHUNK].contains(&format!("finding {LAY_OUT_CHUNK}")));
+        assert_eq!(report, one_by_one.join("\n"));
     }
 }
