@@ -4,6 +4,10 @@
 Each chosen document gets the first port, weight or duration number of its spec raised by one
 (a change in effect); a document without one gets a label (a change of text only). Prints how
 many documents were changed of how many.
+
+With --clustered, the changed documents are consecutive (the same count, 1 in 100 of the
+total, from the middle of the walk): one team's change to its own files, where the default
+spreads the changes evenly, touching most Gateways.
 """
 import os
 import re
@@ -39,7 +43,22 @@ def add_label(doc):
     return doc[:at] + label + doc[at:]
 
 
-def main(root, every=100):
+def count(root):
+    total = 0
+    for dirpath, _, names in sorted(os.walk(root)):
+        if "/." in dirpath:
+            continue
+        for name in sorted(names):
+            if name.endswith((".yaml", ".yml")):
+                with open(os.path.join(dirpath, name)) as f:
+                    total += sum(1 for d in f.read().split("\n---\n") if "kind:" in d)
+    return total
+
+
+def main(root, every=100, clustered=False):
+    # Clustered: the documents numbered [first, first + total / every) change.
+    first = count(root) // 2 if clustered else 0
+    span = count(root) // every if clustered else 0
     seen = changed = 0
     for dirpath, _, names in sorted(os.walk(root)):
         if "/." in dirpath:
@@ -54,7 +73,8 @@ def main(root, every=100):
                 if "kind:" not in doc:
                     continue
                 seen += 1
-                if seen % every == 0:
+                chosen = first <= seen < first + span if clustered else seen % every == 0
+                if chosen:
                     docs[i] = mutate(doc)
                     changed += 1
             with open(path, "w") as f:
@@ -63,4 +83,5 @@ def main(root, every=100):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    main(args[-1], clustered="--clustered" in args)
