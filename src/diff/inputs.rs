@@ -284,8 +284,8 @@ impl<'a, 't> Graph<'a, 't> {
     /// hashed in name order: the inputs are a set (each once), so the sum is the same in any
     /// order, and sorting a large Gateway's thousands of inputs by name cost more than the walk.
     fn digest(&self, gateway: usize) -> u64 {
-        // Marks in a bit set, not a hash set: a large Gateway reads tens of thousands of
-        // objects, and the walk is most of what finding the changed Gateways costs.
+        // Marks in a bit set, not a hash set: every Gateway's walk starts afresh, and hashing
+        // each object reached cost more than the rest of the walk.
         let mut seen = vec![0u64; self.facts.len().div_ceil(64)];
         let mut mark = |i: usize| {
             let (word, bit) = (i / 64, 1u64 << (i % 64));
@@ -350,40 +350,38 @@ impl<'a, 't> Graph<'a, 't> {
     /// The objects object `i` names in its spec (never its parentRefs or targetRefs: those
     /// point up, at what reads it).
     fn named(&self, i: usize) -> Vec<usize> {
-        {
-            let f = &self.facts[i];
-            let ns = f.id.namespace.as_str();
-            let mut out = Vec::new();
-            // What attaches (a Gateway, a route) is named by a parentRef, never read down: a
-            // backend or a Secret of the same name is what a name in a spec means.
-            let down = |j: &&usize| !attaches(&self.facts[**j].id.kind);
-            let mut name = |namespace: &str, name: &str, route: bool| {
-                // A reference to another namespace asks its ReferenceGrants.
-                if namespace != ns && !namespace.is_empty() {
-                    out.extend(self.grants.get(&(namespace, ns)).into_iter().flatten());
-                }
-                let named = self.by_name.get(&(namespace, name)).into_iter().flatten();
-                out.extend(named.filter(down));
-                // A cluster-scoped target (GatewayClass parameters) has no namespace.
-                let cluster = self.by_name.get(&("", name)).into_iter().flatten();
-                out.extend(cluster.filter(down));
-                // A delegating backendRef (`kind: HTTPRoute`, a name or `*`, or labels): every
-                // route there.
-                if route {
-                    out.extend(self.routes.get(namespace).into_iter().flatten());
-                }
-            };
-            for n in self.written(i).map_or(&[][..], |w| &w.names) {
-                name(n.namespace.as_deref().unwrap_or(ns), &n.name, n.route);
+        let f = &self.facts[i];
+        let ns = f.id.namespace.as_str();
+        let mut out = Vec::new();
+        // What attaches (a Gateway, a route) is named by a parentRef, never read down: a
+        // backend or a Secret of the same name is what a name in a spec means.
+        let down = |j: &&usize| !attaches(&self.facts[**j].id.kind);
+        let mut name = |namespace: &str, name: &str, route: bool| {
+            // A reference to another namespace asks its ReferenceGrants.
+            if namespace != ns && !namespace.is_empty() {
+                out.extend(self.grants.get(&(namespace, ns)).into_iter().flatten());
             }
-            for r in refs_of(f) {
-                let (namespace, n) = target(r, ns);
-                name(namespace, n, r.kind().is_some_and(is_route));
+            let named = self.by_name.get(&(namespace, name)).into_iter().flatten();
+            out.extend(named.filter(down));
+            // A cluster-scoped target (GatewayClass parameters) has no namespace.
+            let cluster = self.by_name.get(&("", name)).into_iter().flatten();
+            out.extend(cluster.filter(down));
+            // A delegating backendRef (`kind: HTTPRoute`, a name or `*`, or labels): every
+            // route there.
+            if route {
+                out.extend(self.routes.get(namespace).into_iter().flatten());
             }
-            out.sort_unstable();
-            out.dedup();
-            out
+        };
+        for n in self.written(i).map_or(&[][..], |w| &w.names) {
+            name(n.namespace.as_deref().unwrap_or(ns), &n.name, n.route);
         }
+        for r in refs_of(f) {
+            let (namespace, n) = target(r, ns);
+            name(namespace, n, r.kind().is_some_and(is_route));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// What object `i` is as written (a run made with `render::diff_options` has it).
