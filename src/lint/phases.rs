@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-/// Wall time of each stage on stderr when the undocumented environment variable
+/// Wall and CPU time of each stage on stderr when the undocumented environment variable
 /// `GWCTL_BENCH_PHASES=1` is set: after the parallel per-file pass, the rest of a run is mostly
 /// serial, and this shows where that time goes (`bench/run.sh`).
 pub struct Phases {
@@ -14,10 +14,12 @@ pub struct Phases {
 
 impl Phases {
     pub fn start() -> Self {
+        let on = std::env::var_os("GWCTL_BENCH_PHASES").is_some_and(|v| v == "1");
         Phases {
-            on: std::env::var_os("GWCTL_BENCH_PHASES").is_some_and(|v| v == "1"),
+            on,
             last: Instant::now(),
-            last_cpu: cpu_ticks(),
+            // Read from /proc only when printed: every command starts several of these.
+            last_cpu: if on { cpu_ticks() } else { 0 },
         }
     }
 
