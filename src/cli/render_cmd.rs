@@ -312,8 +312,11 @@ impl Documents {
                 }
             }
             RenderFormat::Yaml => {
-                let doc = serde_json::json!({ "Statuses": statuses });
-                write_document(&mut self.out, &doc)
+                // Moved in, not through `json!` (which would copy the statuses by serialising
+                // them: thousands, at the end of a large rendering).
+                let mut doc = serde_json::Map::new();
+                doc.insert("Statuses".to_string(), statuses);
+                write_document(&mut self.out, &serde_json::Value::Object(doc))
             }
         });
         // The item list is closed.

@@ -1,6 +1,8 @@
 //! A small YAML writer for JSON values (block style, two-space indent), for `explain` output:
 //! strings that YAML would read as something else are written JSON-quoted.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 /// The value as a YAML document (ends with a newline).
@@ -61,7 +63,13 @@ pub fn field_lines(key: &str, value: &Value, indent: usize) -> Vec<String> {
 }
 
 fn pad(out: &mut String, indent: usize) {
-    out.extend(std::iter::repeat_n(' ', indent));
+    const SPACES: &str = "                                                                ";
+    let mut left = indent;
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.push_str(&SPACES[..n]);
+        left -= n;
+    }
 }
 
 fn nested(v: &Value) -> bool {
@@ -139,6 +147,10 @@ fn write_scalar(out: &mut String, v: &Value) {
         Value::String(s) if plain(s) => out.push_str(s),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Null => out.push_str("null"),
+        Value::Number(n) => {
+            // A number's text as `to_string` makes it, without a string of its own.
+            let _ = write!(out, "{n}");
+        }
         _ => out.push_str(&scalar(v)),
     }
 }
@@ -156,7 +168,7 @@ fn scalar(v: &Value) -> String {
 /// JSON quoting, which YAML reads as a double-quoted scalar; JSON leaves DEL, C1 controls and bidi
 /// marks raw, which YAML does not allow or a terminal acts on, so they are written `\uXXXX` too.
 pub(crate) fn quoted(s: &str) -> String {
-    let json = Value::String(s.to_string()).to_string();
+    let json = serde_json::to_string(s).unwrap_or_default();
     if !json.chars().any(super::escape::is_unsafe) {
         return json;
     }
@@ -171,46 +183,112 @@ pub(crate) fn quoted(s: &str) -> String {
     out
 }
 
-/// Whether a string reads back as the same string without quotes. One pass over the bytes: a
-/// rendering's YAML is mostly short strings, each tested here.
+/// Whether a string reads back as the same string without quotes. One pass over the bytes,
+/// most of them looked up once in a table: a rendering's YAML is mostly short strings (hundreds
+/// of MB of them in a large repository's), each tested here.
 pub(crate) fn plain(s: &str) -> bool {
     let bytes = s.as_bytes();
     let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
         return false;
     };
-    if first.is_ascii_whitespace()
-        || b"-?:,[]{}#&*!|>'\"%@`".contains(&first)
-        || last == b' '
-        || last == b':'
-    {
+    if BYTE[first as usize] & NOT_FIRST != 0 || last == b' ' || last == b':' {
         return false;
     }
     // Words YAML reads as booleans or null are at most 5 bytes; a number (as f64 reads one,
     // `inf` and `nan` too) starts with a sign, a digit, a dot, `i` or `n`.
-    let reserved = bytes.len() <= 5
-        && [
-            "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
-        ]
-        .iter()
-        .any(|r| s.eq_ignore_ascii_case(r));
-    let number = b"+.0123456789iInN".contains(&first) && s.parse::<f64>().is_ok();
-    if reserved || number {
-        return false;
+    if BYTE[first as usize] & MAY_BE_WORD != 0 {
+        let reserved = bytes.len() <= 5
+            && [
+                "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
+            ]
+            .iter()
+            .any(|r| s.eq_ignore_ascii_case(r));
+        let number = b"+.0123456789iInN".contains(&first) && s.parse::<f64>().is_ok();
+        if reserved || number {
+            return false;
+        }
     }
     let mut ascii = true;
     for (i, &b) in bytes.iter().enumerate() {
-        let next = bytes.get(i + 1).copied();
-        // Control bytes (tab and newline among them) are quoted; so are `: ` and ` #`.
-        if b < 0x20
-            || b == 0x7f
-            || (b == b':' && next == Some(b' '))
-            || (b == b' ' && next == Some(b'#'))
-        {
-            return false;
+        if BYTE[b as usize] & LOOK != 0 {
+            let next = bytes.get(i + 1).copied();
+            match b {
+                // `: ` and ` #` are quoted.
+                b':' if next == Some(b' ') => return false,
+                b' ' if next == Some(b'#') => return false,
+                b':' | b' ' => {}
+                // The first byte of a character beyond ASCII: the characters are read below.
+                0x80.. => ascii = false,
+                // Control bytes (tab and newline among them) and DEL are quoted.
+                _ => return false,
+            }
         }
-        ascii &= b.is_ascii();
     }
     ascii || !s.chars().any(super::escape::is_unsafe)
+}
+
+/// [`BYTE`]: a string starting with the byte is quoted.
+const NOT_FIRST: u8 = 1;
+/// [`BYTE`]: a string starting with the byte may be a reserved word or a number.
+const MAY_BE_WORD: u8 = 2;
+/// [`BYTE`]: the byte is looked at anywhere in a string (`:`, a space, a control byte, DEL, a
+/// byte of a character beyond ASCII).
+const LOOK: u8 = 4;
+
+/// What [`plain`] asks of each byte.
+static BYTE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        let mut class = 0;
+        if byte.is_ascii_whitespace() || is_indicator(byte) {
+            class |= NOT_FIRST;
+        }
+        if is_word_start(byte) {
+            class |= MAY_BE_WORD;
+        }
+        if byte < 0x20 || byte >= 0x7f || byte == b':' || byte == b' ' {
+            class |= LOOK;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+};
+
+/// A YAML indicator: a plain scalar cannot start with one.
+const fn is_indicator(b: u8) -> bool {
+    matches!(
+        b,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
+}
+
+/// The first byte of a reserved word (`true`, `false`, `null`, `~`, `yes`, `no`, `on`, `off`,
+/// `y`, `n`, any case) or of a number (a sign, a digit, a dot, `inf`, `nan`).
+const fn is_word_start(b: u8) -> bool {
+    matches!(
+        b.to_ascii_lowercase(),
+        b't' | b'f' | b'n' | b'~' | b'y' | b'o' | b'+' | b'-' | b'.' | b'0'..=b'9' | b'i'
+    )
 }
 
 #[cfg(test)]
@@ -369,6 +447,18 @@ mod plain_tests {
             "n1",
             "in",
             "infinityx",
+            "a\u{7f}b",
+            "a:b",
+            "a: b",
+            "a #b",
+            "a#b",
+            "a\tb",
+            "~",
+            "~a",
+            "On",
+            "OFFx",
+            "Y",
+            "é:",
         ];
         for w in words {
             assert_eq!(plain(w), reference(w), "{w:?}");

@@ -91,7 +91,7 @@ impl<'a> Shared<'a> {
     /// translates: `{"policies": ...}`, or `Null` when there are none.
     pub fn unrouted_statuses(&self) -> Value {
         match policies::unrouted_statuses(&self.lookup, &self.policy_statuses) {
-            Some(p) => serde_json::json!({ "policies": p }),
+            Some(p) => Value::Object(Map::from_iter([("policies".to_string(), p)])),
             None => Value::Null,
         }
     }

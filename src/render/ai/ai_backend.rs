@@ -10,6 +10,7 @@ use super::policies::{Policy, inline_policies};
 use super::{AI_GROUP, Context, condition, labels_match_typed, pick, service_host};
 use crate::model::Object;
 use crate::model::facts_settings::Settings;
+use crate::render::json::single;
 
 const MCP: &str = "kgateway.dev/mcp";
 const MCP_SSE: &str = "kgateway.dev/mcp-sse";
@@ -34,13 +35,14 @@ pub(super) fn translate(ctx: &Context<'_>, o: &Object) -> (Vec<Value>, Value) {
             &format!("failed to translate backend: {}", problems.join("\n")),
         )
     };
-    let status = json!({
+    let mut status = json!({
         "apiVersion": format!("{AI_GROUP}/v1alpha1"),
         "kind": o.id.kind,
         "metadata": name_of(o),
         "spec": null,
-        "status": {"conditions": [condition]},
     });
+    // Moved in (`json!` would copy it).
+    status["status"] = single("conditions", vec![condition]);
     if problems.is_empty() {
         (resources, status)
     } else {
@@ -81,12 +83,15 @@ fn resources(ctx: &Context<'_>, o: &Object, owner: &Policy<'_>) -> Vec<Value> {
                         .flatten()
                         .filter_map(|p| Some(provider(ctx, o, p, p["name"].as_str()?)))
                         .collect();
-                    json!({ "providers": providers })
+                    single("providers", providers)
                 })
                 .collect(),
-            None => vec![json!({ "providers": [provider(ctx, o, &ai["provider"], "backend")] })],
+            None => vec![single(
+                "providers",
+                vec![provider(ctx, o, &ai["provider"], "backend")],
+            )],
         };
-        backend.insert("ai".into(), json!({ "providerGroups": groups }));
+        backend.insert("ai".into(), single("providerGroups", groups));
     }
     if let Some(mcp) = spec.get("mcp") {
         let mut targets = Vec::new();
