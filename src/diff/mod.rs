@@ -130,20 +130,26 @@ fn reduce<'r>(
     // One merge (the caller's) serves the rendering, the topology and the effective policies.
     render::render_merged_into(run, merged.as_ref(), options, sink);
     phases.mark("side render");
-    let graph = merged
-        .as_ref()
-        .filter(|_| graph)
-        .map(|merged| crate::graph::build(run, merged))
-        .unwrap_or_default();
     let findings = findings.unwrap_or_else(|| findings::of_run(run));
     phases.mark("side findings");
-    let effective = run
-        .model
-        .as_ref()
-        .zip(merged.as_ref())
-        .map(|(m, merged)| effective::of_merged(&m.facts, merged))
-        .unwrap_or_default();
-    phases.mark("side effective");
+    // The topology and the effective policies are each made on one thread: side by side.
+    let (graph, effective) = rayon::join(
+        || {
+            merged
+                .as_ref()
+                .filter(|_| graph)
+                .map(|merged| crate::graph::build(run, merged))
+                .unwrap_or_default()
+        },
+        || {
+            run.model
+                .as_ref()
+                .zip(merged.as_ref())
+                .map(|(m, merged)| effective::of_merged(&m.facts, merged))
+                .unwrap_or_default()
+        },
+    );
+    phases.mark("side topology and effective");
     drop(merged);
     phases.mark("side dropped");
     Side {

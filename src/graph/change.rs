@@ -3,9 +3,9 @@
 //! delegation, policies and their outcome), the nodes at their ends, and the edges between
 //! those nodes that did not change, for context.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use super::{Edge, Graph, Node, NodeId};
+use super::{Graph, NodeId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mark {
@@ -30,21 +30,21 @@ fn mark(in_base: bool, in_head: bool) -> Mark {
     }
 }
 
-/// The change from `base` to `head`; `None` when the graphs are alike.
+/// The change from `base` to `head` (each normalized: nodes and edges sorted and unique);
+/// `None` when the graphs are alike.
 pub fn change(base: &Graph, head: &Graph) -> Option<GraphChange> {
-    let base_edges: BTreeSet<&Edge> = base.edges.iter().collect();
-    let head_edges: BTreeSet<&Edge> = head.edges.iter().collect();
-    let changed: Vec<&Edge> = base_edges
-        .symmetric_difference(&head_edges)
-        .copied()
-        .collect();
-    let mut around: BTreeSet<&NodeId> = changed.iter().flat_map(|e| [&e.from, &e.to]).collect();
-    let base_nodes: BTreeMap<&NodeId, &Node> = base.nodes.iter().map(|n| (&n.id, n)).collect();
-    let head_nodes: BTreeMap<&NodeId, &Node> = head.nodes.iter().map(|n| (&n.id, n)).collect();
+    // Both sides' lists are sorted: walked side by side, never put in sets (a large repository's
+    // graphs have millions of edges).
+    let mut around: BTreeSet<&NodeId> = BTreeSet::new();
+    for (e, in_base, in_head) in side_by_side(&base.edges, &head.edges, |e| e) {
+        if in_base != in_head {
+            around.extend([&e.from, &e.to]);
+        }
+    }
     // Objects added or removed without an edge (a policy that attaches to nothing).
-    for (id, _) in base_nodes.iter().chain(head_nodes.iter()) {
-        if base_nodes.contains_key(id) != head_nodes.contains_key(id) {
-            around.insert(id);
+    for (n, in_base, in_head) in side_by_side(&base.nodes, &head.nodes, |n| &n.id) {
+        if in_base != in_head {
+            around.insert(&n.id);
         }
     }
     if around.is_empty() {
@@ -53,23 +53,46 @@ pub fn change(base: &Graph, head: &Graph) -> Option<GraphChange> {
     let mut graph = Graph::default();
     let mut nodes = Vec::new();
     for id in &around {
-        let (b, h) = (base_nodes.get(id), head_nodes.get(id));
-        if let Some(node) = h.or(b) {
-            graph.nodes.push((*node).clone());
+        let at = |g: &'_ Graph| g.position(id);
+        let (b, h) = (at(base), at(head));
+        let node = h.map(|i| &head.nodes[i]).or(b.map(|i| &base.nodes[i]));
+        if let Some(node) = node {
+            graph.nodes.push(node.clone());
             nodes.push(mark(b.is_some(), h.is_some()));
         }
     }
     let mut edges = Vec::new();
-    let all: BTreeSet<&Edge> = base_edges.union(&head_edges).copied().collect();
-    for e in all {
+    for (e, in_base, in_head) in side_by_side(&base.edges, &head.edges, |e| e) {
         if around.contains(&e.from) && around.contains(&e.to) {
             graph.edges.push(e.clone());
-            edges.push(mark(base_edges.contains(e), head_edges.contains(e)));
+            edges.push(mark(in_base, in_head));
         }
     }
     Some(GraphChange {
         graph,
         nodes,
         edges,
+    })
+}
+
+/// The items of two lists sorted by `key` (each key once per list), in order, each once with
+/// whether each list has it (the base's item when both do).
+fn side_by_side<'g, T, K: Ord + ?Sized + 'g>(
+    base: &'g [T],
+    head: &'g [T],
+    key: impl Fn(&'g T) -> &'g K,
+) -> impl Iterator<Item = (&'g T, bool, bool)> {
+    let (mut b, mut h) = (base.iter().peekable(), head.iter().peekable());
+    std::iter::from_fn(move || match (b.peek(), h.peek()) {
+        (Some(&x), Some(&y)) => match key(x).cmp(key(y)) {
+            std::cmp::Ordering::Less => b.next().map(|x| (x, true, false)),
+            std::cmp::Ordering::Greater => h.next().map(|y| (y, false, true)),
+            std::cmp::Ordering::Equal => {
+                h.next();
+                b.next().map(|x| (x, true, true))
+            }
+        },
+        (Some(_), None) => b.next().map(|x| (x, true, false)),
+        (None, _) => h.next().map(|y| (y, false, true)),
     })
 }
