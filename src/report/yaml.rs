@@ -62,7 +62,7 @@ pub fn field_lines(key: &str, value: &Value, indent: usize) -> Vec<String> {
     out.lines().map(str::to_string).collect()
 }
 
-fn pad(out: &mut String, indent: usize) {
+pub(crate) fn pad(out: &mut String, indent: usize) {
     const SPACES: &str = "                                                                ";
     let mut left = indent;
     while left > 0 {
@@ -196,17 +196,17 @@ pub(crate) fn plain(s: &str) -> bool {
     }
     // Words YAML reads as booleans or null are at most 5 bytes; a number (as f64 reads one,
     // `inf` and `nan` too) starts with a sign, a digit, a dot, `i` or `n`.
-    if BYTE[first as usize] & MAY_BE_WORD != 0 {
-        let reserved = bytes.len() <= 5
-            && [
-                "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
-            ]
-            .iter()
-            .any(|r| s.eq_ignore_ascii_case(r));
-        let number = b"+.0123456789iInN".contains(&first) && s.parse::<f64>().is_ok();
-        if reserved || number {
-            return false;
-        }
+    let class = BYTE[first as usize];
+    let reserved = class & WORD_START != 0
+        && bytes.len() <= 5
+        && [
+            "true", "false", "null", "~", "yes", "no", "on", "off", "y", "n",
+        ]
+        .iter()
+        .any(|r| s.eq_ignore_ascii_case(r));
+    let number = class & NUMBER_START != 0 && s.parse::<f64>().is_ok();
+    if reserved || number {
+        return false;
     }
     let mut ascii = true;
     for (i, &b) in bytes.iter().enumerate() {
@@ -229,11 +229,14 @@ pub(crate) fn plain(s: &str) -> bool {
 
 /// [`BYTE`]: a string starting with the byte is quoted.
 const NOT_FIRST: u8 = 1;
-/// [`BYTE`]: a string starting with the byte may be a reserved word or a number.
-const MAY_BE_WORD: u8 = 2;
+/// [`BYTE`]: the first byte of a reserved word (`true`, `false`, `null`, `~`, `yes`, `no`, `on`,
+/// `off`, `y`, `n`, any case).
+const WORD_START: u8 = 2;
+/// [`BYTE`]: the first byte of a number as f64 reads one (a sign, a digit, a dot, `inf`, `nan`).
+const NUMBER_START: u8 = 4;
 /// [`BYTE`]: the byte is looked at anywhere in a string (`:`, a space, a control byte, DEL, a
 /// byte of a character beyond ASCII).
-const LOOK: u8 = 4;
+const LOOK: u8 = 8;
 
 /// What [`plain`] asks of each byte.
 static BYTE: [u8; 256] = {
@@ -245,8 +248,17 @@ static BYTE: [u8; 256] = {
         if byte.is_ascii_whitespace() || is_indicator(byte) {
             class |= NOT_FIRST;
         }
-        if is_word_start(byte) {
-            class |= MAY_BE_WORD;
+        if matches!(
+            byte.to_ascii_lowercase(),
+            b't' | b'f' | b'n' | b'~' | b'y' | b'o'
+        ) {
+            class |= WORD_START;
+        }
+        if matches!(
+            byte.to_ascii_lowercase(),
+            b'+' | b'.' | b'0'..=b'9' | b'i' | b'n'
+        ) {
+            class |= NUMBER_START;
         }
         if byte < 0x20 || byte >= 0x7f || byte == b':' || byte == b' ' {
             class |= LOOK;
@@ -279,15 +291,6 @@ const fn is_indicator(b: u8) -> bool {
             | b'%'
             | b'@'
             | b'`'
-    )
-}
-
-/// The first byte of a reserved word (`true`, `false`, `null`, `~`, `yes`, `no`, `on`, `off`,
-/// `y`, `n`, any case) or of a number (a sign, a digit, a dot, `inf`, `nan`).
-const fn is_word_start(b: u8) -> bool {
-    matches!(
-        b.to_ascii_lowercase(),
-        b't' | b'f' | b'n' | b'~' | b'y' | b'o' | b'+' | b'-' | b'.' | b'0'..=b'9' | b'i'
     )
 }
 

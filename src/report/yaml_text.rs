@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::yaml::{plain, quoted};
+use super::yaml::{pad, plain, quoted};
 
 /// The YAML `to_yaml` writes for the value `text` holds, when `text` is JSON as
 /// `serde_json::to_string` writes it (no whitespace between tokens); `None` when it is not.
@@ -185,10 +185,6 @@ impl<'t> Reader<'t> {
             self.text.get(start..at).map(Cow::Borrowed)
         }
     }
-}
-
-fn pad(out: &mut String, indent: usize) {
-    out.extend(std::iter::repeat_n(' ', indent));
 }
 
 #[cfg(test)]
