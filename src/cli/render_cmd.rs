@@ -9,6 +9,7 @@ use super::pretty_json;
 use super::usage_error;
 use crate::lint::{LintOptions, lint_paths};
 use crate::model::facts::GATEWAY_API;
+use crate::render::json::single;
 use crate::render::{self, RenderOptions};
 use crate::report::yaml::{seq_item, to_yaml, write_document};
 
@@ -314,9 +315,7 @@ impl Documents {
             RenderFormat::Yaml => {
                 // Moved in, not through `json!` (which would copy the statuses by serialising
                 // them: thousands, at the end of a large rendering).
-                let mut doc = serde_json::Map::new();
-                doc.insert("Statuses".to_string(), statuses);
-                write_document(&mut self.out, &serde_json::Value::Object(doc))
+                write_document(&mut self.out, &single("Statuses", statuses))
             }
         });
         // The item list is closed.

@@ -10,7 +10,7 @@ use super::policies::{Policy, inline_policies};
 use super::{AI_GROUP, Context, condition, labels_match_typed, pick, service_host};
 use crate::model::Object;
 use crate::model::facts_settings::Settings;
-use crate::render::json::single;
+use crate::render::json::{object, single};
 
 const MCP: &str = "kgateway.dev/mcp";
 const MCP_SSE: &str = "kgateway.dev/mcp-sse";
@@ -35,14 +35,13 @@ pub(super) fn translate(ctx: &Context<'_>, o: &Object) -> (Vec<Value>, Value) {
             &format!("failed to translate backend: {}", problems.join("\n")),
         )
     };
-    let mut status = json!({
-        "apiVersion": format!("{AI_GROUP}/v1alpha1"),
-        "kind": o.id.kind,
-        "metadata": name_of(o),
-        "spec": null,
-    });
-    // Moved in (`json!` would copy it).
-    status["status"] = single("conditions", vec![condition]);
+    let status = object([
+        ("apiVersion", format!("{AI_GROUP}/v1alpha1").into()),
+        ("kind", o.id.kind.clone().into()),
+        ("metadata", name_of(o)),
+        ("spec", Value::Null),
+        ("status", single("conditions", vec![condition])),
+    ]);
     if problems.is_empty() {
         (resources, status)
     } else {
