@@ -39,6 +39,7 @@ pub mod run;
 pub mod schema;
 pub mod secrets;
 pub mod security;
+pub mod sorted;
 pub mod source;
 pub mod status;
 pub mod suppress;

@@ -11,6 +11,7 @@ use crate::fasthash::FastMap;
 use crate::merge::view::{place_parts, source_view};
 use crate::merge::{Level, Merged, Place, Source};
 use crate::model::facts::Facts;
+use crate::sorted::side_by_side;
 
 /// An effective field on one side: its value and the policies it came from.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -213,26 +214,7 @@ fn union_sorted<'a>(
     a: impl Iterator<Item = &'a String>,
     b: impl Iterator<Item = &'a String>,
 ) -> Vec<&'a String> {
-    let (mut a, mut b) = (a.peekable(), b.peekable());
-    let mut out = Vec::new();
-    loop {
-        let next = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) => match x.cmp(y) {
-                std::cmp::Ordering::Less => a.next(),
-                std::cmp::Ordering::Greater => b.next(),
-                std::cmp::Ordering::Equal => {
-                    b.next();
-                    a.next()
-                }
-            },
-            (Some(_), None) => a.next(),
-            (None, _) => b.next(),
-        };
-        match next {
-            Some(t) => out.push(t),
-            None => return out,
-        }
-    }
+    side_by_side(a, b, |k| k).map(|(k, ..)| k).collect()
 }
 
 /// How one target's effective fields differ between the sides, if they do.

@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::{Graph, NodeId};
+use crate::sorted::side_by_side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mark {
@@ -72,27 +73,5 @@ pub fn change(base: &Graph, head: &Graph) -> Option<GraphChange> {
         graph,
         nodes,
         edges,
-    })
-}
-
-/// The items of two lists sorted by `key` (each key once per list), in order, each once with
-/// whether each list has it (the base's item when both do).
-fn side_by_side<'g, T, K: Ord + ?Sized + 'g>(
-    base: &'g [T],
-    head: &'g [T],
-    key: impl Fn(&'g T) -> &'g K,
-) -> impl Iterator<Item = (&'g T, bool, bool)> {
-    let (mut b, mut h) = (base.iter().peekable(), head.iter().peekable());
-    std::iter::from_fn(move || match (b.peek(), h.peek()) {
-        (Some(&x), Some(&y)) => match key(x).cmp(key(y)) {
-            std::cmp::Ordering::Less => b.next().map(|x| (x, true, false)),
-            std::cmp::Ordering::Greater => h.next().map(|y| (y, false, true)),
-            std::cmp::Ordering::Equal => {
-                h.next();
-                b.next().map(|x| (x, true, true))
-            }
-        },
-        (Some(_), None) => b.next().map(|x| (x, true, false)),
-        (None, _) => h.next().map(|y| (y, false, true)),
     })
 }
