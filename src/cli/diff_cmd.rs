@@ -27,101 +27,136 @@ pub(super) fn run(args: &DiffArgs) -> u8 {
             Ok(both) => both,
             Err(code) => return code,
         };
-    let (base_input, head_input) = match sides(args) {
-        Ok(sides) => sides,
-        Err(message) => return usage_error(&message),
-    };
     let render_options =
         RenderOptions::new(&config, gateway, args.validation_level.unwrap_or_default());
-    let mut options = render::diff_options(LintOptions {
+    let options = render::diff_options(LintOptions {
         config,
         limits: (&args.limits).into(),
         values: args.values.clone(),
         ..LintOptions::default()
     });
-    // The files and documents the sides have the same (most, in a change) are linted once: the
-    // head is read first, and the base keeps their per-file results for it. The head's texts
-    // are let go once the base has compared its own with them, and read again for the head's
-    // run: held meanwhile, they would add a tenth to the peak of the base's rendering.
-    if let Input::Paths(head_paths) = &head_input {
-        match lint::load(head_paths, &options) {
-            Ok(loaded) => options.reuse = Some(Arc::new(Reuse::for_files(loaded.files()))),
-            Err(message) => return usage_error(&message),
-        }
-    }
-    // One side after the other (each lint is parallel already; running both at once measured
-    // slower), and only one side's run in memory at a time: the base is rendered whole (with
-    // each Gateway's inputs) and its run dropped before the head is read. The head renders only
-    // the Gateways whose inputs differ, compared with the base's Gateway by Gateway, never kept;
-    // the others render the same.
-    let global = options.config.global_policy_namespace.as_deref();
+    let sides = sides(args).and_then(|(base, head)| Sides::new(base, head, options));
+    let sides = match sides {
+        Ok(sides) => sides,
+        Err(message) => return usage_error(&message),
+    };
     let graph = matches!(args.output, DiffFormat::Markdown);
     // `GWCTL_BENCH_PHASES=1`: the steps of diff's own beside the lint and render phases.
     let mut phases = crate::lint::Phases::start();
-    let mut base_run = match side_run(&base_input, &options) {
-        Ok(run) => run,
-        Err(message) => return usage_error(&message),
-    };
-    let base_findings = located_findings(&mut base_run);
-    let (base_inputs, mut base) = rayon::join(
-        || Inputs::of_run(&base_run, &render_options, global),
-        || Side::of_located(&base_run, base_findings, &render_options, graph),
-    );
-    phases.mark("base side");
-    // The facts and objects of the files the head has the same go to the head's run.
-    match &options.reuse {
-        Some(reuse) => reuse.take_model(base_run),
-        None => drop(base_run),
+    match sides.diff(render_options, graph, &mut phases) {
+        Ok(d) => report(args, &d, phases),
+        Err(message) => usage_error(&message),
     }
-    phases.mark("base dropped");
-    let mut head_run = match side_run(&head_input, &options) {
-        Ok(run) => run,
-        Err(message) => return usage_error(&message),
-    };
-    let head_findings = located_findings(&mut head_run);
-    phases.mark("head lint");
-    // The head's inputs and its merge read the run only: made side by side.
-    let (head_inputs, head_merged) = rayon::join(
-        || Inputs::of_run(&head_run, &render_options, global),
-        || head_run.model.as_ref().map(|m| m.merge()),
-    );
-    if let Some(gateway) = &render_options.gateway
-        && !base_inputs.gateways.contains_key(gateway)
-        && !head_inputs.gateways.contains_key(gateway)
-    {
-        let (ns, name) = gateway;
-        return usage_error(&format!("no Gateway {ns}/{name} in BASE or HEAD"));
+}
+
+/// The two sides of a diff and the options both are linted with.
+struct Sides {
+    base: Input,
+    head: Input,
+    options: LintOptions,
+}
+
+impl Sides {
+    /// The sides, with the head's files digested for the base to keep its results of those it
+    /// has the same.
+    fn new(base: Input, head: Input, mut options: LintOptions) -> Result<Sides, String> {
+        // The files and documents the sides have the same (most, in a change) are linted once:
+        // the head is read first, and the base keeps their per-file results for it. The head's
+        // texts are let go once the base has compared its own with them, and read again for the
+        // head's run: held meanwhile, they would add a tenth to the peak of the base's rendering.
+        if let Input::Paths(head_paths) = &head {
+            let loaded = lint::load(head_paths, &options)?;
+            options.reuse = Some(Arc::new(Reuse::for_files(loaded.files())));
+        }
+        Ok(Sides {
+            base,
+            head,
+            options,
+        })
     }
-    let only = diff::inputs::changed(&base_inputs, &head_inputs);
-    phases.mark(&format!(
-        "inputs: {} of {} Gateways differ",
-        only.as_ref()
-            .map_or(head_inputs.gateways.len(), |o| o.len()),
-        head_inputs.gateways.len()
-    ));
-    if let Some(only) = &only {
-        diff::rendered::keep_only(&mut base.rendered, only);
+
+    /// One side after the other (each lint is parallel already; running both at once measured
+    /// slower), and only one side's run in memory at a time: the base is rendered whole (with
+    /// each Gateway's inputs) and its run dropped before the head is read. The head renders only
+    /// the Gateways whose inputs differ, compared with the base's Gateway by Gateway, never
+    /// kept; the others render the same.
+    fn diff(
+        &self,
+        render_options: RenderOptions,
+        graph: bool,
+        phases: &mut crate::lint::Phases,
+    ) -> Result<diff::Diff, String> {
+        let (base_inputs, base) = self.base_side(&render_options, graph)?;
+        phases.mark("base side");
+        let mut head_run = side_run(&self.head, &self.options)?;
+        let head_findings = located_findings(&mut head_run);
+        phases.mark("head lint");
+        // The head's inputs and its merge read the run only: made side by side.
+        let global = self.options.config.global_policy_namespace.as_deref();
+        let (head_inputs, head_merged) = rayon::join(
+            || Inputs::of_run(&head_run, &render_options, global),
+            || head_run.model.as_ref().map(|m| m.merge()),
+        );
+        if let Some(gateway) = &render_options.gateway
+            && !base_inputs.gateways.contains_key(gateway)
+            && !head_inputs.gateways.contains_key(gateway)
+        {
+            let (ns, name) = gateway;
+            return Err(format!("no Gateway {ns}/{name} in BASE or HEAD"));
+        }
+        let only = diff::inputs::changed(&base_inputs, &head_inputs);
+        phases.mark(&format!(
+            "inputs: {} of {} Gateways differ",
+            only.as_ref()
+                .map_or(head_inputs.gateways.len(), |o| o.len()),
+            head_inputs.gateways.len()
+        ));
+        let mut base = base;
+        if let Some(only) = &only {
+            diff::rendered::keep_only(&mut base.rendered, only);
+        }
+        let render_options = RenderOptions {
+            only: only.map(Arc::new),
+            ..render_options
+        };
+        let mut base = located(base, &self.base);
+        let mut head = diff::Head::of_run(
+            &mut base,
+            &head_run,
+            head_merged,
+            Some(head_findings),
+            &render_options,
+            graph,
+        );
+        phases.mark("head side");
+        // What is left (comparing, writing) makes little: the run is freed beside it.
+        lint::drop_aside(head_run);
+        head.side = located(head.side, &self.head);
+        let d = diff::diff_head(&base, head);
+        phases.mark("compare");
+        Ok(d)
     }
-    let render_options = RenderOptions {
-        only: only.map(Arc::new),
-        ..render_options
-    };
-    let mut base = located(base, &base_input);
-    let mut head = diff::Head::of_run(
-        &mut base,
-        &head_run,
-        head_merged,
-        Some(head_findings),
-        &render_options,
-        graph,
-    );
-    phases.mark("head side");
-    // What is left (comparing, writing) makes little: the run is freed beside it.
-    lint::drop_aside(head_run);
-    head.side = located(head.side, &head_input);
-    let d = diff::diff_head(&base, head);
-    phases.mark("compare");
-    report(args, &d, phases)
+
+    /// The base's run reduced to its side (rendered whole) and each Gateway's inputs; its facts
+    /// and objects of the files the head has the same then go to the head's run.
+    fn base_side(
+        &self,
+        render_options: &RenderOptions,
+        graph: bool,
+    ) -> Result<(Inputs, Side), String> {
+        let mut base_run = side_run(&self.base, &self.options)?;
+        let base_findings = located_findings(&mut base_run);
+        let global = self.options.config.global_policy_namespace.as_deref();
+        let (inputs, side) = rayon::join(
+            || Inputs::of_run(&base_run, render_options, global),
+            || Side::of_located(&base_run, base_findings, render_options, graph),
+        );
+        match &self.options.reuse {
+            Some(reuse) => reuse.take_model(base_run),
+            None => drop(base_run),
+        }
+        Ok((inputs, side))
+    }
 }
 
 /// Prints the diff in the asked format; the exit code says whether it changes the effect or
