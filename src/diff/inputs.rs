@@ -12,6 +12,7 @@
 //! (one whose reads by the renderers are not known here) counts as a change of every Gateway.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::OnceLock;
 
@@ -397,11 +398,26 @@ impl<'a, 't> Graph<'a, 't> {
             let id = &self.facts[i].id;
             let verdicts = &self.run.verdicts;
             for ns in [id.namespace.as_str(), "default"] {
-                format!("{:?}", verdicts.any_error(&id.kind, ns, &id.name)).hash(&mut h);
-                format!("{:?}", verdicts.rejected(&id.kind, ns, &id.name)).hash(&mut h);
+                let any = verdicts.any_error(&id.kind, ns, &id.name);
+                let rejected = verdicts.rejected(&id.kind, ns, &id.name);
+                // Hashed as written, without a string of its own for each (most are `None`).
+                for verdict in [any, rejected] {
+                    let _ = write!(HashWrite(&mut h), "{verdict:?}");
+                    h.write_u8(0xff);
+                }
             }
             h.finish()
         })
+    }
+}
+
+/// Text written into a hasher.
+struct HashWrite<'h>(&'h mut DefaultHasher);
+
+impl std::fmt::Write for HashWrite<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write(s.as_bytes());
+        Ok(())
     }
 }
 
