@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use super::args::ExplainArgs;
 use super::lint_cmd::load_config;
 use super::{print_stdout, usage_error, use_color};
-use crate::lint::Model;
+use crate::lint::{LintRun, Model};
 use crate::merge::explain::{explain, status_index};
 use crate::merge::view::{place_parts, places_of};
 use crate::model::facts::Facts;
@@ -45,18 +45,8 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
         Ok(config) => config,
         Err(code) => return code,
     };
-    let (object, section) = match args.target.split_once(':') {
-        Some((o, s)) => (o, Some(s)),
-        None => (args.target.as_str(), None),
-    };
-    let Some((kind, name)) = object.split_once('/') else {
-        return usage_error(&format!(
-            "target {:?} is not KIND/NAME[:SECTION] (for example httproute/checkout)",
-            args.target
-        ));
-    };
-    let kind = match kind_of(kind) {
-        Ok(k) => k,
+    let target = match parse_target(&args.target) {
+        Ok(target) => target,
         Err(message) => return usage_error(&message),
     };
     let (run, skipped) = match super::model_run(config, args.values.clone(), &args.paths) {
@@ -66,63 +56,122 @@ pub(super) fn run(args: &ExplainArgs) -> u8 {
     let Some(model) = &run.model else {
         return usage_error("no manifests were read");
     };
-    let facts = &model.facts;
     let color = use_color(
         args.color,
         std::io::stdout().is_terminal(),
         std::env::var_os("NO_COLOR").as_deref(),
     );
-    if name == "*" {
-        // Every object of the kind, each with its sections: the effective policy of everything
-        // at once, as `render` will need it.
-        let merged = model.merge();
-        let statuses = status_index(&Model::statuses(&merged, &run));
-        let places = facts
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| {
-                f.id.kind == kind && (args.all_namespaces || f.id.namespace == args.namespace)
-            })
-            .flat_map(|(i, _)| places_of(facts, i, None));
-        // Streamed: one explanation at a time, never the whole set in memory.
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let mut list = ExplanationList::new(&mut out, args.output, color);
-        for place in places {
-            if let Err(e) = list.push(&explain(facts, &merged, &statuses, place)) {
-                return super::written(Err(e)).map_or_else(|code| code, |()| skipped);
-            }
+    let done = if target.name == "*" {
+        explain_every(args, &run, model, target.kind, color)
+    } else {
+        explain_one(args, &run, model, &target, color)
+    };
+    done.map_or_else(|code| code, |()| skipped)
+}
+
+/// A target as written: `KIND/NAME[:SECTION]`, its kind resolved.
+struct Target<'a> {
+    kind: &'static str,
+    name: &'a str,
+    section: Option<&'a str>,
+}
+
+/// The target a user wrote, or the usage error saying what is wrong with it.
+fn parse_target(written: &str) -> Result<Target<'_>, String> {
+    let (object, section) = match written.split_once(':') {
+        Some((o, s)) => (o, Some(s)),
+        None => (written, None),
+    };
+    let Some((kind, name)) = object.split_once('/') else {
+        return Err(format!(
+            "target {written:?} is not KIND/NAME[:SECTION] (for example httproute/checkout)"
+        ));
+    };
+    Ok(Target {
+        kind: kind_of(kind)?,
+        name,
+        section,
+    })
+}
+
+/// Every object of the kind, each with its sections: the effective policy of everything at
+/// once, as `render` will need it.
+fn explain_every(
+    args: &ExplainArgs,
+    run: &LintRun,
+    model: &Model,
+    kind: &str,
+    color: bool,
+) -> Result<(), u8> {
+    let facts = &model.facts;
+    let merged = model.merge();
+    let statuses = status_index(&Model::statuses(&merged, run));
+    let places = facts
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            f.id.kind == kind && (args.all_namespaces || f.id.namespace == args.namespace)
+        })
+        .flat_map(|(i, _)| places_of(facts, i, None));
+    // Streamed: one explanation at a time, never the whole set in memory.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut list = ExplanationList::new(&mut out, args.output, color);
+    for place in places {
+        if let Err(e) = list.push(&explain(facts, &merged, &statuses, place)) {
+            return super::written(Err(e));
         }
-        let finished = list.finish().and_then(|()| std::io::Write::flush(&mut out));
-        return super::written(finished).map_or_else(|code| code, |()| skipped);
     }
+    let finished = list.finish().and_then(|()| std::io::Write::flush(&mut out));
+    super::written(finished)
+}
+
+/// One object, or one section of it, in the namespace the options name.
+fn explain_one(
+    args: &ExplainArgs,
+    run: &LintRun,
+    model: &Model,
+    target: &Target<'_>,
+    color: bool,
+) -> Result<(), u8> {
+    let facts = &model.facts;
+    let Target {
+        kind,
+        name,
+        section,
+    } = *target;
     let Some(i) = facts
         .iter()
         .position(|f| f.id.kind == kind && f.id.name == name && f.id.namespace == args.namespace)
     else {
-        return usage_error(&not_found(facts, kind, name, &args.namespace));
+        return Err(usage_error(&not_found(facts, kind, name, &args.namespace)));
     };
     let Some(&place) = places_of(facts, i, section).first() else {
-        let sections: Vec<String> = places_of(facts, i, None)
-            .into_iter()
-            .skip(1)
-            .filter_map(|p| place_parts(facts, p).1)
-            .collect();
-        return usage_error(&format!(
-            "{kind} {}/{name} has no section {:?}; it has: {}",
-            args.namespace,
-            section.unwrap_or(""),
-            if sections.is_empty() {
-                "none".to_string()
-            } else {
-                sections.join(", ")
-            }
-        ));
+        return Err(usage_error(&no_section(facts, i, target, &args.namespace)));
     };
     let merged = model.merge();
-    let statuses = status_index(&Model::statuses(&merged, &run));
+    let statuses = status_index(&Model::statuses(&merged, run));
     let explanation = explain(facts, &merged, &statuses, place);
     print_stdout(&render_explanation(&explanation, args.output, color))
-        .map_or_else(|code| code, |()| skipped)
+}
+
+/// The error for a section the target (object `i` of the facts) does not have, with those it has.
+fn no_section(facts: &[Facts], i: usize, target: &Target<'_>, namespace: &str) -> String {
+    let sections: Vec<String> = places_of(facts, i, None)
+        .into_iter()
+        .skip(1)
+        .filter_map(|p| place_parts(facts, p).1)
+        .collect();
+    format!(
+        "{} {namespace}/{} has no section {:?}; it has: {}",
+        target.kind,
+        target.name,
+        target.section.unwrap_or(""),
+        if sections.is_empty() {
+            "none".to_string()
+        } else {
+            sections.join(", ")
+        }
+    )
 }
 
 /// The error for a target that is not in the inputs, with the closest names of its kind.

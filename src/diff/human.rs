@@ -36,6 +36,16 @@ fn state(s: Option<&FieldState>) -> String {
 
 pub fn human(d: &Diff, color: bool) -> String {
     let mut out = String::new();
+    findings(&mut out, d, color);
+    out.push('\n');
+    effective(&mut out, d, color);
+    out.push('\n');
+    rendered(&mut out, d, color);
+    out
+}
+
+/// The findings section: the counts, then each introduced finding (with where) and each fixed.
+fn findings(out: &mut String, d: &Diff, color: bool) {
     let f = &d.findings;
     let _ = writeln!(
         out,
@@ -60,7 +70,11 @@ pub fn human(d: &Diff, color: bool) -> String {
     for x in &f.fixed {
         let _ = writeln!(out, "  {}", paint(&format!("- {}", x.line()), RED, color));
     }
-    out.push('\n');
+}
+
+/// The effective policy section: each group of targets with the same changes, then each
+/// changed field's value before and after.
+fn effective(out: &mut String, d: &Diff, color: bool) {
     let title = if d.effective.is_empty() {
         "Effective policy: no change".to_string()
     } else {
@@ -87,7 +101,10 @@ pub fn human(d: &Diff, color: bool) -> String {
             let _ = writeln!(out, "      {}", paint(&after, GREEN, color));
         }
     }
-    out.push('\n');
+}
+
+/// The rendered configuration section: each Gateway with the unified diffs of its resources.
+fn rendered(out: &mut String, d: &Diff, color: bool) {
     let title = if d.rendered.is_empty() {
         "Rendered configuration: no change".to_string()
     } else {
@@ -102,20 +119,24 @@ pub fn human(d: &Diff, color: bool) -> String {
         let _ = writeln!(out, "  {}", escape_controls(&g.gateway));
         for r in &g.changes {
             for line in r.diff.lines() {
-                let painted = if line.starts_with("+++") || line.starts_with("---") {
-                    paint(line, BOLD, color)
-                } else if line.starts_with('+') {
-                    paint(line, GREEN, color)
-                } else if line.starts_with('-') {
-                    paint(line, RED, color)
-                } else if line.starts_with("@@") {
-                    paint(line, CYAN, color)
-                } else {
-                    escape_controls(line).into_owned()
-                };
-                let _ = writeln!(out, "    {painted}");
+                let _ = writeln!(out, "    {}", diff_line(line, color));
             }
         }
     }
-    out
+}
+
+/// A line of a unified diff, styled by what it is: a file header, an added or removed line, a
+/// hunk header, or context.
+fn diff_line(line: &str, color: bool) -> String {
+    if line.starts_with("+++") || line.starts_with("---") {
+        paint(line, BOLD, color)
+    } else if line.starts_with('+') {
+        paint(line, GREEN, color)
+    } else if line.starts_with('-') {
+        paint(line, RED, color)
+    } else if line.starts_with("@@") {
+        paint(line, CYAN, color)
+    } else {
+        escape_controls(line).into_owned()
+    }
 }

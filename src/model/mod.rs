@@ -52,6 +52,7 @@ pub fn read_typed_only(facts: &facts::Facts) -> bool {
 mod facts_backend;
 mod facts_listeners;
 mod facts_refs;
+mod facts_route;
 pub mod facts_rules;
 pub mod facts_settings;
 mod facts_status;

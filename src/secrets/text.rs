@@ -26,49 +26,16 @@ pub(super) fn of_text(file: FileId, text: &str) -> Vec<Masked> {
 }
 
 fn document(file: FileId, text: &str, lines: &[(usize, &str)], out: &mut Vec<Masked>) {
-    let significant = lines.iter().find(|(_, l)| {
-        let t = l.trim_start();
-        !t.is_empty() && !t.starts_with('#')
-    });
-    if let Some(&(start, line)) = significant
-        && line.trim_start().starts_with(['{', '['])
-    {
-        let from = start + (line.len() - line.trim_start().len());
+    if let Some(from) = flow_start(lines) {
         let to = lines.last().map_or(from, |(s, l)| s + l.len());
         flow::document(file, text, from, to, out);
         return;
     }
-    let top_value = |key: &str| {
-        lines.iter().any(|(_, l)| {
-            l.strip_prefix(key)
-                .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == "Secret")
-        })
-    };
-    let secret_doc = top_value("kind:");
-    let basic_auth = lines.iter().any(|(_, l)| l.contains("basicAuth"));
-    let jwks = lines.iter().any(|(_, l)| l.contains("jwks"));
-    let mut mask = |from: usize, to: usize| {
-        let raw = text.get(from..to).unwrap_or("").trim();
-        if !raw.is_empty() {
-            out.push(Masked {
-                file,
-                span: Span::new(from, to),
-                text: raw.trim_matches(['"', '\'']).to_string(),
-            });
-        }
-    };
+    let clues = Clues::of(lines);
+    let mut mask = |from: usize, to: usize| out.extend(masked_at(file, text, from, to));
     // Below a Secret's `data` (a section) and, inside it or alone, below a credential (a block).
     let mut section: Option<usize> = None;
     let mut block: Option<usize> = None;
-    let below = |key_col: Option<usize>, indent: usize, trimmed: &str| {
-        key_col.is_some_and(|i| {
-            trimmed.is_empty()
-                || trimmed.starts_with('#')
-                || indent > i
-                // A list may sit at its key's indentation.
-                || (indent == i && trimmed.starts_with("- "))
-        })
-    };
     for &(start, line) in lines {
         let indent = line.len() - line.trim_start_matches(' ').len();
         let trimmed = &line[indent..];
@@ -96,17 +63,77 @@ fn document(file: FileId, text: &str, lines: &[(usize, &str)], out: &mut Vec<Mas
             continue;
         };
         let k = normalized(key);
-        if secret_doc && key_col == 0 && (k == "data" || k == "stringdata") {
+        if clues.secret && key_col == 0 && (k == "data" || k == "stringdata") {
             mask(start + value_col, end);
             section = Some(key_col);
-        } else if (basic_auth && k == "users")
-            || SECRET_KEYS.contains(&k.as_str())
-            || (jwks && k == "inline")
-        {
+        } else if clues.credential(&k) {
             mask(start + value_col, end);
             block = Some(key_col);
         }
     }
+}
+
+/// The value at `from..to` of `text`, trimmed; `None` when there is nothing but spaces.
+fn masked_at(file: FileId, text: &str, from: usize, to: usize) -> Option<Masked> {
+    let raw = text.get(from..to).unwrap_or("").trim();
+    (!raw.is_empty()).then(|| Masked {
+        file,
+        span: Span::new(from, to),
+        text: raw.trim_matches(['"', '\'']).to_string(),
+    })
+}
+
+/// Where a JSON or flow-style document starts (its first significant line opens with `{` or
+/// `[`); `None` for block YAML.
+fn flow_start(lines: &[(usize, &str)]) -> Option<usize> {
+    let &(start, line) = lines.iter().find(|(_, l)| {
+        let t = l.trim_start();
+        !t.is_empty() && !t.starts_with('#')
+    })?;
+    line.trim_start()
+        .starts_with(['{', '['])
+        .then(|| start + (line.len() - line.trim_start().len()))
+}
+
+/// What a document's lines tell of where its secrets are.
+struct Clues {
+    /// It is a Secret (its `data` and `stringData` are masked).
+    secret: bool,
+    /// It mentions `basicAuth` (its `users` are credentials).
+    basic_auth: bool,
+    /// It mentions `jwks` (its `inline` keys are credentials).
+    jwks: bool,
+}
+
+impl Clues {
+    fn of(lines: &[(usize, &str)]) -> Self {
+        Clues {
+            secret: lines.iter().any(|(_, l)| {
+                l.strip_prefix("kind:")
+                    .is_some_and(|v| v.trim().trim_matches(['"', '\'']) == "Secret")
+            }),
+            basic_auth: lines.iter().any(|(_, l)| l.contains("basicAuth")),
+            jwks: lines.iter().any(|(_, l)| l.contains("jwks")),
+        }
+    }
+
+    /// Whether the (normalized) key `k` holds a credential, whose block is masked.
+    fn credential(&self, k: &str) -> bool {
+        (self.basic_auth && k == "users")
+            || SECRET_KEYS.contains(&k)
+            || (self.jwks && k == "inline")
+    }
+}
+
+/// Whether a line (its indentation and trimmed text) is inside what the key at `key_col` holds.
+fn below(key_col: Option<usize>, indent: usize, trimmed: &str) -> bool {
+    key_col.is_some_and(|i| {
+        trimmed.is_empty()
+            || trimmed.starts_with('#')
+            || indent > i
+            // A list may sit at its key's indentation.
+            || (indent == i && trimmed.starts_with("- "))
+    })
 }
 
 /// `key: value` (after any `- ` list markers): the key without quotes, the key's column and the

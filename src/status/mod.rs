@@ -253,3 +253,5 @@ pub(super) fn status_word(ok: bool) -> &'static str {
 mod tests;
 #[cfg(test)]
 mod tests_delegation;
+#[cfg(test)]
+mod tests_routes_policies;

@@ -47,39 +47,11 @@ pub(super) fn route_statuses(
     let controller = controller(ctx);
     let mut entries: Vec<Entry<'_>> = attached
         .iter()
-        .map(|a| {
-            let strict = ctx.options.validation_level == ValidationLevel::Strict;
-            // Matches are parsed to find a regex the proxy rejects only where it drops them.
-            let dropped = strict
-                .then(|| super::rules::dropped(ctx, a.route))
-                .flatten();
-            let replaced = || {
-                super::rules::replaced(ctx, a.route)
-                    .or_else(|| super::rules::policy_rejected(ctx, a.route))
-                    .or_else(|| super::rules::checked(a.route, replaced_routes))
-            };
-            let accepted = match (a.status.accepted.status, dropped) {
-                (false, _) => a.status.accepted.clone(),
-                (true, Some(message)) => Condition {
-                    status: false,
-                    reason: "RouteRuleDropped",
-                    message,
-                },
-                (true, None) => match replaced() {
-                    Some(message) => Condition {
-                        status: false,
-                        reason: "RouteRuleReplaced",
-                        message,
-                    },
-                    None => a.status.accepted.clone(),
-                },
-            };
-            Entry {
-                route: a.route,
-                accepted,
-                resolved_refs: a.status.resolved_refs.clone(),
-                parent_ref: parent_ref(a.parent_ref),
-            }
+        .map(|a| Entry {
+            route: a.route,
+            accepted: accepted(ctx, a, replaced_routes),
+            resolved_refs: a.status.resolved_refs.clone(),
+            parent_ref: parent_ref(a.parent_ref),
         })
         .collect();
     entries.extend(delegation.children.iter().map(|c| Entry {
@@ -88,9 +60,49 @@ pub(super) fn route_statuses(
         resolved_refs: c.resolved_refs.clone(),
         parent_ref: route_ref(c.parent),
     }));
-    // A delegation that does not resolve overrides the route's own backends' condition (only
-    // when those resolve: the first failure found is the one written).
-    for e in &mut entries {
+    apply_unresolved_delegations(&mut entries, delegation);
+    sections(entries, &controller)
+}
+
+/// An attached route's Accepted: the resolve stage's, unless a rule is dropped (strict
+/// validation only) or replaced.
+fn accepted(
+    ctx: &Context<'_>,
+    a: &Attachment<'_>,
+    replaced_routes: &[super::ReplacedRoute],
+) -> Condition {
+    let strict = ctx.options.validation_level == ValidationLevel::Strict;
+    // Matches are parsed to find a regex the proxy rejects only where it drops them.
+    let dropped = strict
+        .then(|| super::rules::dropped(ctx, a.route))
+        .flatten();
+    let replaced = || {
+        super::rules::replaced(ctx, a.route)
+            .or_else(|| super::rules::policy_rejected(ctx, a.route))
+            .or_else(|| super::rules::checked(a.route, replaced_routes))
+    };
+    match (a.status.accepted.status, dropped) {
+        (false, _) => a.status.accepted.clone(),
+        (true, Some(message)) => Condition {
+            status: false,
+            reason: "RouteRuleDropped",
+            message,
+        },
+        (true, None) => match replaced() {
+            Some(message) => Condition {
+                status: false,
+                reason: "RouteRuleReplaced",
+                message,
+            },
+            None => a.status.accepted.clone(),
+        },
+    }
+}
+
+/// A delegation that does not resolve overrides the route's own backends' condition (only
+/// when those resolve: the first failure found is the one written).
+fn apply_unresolved_delegations(entries: &mut [Entry<'_>], delegation: &Delegation<'_>) {
+    for e in entries {
         if let Some((_, c)) = delegation
             .unresolved
             .iter()
@@ -100,6 +112,11 @@ pub(super) fn route_statuses(
             e.resolved_refs = c.clone();
         }
     }
+}
+
+/// The entries as (section, routes by `ns/name`), each route with its parents in entry order;
+/// sections in [`SECTIONS`] order, routes sorted, empty sections left out.
+fn sections(entries: Vec<Entry<'_>>, controller: &str) -> Vec<(&'static str, Value)> {
     // One pass over the entries, each moved into its kind's section.
     let mut sections: Vec<Map<String, Value>> = SECTIONS.iter().map(|_| Map::new()).collect();
     for e in entries {
@@ -113,7 +130,7 @@ pub(super) fn route_statuses(
             Value::Object(m)
         });
         if let Some(Value::Array(parents)) = entry.get_mut("parents") {
-            parents.push(parent_status(e, kind, &controller));
+            parents.push(parent_status(e, kind, controller));
         }
     }
     SECTIONS

@@ -53,14 +53,14 @@ fn name_of(o: &Object) -> Value {
     json!({"name": o.id.name, "namespace": o.id.namespace})
 }
 
+/// The backend itself, then a backend of its own for each static MCP target.
 fn resources(ctx: &Context<'_>, o: &Object, owner: &Policy<'_>) -> Vec<Value> {
-    let ns = o.id.namespace.as_str();
     // The render-only facts keep the spec (render keeps no JSON of an AiGatewayBackend).
     let spec = match ctx.inputs.facts_at(o).and_then(|f| f.settings.as_deref()) {
         Some(Settings::AiBackend(spec)) => spec,
         _ => &Value::Null,
     };
-    let key = format!("{ns}/{}", o.id.name);
+    let key = format!("{}/{}", o.id.namespace, o.id.name);
     let mut backend = Map::new();
     backend.insert("key".into(), key.clone().into());
     backend.insert("name".into(), name_of(o));
@@ -72,61 +72,13 @@ fn resources(ctx: &Context<'_>, o: &Object, owner: &Policy<'_>) -> Vec<Value> {
         backend.insert("dynamic".into(), json!({}));
     }
     if let Some(ai) = spec.get("ai") {
-        let groups: Vec<Value> = match ai.get("groups").and_then(Value::as_array) {
-            Some(groups) => groups
-                .iter()
-                .map(|g| {
-                    let providers: Vec<Value> = g["providers"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|p| Some(provider(ctx, o, p, p["name"].as_str()?)))
-                        .collect();
-                    single("providers", providers)
-                })
-                .collect(),
-            None => vec![single(
-                "providers",
-                vec![provider(ctx, o, &ai["provider"], "backend")],
-            )],
-        };
-        backend.insert("ai".into(), single("providerGroups", groups));
+        backend.insert("ai".into(), provider_groups(ctx, o, ai));
     }
     if let Some(mcp) = spec.get("mcp") {
-        let mut targets = Vec::new();
-        for t in mcp["targets"].as_array().into_iter().flatten() {
-            let name = t["name"].as_str().unwrap_or("");
-            if let Some(s) = t.get("static") {
-                let target_key = format!("{key}/{name}");
-                let mut target = Map::new();
-                target.insert("name".into(), name.into());
-                target.insert("backend".into(), json!({ "backend": target_key }));
-                if let Some(path) = s.get("path") {
-                    target.insert("path".into(), path.clone());
-                }
-                if let Some(p) = s["protocol"].as_str().and_then(mcp_protocol) {
-                    target.insert("protocol".into(), p.into());
-                }
-                targets.push(Value::Object(target));
-                let mut target_backend = Map::new();
-                target_backend.insert("key".into(), target_key.into());
-                target_backend.insert("name".into(), name_of(o));
-                target_backend.insert("static".into(), pick(s, &["host", "port"]).into());
-                let inline = inline_policies(ctx, owner, &s["policies"]);
-                if !inline.is_empty() {
-                    target_backend.insert("inlinePolicies".into(), inline.into());
-                }
-                extra.push(Value::Object(target_backend));
-            } else if let Some(selector) = t.get("selector") {
-                targets.extend(selected_targets(ctx, ns, selector));
-            }
-        }
-        let mut m = Map::new();
-        m.insert("targets".into(), targets.into());
-        if mcp["sessionRouting"].as_str() == Some("Stateless") {
-            m.insert("statefulMode".into(), "STATELESS".into());
-        }
-        backend.insert("mcp".into(), m.into());
+        backend.insert(
+            "mcp".into(),
+            mcp_targets(ctx, o, owner, &key, mcp, &mut extra),
+        );
     }
     let inline = inline_policies(ctx, owner, &spec["policies"]);
     if !inline.is_empty() {
@@ -135,6 +87,89 @@ fn resources(ctx: &Context<'_>, o: &Object, owner: &Policy<'_>) -> Vec<Value> {
     let mut out = vec![Value::Object(backend)];
     out.extend(extra);
     out
+}
+
+/// `ai`: the provider groups as written, or the single `provider` as a group of one.
+fn provider_groups(ctx: &Context<'_>, o: &Object, ai: &Value) -> Value {
+    let groups: Vec<Value> = match ai.get("groups").and_then(Value::as_array) {
+        Some(groups) => groups
+            .iter()
+            .map(|g| {
+                let providers: Vec<Value> = g["providers"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| Some(provider(ctx, o, p, p["name"].as_str()?)))
+                    .collect();
+                single("providers", providers)
+            })
+            .collect(),
+        None => vec![single(
+            "providers",
+            vec![provider(ctx, o, &ai["provider"], "backend")],
+        )],
+    };
+    single("providerGroups", groups)
+}
+
+/// `mcp`: its targets and session mode. A static target is reached through a backend of its
+/// own, pushed to `extra`.
+fn mcp_targets(
+    ctx: &Context<'_>,
+    o: &Object,
+    owner: &Policy<'_>,
+    key: &str,
+    mcp: &Value,
+    extra: &mut Vec<Value>,
+) -> Value {
+    let mut targets = Vec::new();
+    for t in mcp["targets"].as_array().into_iter().flatten() {
+        let name = t["name"].as_str().unwrap_or("");
+        if let Some(s) = t.get("static") {
+            let (target, target_backend) = static_target(ctx, o, owner, key, name, s);
+            targets.push(target);
+            extra.push(target_backend);
+        } else if let Some(selector) = t.get("selector") {
+            targets.extend(selected_targets(ctx, &o.id.namespace, selector));
+        }
+    }
+    let mut m = Map::new();
+    m.insert("targets".into(), targets.into());
+    if mcp["sessionRouting"].as_str() == Some("Stateless") {
+        m.insert("statefulMode".into(), "STATELESS".into());
+    }
+    m.into()
+}
+
+/// A static MCP target `name` (written as `s`): the target, and the backend it points to, keyed
+/// `<backend key>/<name>`, with the target's inline policies.
+fn static_target(
+    ctx: &Context<'_>,
+    o: &Object,
+    owner: &Policy<'_>,
+    key: &str,
+    name: &str,
+    s: &Value,
+) -> (Value, Value) {
+    let target_key = format!("{key}/{name}");
+    let mut target = Map::new();
+    target.insert("name".into(), name.into());
+    target.insert("backend".into(), json!({ "backend": target_key }));
+    if let Some(path) = s.get("path") {
+        target.insert("path".into(), path.clone());
+    }
+    if let Some(p) = s["protocol"].as_str().and_then(mcp_protocol) {
+        target.insert("protocol".into(), p.into());
+    }
+    let mut target_backend = Map::new();
+    target_backend.insert("key".into(), target_key.into());
+    target_backend.insert("name".into(), name_of(o));
+    target_backend.insert("static".into(), pick(s, &["host", "port"]).into());
+    let inline = inline_policies(ctx, owner, &s["policies"]);
+    if !inline.is_empty() {
+        target_backend.insert("inlinePolicies".into(), inline.into());
+    }
+    (Value::Object(target), Value::Object(target_backend))
 }
 
 fn mcp_protocol(written: &str) -> Option<&'static str> {

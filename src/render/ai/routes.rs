@@ -120,8 +120,6 @@ fn route_resources(
     listener: &str,
     listener_hostname: Option<&str>,
 ) -> Vec<(&'static str, Value)> {
-    let ns = route.id.namespace.as_str();
-    let kind = route.id.kind.as_str();
     let (typed, settings) = ctx.inputs.route(route);
     let hostnames: Vec<Value> = typed
         .hostnames
@@ -129,18 +127,11 @@ fn route_resources(
         .filter(|h| listener_hostname.is_none_or(|l| host_match(l, h)))
         .map(|h| Value::from(h.as_str()))
         .collect();
-    let base = |key: String| {
-        let mut r = Map::new();
-        r.insert("key".into(), key.into());
-        r.insert("listenerKey".into(), listener_key(gw, listener).into());
-        r.insert(
-            "name".into(),
-            json!({"kind": kind, "name": route.id.name, "namespace": ns}),
-        );
-        if !hostnames.is_empty() {
-            r.insert("hostnames".into(), hostnames.clone().into());
-        }
-        r
+    let on = OnListener {
+        route,
+        gw,
+        listener,
+        hostnames,
     };
     let mut out = Vec::new();
     for (i, rule) in settings.rules.iter().enumerate() {
@@ -149,58 +140,116 @@ fn route_resources(
         }
         let backends = backends(ctx, route, typed.rule_backends(i));
         let timeouts = typed.settings(i).timeouts.as_deref();
-        match kind {
+        match route.id.kind.as_str() {
             "HTTPRoute" => {
                 let written = settings.matches(i);
-                let matches: Vec<Option<Value>> = if written.is_empty() {
-                    vec![None]
-                } else {
-                    written.iter().map(|m| Some(http_match(m))).collect()
-                };
                 let policies = traffic_policies(ctx, route, rule, timeouts);
-                for (j, m) in matches.into_iter().enumerate() {
-                    let mut r = base(format!("{ns}/{}.{i}.{j}.{listener}", route.id.name));
-                    if let Some(m) = m {
-                        r.insert("matches".into(), json!([m]));
-                    }
-                    if let Some(b) = &backends {
-                        r.insert("backends".into(), b.clone());
-                    }
-                    if !policies.is_empty() {
-                        r.insert("trafficPolicies".into(), policies.clone().into());
-                    }
-                    out.push(("route", Value::Object(r)));
-                }
+                on.push_http(i, &written, backends.as_ref(), &policies, &mut out);
             }
             "GRPCRoute" => {
-                let mut r = base(format!("{ns}/{}.{i}.{listener}", route.id.name));
                 let written = settings.matches(i);
-                if !written.is_empty() {
-                    r.insert(
-                        "matches".into(),
-                        written.iter().map(grpc_match).collect::<Vec<_>>().into(),
-                    );
-                }
-                if let Some(b) = backends {
-                    r.insert("backends".into(), b);
-                }
                 let policies = traffic_policies(ctx, route, rule, timeouts);
-                if !policies.is_empty() {
-                    r.insert("trafficPolicies".into(), policies.into());
-                }
-                out.push(("route", Value::Object(r)));
+                out.push(("route", on.grpc(i, &written, backends, policies)));
             }
-            "TCPRoute" | "TLSRoute" => {
-                let mut r = base(format!("{ns}/{}.{i}.{listener}", route.id.name));
-                if let Some(b) = backends {
-                    r.insert("backends".into(), b);
-                }
-                out.push(("tcpRoute", Value::Object(r)));
-            }
+            "TCPRoute" | "TLSRoute" => out.push(("tcpRoute", on.tcp(i, backends))),
             _ => {}
         }
     }
     out
+}
+
+/// One route on one listener: what each of its resources there is keyed and named by.
+struct OnListener<'a> {
+    route: &'a Object,
+    gw: &'a Object,
+    listener: &'a str,
+    /// The route's hostnames that the listener's hostname admits.
+    hostnames: Vec<Value>,
+}
+
+impl OnListener<'_> {
+    /// A resource's common fields: its key (`ns/name.<at>.listener`, `at` the rule's place),
+    /// its listener's key, the route's name and hostnames.
+    fn resource(&self, at: impl std::fmt::Display) -> Map<String, Value> {
+        let id = &self.route.id;
+        let key = format!("{}/{}.{at}.{}", id.namespace, id.name, self.listener);
+        let mut r = Map::new();
+        r.insert("key".into(), key.into());
+        r.insert(
+            "listenerKey".into(),
+            listener_key(self.gw, self.listener).into(),
+        );
+        r.insert(
+            "name".into(),
+            json!({"kind": id.kind, "name": id.name, "namespace": id.namespace}),
+        );
+        if !self.hostnames.is_empty() {
+            r.insert("hostnames".into(), self.hostnames.clone().into());
+        }
+        r
+    }
+
+    /// An HTTPRoute rule's `route`s: one per written match, or one matching all without any.
+    fn push_http(
+        &self,
+        i: usize,
+        written: &[Value],
+        backends: Option<&Value>,
+        policies: &[Value],
+        out: &mut Vec<(&'static str, Value)>,
+    ) {
+        let matches: Vec<Option<Value>> = if written.is_empty() {
+            vec![None]
+        } else {
+            written.iter().map(|m| Some(http_match(m))).collect()
+        };
+        for (j, m) in matches.into_iter().enumerate() {
+            let mut r = self.resource(format_args!("{i}.{j}"));
+            if let Some(m) = m {
+                r.insert("matches".into(), json!([m]));
+            }
+            if let Some(b) = backends {
+                r.insert("backends".into(), b.clone());
+            }
+            if !policies.is_empty() {
+                r.insert("trafficPolicies".into(), policies.to_vec().into());
+            }
+            out.push(("route", Value::Object(r)));
+        }
+    }
+
+    /// A GRPCRoute rule's `route`: all of its matches (as paths) in one.
+    fn grpc(
+        &self,
+        i: usize,
+        written: &[Value],
+        backends: Option<Value>,
+        policies: Vec<Value>,
+    ) -> Value {
+        let mut r = self.resource(i);
+        if !written.is_empty() {
+            r.insert(
+                "matches".into(),
+                written.iter().map(grpc_match).collect::<Vec<_>>().into(),
+            );
+        }
+        if let Some(b) = backends {
+            r.insert("backends".into(), b);
+        }
+        if !policies.is_empty() {
+            r.insert("trafficPolicies".into(), policies.into());
+        }
+        Value::Object(r)
+    }
+
+    /// A TCPRoute or TLSRoute rule's `tcpRoute`: its backends only.
+    fn tcp(&self, i: usize, backends: Option<Value>) -> Value {
+        let mut r = self.resource(i);
+        if let Some(b) = backends {
+            r.insert("backends".into(), b);
+        }
+        Value::Object(r)
+    }
 }
 
 fn http_match(m: &Value) -> Value {
