@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::diag::{Diagnostic, Verdicts};
+use crate::fasthash::FastSet;
 use crate::model::{self, facts::Facts};
 use crate::secrets::{self, Masked};
 use crate::source::SourceFile;
@@ -155,6 +156,82 @@ fn plan_of(facts: &[Facts], layout: merge::Layout, resolved: &resolve::Resolved)
     )
 }
 
+/// The resolve stage, and beside it what the merge takes from the facts alone (when [`plans`]):
+/// the resolve's work does not keep both cores busy throughout.
+fn resolve_beside_layout(
+    files: &[SourceFile],
+    facts: &[Facts],
+    options: &LintOptions,
+) -> (resolve::Resolved, Option<merge::Layout>) {
+    rayon::join(
+        || resolve_all(files, facts, options),
+        || plans(options).then(|| merge::Layout::new(facts)),
+    )
+}
+
+/// Scrubs the findings of secrets, then decides the verdicts and the policies they reject.
+fn scrubbed_verdicts(
+    files: &[SourceFile],
+    facts: &[Facts],
+    masked: &[Masked],
+    diagnostics: &mut [Diagnostic],
+) -> (Verdicts, FastSet<usize>) {
+    // Every reader of the findings from here on (reports, diff, the statuses render and
+    // explain derive from them) gets messages without the secrets they might quote.
+    secrets::scrub_findings(files, masked, diagnostics);
+    // Why the controller does not accept each resource, decided once (before
+    // suppression: the controller does not read gwctl's suppressions).
+    let verdicts = Verdicts::of(diagnostics);
+    let rejected = merge::rejected(facts, &verdicts);
+    (verdicts, rejected)
+}
+
+/// The merge stage of a run not benched. With the model kept, the caller merges (once) and takes
+/// what it needs; without it, the merge findings and statuses are the run's. What the model
+/// keeps is taken from `g` and `resolved`; what they keep otherwise is freed with them.
+fn merge_stage(
+    g: &mut Gathered,
+    resolved: &mut resolve::Resolved,
+    plan: Option<merge::Plan>,
+    merge_options: merge::MergeOptions,
+    values: Option<serde_json::Value>,
+    verdicts: &Verdicts,
+    needs: Needs,
+) -> (Option<Model>, Vec<merge::PolicyStatus>) {
+    if needs == Needs::Findings {
+        let plan = plan.unwrap_or_else(|| whole_plan(&g.facts, resolved));
+        let facts = std::mem::take(&mut g.facts);
+        let (found, statuses) = merge_findings(facts, plan, &merge_options, verdicts);
+        g.diagnostics.extend(found);
+        return (None, statuses);
+    }
+    let mut plan = plan;
+    let mut policy_statuses = Vec::new();
+    // The editor's run merges here for its findings; its later merges plan their own.
+    if needs == Needs::Editor {
+        let plan = plan
+            .take()
+            .unwrap_or_else(|| whole_plan(&g.facts, resolved));
+        let merged = merge::merge(&g.facts, plan, &merge_options);
+        g.diagnostics.extend(merged.diagnostics);
+        policy_statuses = merged.statuses;
+        merge::mark_invalid(&mut policy_statuses, verdicts);
+    }
+    let model = Model {
+        facts: std::mem::take(&mut g.facts),
+        attachments: std::mem::take(&mut resolved.attachments),
+        route_attachments: std::mem::take(&mut resolved.route_attachments),
+        unresolved_backends: std::mem::take(&mut resolved.unresolved_backends),
+        grants: std::mem::take(&mut resolved.grants),
+        merge_options,
+        plan: std::sync::Mutex::new(plan),
+        values,
+        objects: std::mem::take(&mut g.objects),
+    };
+    (Some(model), policy_statuses)
+}
+
+/// The stages after the per-file pass: gather, resolve, the values file, verdicts, merge, sort.
 pub(super) fn cross_file_stages(
     files: Vec<SourceFile>,
     per_file: Vec<FileResult>,
@@ -166,12 +243,7 @@ pub(super) fn cross_file_stages(
     let mut g = gather(files.len(), per_file, options.needs);
     phases.mark("gather");
     let benched = options.bench.resolve || options.bench.merge;
-    // What the merge takes from the facts alone is made beside the resolve stage, whose work
-    // does not keep both cores busy throughout.
-    let (mut resolved, layout) = rayon::join(
-        || resolve_all(&files, &g.facts, options),
-        || plans(options).then(|| merge::Layout::new(&g.facts)),
-    );
+    let (mut resolved, layout) = resolve_beside_layout(&files, &g.facts, options);
     g.diagnostics.append(&mut resolved.diagnostics);
     phases.mark("resolve");
     let mut merge_options = merge::MergeOptions::from_config(&options.config.policy_merge);
@@ -184,54 +256,23 @@ pub(super) fn cross_file_stages(
     // the verdicts, which run on one thread.
     let (plan, (verdicts, rejected)) = rayon::join(
         || layout.map(|layout| plan_of(&g.facts, layout, &resolved)),
-        || {
-            // Every reader of the findings from here on (reports, diff, the statuses render and
-            // explain derive from them) gets messages without the secrets they might quote.
-            secrets::scrub_findings(&files, &g.masked, &mut g.diagnostics);
-            // Why the controller does not accept each resource, decided once (before
-            // suppression: the controller does not read gwctl's suppressions).
-            let verdicts = Verdicts::of(&g.diagnostics);
-            let rejected = merge::rejected(&g.facts, &verdicts);
-            (verdicts, rejected)
-        },
+        || scrubbed_verdicts(&files, &g.facts, &g.masked, &mut g.diagnostics),
     );
     merge_options.rejected = rejected;
     phases.mark("rejected");
-    // With the model kept, the caller merges (once) and takes what it needs; without it, the
-    // merge findings and statuses are the run's.
-    let mut policy_statuses = Vec::new();
-    let model = match (benched, options.needs, plan) {
-        (true, _, _) => None,
-        (false, Needs::Findings, plan) => {
-            let plan = plan.unwrap_or_else(|| whole_plan(&g.facts, &resolved));
-            let (found, statuses) = merge_findings(g.facts, plan, &merge_options, &verdicts);
-            g.diagnostics.extend(found);
-            policy_statuses = statuses;
-            None
-        }
-        (false, needs, mut plan) => {
-            // The editor's run merges here for its findings; its later merges plan their own.
-            if needs == Needs::Editor {
-                let plan = plan
-                    .take()
-                    .unwrap_or_else(|| whole_plan(&g.facts, &resolved));
-                let merged = merge::merge(&g.facts, plan, &merge_options);
-                g.diagnostics.extend(merged.diagnostics);
-                policy_statuses = merged.statuses;
-                merge::mark_invalid(&mut policy_statuses, &verdicts);
-            }
-            Some(Model {
-                facts: g.facts,
-                attachments: resolved.attachments,
-                route_attachments: resolved.route_attachments,
-                unresolved_backends: resolved.unresolved_backends,
-                grants: resolved.grants,
-                merge_options,
-                plan: std::sync::Mutex::new(plan),
-                values: values_json,
-                objects: g.objects,
-            })
-        }
+    let (model, policy_statuses) = if benched {
+        (None, Vec::new())
+    } else {
+        let needs = options.needs;
+        merge_stage(
+            &mut g,
+            &mut resolved,
+            plan,
+            merge_options,
+            values_json,
+            &verdicts,
+            needs,
+        )
     };
     phases.mark("merge");
     g.diagnostics.sort_by(report_order);

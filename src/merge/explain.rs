@@ -7,7 +7,7 @@ use crate::model::facts::{Facts, Spec};
 
 use super::status::PolicyStatus;
 use super::view::{EffectiveView, SourceView, effective_view, place_label, source_view};
-use super::{Level, Merged, Place, kind_and_name};
+use super::{Hierarchy, Level, Merged, Place, kind_and_name};
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct AttachedView {
@@ -102,130 +102,136 @@ fn rule_name(facts: &[Facts], r: usize, k: usize) -> String {
     .unwrap_or_else(|| k.to_string())
 }
 
+/// The hierarchy lines of one place: one per path down to it, with what hangs below it.
 fn hierarchy(facts: &[Facts], merged: &Merged<'_>, place: Place) -> Vec<String> {
     let h = &merged.hierarchy;
-    let listener = |g: usize, l: usize| {
-        format!(
-            "{} > listener {}",
-            kind_and_name(facts, g),
-            listener_name(facts, g, l)
-        )
-    };
-    let routes_of = |lp: Place| -> String {
-        let names: Vec<String> = h
-            .children
-            .get(&lp)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
-            .iter()
-            .map(|&r| kind_and_name(facts, r))
-            .collect();
-        if names.is_empty() {
-            String::new()
-        } else {
-            format!(" > {}", names.join(", "))
-        }
-    };
-    let backends = |rp: Place| -> String {
-        let names: Vec<String> = h
-            .backends
-            .get(&rp)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
-            .iter()
-            .map(|&b| kind_and_name(facts, b))
-            .collect();
-        if names.is_empty() {
-            String::new()
-        } else {
-            format!(" > {}", names.join(", "))
-        }
-    };
-    let parents = |r: usize| -> Vec<String> {
-        let ps = h.parents.get(&r).map(Vec::as_slice).unwrap_or(&[]);
-        if ps.is_empty() {
-            return vec![String::new()];
-        }
-        ps.iter()
-            .filter_map(|p| match *p {
-                Place::Listener(g, l) => Some(format!("{} > ", listener(g, l))),
-                _ => None,
-            })
-            .collect()
-    };
     match place {
-        Place::Gateway(g) => {
-            let count = match &facts[g].spec {
-                Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => {
-                    listeners.len()
-                }
-                _ => 0,
-            };
-            (0..count)
-                .map(|l| format!("{}{}", listener(g, l), routes_of(Place::Listener(g, l))))
-                .collect()
-        }
-        Place::Listener(g, l) => vec![format!("{}{}", listener(g, l), routes_of(place))],
-        Place::Route(r) => {
-            let rules = match &facts[r].spec {
-                Spec::Route(route) => (0..route.rules.len())
-                    .map(|k| rule_name(facts, r, k))
-                    .collect::<Vec<_>>(),
-                _ => Vec::new(),
-            };
-            parents(r)
-                .into_iter()
-                .map(|p| {
-                    format!(
-                        "{p}{} > rules {}",
-                        kind_and_name(facts, r),
-                        rules.join(", ")
-                    )
-                })
-                .collect()
-        }
-        Place::Rule(r, k) => parents(r)
-            .into_iter()
-            .map(|p| {
-                format!(
-                    "{p}{} > rule {}{}",
-                    kind_and_name(facts, r),
-                    rule_name(facts, r, k),
-                    backends(place)
-                )
-            })
+        Place::Gateway(g) => (0..listener_count(facts, g))
+            .map(|l| listener_line(facts, h, g, l))
             .collect(),
-        Place::Backend(b) => {
-            let (what, sections) = match &facts[b].spec {
-                Spec::Service { .. } => ("ports", super::view::places_of(facts, b, None)),
-                _ => ("providers", super::view::places_of(facts, b, None)),
-            };
-            let names: Vec<String> = sections
-                .into_iter()
-                .skip(1)
-                .map(|p| section(facts, p))
-                .collect();
-            if names.is_empty() {
-                vec![kind_and_name(facts, b)]
-            } else {
-                vec![format!(
-                    "{} > {what} {}",
-                    kind_and_name(facts, b),
-                    names.join(", ")
-                )]
-            }
-        }
-        Place::Port(b, _) => vec![format!(
-            "{} > port {}",
-            kind_and_name(facts, b),
-            section(facts, place)
-        )],
-        Place::Provider(b, _) => {
-            vec![format!(
-                "{} > provider {}",
-                kind_and_name(facts, b),
-                section(facts, place)
-            )]
-        }
+        Place::Listener(g, l) => vec![listener_line(facts, h, g, l)],
+        Place::Route(r) => route_lines(facts, h, r),
+        Place::Rule(r, k) => rule_lines(facts, h, r, k),
+        Place::Backend(b) => vec![backend_line(facts, b)],
+        Place::Port(b, _) => vec![section_line(facts, b, "port", place)],
+        Place::Provider(b, _) => vec![section_line(facts, b, "provider", place)],
     }
+}
+
+fn listener_count(facts: &[Facts], g: usize) -> usize {
+    match &facts[g].spec {
+        Spec::Gateway { listeners, .. } | Spec::ListenerSet { listeners, .. } => listeners.len(),
+        _ => 0,
+    }
+}
+
+/// `Gateway ns/gw > listener http`.
+fn listener_path(facts: &[Facts], g: usize, l: usize) -> String {
+    format!(
+        "{} > listener {}",
+        kind_and_name(facts, g),
+        listener_name(facts, g, l)
+    )
+}
+
+/// A listener and the routes hanging from it.
+fn listener_line(facts: &[Facts], h: &Hierarchy, g: usize, l: usize) -> String {
+    format!(
+        "{}{}",
+        listener_path(facts, g, l),
+        names_below(facts, &h.children, Place::Listener(g, l))
+    )
+}
+
+/// ` > Kind ns/a, Kind ns/b` for the objects `below` lists under a place; empty when none.
+fn names_below(facts: &[Facts], below: &FastMap<Place, Vec<usize>>, place: Place) -> String {
+    let names: Vec<String> = below
+        .get(&place)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .map(|&i| kind_and_name(facts, i))
+        .collect();
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(" > {}", names.join(", "))
+    }
+}
+
+/// The `listener path > ` prefix of each listener a route hangs from; one empty prefix for a
+/// route with no parents, so it still gets a line.
+fn parent_prefixes(facts: &[Facts], h: &Hierarchy, r: usize) -> Vec<String> {
+    let ps = h.parents.get(&r).map(Vec::as_slice).unwrap_or(&[]);
+    if ps.is_empty() {
+        return vec![String::new()];
+    }
+    ps.iter()
+        .filter_map(|p| match *p {
+            Place::Listener(g, l) => Some(format!("{} > ", listener_path(facts, g, l))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A route under each of its parents, with its rules.
+fn route_lines(facts: &[Facts], h: &Hierarchy, r: usize) -> Vec<String> {
+    let rules = match &facts[r].spec {
+        Spec::Route(route) => (0..route.rules.len())
+            .map(|k| rule_name(facts, r, k))
+            .collect::<Vec<_>>(),
+        _ => Vec::new(),
+    };
+    parent_prefixes(facts, h, r)
+        .into_iter()
+        .map(|p| {
+            format!(
+                "{p}{} > rules {}",
+                kind_and_name(facts, r),
+                rules.join(", ")
+            )
+        })
+        .collect()
+}
+
+/// A rule under each of its route's parents, with its backends.
+fn rule_lines(facts: &[Facts], h: &Hierarchy, r: usize, k: usize) -> Vec<String> {
+    parent_prefixes(facts, h, r)
+        .into_iter()
+        .map(|p| {
+            format!(
+                "{p}{} > rule {}{}",
+                kind_and_name(facts, r),
+                rule_name(facts, r, k),
+                names_below(facts, &h.backends, Place::Rule(r, k))
+            )
+        })
+        .collect()
+}
+
+/// A backend with its ports (Service) or providers (anything else), when it has any.
+fn backend_line(facts: &[Facts], b: usize) -> String {
+    let what = match &facts[b].spec {
+        Spec::Service { .. } => "ports",
+        _ => "providers",
+    };
+    let names: Vec<String> = super::view::places_of(facts, b, None)
+        .into_iter()
+        .skip(1)
+        .map(|p| section(facts, p))
+        .collect();
+    if names.is_empty() {
+        kind_and_name(facts, b)
+    } else {
+        format!("{} > {what} {}", kind_and_name(facts, b), names.join(", "))
+    }
+}
+
+/// A backend's port or provider: `Service ns/svc > port http`.
+fn section_line(facts: &[Facts], b: usize, what: &str, place: Place) -> String {
+    format!(
+        "{} > {what} {}",
+        kind_and_name(facts, b),
+        section(facts, place)
+    )
 }

@@ -85,53 +85,93 @@ pub fn check(file: &SourceFile, root: &Node, secrets: &[SecretSeen]) -> Vec<Diag
         return Vec::new();
     }
     let mut out = super::validate_document(file, root, schema(), label.clone());
-    let at = |code: rules::Code, node: &Node, path: &str, message: String| {
-        Diagnostic::new(code, message)
-            .at(file.id, node.span)
-            .with_resource(Some(label.clone()))
-            .with_path(path)
+    let finder = Finder {
+        file,
+        label: &label,
     };
-    if let Some(level) = root.lookup("validation.level")
-        && let Some(text) = level.as_str()
-        && !["standard", "strict"].contains(&text.to_ascii_lowercase().as_str())
-    {
-        out.push(at(
-            rules::GW104,
-            level,
-            "validation.level",
-            format!(
-                "validation.level: Unsupported value: {}: supported values: \"standard\", \"strict\" (in any case)",
-                go_quote(text)
-            ),
-        ));
+    out.extend(level_in_any_case(&finder, root));
+    out.extend(inference_routing_without_ai_gateway(&finder, root));
+    out.extend(xds_tls_without_its_secret(&finder, root, secrets));
+    out
+}
+
+/// Makes the values document's findings: in its file, with the document as their resource.
+struct Finder<'a> {
+    file: &'a SourceFile,
+    label: &'a ResourceRef,
+}
+
+impl Finder<'_> {
+    fn at(&self, code: rules::Code, node: &Node, path: &str, message: String) -> Diagnostic {
+        Diagnostic::new(code, message)
+            .at(self.file.id, node.span)
+            .with_resource(Some(self.label.clone()))
+            .with_path(path)
     }
-    let flag = |path: &str| match root.lookup(path).map(|n| &n.value) {
+}
+
+/// A boolean setting, when it is set to a boolean.
+fn flag(root: &Node, path: &str) -> Option<bool> {
+    match root.lookup(path).map(|n| &n.value) {
         Some(Value::Bool(b)) => Some(*b),
         _ => None,
-    };
-    if flag("inferenceRouting.enabled") == Some(true)
-        && flag("aiGateway.enabled") == Some(false)
-        && let Some(node) = root.lookup("inferenceRouting.enabled")
-    {
-        let mut d = at(
-            rules::GW125,
-            node,
-            "inferenceRouting.enabled",
-            "inferenceRouting.enabled: inference routing without the AI gateway (aiGateway.enabled is false) is deprecated in v2.1 and unsupported in v2.2".to_string(),
-        )
-        .with_help("set aiGateway.enabled to true, or disable inferenceRouting");
-        if let Some(ai) = root.lookup("aiGateway.enabled") {
-            d = d.with_related(file.id, ai.span, "the AI gateway is disabled here");
-        }
-        out.push(d);
     }
-    if flag("controller.xds.tls.enabled") == Some(true)
-        && let Some(node) = root.lookup("controller.xds.tls.enabled")
+}
+
+/// `validation.level` is `standard` or `strict`, in any case (which the schema's enum cannot say).
+fn level_in_any_case(finder: &Finder<'_>, root: &Node) -> Option<Diagnostic> {
+    let level = root.lookup("validation.level")?;
+    let text = level.as_str()?;
+    if ["standard", "strict"].contains(&text.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    Some(finder.at(
+        rules::GW104,
+        level,
+        "validation.level",
+        format!(
+            "validation.level: Unsupported value: {}: supported values: \"standard\", \"strict\" (in any case)",
+            go_quote(text)
+        ),
+    ))
+}
+
+/// Inference routing with the AI gateway explicitly disabled.
+fn inference_routing_without_ai_gateway(finder: &Finder<'_>, root: &Node) -> Option<Diagnostic> {
+    if flag(root, "inferenceRouting.enabled") != Some(true)
+        || flag(root, "aiGateway.enabled") != Some(false)
     {
-        let path = "controller.xds.tls.enabled";
-        match secrets.iter().find(|s| s.name == XDS_CERT_SECRET) {
-            None => out.push(
-                at(
+        return None;
+    }
+    let node = root.lookup("inferenceRouting.enabled")?;
+    let mut d = finder.at(
+        rules::GW125,
+        node,
+        "inferenceRouting.enabled",
+        "inferenceRouting.enabled: inference routing without the AI gateway (aiGateway.enabled is false) is deprecated in v2.1 and unsupported in v2.2".to_string(),
+    )
+    .with_help("set aiGateway.enabled to true, or disable inferenceRouting");
+    if let Some(ai) = root.lookup("aiGateway.enabled") {
+        d = d.with_related(finder.file.id, ai.span, "the AI gateway is disabled here");
+    }
+    Some(d)
+}
+
+/// xDS TLS enabled without a usable xDS certificate Secret among the inputs.
+fn xds_tls_without_its_secret(
+    finder: &Finder<'_>,
+    root: &Node,
+    secrets: &[SecretSeen],
+) -> Option<Diagnostic> {
+    let path = "controller.xds.tls.enabled";
+    if flag(root, path) != Some(true) {
+        return None;
+    }
+    let node = root.lookup(path)?;
+    let Some(secret) = secrets.iter().find(|s| s.name == XDS_CERT_SECRET) else {
+        return Some(
+            finder
+                .at(
                     rules::GW126,
                     node,
                     path,
@@ -141,40 +181,43 @@ pub fn check(file: &SourceFile, root: &Node, secrets: &[SecretSeen]) -> Vec<Diag
                     ),
                 )
                 .with_help("add the Secret to the linted manifests, or ignore GW126 if it is created elsewhere"),
-            ),
-            Some(secret) => {
-                let missing: Vec<&str> = XDS_CERT_KEYS
-                    .iter()
-                    .copied()
-                    .filter(|k| !secret.keys.iter().any(|s| s == k))
-                    .collect();
-                let wrong_type = secret.type_.as_deref() != Some("kubernetes.io/tls");
-                if !missing.is_empty() || wrong_type {
-                    let mut problems = Vec::new();
-                    if wrong_type {
-                        problems.push("its type is not kubernetes.io/tls".to_string());
-                    }
-                    if !missing.is_empty() {
-                        problems.push(format!("it lacks the keys {}", missing.join(", ")));
-                    }
-                    out.push(
-                        at(
-                            rules::GW126,
-                            node,
-                            path,
-                            format!(
-                                "{path}: the Secret {} cannot serve xDS TLS: {}",
-                                go_quote(XDS_CERT_SECRET),
-                                problems.join("; ")
-                            ),
-                        )
-                        .with_related(secret.file, secret.span, "the Secret"),
-                    );
-                }
-            }
-        }
+        );
+    };
+    let problems = xds_secret_problems(secret)?;
+    Some(
+        finder
+            .at(
+                rules::GW126,
+                node,
+                path,
+                format!(
+                    "{path}: the Secret {} cannot serve xDS TLS: {problems}",
+                    go_quote(XDS_CERT_SECRET)
+                ),
+            )
+            .with_related(secret.file, secret.span, "the Secret"),
+    )
+}
+
+/// Why the xDS certificate Secret cannot serve (wrong type, missing keys); None when it can.
+fn xds_secret_problems(secret: &SecretSeen) -> Option<String> {
+    let missing: Vec<&str> = XDS_CERT_KEYS
+        .iter()
+        .copied()
+        .filter(|k| !secret.keys.iter().any(|s| s == k))
+        .collect();
+    let wrong_type = secret.type_.as_deref() != Some("kubernetes.io/tls");
+    if missing.is_empty() && !wrong_type {
+        return None;
     }
-    out
+    let mut problems = Vec::new();
+    if wrong_type {
+        problems.push("its type is not kubernetes.io/tls".to_string());
+    }
+    if !missing.is_empty() {
+        problems.push(format!("it lacks the keys {}", missing.join(", ")));
+    }
+    Some(problems.join("; "))
 }
 
 #[cfg(test)]

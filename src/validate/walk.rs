@@ -67,6 +67,32 @@ pub(super) fn first_key_span(item: &Node) -> Span {
     }
 }
 
+/// Whether a property is in the mapping as the API server sees it: a null it prunes is absent.
+fn present(entries: &[Entry], schema: &SchemaNode, name: &str) -> bool {
+    entries.iter().any(|e| {
+        e.key == name
+            && !(matches!(e.value.value, Value::Null)
+                && schema.field(name).is_some_and(|f| !f.nullable))
+    })
+}
+
+/// An object's CEL value: its walked properties, then the defaults of those it lacks.
+fn object_value(
+    mut map: Vec<(String, CelValue)>,
+    entries: &[Entry],
+    schema: &SchemaNode,
+) -> CelValue {
+    for name in &schema.property_names {
+        if let Some(p) = schema.property(name)
+            && p.default.is_some()
+            && !present(entries, schema, name)
+        {
+            map.push((name.to_string(), default_value(p)));
+        }
+    }
+    map_value(map)
+}
+
 impl<'v> Walker<'v> {
     pub(super) fn walk_root(&mut self, root: &'v Node, schema: &'v SchemaNode) {
         let key_span = root.entry("kind").map_or(root.span, |e| e.key_span);
@@ -263,6 +289,8 @@ impl<'v> Walker<'v> {
         self.emit(code, span, path, message);
     }
 
+    /// Validates a mapping against an object schema: its properties, the required ones and their
+    /// number; returns its CEL value, with the defaults it lacks, when `want`.
     fn check_object(
         &mut self,
         node: &'v Node,
@@ -271,6 +299,20 @@ impl<'v> Walker<'v> {
         key_span: Span,
         want: bool,
     ) -> Option<CelValue> {
+        let (map, count) = self.walk_properties(entries, schema, want);
+        self.check_required(entries, schema, key_span);
+        self.check_property_count(node, schema, count);
+        Some(object_value(map?, entries, schema))
+    }
+
+    /// Walks each entry of a mapping, its CEL values collected when `want`; returns them and the
+    /// number of properties the API server validates (neither pruned nor dropped).
+    fn walk_properties(
+        &mut self,
+        entries: &'v [Entry],
+        schema: &'v SchemaNode,
+        want: bool,
+    ) -> (Option<Vec<(String, CelValue)>>, u64) {
         let at_root = self.path.is_empty() && !self.value_only && !self.plain_document;
         let mut map: Option<Vec<(String, CelValue)>> = want.then(Vec::new);
         let mut count = 0u64;
@@ -315,16 +357,14 @@ impl<'v> Walker<'v> {
             }
             self.path.pop();
         }
-        let present = |name: &str| {
-            entries.iter().any(|e| {
-                e.key == name
-                    && !(matches!(e.value.value, Value::Null)
-                        && schema.field(name).is_some_and(|f| !f.nullable))
-            })
-        };
+        (map, count)
+    }
+
+    /// GW102 for each required property absent without a default; a match for each other.
+    fn check_required(&mut self, entries: &[Entry], schema: &'v SchemaNode, key_span: Span) {
         for name in &schema.required {
             let has_default = schema.property(name).is_some_and(|p| p.default.is_some());
-            if !has_default && !present(name) {
+            if !has_default && !present(entries, schema, name) {
                 self.path.push(Seg::Key(name));
                 self.blocking_error(rules::GW102, key_span, "Required value");
                 self.path.pop();
@@ -332,6 +372,10 @@ impl<'v> Walker<'v> {
                 self.matched += 1;
             }
         }
+    }
+
+    /// GW108 for fewer properties than `minProperties` or more than `maxProperties`.
+    fn check_property_count(&mut self, node: &Node, schema: &SchemaNode, count: u64) {
         if let Some(min) = schema.min_properties.filter(|m| count < *m) {
             self.report(rules::GW108, node.span, false, |p| {
                 format!(
@@ -344,16 +388,6 @@ impl<'v> Walker<'v> {
                 format!("{p}: Too many: {count}: must have at most {max} items")
             });
         }
-        let mut map = map?;
-        for name in &schema.property_names {
-            if let Some(p) = schema.property(name)
-                && p.default.is_some()
-                && !present(name)
-            {
-                map.push((name.to_string(), default_value(p)));
-            }
-        }
-        Some(map_value(map))
     }
 
     fn unknown_field(&mut self, e: &Entry, entries: &[Entry], schema: &SchemaNode) {

@@ -267,6 +267,20 @@ fn read_block(src: &str, base: usize, header_indent: usize, out: &mut Decoded) -
         .bytes()
         .find(u8::is_ascii_digit)
         .map(|d| usize::from(d - b'0'));
+    let raw = raw_lines(src, header_end);
+    let indent = block_indent(explicit, header_indent, &raw);
+    let lines = content_lines(&raw, indent, base, folded);
+    push_lines(&lines, folded, out);
+    true
+}
+
+/// A line of a block scalar as read: offsets in the scalar of its start and of its end (its line
+/// break, or the end of the scalar), and its text with the indentation.
+type RawLine<'a> = (usize, &'a str, usize);
+
+/// The lines after the header, which ends at `header_end`.
+fn raw_lines(src: &str, header_end: usize) -> Vec<RawLine<'_>> {
+    let b = src.as_bytes();
     let mut pos = header_end
         + if header_end < b.len() {
             break_len(b, header_end)
@@ -286,18 +300,26 @@ fn read_block(src: &str, base: usize, header_indent: usize, out: &mut Decoded) -
             end
         };
     }
+    raw
+}
+
+/// The block's indentation: the explicit indicator's, or that of the first non-empty line.
+fn block_indent(explicit: Option<usize>, header_indent: usize, raw: &[RawLine<'_>]) -> usize {
     // An explicit indicator is relative to the parent node's indentation, which is not known
     // here; the header line's indentation is that in the common `key: |2` layout (and a wrong
     // guess only makes the comparison with the node's text fail).
-    let indent = match explicit {
+    match explicit {
         Some(d) => header_indent + d,
         None => raw
             .iter()
             .find(|(_, t, _)| !t.trim().is_empty())
             .map_or(0, |(_, t, _)| t.len() - t.trim_start_matches(' ').len()),
-    };
-    let lines: Vec<Line> = raw
-        .iter()
+    }
+}
+
+/// The lines without their indentation, at file offsets (`base` is the scalar's).
+fn content_lines(raw: &[RawLine<'_>], indent: usize, base: usize, folded: bool) -> Vec<Line> {
+    raw.iter()
         .map(|(start, t, brk)| {
             let empty = t.trim().is_empty() && t.len() <= indent;
             let text = t.get(indent.min(t.len())..).unwrap_or("").to_string();
@@ -309,10 +331,15 @@ fn read_block(src: &str, base: usize, header_indent: usize, out: &mut Decoded) -
                 empty,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Decodes the lines into `out`, each after the breaks before it: those of the empty lines
+/// between, and the previous line's own, which folding turns into a space.
+fn push_lines(lines: &[Line], folded: bool, out: &mut Decoded) {
     let mut prev: Option<&Line> = None;
     let mut pending: Vec<usize> = Vec::new();
-    for line in &lines {
+    for line in lines {
         if line.empty {
             pending.push(line.brk);
             continue;
@@ -343,7 +370,6 @@ fn read_block(src: &str, base: usize, header_indent: usize, out: &mut Decoded) -
         out.end = line.start + line.text.len();
         prev = Some(line);
     }
-    true
 }
 
 #[cfg(test)]

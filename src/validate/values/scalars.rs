@@ -77,6 +77,9 @@ pub(crate) fn duration(text: &str) -> Vec<Finding> {
 
 type DurationError = (String, Option<std::ops::Range<usize>>);
 
+/// Go's bound on a duration's magnitude, in nanoseconds.
+const DURATION_LIMIT: u64 = 1 << 63;
+
 /// Nanoseconds (sign dropped) of a Go duration.
 pub(crate) fn parse_duration(orig: &str) -> Result<u64, DurationError> {
     let invalid = || (format!("time: invalid duration {}", go_quote(orig)), None);
@@ -89,90 +92,118 @@ pub(crate) fn parse_duration(orig: &str) -> Result<u64, DurationError> {
     if i == b.len() {
         return Err(invalid());
     }
-    const LIMIT: u64 = 1 << 63;
     let mut total: u64 = 0;
     while i < b.len() {
         if !(b[i] == b'.' || b[i].is_ascii_digit()) {
             return Err(invalid());
         }
         let int_start = i;
-        let mut v: u64 = 0;
-        while i < b.len() && b[i].is_ascii_digit() {
-            if v > LIMIT / 10 {
-                return Err(invalid());
-            }
-            v = v * 10 + u64::from(b[i] - b'0');
-            if v > LIMIT {
-                return Err(invalid());
-            }
-            i += 1;
-        }
+        let (v, end) = leading_int(b, i).ok_or_else(invalid)?;
+        i = end;
         let pre = i > int_start;
-        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
-        if i < b.len() && b[i] == b'.' {
-            i += 1;
-            let mut overflow = false;
-            while i < b.len() && b[i].is_ascii_digit() {
-                post = true;
-                // Digits beyond what fits are ignored, as Go does.
-                if !overflow {
-                    match f
-                        .checked_mul(10)
-                        .and_then(|y| y.checked_add(u64::from(b[i] - b'0')))
-                    {
-                        Some(y) if y <= LIMIT => {
-                            f = y;
-                            scale *= 10.0;
-                        }
-                        _ => overflow = true,
-                    }
-                }
-                i += 1;
-            }
-        }
+        let (f, scale, post) = if i < b.len() && b[i] == b'.' {
+            let (f, scale, end) = leading_fraction(b, i + 1);
+            let post = end > i + 1;
+            i = end;
+            (f, scale, post)
+        } else {
+            (0, 1.0, false)
+        };
         if !pre && !post {
             return Err(invalid());
         }
-        let unit_start = i;
-        while i < b.len() && !(b[i] == b'.' || b[i].is_ascii_digit()) {
-            i += 1;
-        }
-        if i == unit_start {
-            return Err((
-                format!("time: missing unit in duration {}", go_quote(orig)),
-                None,
-            ));
-        }
-        let unit_text = &orig[unit_start..i];
-        let Some(&(_, unit)) = NANOS.iter().find(|(u, _)| *u == unit_text) else {
-            return Err((
-                format!(
-                    "time: unknown unit {} in duration {}",
-                    go_quote(unit_text),
-                    go_quote(orig)
-                ),
-                Some(unit_start..i),
-            ));
-        };
-        if v > LIMIT / unit {
-            return Err(invalid());
-        }
-        v *= unit;
-        if f > 0 {
-            v += (f as f64 * (unit as f64 / scale)) as u64;
-            if v > LIMIT {
-                return Err(invalid());
-            }
-        }
-        total += v;
-        if total > LIMIT {
+        let (unit, end) = unit_at(orig, i)?;
+        i = end;
+        total += in_unit(v, f, scale, unit).ok_or_else(invalid)?;
+        if total > DURATION_LIMIT {
             return Err(invalid());
         }
     }
-    if !neg && total > LIMIT - 1 {
+    if !neg && total > DURATION_LIMIT - 1 {
         return Err(invalid());
     }
     Ok(total)
+}
+
+/// Go's `leadingInt`: the digits from `i` as a number, and where they end; None past the limit.
+fn leading_int(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+    let mut v: u64 = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        if v > DURATION_LIMIT / 10 {
+            return None;
+        }
+        v = v * 10 + u64::from(b[i] - b'0');
+        if v > DURATION_LIMIT {
+            return None;
+        }
+        i += 1;
+    }
+    Some((v, i))
+}
+
+/// Go's `leadingFraction`: the digits from `i` as the fraction `f / scale`, and where they end.
+fn leading_fraction(b: &[u8], mut i: usize) -> (u64, f64, usize) {
+    let (mut f, mut scale) = (0u64, 1f64);
+    let mut overflow = false;
+    while i < b.len() && b[i].is_ascii_digit() {
+        // Digits beyond what fits are ignored, as Go does.
+        if !overflow {
+            match f
+                .checked_mul(10)
+                .and_then(|y| y.checked_add(u64::from(b[i] - b'0')))
+            {
+                Some(y) if y <= DURATION_LIMIT => {
+                    f = y;
+                    scale *= 10.0;
+                }
+                _ => overflow = true,
+            }
+        }
+        i += 1;
+    }
+    (f, scale, i)
+}
+
+/// The unit from `start` (up to the next number) in nanoseconds, and where it ends.
+fn unit_at(orig: &str, start: usize) -> Result<(u64, usize), DurationError> {
+    let b = orig.as_bytes();
+    let mut i = start;
+    while i < b.len() && !(b[i] == b'.' || b[i].is_ascii_digit()) {
+        i += 1;
+    }
+    if i == start {
+        return Err((
+            format!("time: missing unit in duration {}", go_quote(orig)),
+            None,
+        ));
+    }
+    let unit_text = &orig[start..i];
+    let Some(&(_, unit)) = NANOS.iter().find(|(u, _)| *u == unit_text) else {
+        return Err((
+            format!(
+                "time: unknown unit {} in duration {}",
+                go_quote(unit_text),
+                go_quote(orig)
+            ),
+            Some(start..i),
+        ));
+    };
+    Ok((unit, i))
+}
+
+/// Nanoseconds of `v` and the fraction `f / scale` of a unit; None past the limit.
+fn in_unit(v: u64, f: u64, scale: f64, unit: u64) -> Option<u64> {
+    if v > DURATION_LIMIT / unit {
+        return None;
+    }
+    let mut v = v * unit;
+    if f > 0 {
+        v += (f as f64 * (unit as f64 / scale)) as u64;
+        if v > DURATION_LIMIT {
+            return None;
+        }
+    }
+    Some(v)
 }
 
 const QUANTITY_FORMAT: &str =
