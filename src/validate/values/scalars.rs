@@ -114,7 +114,8 @@ pub(crate) fn parse_duration(orig: &str) -> Result<u64, DurationError> {
         }
         let (unit, end) = unit_at(orig, i)?;
         i = end;
-        total += in_unit(v, f, scale, unit).ok_or_else(invalid)?;
+        // Go adds in uint64, which wraps: two parts of 2^63 ns each make 0, not an error.
+        total = total.wrapping_add(in_unit(v, f, scale, unit).ok_or_else(invalid)?);
         if total > DURATION_LIMIT {
             return Err(invalid());
         }
