@@ -36,6 +36,7 @@ pub(crate) mod values;
 
 pub use unknown_kind::unknown_kind;
 mod walk;
+mod walk_scalars;
 
 #[cfg(test)]
 mod bench;
