@@ -295,3 +295,43 @@ fn an_unreadable_side_is_named_even_when_the_config_ignores_gw001() {
         (2, "gwctl: error: no-such-dir: no such file or directory\n")
     );
 }
+
+#[test]
+fn a_pool_of_one_thread_diffs_the_ai_data_plane_without_hanging() {
+    // On one core (or RAYON_NUM_THREADS=1) the AI data plane's shared resources were handed on
+    // by the pool's only worker waiting for a renderer that needed that worker: diff never
+    // ended. Run with a deadline, so that a hang fails the test instead of the suite.
+    let ai = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/render-ai");
+    let mut child = Command::cargo_bin("gwctl")
+        .map(|mut c| {
+            c.args(["diff", ai, ai, "-o", "json"])
+                .env("RAYON_NUM_THREADS", "1")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+        })
+        .unwrap_or_else(|e| panic!("gwctl binary: {e}"))
+        .unwrap_or_else(|e| panic!("gwctl ran: {e}"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Ok(None) => {
+                let _ = child.kill();
+                panic!("gwctl diff with one thread did not end in 120 s");
+            }
+            Err(e) => panic!("wait for gwctl: {e}"),
+        }
+    };
+    let mut stdout = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        std::io::Read::read_to_string(&mut out, &mut stdout)
+            .unwrap_or_else(|e| panic!("read gwctl's output: {e}"));
+    }
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    let d: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}\n{stdout}"));
+    assert_eq!(d["changesEffect"], json!(false));
+}

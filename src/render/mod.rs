@@ -372,6 +372,23 @@ const SHARED_BATCH: usize = 64;
 /// after another, so on a thread of their own while this one hands them on to `sink` (writing
 /// them costs about as much).
 fn render_shared(ctx: &Context<'_>, sink: &mut impl Sink) -> Value {
+    // With a pool of one thread, this one waiting for the renderer's batches could be the pool's
+    // only worker (diff renders inside a join), which the renderer's parallel translation needs:
+    // the two would wait for each other forever. Then each batch is handed on as it is made.
+    if rayon::current_num_threads() < 2 {
+        let mut batch = Vec::with_capacity(SHARED_BATCH);
+        let statuses = ai::render_shared_each(ctx, &mut |r| {
+            batch.push(r);
+            if batch.len() == SHARED_BATCH {
+                sink.shared_batch(std::mem::replace(
+                    &mut batch,
+                    Vec::with_capacity(SHARED_BATCH),
+                ));
+            }
+        });
+        sink.shared_batch(batch);
+        return statuses;
+    }
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<RenderedResource>>(4);
         let renderer = scope.spawn(move || {
