@@ -5,7 +5,7 @@ use crate::cel::CelValue;
 use crate::diag::{Applicability, Diagnostic, Edit, Fix, plain_as_string};
 use crate::parse::{Node, Value};
 use crate::rules;
-use crate::schema::compile::{JsonType, SchemaNode};
+use crate::schema::compile::{Bound, JsonType, SchemaNode};
 use crate::source::FileId;
 
 use super::cel_rules::json_value;
@@ -169,51 +169,40 @@ impl Walker<'_> {
         }
     }
 
+    /// GW107 for a number beyond `minimum` (`than`: "greater than") or `maximum` ("less than").
+    fn beyond_bound(&mut self, node: &Node, b: Bound, than: &str) {
+        let rel = if b.exclusive {
+            than.to_string()
+        } else {
+            format!("{than} or equal to")
+        };
+        // Shown only in a finding: most numbers have none.
+        let (shown, m) = (go_value(node), go_float(b.value));
+        self.report(rules::GW107, node.span, false, |p| {
+            format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
+        });
+    }
+
     fn check_number(&mut self, node: &Node, schema: &SchemaNode) {
         let x = match node.value {
             Value::Int(i) => i as f64,
             Value::Float(f) => f,
             _ => return,
         };
-        // Shown only in a finding: most numbers have none.
-        let shown = || go_value(node);
         if let Some(b) = schema.minimum
             && (x < b.value || (b.exclusive && x == b.value))
         {
-            let (rel, m) = (
-                if b.exclusive {
-                    "greater than"
-                } else {
-                    "greater than or equal to"
-                },
-                go_float(b.value),
-            );
-            let shown = shown();
-            self.report(rules::GW107, node.span, false, |p| {
-                format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
-            });
+            self.beyond_bound(node, b, "greater than");
         }
         if let Some(b) = schema.maximum
             && (x > b.value || (b.exclusive && x == b.value))
         {
-            let (rel, m) = (
-                if b.exclusive {
-                    "less than"
-                } else {
-                    "less than or equal to"
-                },
-                go_float(b.value),
-            );
-            let shown = shown();
-            self.report(rules::GW107, node.span, false, |p| {
-                format!("{p}: Invalid value: {shown}: {p} in body should be {rel} {m}")
-            });
+            self.beyond_bound(node, b, "less than");
         }
         if let Some(m) = schema.multiple_of.filter(|m| *m > 0.0) {
             let q = x / m;
             if (q - q.round()).abs() > 1e-9 {
-                let m = go_float(m);
-                let shown = shown();
+                let (shown, m) = (go_value(node), go_float(m));
                 self.report(rules::GW107, node.span, false, |p| {
                     format!("{p}: Invalid value: {shown}: {p} in body should be a multiple of {m}")
                 });
