@@ -376,33 +376,15 @@ fn render_shared(ctx: &Context<'_>, sink: &mut impl Sink) -> Value {
     // only worker (diff renders inside a join), which the renderer's parallel translation needs:
     // the two would wait for each other forever. Then each batch is handed on as it is made.
     if rayon::current_num_threads() < 2 {
-        let mut batch = Vec::with_capacity(SHARED_BATCH);
-        let statuses = ai::render_shared_each(ctx, &mut |r| {
-            batch.push(r);
-            if batch.len() == SHARED_BATCH {
-                sink.shared_batch(std::mem::replace(
-                    &mut batch,
-                    Vec::with_capacity(SHARED_BATCH),
-                ));
-            }
-        });
-        sink.shared_batch(batch);
-        return statuses;
+        return shared_in_batches(ctx, &mut |batch| sink.shared_batch(batch));
     }
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<RenderedResource>>(4);
         let renderer = scope.spawn(move || {
-            let mut batch = Vec::with_capacity(SHARED_BATCH);
-            let statuses = ai::render_shared_each(ctx, &mut |r| {
-                batch.push(r);
-                if batch.len() == SHARED_BATCH {
-                    let full = std::mem::replace(&mut batch, Vec::with_capacity(SHARED_BATCH));
-                    // The receiver stops only once this thread has.
-                    let _ = tx.send(full);
-                }
-            });
-            let _ = tx.send(batch);
-            statuses
+            // The receiver stops only once this thread has.
+            shared_in_batches(ctx, &mut |batch| {
+                let _ = tx.send(batch);
+            })
         });
         for batch in rx {
             sink.shared_batch(batch);
@@ -411,6 +393,23 @@ fn render_shared(ctx: &Context<'_>, sink: &mut impl Sink) -> Value {
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// The AI data plane's shared resources handed to `hand_on` [`SHARED_BATCH`] at a time (the last
+/// batch maybe shorter), in order; returns their statuses.
+fn shared_in_batches(ctx: &Context<'_>, hand_on: &mut dyn FnMut(Vec<RenderedResource>)) -> Value {
+    let mut batch = Vec::with_capacity(SHARED_BATCH);
+    let statuses = ai::render_shared_each(ctx, &mut |r| {
+        batch.push(r);
+        if batch.len() == SHARED_BATCH {
+            hand_on(std::mem::replace(
+                &mut batch,
+                Vec::with_capacity(SHARED_BATCH),
+            ));
+        }
+    });
+    hand_on(batch);
+    statuses
 }
 
 /// Hands the rendered Gateways on to `sink`, in order.
