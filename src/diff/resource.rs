@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::rendered::{Change, ResourceChange};
 use super::unified::Lines;
-use crate::fasthash::FnvHasher;
+use crate::fasthash::WordHasher;
 use crate::report::yaml::to_yaml;
 use crate::report::yaml_text::json_text_to_yaml;
 
@@ -135,7 +135,7 @@ fn may_be_reordered(lines: &Lines<'_, '_>) -> bool {
 /// The sum and xor of the lines' hashes, each line without its indent and dash.
 fn hashes(lines: &[&str]) -> (u64, u64) {
     lines.iter().fold((0, 0), |(sum, xor), line| {
-        let mut hasher = FnvHasher::default();
+        let mut hasher = WordHasher::default();
         unindented(line).hash(&mut hasher);
         let h = hasher.finish();
         (sum.wrapping_add(h), xor ^ h)

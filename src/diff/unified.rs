@@ -8,7 +8,9 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use similar::algorithms::{Capture, Compact, DiffHook, IdentifyDistinct, NoFinishHook, Replace};
+use crate::fasthash::WordMap;
+
+use similar::algorithms::{Capture, Compact, DiffHook, NoFinishHook, Replace};
 use similar::{ChangeTag, DiffOp, TextDiff, group_diff_ops};
 
 /// Lines of context around each change.
@@ -117,31 +119,90 @@ impl<'o, 'n> Lines<'o, 'n> {
 
 /// The text's lines, each with its `\n` (the last without one when the text does not end so).
 fn lines(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
+    // Found with memchr: a changed resource is thousands of lines, split on each side.
+    let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        out.push(&text[start..=end]);
+        start = end + 1;
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
 }
 
 /// Myers' operations between the lines that differ, reported to `hook` without finishing it;
 /// the lines read as numbers (equal lines, equal numbers) when there are many.
-fn middle_ops<D: DiffHook>(
+fn middle_ops<'t, D: DiffHook>(
     hook: &mut D,
-    old: &[&str],
+    old: &[&'t str],
     old_range: Range<usize>,
-    new: &[&str],
+    new: &[&'t str],
     new_range: Range<usize>,
 ) {
     let mut hook = NoFinishHook::new(hook);
     if old_range.len() > 100 || new_range.len() > 100 {
-        let ids = IdentifyDistinct::<u32>::new(old, old_range, new, new_range);
-        let (old_ids, new_ids) = (ids.old_lookup(), ids.new_lookup());
+        // Each distinct line a number (equal lines, equal numbers), hashed a word at a time.
+        let mut ids: WordMap<&str, u32> = WordMap::default();
+        let mut id = |line: &'t str| {
+            let next = ids.len() as u32;
+            *ids.entry(line).or_insert(next)
+        };
+        let old_ids: Vec<u32> = old[old_range.clone()].iter().map(|l| id(l)).collect();
+        let new_ids: Vec<u32> = new[new_range.clone()].iter().map(|l| id(l)).collect();
         let _ = similar::algorithms::myers::diff(
-            &mut hook,
-            old_ids,
-            ids.old_range(),
-            new_ids,
-            ids.new_range(),
+            &mut Offset {
+                hook: &mut hook,
+                old: old_range.start,
+                new: new_range.start,
+            },
+            &old_ids,
+            0..old_ids.len(),
+            &new_ids,
+            0..new_ids.len(),
         );
     } else {
         let _ = similar::algorithms::myers::diff(&mut hook, old, old_range, new, new_range);
+    }
+}
+
+/// A hook told of operations on a part of the lines (from `old` and `new` on), passing them on
+/// at their places in the whole lists.
+struct Offset<'h, D> {
+    hook: &'h mut D,
+    old: usize,
+    new: usize,
+}
+
+impl<D: DiffHook> DiffHook for Offset<'_, D> {
+    type Error = D::Error;
+
+    fn equal(&mut self, old: usize, new: usize, len: usize) -> Result<(), D::Error> {
+        self.hook.equal(self.old + old, self.new + new, len)
+    }
+
+    fn delete(&mut self, old: usize, len: usize, new: usize) -> Result<(), D::Error> {
+        self.hook.delete(self.old + old, len, self.new + new)
+    }
+
+    fn insert(&mut self, old: usize, new: usize, len: usize) -> Result<(), D::Error> {
+        self.hook.insert(self.old + old, self.new + new, len)
+    }
+
+    fn replace(
+        &mut self,
+        old: usize,
+        old_len: usize,
+        new: usize,
+        new_len: usize,
+    ) -> Result<(), D::Error> {
+        self.hook
+            .replace(self.old + old, old_len, self.new + new, new_len)
+    }
+
+    fn finish(&mut self) -> Result<(), D::Error> {
+        self.hook.finish()
     }
 }
 
@@ -225,6 +286,30 @@ mod tests {
                 Lines::new(&old, &new).unified("a/x", "b/x"),
                 similar_unified(&old, &new),
                 "case {case}:\n{old}\n---\n{new}"
+            );
+        }
+    }
+
+    #[test]
+    fn changes_far_apart_have_the_hunks_similar_gives() {
+        // Hundreds of lines between the first change and the last: the lines are read as
+        // numbers.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for case in 0..60 {
+            let alphabet = [2, 5, 50][case % 3];
+            let old = text(&mut rng, 600, alphabet);
+            let mut new = edited(&mut rng, &old, 4, alphabet);
+            let first = rng.next(5) as usize;
+            new[first] = "  first: changed\n".to_string();
+            let last = new.len() - 1 - rng.next(5) as usize;
+            new.insert(last, "  last: added\n".to_string());
+            let (old, new) = (old.concat(), new.concat());
+            let lines = Lines::new(&old, &new);
+            assert!(lines.differing().0.len() > 100, "case {case}");
+            assert_eq!(
+                lines.unified("a/x", "b/x"),
+                similar_unified(&old, &new),
+                "case {case}"
             );
         }
     }
