@@ -8,10 +8,10 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use crate::fasthash::WordMap;
-
 use similar::algorithms::{Capture, Compact, DiffHook, NoFinishHook, Replace};
 use similar::{ChangeTag, DiffOp, TextDiff, group_diff_ops};
+
+use crate::fasthash::WordMap;
 
 /// Lines of context around each change.
 const CONTEXT: usize = 3;
