@@ -1,6 +1,7 @@
 //! Hash maps for the hot paths: keys are short names and small integers from the inputs, where
-//! SipHash's setup costs more than the lookup. Not keyed: a crafted input can make collisions,
-//! which slows a run down but changes no result.
+//! SipHash's setup costs more than the lookup ([`FastMap`]), and long keys such as lines of text
+//! ([`WordMap`]). Not keyed: a crafted input can make collisions, which slows a run down but
+//! changes no result.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
