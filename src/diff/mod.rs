@@ -61,7 +61,9 @@ impl Side {
         // tree.
         let mut collect = rendered::Collect::default();
         let merged = run.model.as_ref().map(|m| m.merge());
-        let mut side = reduce(run, merged, Some(findings), options, graph, &mut collect);
+        // This side is held while the other is made: its effective map on one thread, the
+        // smallest (see `effective::of_merged`).
+        let mut side = reduce(run, merged, Some(findings), options, graph, 1, &mut collect);
         side.rendered = collect.into_map();
         side
     }
@@ -92,7 +94,9 @@ impl Head {
     ) -> Head {
         let repeated = repeated_gateways(run);
         let mut against = rendered::Against::new(std::mem::take(&mut base.rendered), repeated);
-        let side = reduce(run, merged, findings, options, graph, &mut against);
+        // Made last, when the memory is past its peak: its effective map in parallel.
+        let parts = rayon::current_num_threads();
+        let side = reduce(run, merged, findings, options, graph, parts, &mut against);
         // The set of Gateways seen is for the tests' checks of the batching.
         let (rendered, _seen) = against.finish();
         Head { side, rendered }
@@ -117,13 +121,14 @@ fn repeated_gateways(run: &LintRun) -> std::collections::BTreeSet<String> {
 }
 
 /// A side's findings and effective policies (without its rendering), the rendering handed on
-/// to `sink` piece by piece.
+/// to `sink` piece by piece; the effective policies in `effective_parts` parallel parts.
 fn reduce<'r>(
     run: &'r LintRun,
     merged: Option<Merged<'r>>,
     findings: Option<findings::Findings>,
     options: &RenderOptions,
     graph: bool,
+    effective_parts: usize,
     sink: &mut (impl render::Sink + Send),
 ) -> Side {
     let mut phases = crate::lint::Phases::start();
@@ -132,7 +137,7 @@ fn reduce<'r>(
     phases.mark("side render");
     let findings = findings.unwrap_or_else(|| findings::of_run(run));
     phases.mark("side findings");
-    // The topology and the effective policies are each made on one thread: side by side.
+    // The topology is made on one thread: beside the effective policies.
     let (graph, effective) = rayon::join(
         || {
             merged
@@ -145,7 +150,7 @@ fn reduce<'r>(
             run.model
                 .as_ref()
                 .zip(merged.as_ref())
-                .map(|(m, merged)| effective::of_merged(&m.facts, merged))
+                .map(|(m, merged)| effective::of_merged(&m.facts, merged, effective_parts))
                 .unwrap_or_default()
         },
     );
