@@ -139,6 +139,32 @@ fn a_newer_kind_of_a_known_group_is_a_warning_and_a_typo_an_error() {
 }
 
 #[test]
+fn a_kind_of_an_earlier_release_is_not_taken_for_a_typo_of_a_kind_like_it() {
+    // BackendLBPolicy is two edits from BackendTLSPolicy, close enough for a typo by letters.
+    let run = lint_file("earlier-kind.yaml");
+    assert_eq!(
+        findings(&run),
+        [
+            "4:7 warning GW006 kind \"BackendLBPolicy\" of API group \"gateway.networking.k8s.io\" is not checked: gwctl does not know this kind"
+        ]
+    );
+    assert_eq!(
+        run.stats
+            .not_checked
+            .get("gateway.networking.k8s.io/v1alpha2/BackendLBPolicy"),
+        Some(&1)
+    );
+    // Its letters in another order, an acronym is a misspelling still.
+    let run = lint_text(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: GRCPRoute\nmetadata:\n  name: r\n",
+    );
+    assert_eq!(
+        findings(&run),
+        ["2:7 error GW006 no kind \"GRCPRoute\" in API group \"gateway.networking.k8s.io\""]
+    );
+}
+
+#[test]
 fn a_user_crd_without_root_properties_still_accepts_api_version_kind_and_metadata() {
     let crd = "apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

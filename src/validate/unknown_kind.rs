@@ -1,6 +1,6 @@
 //! A kind that the API group of its apiVersion does not have (GW006). The group is one gwctl
 //! knows, so the kind is either a typo of one of the group's kinds (an error, with "did you
-//! mean") or a kind of a newer release of the group, which gwctl cannot check without its CRD
+//! mean") or a kind of another release of the group, which gwctl cannot check without its CRD
 //! (a warning that it was not checked).
 
 use crate::diag::{Diagnostic, Severity};
@@ -21,7 +21,7 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
         .iter()
         .filter(|(group, _, _)| group == res.group)
         .map(|(_, kind, _)| (typo_distance(kind, res.kind), kind.as_str()))
-        .filter(|(d, kind)| is_typo(*d, kind))
+        .filter(|(d, kind)| is_typo(*d, kind) && !other_acronym(kind, res.kind))
         .min_by_key(|(d, _)| *d)
         .map(|(_, kind)| kind);
     let d = match close {
@@ -57,9 +57,54 @@ fn is_typo(distance: usize, kind: &str) -> bool {
     distance <= 2 && distance * 4 <= kind.chars().count()
 }
 
+/// Whether `written` is `known` with one of its acronyms put for another (`BackendLBPolicy`,
+/// `BackendTLSPolicy`): another kind, as a group's releases name them, not a misspelling of
+/// this one. An acronym with its letters in another order (`GRCPRoute`) is a misspelling.
+fn other_acronym(known: &str, written: &str) -> bool {
+    let (known, written) = (words(known), words(written));
+    if known.len() != written.len() {
+        return false;
+    }
+    let mut differing = known.iter().zip(&written).filter(|(k, w)| k != w);
+    let acronym = |w: &str| w.len() >= 2 && w.chars().all(|c| c.is_ascii_uppercase());
+    let letters = |w: &str| {
+        let mut l: Vec<char> = w.chars().collect();
+        l.sort_unstable();
+        l
+    };
+    match (differing.next(), differing.next()) {
+        (Some((k, w)), None) => acronym(k) && acronym(w) && letters(k) != letters(w),
+        _ => false,
+    }
+}
+
+/// A kind's words: each capital with the small letters after it, a run of capitals (an
+/// acronym, but for the capital starting the next word) as one.
+fn words(kind: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = kind.char_indices().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &(at, c)) in chars.iter().enumerate().skip(1) {
+        let prev = chars[i - 1].1;
+        let next_small = chars
+            .get(i + 1)
+            .is_some_and(|(_, n)| n.is_ascii_lowercase());
+        // A capital after a small letter starts a word; so does the last capital of a run
+        // when a small letter follows it (`TLSPolicy`: `TLS`, `Policy`).
+        let starts = c.is_ascii_uppercase()
+            && (prev.is_ascii_lowercase() || (prev.is_ascii_uppercase() && next_small));
+        if starts {
+            out.push(&kind[start..at]);
+            start = at;
+        }
+    }
+    out.push(&kind[start..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{is_typo, typo_distance};
+    use super::{is_typo, other_acronym, typo_distance, words};
 
     #[test]
     fn typos_are_close_and_other_kinds_are_not() {
@@ -70,5 +115,20 @@ mod tests {
         assert!(!close("GatewayParameters", "AgentgatewayParameters"));
         assert!(!close("AiGatewayPolicy", "AgentgatewayPolicy"));
         assert!(!close("Backend", "Bakcnd"));
+    }
+
+    #[test]
+    fn an_acronym_put_for_another_is_another_kind() {
+        assert_eq!(words("BackendTLSPolicy"), ["Backend", "TLS", "Policy"]);
+        assert_eq!(words("HTTPRoute"), ["HTTP", "Route"]);
+        assert_eq!(words("XListenerSet"), ["X", "Listener", "Set"]);
+        assert_eq!(words("GRPC"), ["GRPC"]);
+        assert!(other_acronym("BackendTLSPolicy", "BackendLBPolicy"));
+        assert!(other_acronym("TCPRoute", "UDPRoute"));
+        // Misspellings: a word's letters mistyped, moved or in another case.
+        assert!(!other_acronym("GRPCRoute", "GRCPRoute"));
+        assert!(!other_acronym("HTTPRoute", "HttpRoute"));
+        assert!(!other_acronym("TrafficPolicy", "TrafficPolcy"));
+        assert!(!other_acronym("HTTPRoute", "HTTPRoutes"));
     }
 }

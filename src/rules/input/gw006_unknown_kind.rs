@@ -6,9 +6,10 @@ declare_rule! {
     explanation: "The apiVersion names an API group gwctl knows, but the kind does not exist in \
         it. When the kind is close to one of the group's kinds (another capitalisation, a letter \
         or two off) it is a typo the API server would reject: an error, with \"did you mean\". \
-        Any other kind may come from a newer release of the group: a warning that the object is \
-        not checked (it is counted under `notChecked`); pass its CustomResourceDefinition with \
-        `--crds` to check it.",
+        One acronym put for another (`BackendLBPolicy` beside `BackendTLSPolicy`) names another \
+        kind, not a typo. Any other kind may come from another release of the group: a warning \
+        that the object is not checked (it is counted under `notChecked`); pass its \
+        CustomResourceDefinition with `--crds` to check it.",
     example: Manifest {
         failing: include_str!("gw006_unknown_kind/failing.yaml"),
         fixed: include_str!("gw006_unknown_kind/fixed.yaml"),
