@@ -148,3 +148,35 @@ fn kustomization_and_chart_files_are_skipped_with_a_note() {
             .all(|n| n.ends_with("skipped: a tool file, not a resource"))
     );
 }
+
+#[test]
+fn a_helm_charts_templates_and_values_are_skipped_and_its_crds_linted() {
+    use common::cli::{dir_with, gwctl};
+    let template = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  parentRefs:\n    - name: {{ .Values.gateway }}\n";
+    // A chart's crds/ are applied as written: linted (this one is missing its metadata.name).
+    let crd = "apiVersion: v1\nkind: Namespace\nmetadata:\n  labels: {a: b}\n";
+    let dir = dir_with(&[
+        (
+            "deploy/chart/Chart.yaml",
+            b"apiVersion: v2\nname: demo\nversion: 0.1.0\n",
+        ),
+        ("deploy/chart/values.yaml", b"gateway: edge\n"),
+        ("deploy/chart/templates/route.yaml", template.as_bytes()),
+        ("deploy/chart/crds/ns.yaml", crd.as_bytes()),
+        ("deploy/plain/ns.yaml", DOC.as_bytes()),
+    ]);
+    let out = gwctl()
+        .current_dir(dir.path())
+        .args(["lint", "--format", "short", "deploy"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "gwctl: info[GW008] deploy/chart/Chart.yaml: skipped: a tool file, not a resource\n\
+         gwctl: info[GW008] deploy/chart/templates/route.yaml: skipped: a template of the Helm chart in deploy/chart\n\
+         gwctl: info[GW008] deploy/chart/values.yaml: skipped: a values file of the Helm chart in deploy/chart\n\
+         deploy/chart/crds/ns.yaml:3:1: error[GW102] metadata.name: Required value: name or generateName is required\n"
+    );
+}

@@ -11,6 +11,8 @@ use crate::diag::Diagnostic;
 use crate::rules;
 use crate::source::SourceFile;
 
+mod helm;
+
 /// Which files of a directory walk are read.
 #[derive(Debug, Clone, Default)]
 pub struct Filters {
@@ -22,7 +24,8 @@ pub struct Filters {
 /// Files as read, in a stable order (arguments in order; each directory sorted by name).
 pub struct Loaded {
     pub files: Vec<SourceFile>,
-    /// Unreadable paths (GW001), bad encodings (GW009), skipped tool files (GW008).
+    /// Unreadable paths (GW001), bad encodings (GW009), skipped tool files and Helm chart
+    /// sources (GW008).
     pub diagnostics: Vec<Diagnostic>,
     /// Why each path that could not be read at all was not (the run exits 2): the commands that
     /// need every input say so without looking at the findings.
@@ -281,6 +284,7 @@ fn walk_dir(
         .follow_links(true)
         .sort_by_file_name(|a, b| a.cmp(b))
         .build();
+    let mut found = Vec::new();
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -300,7 +304,14 @@ fn walk_dir(
         if include.is_some_and(|g| !g.is_match(rel)) || exclude.is_some_and(|g| g.is_match(rel)) {
             continue;
         }
-        out.push(Candidate::File(path.to_path_buf(), 0));
+        found.push(path.to_path_buf());
+    }
+    let listed: Vec<&Path> = found.iter().map(PathBuf::as_path).collect();
+    for (path, skip) in found.iter().zip(helm::chart_sources(&listed)) {
+        match skip {
+            Some(d) => diagnostics.push(d),
+            None => out.push(Candidate::File(path.clone(), 0)),
+        }
     }
 }
 
@@ -349,11 +360,20 @@ pub fn filter(filters: &Filters) -> Result<impl Fn(&Path) -> bool, String> {
 }
 
 /// Files read elsewhere (a git revision), as (display name, bytes) in input order: checked as
-/// read files are (tool files and non-UTF-8 text are skipped with a finding).
+/// read files are (tool files, Helm chart sources and non-UTF-8 text are skipped with a finding).
 pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
     let mut files = Vec::with_capacity(read.len());
     let mut diagnostics = Vec::new();
-    for r in read {
+    let listed: Vec<&Path> = read
+        .iter()
+        .map(|(name, _)| Path::new(name.as_str()))
+        .collect();
+    let charts = helm::chart_sources(&listed);
+    for (r, skip) in read.into_iter().zip(charts) {
+        if let Some(d) = skip {
+            diagnostics.push(d);
+            continue;
+        }
         match prepare(Ok(r)) {
             Prepared::File(mut file) => {
                 file.id = files.len();

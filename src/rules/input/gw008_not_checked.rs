@@ -4,7 +4,9 @@ declare_rule! {
     severity: Info,
     summary: "A document gwctl does not check",
     explanation: "The object's kind is outside the API groups gwctl knows (or a tool file such as \
-        kustomization.yaml), so it is not validated. Supply its CRD with `--crds` to check it.",
+        kustomization.yaml), so it is not validated. Supply its CRD with `--crds` to check it. \
+        A directory holding a Chart.yaml is a Helm chart: its templates and values files are not \
+        manifests and are skipped (its `crds/` are linted); lint what `helm template` renders.",
     example: Cli {
         failing: include_str!("gw008_not_checked/failing.sh"),
         fixed: include_str!("gw008_not_checked/fixed.sh"),
