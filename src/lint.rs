@@ -27,6 +27,7 @@ use per_file::{FileResult, lint_each, lint_file, registry_of};
 mod cross_file;
 mod documents;
 mod incremental;
+mod kustomize;
 mod per_file;
 mod phases;
 mod reuse;
@@ -194,6 +195,7 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
         .extend(options.config.exclude.iter().cloned());
     let mut loaded = input::load_bounded(paths, &filters, options.limits.max_total_bytes)?;
     replace_texts(&mut loaded.files, options.texts.as_deref());
+    without_kustomization_inputs(&mut loaded, &options.limits);
     let mut values = None;
     if let Some(path) = options.values_file() {
         let mut read = input::load(&[path.to_path_buf()], &Filters::default())?;
@@ -230,6 +232,25 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
         options: with_crds,
         crds: crd_files,
     })
+}
+
+/// The loaded files that a kustomization among them reads as patches or other inputs, not as
+/// manifests: skipped with a note.
+fn without_kustomization_inputs(loaded: &mut input::Loaded, limits: &crate::parse::Limits) {
+    let read = kustomize::read_files(&loaded.kustomizations, limits);
+    if read.is_empty() {
+        return;
+    }
+    let by_path: std::collections::HashMap<&Path, &kustomize::Read> =
+        read.iter().map(|r| (r.path.as_path(), r)).collect();
+    let mut kept = Vec::with_capacity(loaded.files.len());
+    for f in std::mem::take(&mut loaded.files) {
+        match by_path.get(kustomize::normalised(Path::new(&f.name)).as_path()) {
+            Some(r) => loaded.diagnostics.push(r.skipped(&f.name)),
+            None => kept.push(renumbered(f, kept.len())),
+        }
+    }
+    loaded.files = kept;
 }
 
 /// The files named in `texts` get that text instead of what was read.

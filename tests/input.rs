@@ -180,3 +180,44 @@ fn a_helm_charts_templates_and_values_are_skipped_and_its_crds_linted() {
          deploy/chart/crds/ns.yaml:3:1: error[GW102] metadata.name: Required value: name or generateName is required\n"
     );
 }
+
+#[test]
+fn the_patches_a_kustomization_names_are_skipped_and_its_resources_linted() {
+    use common::cli::{dir_with, gwctl};
+    let gateway = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: edge\nspec:\n  gatewayClassName: cls\n  listeners:\n  - name: http\n    protocol: HTTP\n    port: 80\n";
+    // A strategic merge patch: a partial Gateway (no gatewayClassName, no listeners).
+    let partial = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: edge\nspec:\n  infrastructure:\n    labels: {env: prod}\n";
+    let operations = "- op: replace\n  path: /spec/gatewayClassName\n  value: prod\n";
+    let overlay = "resources:\n- ../../base\npatches:\n- path: partial.yaml\npatchesJson6902:\n- target: {kind: Gateway, name: edge}\n  path: ops.yaml\n";
+    // A file of the overlay that no patch list names is linted: here a route to a listener
+    // the Gateway does not have.
+    let route = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\nspec:\n  parentRefs:\n  - name: edge\n    sectionName: https\n";
+    let dir = dir_with(&[
+        ("base/gateway.yaml", gateway.as_bytes()),
+        ("base/kustomization.yaml", b"resources:\n- gateway.yaml\n"),
+        ("overlays/prod/kustomization.yaml", overlay.as_bytes()),
+        ("overlays/prod/partial.yaml", partial.as_bytes()),
+        ("overlays/prod/ops.yaml", operations.as_bytes()),
+        ("overlays/prod/route.yaml", route.as_bytes()),
+    ]);
+    let out = gwctl()
+        .current_dir(dir.path())
+        .args(["lint", "--format", "short", "."])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "gwctl: info[GW008] base/kustomization.yaml: skipped: a tool file, not a resource",
+            "gwctl: info[GW008] overlays/prod/kustomization.yaml: skipped: a tool file, not a resource",
+            "gwctl: info[GW008] overlays/prod/ops.yaml: skipped: a patch of the kustomization in overlays/prod, not a manifest",
+            "gwctl: info[GW008] overlays/prod/partial.yaml: skipped: a patch of the kustomization in overlays/prod, not a manifest",
+            "overlays/prod/route.yaml:8:18: error[GW202] Gateway default/edge has no listener named \"https\" (listeners: http); did you mean \"http\"?",
+        ],
+        "{stdout}"
+    );
+}

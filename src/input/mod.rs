@@ -30,6 +30,9 @@ pub struct Loaded {
     /// Why each path that could not be read at all was not (the run exits 2): the commands that
     /// need every input say so without looking at the findings.
     pub unreadable: Vec<String>,
+    /// The kustomization files met (skipped, not linted): they name the patches and other files
+    /// of theirs that are not manifests.
+    pub kustomizations: Vec<SourceFile>,
 }
 
 impl Loaded {
@@ -60,6 +63,8 @@ impl Unread {
 }
 
 const EXTENSIONS: &[&str] = &["yaml", "yml", "json"];
+/// The names kustomize reads a kustomization from.
+const KUSTOMIZATIONS: &[&str] = &["kustomization.yaml", "kustomization.yml", "Kustomization"];
 /// Files that hold tool configuration, not resources.
 const TOOL_FILES: &[&str] = &[
     "kustomization.yaml",
@@ -126,6 +131,7 @@ pub fn load_bounded(
         .map(|c| prepare(read_candidate(c)))
         .collect();
     let mut files = Vec::with_capacity(read.len());
+    let mut kustomizations = Vec::new();
     for item in read {
         match item {
             Prepared::File(mut file) => {
@@ -133,6 +139,10 @@ pub fn load_bounded(
                 files.push(file);
             }
             Prepared::Skipped(d) => diagnostics.push(*d),
+            Prepared::Tool(d, kustomization) => {
+                diagnostics.push(*d);
+                kustomizations.extend(kustomization);
+            }
             Prepared::Failed(unread) => unread.push(&mut unreadable, &mut diagnostics),
         }
     }
@@ -140,14 +150,17 @@ pub fn load_bounded(
         files,
         diagnostics,
         unreadable,
+        kustomizations,
     })
 }
 
 /// What became of one candidate: a source file (its id is set in input order), or a finding.
 enum Prepared {
     File(SourceFile),
-    /// Not linted, not an input error (a tool file, a binary file).
+    /// Not linted, not an input error (a binary file).
     Skipped(Box<Diagnostic>),
+    /// A tool file, not linted; a kustomization's text is kept.
+    Tool(Box<Diagnostic>, Option<SourceFile>),
     Failed(Box<Unread>),
 }
 
@@ -156,14 +169,18 @@ fn prepare(read: ReadResult) -> Prepared {
         Ok(r) => r,
         Err(d) => return Prepared::Failed(d),
     };
-    if TOOL_FILES
-        .iter()
-        .any(|t| Path::new(&name).file_name().is_some_and(|f| f == *t))
-    {
-        return Prepared::Skipped(Box::new(Diagnostic::new(
+    let file_name = Path::new(&name).file_name().and_then(|f| f.to_str());
+    if let Some(tool) = file_name.filter(|f| TOOL_FILES.contains(f)) {
+        let kustomization = KUSTOMIZATIONS.contains(&tool);
+        let d = Diagnostic::new(
             rules::GW008,
             format!("{name}: skipped: a tool file, not a resource"),
-        )));
+        );
+        let text = kustomization
+            .then(|| String::from_utf8(bytes).ok())
+            .flatten();
+        let kept = text.map(|text| SourceFile::new(0, name, text));
+        return Prepared::Tool(Box::new(d), kept);
     }
     match String::from_utf8(bytes) {
         Ok(text) => Prepared::File(SourceFile::new(0, name, text)),
@@ -363,6 +380,7 @@ pub fn filter(filters: &Filters) -> Result<impl Fn(&Path) -> bool, String> {
 /// read files are (tool files, Helm chart sources and non-UTF-8 text are skipped with a finding).
 pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
     let mut files = Vec::with_capacity(read.len());
+    let mut kustomizations = Vec::new();
     let mut diagnostics = Vec::new();
     let listed: Vec<&Path> = read
         .iter()
@@ -380,6 +398,10 @@ pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
                 files.push(file);
             }
             Prepared::Skipped(d) => diagnostics.push(*d),
+            Prepared::Tool(d, kustomization) => {
+                diagnostics.push(*d);
+                kustomizations.extend(kustomization);
+            }
             Prepared::Failed(unread) => diagnostics.push(unread.finding),
         }
     }
@@ -387,6 +409,7 @@ pub fn from_memory(read: Vec<(String, Vec<u8>)>) -> Loaded {
         files,
         diagnostics,
         unreadable: Vec::new(),
+        kustomizations,
     }
 }
 

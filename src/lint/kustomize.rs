@@ -1,0 +1,164 @@
+//! The files a kustomization reads that are not manifests: its patches (a strategic merge patch
+//! is a partial object, a JSON 6902 patch a list of operations), its replacements, what its
+//! generators read and its Helm charts' values. Linted as manifests, each gives findings that are
+//! no mistakes (required fields a partial object leaves out, the same object as the base's).
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::parse::{self, Limits, Node, Value};
+use crate::rules;
+use crate::source::SourceFile;
+
+/// A file a kustomization reads, by its path as the load stage names files (normalised).
+pub(super) struct Read {
+    pub path: PathBuf,
+    /// What it is to the kustomization (`a patch`).
+    pub what: &'static str,
+    /// The kustomization's directory, as the finding names it.
+    pub dir: String,
+}
+
+impl Read {
+    /// The finding that skips the file, named `name`.
+    pub fn skipped(&self, name: &str) -> Diagnostic {
+        Diagnostic::new(
+            rules::GW008,
+            format!(
+                "{name}: skipped: {} of the kustomization in {}, not a manifest",
+                self.what, self.dir
+            ),
+        )
+        .with_help("lint what kustomize builds: `kustomize build DIR | gwctl lint -`")
+    }
+}
+
+/// The files the kustomizations read that are not manifests.
+pub(super) fn read_files(kustomizations: &[SourceFile], limits: &Limits) -> Vec<Read> {
+    let mut out = Vec::new();
+    for k in kustomizations {
+        let dir = Path::new(&k.name).parent().unwrap_or(Path::new(""));
+        let shown = dir.to_string_lossy();
+        let shown = if shown.is_empty() { "." } else { &shown };
+        for doc in parse::parse_file(k, limits).documents {
+            for (path, what) in references(&doc.root) {
+                out.push(Read {
+                    path: normalised(&dir.join(path)),
+                    what,
+                    dir: shown.to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A path with its `.` and `..` components resolved lexically (as the load stage names a file).
+pub(super) fn normalised(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The relative paths a kustomization names of files that are not manifests, with what each is.
+fn references(root: &Node) -> Vec<(&str, &'static str)> {
+    let items = |key: &str| match root.get(key).map(|n| &n.value) {
+        Some(Value::Seq(items)) => items.iter().collect(),
+        _ => Vec::new(),
+    };
+    let mut out = Vec::new();
+    // A strategic merge patch given inline (a YAML text) names no file.
+    let strategic = items("patchesStrategicMerge");
+    let paths = strategic.iter().filter_map(|n| n.as_str());
+    out.extend(paths.filter(|p| !p.contains('\n')).map(|p| (p, "a patch")));
+    for key in ["patches", "patchesJson6902"] {
+        let paths = items(key)
+            .into_iter()
+            .filter_map(|n| n.get("path")?.as_str());
+        out.extend(paths.map(|p| (p, "a patch")));
+    }
+    let replacements = items("replacements").into_iter();
+    out.extend(replacements.filter_map(|n| Some((n.get("path")?.as_str()?, "a replacement"))));
+    for key in ["configMapGenerator", "secretGenerator"] {
+        for generator in items(key) {
+            let lists = ["files", "envs"]
+                .into_iter()
+                .filter_map(|k| generator.get(k));
+            let listed = lists.flat_map(|l| match &l.value {
+                Value::Seq(items) => items.iter().filter_map(Node::as_str).collect(),
+                _ => Vec::new(),
+            });
+            let env = generator.get("env").and_then(Node::as_str);
+            // `key=path` names the key the file's content is put under.
+            let paths = listed
+                .chain(env)
+                .map(|f| f.split_once('=').map_or(f, |(_, p)| p));
+            out.extend(paths.map(|p| (p, "an input of a generator")));
+        }
+    }
+    let charts = items("helmCharts").into_iter();
+    out.extend(
+        charts.filter_map(|n| Some((n.get("valuesFile")?.as_str()?, "the values of a chart"))),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patches_replacements_generator_inputs_and_chart_values_are_found() {
+        let text = "resources:\n- ../../base\n- route.yaml\n\
+            patches:\n- path: gateway-patch.yaml\n- patch: |-\n    - op: remove\n      path: /spec/x\n\
+            patchesStrategicMerge:\n- listeners.yaml\n- |-\n  apiVersion: v1\n  kind: Service\n\
+            patchesJson6902:\n- target: {kind: Gateway, name: edge}\n  path: ../json/patch.yaml\n\
+            replacements:\n- path: replace.yaml\n\
+            configMapGenerator:\n- name: c\n  files: [conf.yaml, key=data/other.yaml]\n  envs: [a.env]\n\
+            helmCharts:\n- name: x\n  valuesFile: values-prod.yaml\n";
+        let file = SourceFile::new(0, "overlays/prod/kustomization.yaml".to_string(), text);
+        let read = read_files(&[file], &Limits::default());
+        let found: Vec<(String, &str)> = read
+            .iter()
+            .map(|r| (r.path.to_string_lossy().into_owned(), r.what))
+            .collect();
+        let expected = [
+            ("overlays/prod/listeners.yaml", "a patch"),
+            ("overlays/prod/gateway-patch.yaml", "a patch"),
+            ("overlays/json/patch.yaml", "a patch"),
+            ("overlays/prod/replace.yaml", "a replacement"),
+            ("overlays/prod/conf.yaml", "an input of a generator"),
+            ("overlays/prod/data/other.yaml", "an input of a generator"),
+            ("overlays/prod/a.env", "an input of a generator"),
+            ("overlays/prod/values-prod.yaml", "the values of a chart"),
+        ];
+        let expected: Vec<(String, &str)> =
+            expected.iter().map(|(p, w)| (p.to_string(), *w)).collect();
+        assert_eq!(found, expected);
+        assert!(read.iter().all(|r| r.dir == "overlays/prod"));
+    }
+
+    #[test]
+    fn paths_are_normalised_as_the_load_stage_names_files() {
+        assert_eq!(
+            normalised(Path::new("a/./b/../c.yaml")),
+            Path::new("a/c.yaml")
+        );
+        assert_eq!(
+            normalised(Path::new("../x/y.yaml")),
+            Path::new("../x/y.yaml")
+        );
+        assert_eq!(
+            normalised(Path::new("/r/a/../b.yaml")),
+            Path::new("/r/b.yaml")
+        );
+    }
+}
