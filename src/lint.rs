@@ -235,8 +235,8 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
 }
 
 /// The loaded files that a kustomization among them reads as patches or other inputs, not as
-/// manifests: skipped with a note.
-fn without_kustomization_inputs(loaded: &mut input::Loaded, limits: &crate::parse::Limits) {
+/// manifests: skipped with a note (files on disk and a git revision's alike).
+pub fn without_kustomization_inputs(loaded: &mut input::Loaded, limits: &crate::parse::Limits) {
     let read = kustomize::read_files(&loaded.kustomizations, limits);
     if read.is_empty() {
         return;

@@ -151,7 +151,7 @@ fn kustomization_and_chart_files_are_skipped_with_a_note() {
 
 #[test]
 fn a_helm_charts_templates_and_values_are_skipped_and_its_crds_linted() {
-    use common::cli::{dir_with, gwctl};
+    use common::cli::dir_with;
     let template = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  parentRefs:\n    - name: {{ .Values.gateway }}\n";
     // A chart's crds/ are applied as written: linted (this one is missing its metadata.name).
     let crd = "apiVersion: v1\nkind: Namespace\nmetadata:\n  labels: {a: b}\n";
@@ -165,15 +165,8 @@ fn a_helm_charts_templates_and_values_are_skipped_and_its_crds_linted() {
         ("deploy/chart/crds/ns.yaml", crd.as_bytes()),
         ("deploy/plain/ns.yaml", DOC.as_bytes()),
     ]);
-    let out = gwctl()
-        .current_dir(dir.path())
-        .args(["lint", "--format", "short", "deploy"])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        short_lint(dir.path(), "deploy"),
         "gwctl: info[GW008] deploy/chart/Chart.yaml: skipped: a tool file, not a resource\n\
          gwctl: info[GW008] deploy/chart/templates/route.yaml: skipped: a template of the Helm chart in deploy/chart\n\
          gwctl: info[GW008] deploy/chart/values.yaml: skipped: a values file of the Helm chart in deploy/chart\n\
@@ -183,7 +176,7 @@ fn a_helm_charts_templates_and_values_are_skipped_and_its_crds_linted() {
 
 #[test]
 fn the_patches_a_kustomization_names_are_skipped_and_its_resources_linted() {
-    use common::cli::{dir_with, gwctl};
+    use common::cli::dir_with;
     let gateway = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: edge\nspec:\n  gatewayClassName: cls\n  listeners:\n  - name: http\n    protocol: HTTP\n    port: 80\n";
     // A strategic merge patch: a partial Gateway (no gatewayClassName, no listeners).
     let partial = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: edge\nspec:\n  infrastructure:\n    labels: {env: prod}\n";
@@ -200,14 +193,7 @@ fn the_patches_a_kustomization_names_are_skipped_and_its_resources_linted() {
         ("overlays/prod/ops.yaml", operations.as_bytes()),
         ("overlays/prod/route.yaml", route.as_bytes()),
     ]);
-    let out = gwctl()
-        .current_dir(dir.path())
-        .args(["lint", "--format", "short", "."])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = short_lint(dir.path(), ".");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines,
@@ -220,4 +206,16 @@ fn the_patches_a_kustomization_names_are_skipped_and_its_resources_linted() {
         ],
         "{stdout}"
     );
+}
+
+/// `gwctl lint --format short PATH` run in `dir`, which has errors: its output.
+fn short_lint(dir: &Path, path: &str) -> String {
+    let out = common::cli::gwctl()
+        .current_dir(dir)
+        .args(["lint", "--format", "short", path])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -257,7 +257,9 @@ fn revision(rev: &str, paths: &[PathBuf], options: &LintOptions) -> Result<LintR
         include: options.config.include.clone(),
         exclude: options.config.exclude.clone(),
     };
-    let loaded = diff::git::read_revision(rev, paths, &filters, options.limits.max_total_bytes)?;
+    let mut loaded =
+        diff::git::read_revision(rev, paths, &filters, options.limits.max_total_bytes)?;
+    lint::without_kustomization_inputs(&mut loaded, &options.limits);
     let values = match options.values_file() {
         Some(path) => {
             let read = input::load(&[path.to_path_buf()], &input::Filters::default())?;
