@@ -223,3 +223,52 @@ fn the_byte_budget_skips_the_same_files_on_both_sides() {
     assert_eq!(d["findings"]["unchanged"], 2);
     assert_eq!(d["findings"]["fixed"], serde_json::json!([]));
 }
+
+#[test]
+fn a_revisions_kustomization_patches_are_skipped_as_on_disk() {
+    let repo = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let write = |name: &str, text: &str| {
+        let path = repo.path().join("manifests").join(name);
+        std::fs::create_dir_all(path.parent().unwrap_or(repo.path()))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    };
+    write(
+        "gateway.yaml",
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: edge\nspec:\n  gatewayClassName: cls\n  listeners:\n  - name: http\n    protocol: HTTP\n    port: 80\n",
+    );
+    write(
+        "kustomization.yaml",
+        "resources:\n- gateway.yaml\npatches:\n- path: patch.yaml\n",
+    );
+    // A partial Gateway: linted as a manifest it lacks its class and listeners.
+    write(
+        "patch.yaml",
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: edge\nspec:\n  infrastructure:\n    labels: {env: prod}\n",
+    );
+    git(repo.path(), &["init", "-q"]);
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-q", "-m", "base"]);
+    // The working tree drops the patch: had the revision's been linted, its findings (the
+    // class and listeners missing) would show as fixed; skipped, only its note is.
+    std::fs::remove_file(repo.path().join("manifests/patch.yaml"))
+        .unwrap_or_else(|e| panic!("patch: {e}"));
+    write("kustomization.yaml", "resources:\n- gateway.yaml\n");
+    let (code, stdout, stderr) = gwctl(repo.path(), &["--git", "HEAD", "manifests", "-o", "json"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let d: Value = serde_json::from_str(&stdout).unwrap_or_default();
+    assert_eq!(
+        d["findings"]["fixed"],
+        serde_json::json!([{
+            "code": "GW008",
+            "severity": "info",
+            "message": "manifests/patch.yaml: skipped: a patch of the kustomization in manifests, not a manifest"
+        }]),
+        "{stdout}"
+    );
+    assert_eq!(
+        d["findings"]["introduced"],
+        serde_json::json!([]),
+        "{stdout}"
+    );
+}
