@@ -1,8 +1,9 @@
 //! A Helm chart's sources in a listing of files: its templates are Go templates, not YAML, and
 //! its values files are not objects, so linting them reports errors the user cannot act on. A
-//! chart is a directory holding a `Chart.yaml`; everything below it is its source but for its
-//! `crds/`, plain manifests Helm applies as they are (a subchart below `charts/` is a chart of
-//! its own).
+//! chart is a directory holding a `Chart.yaml`; its sources are what is below its `templates/`,
+//! its `values*` files and the values files of its `ci/` (chart testing's). The rest is linted:
+//! its `crds/` (plain manifests Helm applies as they are), and examples kept beside it. A subchart
+//! below `charts/` is a chart of its own.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -22,19 +23,16 @@ pub(super) fn chart_sources(paths: &[&Path]) -> Vec<Option<Diagnostic>> {
         .map(|p| {
             let root = p.ancestors().skip(1).find(|a| roots.contains(a))?;
             let rel = p.strip_prefix(root).ok()?;
-            if rel.starts_with("crds") || rel == Path::new("Chart.yaml") {
-                return None;
-            }
-            let values = rel.starts_with("ci")
-                || rel
-                    .file_name()
-                    .is_some_and(|f| f.to_string_lossy().starts_with("values"));
+            let at_top = rel.components().count() == 1;
+            let values_name = rel
+                .file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with("values"));
             let what = if rel.starts_with("templates") {
                 "a template"
-            } else if values {
+            } else if (at_top && values_name) || rel.starts_with("ci") {
                 "a values file"
             } else {
-                "a file"
+                return None;
             };
             let (name, chart) = (display(p), display(root));
             Some(
@@ -67,7 +65,7 @@ mod tests {
     }
 
     #[test]
-    fn a_charts_templates_and_values_are_skipped_and_its_crds_linted() {
+    fn a_charts_templates_and_values_are_skipped_and_its_other_files_linted() {
         assert_eq!(
             skipped(&[
                 "deploy/chart/Chart.yaml",
@@ -76,6 +74,7 @@ mod tests {
                 "deploy/chart/templates/nested/gateway.yaml",
                 "deploy/chart/values.yaml",
                 "deploy/chart/ci/prod-values.yaml",
+                "deploy/chart/examples/gateway.yaml",
                 "deploy/chart/charts/sub/Chart.yaml",
                 "deploy/chart/charts/sub/crds/policy.yaml",
                 "deploy/chart/charts/sub/templates/policy.yaml",
@@ -83,8 +82,8 @@ mod tests {
                 "deploy/chartless/templates/route.yaml",
             ]),
             [
-                "lint", "lint", "skip", "skip", "skip", "skip", "lint", "lint", "skip", "lint",
-                "lint"
+                "lint", "lint", "skip", "skip", "skip", "skip", "lint", "lint", "lint", "skip",
+                "lint", "lint"
             ]
         );
     }
