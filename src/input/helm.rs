@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use super::display_name;
 use crate::diag::Diagnostic;
 use crate::rules;
 
@@ -34,7 +35,7 @@ pub(super) fn chart_sources(paths: &[&Path]) -> Vec<Option<Diagnostic>> {
             } else {
                 return None;
             };
-            let (name, chart) = (display(p), display(root));
+            let (name, chart) = (display_name(p), display_name(root));
             Some(
                 Diagnostic::new(
                     rules::GW008,
@@ -44,12 +45,6 @@ pub(super) fn chart_sources(paths: &[&Path]) -> Vec<Option<Diagnostic>> {
             )
         })
         .collect()
-}
-
-/// A path as the other findings name it (without a leading `./`).
-fn display(p: &Path) -> String {
-    let s = p.to_string_lossy();
-    s.strip_prefix("./").unwrap_or(&s).to_string()
 }
 
 #[cfg(test)]
