@@ -260,18 +260,19 @@ fn redirect(r: &Value, code_override: Option<i64>, listener_port: i64) -> Result
         _ => {}
     }
     let written = code_override.or_else(|| r.field("statusCode").and_then(Value::as_i64));
+    // 301 is the enum's zero value (MOVED_PERMANENTLY), which proto3 JSON leaves unwritten, as
+    // the reference's output does.
     let code = match written {
-        None => "MOVED_PERMANENTLY",
-        Some(c) => match Some(c) {
-            Some(301) => "MOVED_PERMANENTLY",
-            Some(302) => "FOUND",
-            Some(303) => "SEE_OTHER",
-            Some(307) => "TEMPORARY_REDIRECT",
-            Some(308) => "PERMANENT_REDIRECT",
-            _ => return Err(format!("unsupported redirect status code {c}")),
-        },
+        None | Some(301) => None,
+        Some(302) => Some("FOUND"),
+        Some(303) => Some("SEE_OTHER"),
+        Some(307) => Some("TEMPORARY_REDIRECT"),
+        Some(308) => Some("PERMANENT_REDIRECT"),
+        Some(c) => return Err(format!("unsupported redirect status code {c}")),
     };
-    out.insert("responseCode".into(), json!(code));
+    if let Some(code) = code {
+        out.insert("responseCode".into(), json!(code));
+    }
     Ok(Value::Object(out))
 }
 
