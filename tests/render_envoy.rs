@@ -177,20 +177,29 @@ fn mutual_delegation_is_bounded() {
 #[test]
 fn certificate_and_key_are_digests() {
     let text = xds("http.yaml");
-    // The Secret's data, base64 as in the manifest.
-    assert!(!text.contains("Y2VydGlmaWNhdGUtYnl0ZXM="), "{text}");
-    assert!(!text.contains("a2V5LWJ5dGVz"), "{text}");
+    // The Secret's data, base64 as in the manifest, and its PEM blocks' bodies.
+    const CERTIFICATE: &str =
+        "-----BEGIN CERTIFICATE-----\nY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n";
+    const KEY: &str = "-----BEGIN PRIVATE KEY-----\na2V5\n-----END PRIVATE KEY-----\n";
+    for secret in [CERTIFICATE, KEY] {
+        assert!(
+            !text.contains(&gwctl::base64::encode(secret.as_bytes())),
+            "{text}"
+        );
+    }
+    assert!(!text.contains("Y2VydGlmaWNhdGU="), "{text}");
+    assert!(!text.contains("a2V5\\n"), "{text}");
     let r = rendered("http.yaml", ValidationLevel::Standard);
     let listener = resource(&r, "listener", "listener~443");
     let cert = &listener["filterChains"][0]["transportSocket"]["typedConfig"]["commonTlsContext"]["tlsCertificates"]
         [0];
     assert_eq!(
         cert["certificateChain"]["inlineBytes"],
-        render::secret_digest("certificate-bytes")
+        render::secret_digest(CERTIFICATE)
     );
     assert_eq!(
         cert["privateKey"]["inlineBytes"],
-        render::secret_digest("key-bytes")
+        render::secret_digest(KEY)
     );
 }
 

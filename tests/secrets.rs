@@ -143,9 +143,16 @@ fn every_kind(tag: &str) -> (String, Vec<String>) {
     let b64 = |s: &str| gwctl::base64::encode(s.as_bytes());
     // A well-formed {SHA} hash (base64 of 20 bytes) that holds the marker.
     let sha = |name: &str| format!("{{SHA}}{:x<26}A=", v(name));
+    // A listener's certificate and key are PEM (the controller refuses other data).
+    let pem = |kind: &str, name: &str| {
+        format!(
+            "-----BEGIN {kind}-----\n{}\n-----END {kind}-----\n",
+            v(name)
+        )
+    };
     let values = vec![
-        v("tlscrt"),
-        v("tlskey"),
+        pem("CERTIFICATE", "tlscrt"),
+        pem("PRIVATE KEY", "tlskey"),
         format!("carol:{}", sha("htpasswdsecret")),
         format!("alice:{}", sha("htpasswdroute")),
         format!("bob:{}", sha("htpasswdgateway")),

@@ -65,8 +65,8 @@ metadata:
   namespace: edge
 type: kubernetes.io/tls
 data:
-  tls.crt: Y2VydGlmaWNhdGUtYnl0ZXM=
-  tls.key: a2V5LWJ5dGVz
+  tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tClkyVnlkR2xtYVdOaGRHVT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=
+  tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCmEyVjUKLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLQo=
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
@@ -257,8 +257,8 @@ fn a_change_to_each_kind_of_input_renders_the_gateway_that_reads_it() {
         ("backend Service port", "port: 8080\n---", "port: 8081\n---"),
         (
             "Secret",
-            "tls.crt: Y2VydGlmaWNhdGUtYnl0ZXM=",
-            "tls.crt: b3RoZXItYnl0ZXM=",
+            "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tClkyVnlkR2xtYVdOaGRHVT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
+            "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCmIzUm9aWEk9Ci0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K",
         ),
         (
             "ReferenceGrant",

@@ -86,10 +86,21 @@ pub fn delegates(b: &ObjRef) -> bool {
 /// inheritance, and render through it) and the status stage decide which routes are children;
 /// a child setting `hostnames` is selected all the same (it is then an invalid child).
 pub fn delegates_to(parent: &Facts, b: &ObjRef, child: &Facts) -> bool {
+    !std::ptr::eq(parent, child) && selects(parent, b, child)
+}
+
+/// Whether the delegating backendRef `b` of `route` selects the route itself: a cycle of one
+/// route, which the status stage reports as the controller does, and no child.
+pub fn selects_itself(route: &Facts, b: &ObjRef) -> bool {
+    selects(route, b, route)
+}
+
+/// [`delegates_to`], a route selecting itself included.
+fn selects(parent: &Facts, b: &ObjRef, child: &Facts) -> bool {
     let Spec::Route(child_route) = &child.spec else {
         return false;
     };
-    if std::ptr::eq(parent, child) || !is_http_route(child) || !delegates(b) {
+    if !is_http_route(child) || !delegates(b) {
         return false;
     }
     let ns = b.namespace().unwrap_or(&parent.id.namespace);

@@ -33,7 +33,7 @@ use crate::model::facts::Facts;
 use crate::resolve::{Attachment, RouteAttachment};
 use crate::source::Span;
 
-pub use delegation::{delegates, delegates_to};
+pub use delegation::{delegates, delegates_to, selects_itself};
 pub(crate) use hierarchy::rule_of;
 pub use hierarchy::{Hierarchy, Layout};
 pub use status::{

@@ -193,8 +193,12 @@ pub enum Spec {
         /// (name, port)
         ports: Vec<(Option<String>, i64)>,
     },
-    /// Secret or ConfigMap: the keys of its data.
-    Keys(Vec<String>),
+    /// Secret or ConfigMap: the keys of its data; of a Secret's, those whose value holds PEM
+    /// data (a consumer of a certificate or key reads nothing else; the values are not kept).
+    Keys {
+        keys: Vec<String>,
+        pem: Vec<String>,
+    },
     Namespace,
     ReferenceGrant {
         /// (group, kind, namespace)
@@ -388,7 +392,7 @@ fn spec_of(
                 .filter_map(|p| Some((s(p.get("name")), int(p.get("port"))?)))
                 .collect(),
         },
-        ("", "Secret" | "ConfigMap") => data_keys(root),
+        ("", kind @ ("Secret" | "ConfigMap")) => data_keys(root, kind == "Secret"),
         ("", "Namespace") => Spec::Namespace,
         (GATEWAY_API, "ReferenceGrant") => reference_grant(spec_node),
         (_, "Backend" | "AiGatewayBackend") => Spec::Backend {
@@ -426,15 +430,42 @@ fn gateway(spec_node: Option<&Node>) -> Spec {
     }
 }
 
-/// A Secret's or ConfigMap's keys, of all its data fields.
-fn data_keys(root: &Node) -> Spec {
+/// A Secret's or ConfigMap's keys, of all its data fields; with `secret`, also those whose value
+/// holds PEM data (`data` is base64, `stringData` text).
+fn data_keys(root: &Node, secret: bool) -> Spec {
     let mut keys = Vec::new();
+    let mut pem = Vec::new();
     for field in ["data", "stringData", "binaryData"] {
-        if let Some(m) = root.get(field).and_then(Node::as_map) {
-            keys.extend(m.iter().map(|e| e.key.to_string()));
+        let Some(m) = root.get(field).and_then(Node::as_map) else {
+            continue;
+        };
+        for e in m {
+            keys.push(e.key.to_string());
+            let text = e.value.as_str().unwrap_or("");
+            let holds_pem = match field {
+                "data" => crate::base64::decode(text).is_some_and(|b| has_pem_block(&b)),
+                "stringData" => has_pem_block(text.as_bytes()),
+                _ => false,
+            };
+            if secret && holds_pem {
+                pem.push(e.key.to_string());
+            }
         }
     }
-    Spec::Keys(keys)
+    Spec::Keys { keys, pem }
+}
+
+/// Whether bytes hold a PEM block: a `-----BEGIN ` line and, after it, its `-----END ` line
+/// (what Go's `pem.Decode`, which the controller's TLS loading uses, looks for first).
+fn has_pem_block(bytes: &[u8]) -> bool {
+    let find = |from: usize, needle: &[u8]| {
+        bytes
+            .get(from..)?
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|i| from + i)
+    };
+    find(0, b"-----BEGIN ").is_some_and(|at| find(at, b"-----END ").is_some())
 }
 
 /// A GatewayExtension's provider fields and its extAuth HTTP service's path prefix.

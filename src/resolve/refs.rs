@@ -127,6 +127,12 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
     if let Some(c) = grant(ctx, owner, r, field, (group, kind, ns)) {
         return Some(c);
     }
+    if matches!(field, RefField::RouteBackend)
+        && (group, kind) == (GATEWAY_GROUP, "Backend")
+        && let Some(port) = r.port
+    {
+        return Some(port_on_backend(ctx, owner, r, port));
+    }
     if !ctx.checkable(group, kind, &owner.id, r) {
         return None;
     }
@@ -173,6 +179,28 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
         return Some(fail("BackendNotFound", &message));
     }
     None
+}
+
+/// A backendRef to a Backend with a port (GW215): the controller refuses it whether or not the
+/// Backend exists, as its ports are the Backend's own.
+fn port_on_backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, port: i64) -> Condition {
+    ctx.out.push(diag_at_value(
+        rules::GW215,
+        format!(
+            "backendRef to Backend {} sets port {port}: a Backend's ports are its own, so the controller refuses the reference",
+            r.name
+        ),
+        &owner.id,
+        r,
+        ("port", r.port_span),
+    ));
+    fail(
+        "BackendNotFound",
+        &format!(
+            "BackendRef to \"{}\" includes a port. Do not specify a port when referencing a Backend resource, as it defines its own port configuration",
+            r.name
+        ),
+    )
 }
 
 fn fail(reason: &'static str, message: &str) -> Condition {
@@ -287,7 +315,39 @@ fn certificate(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
         && kind == "Secret"
     {
         keys(ctx, owner, r, t, &["tls.crt".into(), "tls.key".into()]);
+        pem(ctx, owner, r, t);
     }
+}
+
+/// A listener certificate Secret whose `tls.crt` or `tls.key` is there but holds no PEM data
+/// (GW216): the controller cannot load the key pair. A missing key is GW210's.
+fn pem(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts) {
+    let Spec::Keys { keys, pem } = &target.spec else {
+        return;
+    };
+    let has = |list: &[String], key: &str| list.iter().any(|k| k == key);
+    let not_pem: Vec<&str> = ["tls.crt", "tls.key"]
+        .into_iter()
+        .filter(|k| has(keys, k) && !has(pem, k))
+        .collect();
+    if not_pem.is_empty() {
+        return;
+    }
+    let id: &Ident = &target.id;
+    ctx.out.push(
+        diag(
+            rules::GW216,
+            format!(
+                "Secret {}: {} {} no PEM data, so the controller cannot load the listener's certificate",
+                qualified(&id.namespace, &id.name),
+                not_pem.join(" and "),
+                if not_pem.len() == 1 { "holds" } else { "hold" }
+            ),
+            &owner.id,
+            r,
+        )
+        .with_related(id.file, id.name_span, "the Secret is here"),
+    );
 }
 
 /// An HTTPRoute filter's extensionRef: a local object of the gateway or AI group.
@@ -424,7 +484,7 @@ fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &
 }
 
 fn keys(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts, needed: &[String]) {
-    let Spec::Keys(present) = &target.spec else {
+    let Spec::Keys { keys: present, .. } = &target.spec else {
         return;
     };
     let missing: Vec<&str> = needed

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::lookup::Lookup;
 use super::{Attachment, Context};
-use crate::merge::{delegates, delegates_to};
+use crate::merge::{delegates, delegates_to, selects_itself};
 use crate::model::Object;
 use crate::model::facts::{Facts, ObjRef, RouteFacts, Spec};
 use crate::resolve::Condition;
@@ -82,8 +82,23 @@ fn visit<'a>(
         };
         let parent_matches = matches.get(rule).map(Vec::as_slice).unwrap_or_default();
         let selector = Selector::of(b, &route.id.namespace);
-        // A valid child found; a child skipped for a cycle (then reported instead).
-        let (mut valid, mut cyclic) = (false, false);
+        // A child skipped for a cycle is reported instead, whatever its matches.
+        let cycle = |child: &Object| {
+            let message = format!(
+                "{}: ignoring child route {}/{} for parent {}/{}: cyclic reference detected while evaluating delegated routes",
+                selector.written,
+                child.id.namespace,
+                child.id.name,
+                route.id.namespace,
+                route.id.name
+            );
+            (route, failed("RefNotPermitted", message))
+        };
+        // A valid child found; a child skipped for a cycle.
+        let (mut valid, mut cyclic) = (false, selects_itself(parent, b));
+        if cyclic {
+            out.unresolved.push(cycle(route));
+        }
         for &child in lookup.http_routes(selector.namespace()) {
             let Some((child_facts, child_route)) = route_facts(ctx, child) else {
                 continue;
@@ -91,19 +106,9 @@ fn visit<'a>(
             if !delegates_to(parent, b, child_facts) {
                 continue;
             }
-            // A cycle is reported whatever the child's matches.
             if path.iter().any(|p| std::ptr::eq(*p, child)) {
                 cyclic = true;
-                let message = format!(
-                    "{}: ignoring child route {}/{} for parent {}/{}: cyclic reference detected while evaluating delegated routes",
-                    selector.written,
-                    child.id.namespace,
-                    child.id.name,
-                    route.id.namespace,
-                    route.id.name
-                );
-                out.unresolved
-                    .push((route, failed("RefNotPermitted", message)));
+                out.unresolved.push(cycle(child));
                 continue;
             }
             let found = Found {

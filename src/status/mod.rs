@@ -29,7 +29,8 @@ use crate::resolve::{Grants, RouteStatus};
 
 pub use context::{Context, Inputs, Lookups, RenderOptions, ReplacedRoute, ValidationLevel};
 pub use listeners::{admits, terminates_tls};
-pub use tls::frontend_validation;
+pub use rules::SECOND_DIRECT_RESPONSE;
+pub use tls::{frontend_validation, key_pair_failure};
 
 /// The statuses of one Gateway, without its rendering's replaced routes. To render many, build
 /// [`Shared`] once and use [`statuses_with`]: this builds it for the one Gateway.

@@ -15,6 +15,11 @@ use crate::model::facts_settings::RouteSettings;
 /// DirectResponse ...), as the reference reports them missing.
 const POLICY_GROUPS: &[&str] = &["gateway.kgateway.dev", "agentgateway.dev"];
 
+/// Why a rule with a second DirectResponse filter cannot be built: the first one already set
+/// the route's action (in the controller's words, which name the action's Go type).
+pub const SECOND_DIRECT_RESPONSE: &str =
+    "DirectResponse cannot be applied to route with existing action: *routev3.Route_DirectResponse";
+
 /// The status codes a redirect may use.
 const REDIRECT_CODES: &[&str] = &["301", "302", "303", "307", "308"];
 
@@ -116,6 +121,7 @@ fn rule_errors(
 ) -> Option<String> {
     let mut errors = Vec::new();
     let mut action = forwards;
+    let mut direct_response = false;
     let rule_name = rule.get("name").and_then(Value::as_str);
     for filter in rule
         .get("filters")
@@ -135,6 +141,10 @@ fn rule_errors(
                 if ctx.inputs.get(group, kind, ns, name).is_none() {
                     errors.push(format!("{group}/{kind}/{ns}/{name}: policy not found"));
                 } else if kind == "DirectResponse" {
+                    if direct_response {
+                        errors.push(SECOND_DIRECT_RESPONSE.to_string());
+                    }
+                    direct_response = true;
                     action = true;
                 }
             }

@@ -178,6 +178,48 @@ fn a_missing_certificate_unprograms_the_listener() {
 }
 
 #[test]
+fn a_certificate_secret_without_pem_data_unprograms_the_listener() {
+    let gateway = GATEWAY.replace(
+        "{name: http, protocol: HTTP, port: 8080}",
+        "{name: https, protocol: HTTPS, port: 8443, tls: {certificateRefs: [{name: cert}]}}",
+    );
+    let pem = |kind: &str| format!("\"-----BEGIN {kind}-----\\nMIIB\\n-----END {kind}-----\\n\"");
+    let secret = |crt: &str, key: &str| {
+        format!(
+            "apiVersion: v1\nkind: Secret\nmetadata: {{name: cert, namespace: default}}\n\
+             stringData: {{tls.crt: {crt}, tls.key: {key}}}"
+        )
+    };
+    let message = |s: &Value| s["gateways"]["default/gw"]["listeners"][0]["conditions"][0].clone();
+    // Go's crypto/tls reads the certificate first, then the key.
+    for (crt, key, input) in [
+        (pem("CERTIFICATE"), "not-a-key".to_string(), "key"),
+        (
+            "not-a-certificate".to_string(),
+            "not-a-key".to_string(),
+            "certificate",
+        ),
+    ] {
+        let s = statuses(&[&gateway, &secret(&crt, &key)]);
+        let expected = format!(
+            "invalid TLS secret default/cert: tls: failed to find any PEM data in {input} input"
+        );
+        assert_eq!(message(&s)["message"], json!(expected));
+        assert_eq!(message(&s)["reason"], "InvalidCertificateRef");
+        let gw = &s["gateways"]["default/gw"];
+        assert_eq!(
+            gw["conditions"][1]["message"],
+            json!(format!(
+                "Some listeners are not programmed: https: {expected}"
+            ))
+        );
+    }
+    let valid = secret(&pem("CERTIFICATE"), &pem("PRIVATE KEY"));
+    let s = statuses(&[&gateway, &valid]);
+    assert_eq!(message(&s)["reason"], "Accepted");
+}
+
+#[test]
 fn listeners_with_one_port_and_hostname_conflict() {
     let gateway = GATEWAY.replace(
         "  - {name: http, protocol: HTTP, port: 8080}",

@@ -150,6 +150,24 @@ spec:
     )
 }
 
+/// A child that delegates to itself (its parentRefs name no route, so it accepts itself as a
+/// parent) closes a cycle of one route, as in the reference's `cyclic1` case.
+#[test]
+fn a_child_delegating_to_itself_is_a_cycle() {
+    let child = delegating(("team", "back"), "/a/b", ("team", "back"));
+    let s = statuses(&[GATEWAY, PARENT, &child]);
+    let c = &s["httpRoutes"]["team/back"]["parents"][0]["conditions"][0];
+    assert_eq!(
+        (&c["reason"], &c["message"]),
+        (
+            &json!("RefNotPermitted"),
+            &json!(
+                "gateway.networking.k8s.io/HTTPRoute/team/back: ignoring child route team/back for parent team/back: cyclic reference detected while evaluating delegated routes"
+            )
+        )
+    );
+}
+
 /// A cycle among child routes (the root, attached to the Gateway, is no child: its parentRefs
 /// name no route), as in the reference's `cyclic2` case.
 #[test]

@@ -48,6 +48,42 @@ fn a_rule_naming_a_missing_policy_is_replaced() {
 }
 
 #[test]
+fn a_rule_with_two_direct_responses_is_replaced() {
+    let direct = |name: &str| {
+        format!(
+            "apiVersion: gateway.kgateway.dev/v1alpha1\nkind: DirectResponse\n\
+             metadata: {{name: {name}, namespace: default}}\nspec: {{status: 200}}"
+        )
+    };
+    let filter = |name: &str| {
+        format!(
+            "    - {{type: ExtensionRef, extensionRef: {{group: gateway.kgateway.dev, kind: DirectResponse, name: {name}}}}}"
+        )
+    };
+    let route = |filters: &[&str]| {
+        let list: Vec<String> = filters.iter().map(|n| filter(n)).collect();
+        ROUTE.replace(
+            "  - backendRefs: [{name: svc, port: 80}]",
+            &format!("  - filters:\n{}", list.join("\n")),
+        )
+    };
+    let accepted = |route: &str| {
+        let s = statuses(&[GATEWAY, &direct("one"), &direct("two"), route]);
+        s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0].clone()
+    };
+    assert_eq!(accepted(&route(&["one"]))["reason"], "Accepted");
+    let two = accepted(&route(&["one", "two"]));
+    assert_eq!(two["reason"], "RouteRuleReplaced");
+    assert_eq!(
+        two["message"],
+        json!(format!(
+            "Replaced Rule (0): {}",
+            super::SECOND_DIRECT_RESPONSE
+        ))
+    );
+}
+
+#[test]
 fn a_rewrite_the_controllers_route_check_rejects_replaces_the_rule() {
     let route = ROUTE.replace(
         "  - backendRefs: [{name: svc, port: 80}]",

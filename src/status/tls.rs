@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::Context;
 use super::listeners::Failure;
 use crate::model::Object;
-use crate::model::facts::Listener;
+use crate::model::facts::{Listener, Spec};
 use crate::resolve::Grants;
 
 /// The first certificateRef of a listener that cannot be used: in another namespace without a
@@ -42,8 +42,35 @@ pub(super) fn certificate_failure(
                 format!("Secret {ns}/{name} not found."),
             ));
         }
+        if group.is_empty()
+            && kind == "Secret"
+            && let Some(message) = key_pair_failure(ctx, ns, name)
+        {
+            return Some(Failure::new("InvalidCertificateRef", message));
+        }
     }
     None
+}
+
+/// Why the controller cannot load the certificate and key of a listener's Secret (in the
+/// inputs): `tls.crt`, then `tls.key`, holds no PEM data. In the words it reports, Go's
+/// `crypto/tls` error after the Secret's name.
+pub fn key_pair_failure(ctx: &Context<'_>, ns: &str, name: &str) -> Option<String> {
+    let facts = ctx.inputs.facts_of("", "Secret", ns, name)?;
+    let Spec::Keys { pem, .. } = &facts.spec else {
+        return None;
+    };
+    let holds = |key: &str| pem.iter().any(|k| k == key);
+    let input = if !holds("tls.crt") {
+        "certificate"
+    } else if !holds("tls.key") {
+        "key"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "invalid TLS secret {ns}/{name}: tls: failed to find any PEM data in {input} input"
+    ))
 }
 
 /// The Gateway's client certificate validation for a listener's port (`spec.tls.frontend`: the

@@ -103,7 +103,7 @@ fn bind_protocol(listener_protocol: &str) -> Option<&'static str> {
 }
 
 /// The certificate and key of a listener's certificateRef; `None` when the Secret is missing,
-/// incomplete, or in another namespace without a ReferenceGrant.
+/// incomplete, holds no PEM key pair, or is in another namespace without a ReferenceGrant.
 fn certificate(ctx: &Context<'_>, gw: &Object, r: Option<&ObjRef>) -> Option<(String, String)> {
     let r = r?;
     let name = Some(&*r.name).filter(|n| !n.is_empty())?;
@@ -117,6 +117,9 @@ fn certificate(ctx: &Context<'_>, gw: &Object, r: Option<&ObjRef>) -> Option<(St
             ("", "Secret", ns, name),
         )
     {
+        return None;
+    }
+    if crate::status::key_pair_failure(ctx, ns, name).is_some() {
         return None;
     }
     Some((

@@ -133,6 +133,10 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: BackendRef<'_>) ->
             }
         }
         (GATEWAY_GROUP, "Backend") => {
+            // A Backend's ports are its own: a reference setting one is refused.
+            if port.is_some() {
+                return Target::blackhole();
+            }
             let Some(backend) = ctx.inputs.get(GATEWAY_GROUP, "Backend", ns, name) else {
                 return Target::blackhole();
             };

@@ -110,6 +110,9 @@ fn extension_ref(
             else {
                 return Err(format!("DirectResponse {name} not found"));
             };
+            if out.direct.is_some() {
+                return Err(crate::status::SECOND_DIRECT_RESPONSE.to_string());
+            }
             out.direct = Some(direct_response(d));
         }
         (GATEWAY_GROUP, "TrafficPolicy") => {

@@ -78,6 +78,29 @@ pub fn grpc(m: &Value) -> Result<Value, String> {
     Ok(Value::Object(out))
 }
 
+/// The rank of a path match by its type, and the length that orders matches of one rank.
+fn path_rank(path_type: &str, value: &str) -> (u8, usize) {
+    match path_type {
+        "Exact" => (0, value.len()),
+        // Regular expressions do not order by length: input order decides between them.
+        "RegularExpression" => (1, 0),
+        // A PathPrefix's trailing slash is ignored (Gateway API), so it does not count.
+        _ => (2, value.trim_end_matches('/').len().max(1)),
+    }
+}
+
+/// [`path_rank`] of the path a GRPCRoute match's method is matched as ([`grpc`]).
+fn grpc_path_rank(m: &Value) -> (u8, usize) {
+    let service = m.at("/method/service").and_then(Value::as_str);
+    let method = m.at("/method/method").and_then(Value::as_str);
+    match (service, method) {
+        (Some(s), Some(me)) => path_rank("Exact", &format!("/{s}/{me}")),
+        (Some(s), None) => path_rank("PathPrefix", &format!("/{s}/")),
+        (None, Some(_)) => path_rank("RegularExpression", ""),
+        (None, None) => path_rank("PathPrefix", "/"),
+    }
+}
+
 /// A match's path type and value, with the Gateway API defaults (a prefix of `/`); the path is
 /// looked up once for both.
 fn path(m: &Value) -> (&str, &str) {
@@ -107,9 +130,11 @@ fn string_match(h: &Value) -> Result<Value, String> {
 
 /// Precedence of a match (Gateway API): sorts before when smaller. Exact paths first, then
 /// regular expressions, then longer prefixes; then a method; then more headers, then more
-/// query parameters.
+/// query parameters. A GRPCRoute's match (`grpc`) is ranked by the path its method is matched
+/// as ([`grpc`]), among the HTTPRoutes' of the same virtual host.
 pub fn precedence(
     m: &Value,
+    grpc: bool,
 ) -> (
     u8,
     std::cmp::Reverse<usize>,
@@ -117,15 +142,14 @@ pub fn precedence(
     std::cmp::Reverse<usize>,
     std::cmp::Reverse<usize>,
 ) {
-    let (path_type, value) = path(m);
-    // Regular expressions do not order by length: input order decides between them.
-    let (rank, length) = match path_type {
-        "Exact" => (0, value.len()),
-        "RegularExpression" => (1, 0),
-        // A PathPrefix's trailing slash is ignored (Gateway API), so it does not count.
-        _ => (2, value.trim_end_matches('/').len().max(1)),
+    let (rank, length) = if grpc {
+        grpc_path_rank(m)
+    } else {
+        let (path_type, value) = path(m);
+        path_rank(path_type, value)
     };
-    let method = u8::from(m.field("method").is_none());
+    // A GRPCRoute's method is its path, never an HTTP method.
+    let method = u8::from(grpc || m.field("method").is_none());
     let headers = array(m, "/headers").count();
     let params = array(m, "/queryParams").count();
     (
@@ -140,6 +164,25 @@ pub fn precedence(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grpc_match_ranks_by_the_path_its_method_is_matched_as() {
+        let http = |path_type: &str, value: &str| {
+            precedence(&json!({"path": {"type": path_type, "value": value}}), false)
+        };
+        let grpc = |method: Value| precedence(&json!({ "method": method }), true);
+        let exact = grpc(json!({"service": "svc.S", "method": "Get"}));
+        let service = grpc(json!({"service": "svc.S"}));
+        let method_only = grpc(json!({"method": "Get"}));
+        // An exact method before an HTTP regular expression; a method alone (a regular
+        // expression) before any HTTP prefix; a service (a prefix) by its length.
+        assert!(exact < http("RegularExpression", "/a.*"));
+        assert!(exact > http("Exact", "/a-longer-exact-path"));
+        assert!(method_only < http("PathPrefix", "/a-much-longer-prefix"));
+        assert!(service < http("PathPrefix", "/c1"));
+        assert!(service > http("PathPrefix", "/a-much-longer-prefix"));
+        assert_eq!(grpc(json!({})), http("PathPrefix", "/"));
+    }
 
     #[test]
     fn paths() {

@@ -192,6 +192,7 @@ fn listener_valid(ctx: &Context<'_>, owner: &Object, l: &GwListener<'_>) -> bool
             );
             if !found
                 || (ns != owner.id.namespace && !ctx.inputs.granted(from, ("", "Secret", ns, name)))
+                || crate::status::key_pair_failure(ctx, ns, name).is_some()
             {
                 return false;
             }

@@ -285,7 +285,7 @@ fn sort_entries(ctx: &Context<'_>, entries: &mut [Entry<'_>]) {
         let weight = if weighted { e.typed.weight } else { 0 };
         (
             std::cmp::Reverse(weight),
-            matches::precedence(&e.m),
+            matches::precedence(&e.m, e.route.id.kind == "GRPCRoute"),
             created(e.root_typed),
             ns_name(e.root),
             e.parents.len(),

@@ -15,4 +15,6 @@ family! {
     gw212_refs_not_checked => GW212,
     gw213_conflicting_route_rule => GW213,
     gw214_extension_refused_by_proxy => GW214,
+    gw215_backend_ref_port_on_backend => GW215,
+    gw216_certificate_not_pem => GW216,
 }

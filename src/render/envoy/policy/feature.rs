@@ -81,7 +81,7 @@ impl Policies<'_> {
             typed(BASIC_AUTH, json!({"users": {"inlineString": "#"}})),
         );
         let config = if disabled {
-            json!({"disabled": true})
+            features::disabled()
         } else {
             // The model keeps the users (password hashes) as one digest.
             let users: Vec<&str> = match value.get("users") {
@@ -322,5 +322,68 @@ fn compression_filter(name: &str) -> Value {
                 "responseDirectionConfig": {"commonConfig": {"enabled": {"defaultValue": false}}},
             }),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::lint::{LintOptions, lint_sources};
+    use crate::render::{RenderOptions, render, render_options};
+    use crate::source::SourceFile;
+
+    #[test]
+    fn basic_auth_switched_off_on_a_route_is_the_generic_filter_config() {
+        let docs = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{name: http, protocol: HTTP, port: 8080}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: open, namespace: default}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: default}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: everyone, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  basicAuth: {users: ['alice:{SHA}qUqP5cyxm6YcTAhz05Hph5gvu9M=']}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: open, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: open}]
+  basicAuth: {disable: {}}
+";
+        let run = lint_sources(
+            vec![SourceFile::new(0, "test.yaml", docs.to_string())],
+            &render_options(LintOptions::default()),
+        );
+        let rendered = render(&run, &RenderOptions::default());
+        let resources = rendered.gateways.first().map(|g| &g.resources[..]);
+        let rc = resources
+            .into_iter()
+            .flatten()
+            .find(|r| r.value["name"] == "listener~8080" && r.value.get("virtualHosts").is_some())
+            .map(|r| r.value.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            rc["virtualHosts"][0]["routes"][0]["typedPerFilterConfig"]["envoy.filters.http.basic_auth"],
+            json!({"@type": "type.googleapis.com/envoy.config.route.v3.FilterConfig", "config": {}, "disabled": true})
+        );
     }
 }

@@ -245,8 +245,16 @@ pub(super) fn retry(v: &Value) -> Value {
 
 /// A filter enabled on a route or route configuration where the listener declares it disabled.
 pub(super) fn enabled() -> Value {
-    typed("envoy.config.route.v3.FilterConfig", json!({"config": {}}))
+    typed(FILTER_CONFIG, json!({"config": {}}))
 }
+
+/// A filter switched off on a route or route configuration by the generic per-route config, for
+/// a filter whose own per-route config has no switch (basic auth).
+pub(super) fn disabled() -> Value {
+    typed(FILTER_CONFIG, json!({"config": {}, "disabled": true}))
+}
+
+const FILTER_CONFIG: &str = "envoy.config.route.v3.FilterConfig";
 
 /// The set_metadata filter that, enabled, switches every filter of a kind off.
 pub(super) fn disable_switch(namespace: &str) -> Value {
