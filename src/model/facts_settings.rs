@@ -112,7 +112,13 @@ pub struct GatewaySettings {
     pub allowed_selector: Option<Value>,
     /// `spec.addresses[0].value`, when a string (the mesh reaches a network gateway there).
     pub address: Option<Box<str>>,
+    /// The [`BUFFER_LIMIT`] annotation, as written (a quantity).
+    pub buffer_limit: Option<Box<str>>,
 }
+
+/// The Gateway annotation that sets every listener's per-connection buffer limit (the
+/// controller's older way of setting it; a ListenerPolicy's field is the newer).
+pub const BUFFER_LIMIT: &str = "kgateway.dev/per-connection-buffer-limit";
 
 #[derive(Debug, Clone)]
 pub struct ExtensionSettings {
@@ -146,7 +152,7 @@ pub fn settings_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Box<Settin
         (GATEWAY_API, kind) if ROUTE_KINDS.contains(&kind) => {
             Settings::Route(Box::new(route(root, spec, secrets)))
         }
-        (GATEWAY_API, "Gateway") => Settings::Gateway(Box::new(gateway(spec, secrets))),
+        (GATEWAY_API, "Gateway") => Settings::Gateway(Box::new(gateway(root, spec, secrets))),
         ("", "Service") => Settings::Service(Box::new(ServiceSettings {
             ports: service_ports(spec, secrets),
             mcp_path: field(field(field(root, "metadata"), "annotations"), MCP_PATH)
@@ -283,9 +289,11 @@ fn backend(spec: Option<&Node>, secrets: &Sensitive) -> BackendSettings {
     }
 }
 
-fn gateway(spec: Option<&Node>, secrets: &Sensitive) -> GatewaySettings {
+fn gateway(root: Option<&Node>, spec: Option<&Node>, secrets: &Sensitive) -> GatewaySettings {
     let namespaces = field(field(spec, "allowedListeners"), "namespaces");
+    let annotations = field(field(root, "metadata"), "annotations");
     GatewaySettings {
+        buffer_limit: text(field(annotations, BUFFER_LIMIT)),
         frontend: field(field(spec, "tls"), "frontend").map(|f| secrets.json(f)),
         allows_listeners: namespaces.is_some(),
         allowed_from: text(field(namespaces, "from")),

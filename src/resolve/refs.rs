@@ -64,6 +64,7 @@ pub(super) fn check(
                 for e in &route.extension_refs {
                     filter_ref(ctx, f, e);
                 }
+                second_direct_responses(ctx, f, &route.extension_refs);
                 if !resolved.status {
                     unresolved.push((offset + at, resolved.clone()));
                 }
@@ -348,6 +349,32 @@ fn pem(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts) {
         )
         .with_related(id.file, id.name_span, "the Secret is here"),
     );
+}
+
+/// A rule's DirectResponse filters after its first (GW217): the first sets the route's action,
+/// so the controller cannot apply another and replaces the rule with a direct response 500.
+fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
+    let mut rules: Vec<&str> = Vec::new();
+    for r in refs {
+        if r.group() != Some(GATEWAY_GROUP) || r.kind() != Some("DirectResponse") {
+            continue;
+        }
+        // `spec.rules[N]`, the rule the filter is in.
+        let rule = r.path.split_once("].").map_or(&*r.path, |(rule, _)| rule);
+        if !rules.contains(&rule) {
+            rules.push(rule);
+            continue;
+        }
+        ctx.out.push(diag(
+            rules::GW217,
+            format!(
+                "DirectResponse {} is the rule's second DirectResponse filter: the controller cannot apply it after the first and replaces the rule with a direct response 500",
+                r.name
+            ),
+            &owner.id,
+            r,
+        ));
+    }
 }
 
 /// An HTTPRoute filter's extensionRef: a local object of the gateway or AI group.

@@ -500,7 +500,10 @@ fn set_statuses(of_sets: &[(&Object, Option<Vec<Listener<'_>>>)]) -> Option<Valu
 
 /// Accepted and Programmed of a Gateway or listener set, from its listeners.
 fn owner_conditions(listeners: &[Listener<'_>], any_valid: bool, what: &str) -> Vec<Value> {
-    if !any_valid {
+    // A listener on a reserved port is refused when it is programmed, not when the Gateway is
+    // accepted: a Gateway with no other listener is accepted, with none programmed.
+    let only_reserved = what == "Gateway" && listeners.iter().any(|l| l.reserved_port);
+    if !any_valid && !only_reserved {
         return vec![
             condition(
                 "Accepted",
@@ -535,7 +538,14 @@ fn owner_conditions(listeners: &[Listener<'_>], any_valid: bool, what: &str) -> 
     };
     // A listener set with a listener on a reserved port says so on Programmed too, with no
     // message.
-    let programmed = if what == "ListenerSet" && listeners.iter().any(|l| l.reserved_port) {
+    let programmed = if !any_valid {
+        condition(
+            "Programmed",
+            "False",
+            "Invalid",
+            "No valid listeners found for Gateway",
+        )
+    } else if what == "ListenerSet" && listeners.iter().any(|l| l.reserved_port) {
         condition("Programmed", "True", "ListenersNotValid", "")
     } else {
         condition(

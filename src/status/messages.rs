@@ -94,6 +94,9 @@ pub(super) fn controller_message(r: &Rejection, object: Option<Written<'_>>) -> 
         Some((_, name)) if path.starts_with("spec.extAuth.") => {
             format!("extauth: gateway extension {name} not found")
         }
+        Some((_, name)) if path.starts_with("spec.extProc.") => {
+            format!("extproc: gateway extension {name} not found")
+        }
         // A backend TLS secret is read when the cluster's TLS context is built.
         Some((kind, name)) if path == "spec.tls.secretRef" => {
             format!("failed to extract TLS data: {kind} {name} not found")
@@ -102,6 +105,14 @@ pub(super) fn controller_message(r: &Rejection, object: Option<Written<'_>>) -> 
             // A JWT provider's remote JWKS is resolved when the policy is translated.
             Some(p) if p.starts_with("spec.jwt.") && p.contains(".jwks.remote.") => {
                 "jwt: jwt: remote jwks: unresolved backend ref: missing reference grant".into()
+            }
+            // The extension's service is resolved when each policy using it is translated,
+            // each plugin wrapping the error in its own words.
+            Some(p) if p.starts_with("spec.extProc.") => {
+                "extproc: failed to resolve ExtProc backend: missing reference grant".into()
+            }
+            Some(p) if p.starts_with("spec.rateLimit.") => {
+                "ratelimit: ratelimit: missing reference grant".into()
             }
             _ => r.message.clone(),
         },

@@ -431,4 +431,17 @@ fn a_listener_on_a_port_the_proxy_serves_itself_is_not_programmed() {
         accepted["message"],
         "Some listeners are not programmed: admin: invalid port 19000 in listener: port is reserved"
     );
+    // With no other listener the Gateway is still accepted, with none programmed.
+    let gateway = GATEWAY.replace("port: 8080}", "port: 9091}");
+    let s = statuses(&[&gateway]);
+    assert_eq!(
+        s["gateways"]["default/gw"]["conditions"],
+        json!([
+            {"message": "", "reason": "ListenerSetsNotAllowed", "status": "Unknown", "type": "AttachedListenerSets", "lastTransitionTime": null},
+            {"message": "Some listeners are not programmed: http: invalid port 9091 in listener: port is reserved",
+             "reason": "ListenersNotValid", "status": "True", "type": "Accepted", "lastTransitionTime": null},
+            {"message": "No valid listeners found for Gateway", "reason": "Invalid", "status": "False",
+             "type": "Programmed", "lastTransitionTime": null},
+        ])
+    );
 }

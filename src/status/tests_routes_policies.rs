@@ -126,6 +126,48 @@ spec:
     );
 }
 
+#[test]
+fn a_policy_whose_extension_service_needs_a_grant_is_refused_in_its_plugins_words() {
+    let cases = [
+        (
+            "extProc",
+            "{extensionRef: {name: ext}}",
+            "extproc: failed to resolve ExtProc backend: missing reference grant",
+        ),
+        (
+            "rateLimit",
+            "{global: {descriptors: [{entries: [{type: Path}]}], extensionRef: {name: ext}}}",
+            "ratelimit: ratelimit: missing reference grant",
+        ),
+    ];
+    for (field, setting, words) in cases {
+        let extension = format!(
+            "apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {{name: ext, namespace: default}}
+spec:
+  {field}: {{grpcService: {{backendRef: {{name: svc, namespace: elsewhere, port: 9000}}}}}}"
+        );
+        let policy = format!(
+            "apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {{name: tp, namespace: default}}
+spec:
+  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: route}}]
+  {field}: {setting}"
+        );
+        let s = statuses(&[GATEWAY, SERVICE, ROUTE, &extension, &policy]);
+        let accepted = &s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+        assert_eq!(
+            accepted["message"],
+            json!(format!("Replaced Rule (0): {words}")),
+            "{field}"
+        );
+        let policy = &s["policies"]["TrafficPolicy/default/tp"]["ancestors"][0]["conditions"][0];
+        assert_eq!(policy["message"], json!(words), "{field}");
+    }
+}
+
 /// Strict validation refuses TrafficPolicy default/tp with the proxy's `words` and replaces
 /// the rule of HTTPRoute default/route; standard validation sends it on and the controller
 /// accepts both. Returns the strict statuses.

@@ -121,7 +121,7 @@ pub fn apply(
     protocol_options(cluster, policy, h2);
     if let Some(lb) = policy.get("loadBalancer") {
         let owner = policy.get(OWNER).and_then(Value::as_str).unwrap_or("");
-        load_balancer(cluster, lb, owner);
+        super::load_balancer::apply(cluster, lb, owner);
     }
     if let Some(o) = policy.get("outlierDetection") {
         cluster.insert("outlierDetection".into(), outlier_detection(o));
@@ -195,33 +195,6 @@ fn health_check(hc: &Value) -> Value {
     Value::Object(out)
 }
 
-/// Round robin slow start: its window, aggression (a runtime value keyed by the policy) and
-/// minimum weight.
-fn slow_start(slow: &Value, owner: &str) -> Value {
-    let mut out = Map::new();
-    if let Some(a) = slow.get("aggression") {
-        let value = a
-            .as_f64()
-            .or_else(|| a.as_str().and_then(|t| t.parse().ok()))
-            .unwrap_or(1.0);
-        out.insert(
-            "aggression".into(),
-            json!({"defaultValue": value, "runtimeKey": format!("{owner}.slowStart.aggression")}),
-        );
-    }
-    if let Some(m) = slow.get("minWeightPercent") {
-        out.insert("minWeightPercent".into(), json!({"value": m}));
-    }
-    if let Some(w) = slow
-        .get("window")
-        .and_then(Value::as_str)
-        .and_then(duration)
-    {
-        out.insert("slowStartWindow".into(), json!(w));
-    }
-    Value::Object(out)
-}
-
 /// `30s` as whole seconds.
 fn seconds(text: &str) -> Option<i64> {
     let d = duration(text)?;
@@ -286,85 +259,6 @@ fn protocol_options(cluster: &mut Map<String, Value>, policy: &Map<String, Value
         "typedExtensionProtocolOptions".into(),
         json!({HTTP_OPTIONS: typed(HTTP_OPTIONS, Value::Object(options))}),
     );
-}
-
-fn load_balancer(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
-    let mut common = Map::new();
-    if let Some(b) = lb.get("closeConnectionsOnHostSetChange") {
-        common.insert("closeConnectionsOnHostSetChange".into(), b.clone());
-    }
-    // A Percent (a double), written as the number the policy gives.
-    if let Some(p) = lb.get("healthyPanicThreshold").filter(|v| v.is_number()) {
-        common.insert("healthyPanicThreshold".into(), json!({"value": p}));
-    }
-    if let Some(w) = lb
-        .get("updateMergeWindow")
-        .and_then(Value::as_str)
-        .and_then(duration)
-    {
-        common.insert("updateMergeWindow".into(), json!(w));
-    }
-    cluster.insert("commonLbConfig".into(), Value::Object(common));
-    let policy = |name: &str, type_url: &str, config: Value| {
-        json!({"policies": [{"typedExtensionConfig": {
-            "name": format!("envoy.load_balancing_policies.{name}"),
-            "typedConfig": typed(type_url, config),
-        }}]})
-    };
-    let locality = |config: &mut Value| {
-        if lb.get("localityType").and_then(Value::as_str) == Some("WeightedLb") {
-            config["localityLbConfig"] = json!({"localityWeightedLbConfig": {}});
-        }
-    };
-    let value = if let Some(lr) = lb.get("leastRequest") {
-        let mut config = json!({});
-        if let Some(c) = lr.get("choiceCount") {
-            config["choiceCount"] = c.clone();
-        }
-        locality(&mut config);
-        policy(
-            "least_request",
-            "envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest",
-            config,
-        )
-    } else if let Some(rh) = lb.get("ringHash") {
-        let mut config = json!({});
-        for k in ["minimumRingSize", "maximumRingSize"] {
-            if let Some(v) = rh.get(k).and_then(Value::as_i64) {
-                // uint64 fields are strings in proto JSON.
-                config[k] = json!(v.to_string());
-            }
-        }
-        policy(
-            "ring_hash",
-            "envoy.extensions.load_balancing_policies.ring_hash.v3.RingHash",
-            config,
-        )
-    } else if lb.get("maglev").is_some() {
-        policy(
-            "maglev",
-            "envoy.extensions.load_balancing_policies.maglev.v3.Maglev",
-            json!({}),
-        )
-    } else if lb.get("random").is_some() {
-        policy(
-            "random",
-            "envoy.extensions.load_balancing_policies.random.v3.Random",
-            json!({}),
-        )
-    } else {
-        let mut config = json!({});
-        locality(&mut config);
-        if let Some(slow) = lb.at("/roundRobin/slowStart") {
-            config["slowStartConfig"] = slow_start(slow, owner);
-        }
-        policy(
-            "round_robin",
-            "envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin",
-            config,
-        )
-    };
-    cluster.insert("loadBalancingPolicy".into(), value);
 }
 
 /// The UpstreamTlsContext of a BackendConfigPolicy's `tls`: SNI, client certificate and CA from

@@ -131,6 +131,15 @@ pub fn render_port(
         listener["listenerFilters"] = Value::Array(listener_filters);
     }
     if let Value::Object(fields) = &mut listener {
+        // The Gateway's annotation first: a ListenerPolicy's own limit replaces it.
+        let annotated = ctx
+            .inputs
+            .gateway_settings(plan.gateway)
+            .and_then(|g| g.buffer_limit.as_deref())
+            .and_then(|q| super::policy::quantity(&Value::String(q.to_string())));
+        if let Some(limit) = annotated {
+            fields.insert("perConnectionBufferLimitBytes".into(), json!(limit));
+        }
         fields.extend(settings.listener.clone());
     }
     Some(listener)

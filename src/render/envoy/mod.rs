@@ -18,6 +18,7 @@ mod filters;
 mod formatter;
 mod listener_policy;
 mod listeners;
+mod load_balancer;
 mod matches;
 mod plan;
 mod policy;
@@ -258,6 +259,56 @@ fn duration(text: &str) -> Option<String> {
     } else {
         format!("{}.{:03}s", total_ms / 1000, total_ms % 1000)
     })
+}
+
+/// Rendering inline manifests, for the tests of the Envoy renderers.
+#[cfg(test)]
+pub(crate) mod testing {
+    use serde_json::Value;
+
+    use crate::lint::{LintOptions, lint_sources};
+    use crate::render::{RenderOptions, render, render_options};
+    use crate::source::SourceFile;
+
+    /// The resource named `name` with a field `field` (a listener's `filterChains`, a route
+    /// configuration's `virtualHosts`) of the first Gateway rendered from `docs`; `Null` when
+    /// there is none.
+    pub fn resource(docs: &str, name: &str, field: &str) -> Value {
+        let run = lint_sources(
+            vec![SourceFile::new(0, "test.yaml", docs.to_string())],
+            &render_options(LintOptions::default()),
+        );
+        let rendered = render(&run, &RenderOptions::default());
+        let resources = rendered.gateways.first().map(|g| &g.resources[..]);
+        resources
+            .into_iter()
+            .flatten()
+            .find(|r| r.value["name"] == name && r.value.get(field).is_some())
+            .map(|r| r.value.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_gateway_annotation_sets_every_listeners_buffer_limit() {
+        let gateway = |annotation: &str| {
+            format!(
+                "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw, namespace: default{annotation}}}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{{name: a, protocol: HTTP, port: 80}}, {{name: b, protocol: HTTP, port: 3000}}]"
+            )
+        };
+        let annotated = gateway(", annotations: {kgateway.dev/per-connection-buffer-limit: 64Ki}");
+        for port in [80, 3000] {
+            let name = format!("listener~{port}");
+            let listener = resource(&annotated, &name, "filterChains");
+            assert_eq!(listener["perConnectionBufferLimitBytes"], 65536);
+            let plain = resource(&gateway(""), &name, "filterChains");
+            assert!(plain.get("perConnectionBufferLimitBytes").is_none());
+        }
+    }
 }
 
 #[cfg(test)]

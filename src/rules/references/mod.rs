@@ -17,4 +17,5 @@ family! {
     gw214_extension_refused_by_proxy => GW214,
     gw215_backend_ref_port_on_backend => GW215,
     gw216_certificate_not_pem => GW216,
+    gw217_second_direct_response => GW217,
 }

@@ -329,9 +329,7 @@ fn compression_filter(name: &str) -> Value {
 mod tests {
     use serde_json::json;
 
-    use crate::lint::{LintOptions, lint_sources};
-    use crate::render::{RenderOptions, render, render_options};
-    use crate::source::SourceFile;
+    use super::super::super::testing::resource;
 
     #[test]
     fn basic_auth_switched_off_on_a_route_is_the_generic_filter_config() {
@@ -369,18 +367,7 @@ spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: open}]
   basicAuth: {disable: {}}
 ";
-        let run = lint_sources(
-            vec![SourceFile::new(0, "test.yaml", docs.to_string())],
-            &render_options(LintOptions::default()),
-        );
-        let rendered = render(&run, &RenderOptions::default());
-        let resources = rendered.gateways.first().map(|g| &g.resources[..]);
-        let rc = resources
-            .into_iter()
-            .flatten()
-            .find(|r| r.value["name"] == "listener~8080" && r.value.get("virtualHosts").is_some())
-            .map(|r| r.value.clone())
-            .unwrap_or_default();
+        let rc = resource(docs, "listener~8080", "virtualHosts");
         assert_eq!(
             rc["virtualHosts"][0]["routes"][0]["typedPerFilterConfig"]["envoy.filters.http.basic_auth"],
             json!({"@type": "type.googleapis.com/envoy.config.route.v3.FilterConfig", "config": {}, "disabled": true})

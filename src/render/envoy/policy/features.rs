@@ -6,7 +6,7 @@ use super::super::{duration, typed};
 use super::LOCAL_RATE_LIMIT;
 
 /// A Kubernetes quantity (`65536`, `64Ki`, `1Mi`, `1k`) in bytes.
-pub(super) fn quantity(v: &Value) -> Option<u64> {
+pub(crate) fn quantity(v: &Value) -> Option<u64> {
     if let Some(n) = v.as_u64() {
         return Some(n);
     }

@@ -8,6 +8,7 @@
 mod extensions;
 mod feature;
 mod features;
+pub(crate) use features::quantity;
 mod jwt;
 mod order;
 mod rbac;
@@ -21,7 +22,7 @@ use super::super::{Context, ValidationLevel};
 
 use crate::merge::{Effective, Family, FieldOutcome, Level, Place, Source};
 use crate::model::Object;
-use features::{header_mutations, quantity};
+use features::header_mutations;
 
 pub const METADATA: &str = "merge.TrafficPolicy.gateway.kgateway.dev";
 
