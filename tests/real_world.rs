@@ -47,6 +47,122 @@ fn cross_namespace_references_the_controller_does_not_check_need_no_grant() {
 }
 
 #[test]
+fn a_selector_on_the_namespace_name_label_admits_the_named_namespace() {
+    let run = lint_file("namespace-name-selector.yaml");
+    assert_eq!(findings(&run), Vec::<String>::new());
+    // Another namespace is still refused, by the same label.
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/real-world/namespace-name-selector.yaml"),
+    )
+    .unwrap_or_default()
+    .replace("values: [storefront]", "values: [checkout]");
+    let refused: Vec<String> = findings(&lint_text(&text))
+        .into_iter()
+        .filter(|f| f.contains("GW203"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+}
+
+#[test]
+fn a_catch_all_redirect_to_https_is_not_reported_but_one_to_another_host_is() {
+    let route = |redirect: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: edge, namespace: store}}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{{name: http, protocol: HTTP, port: 80}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: to-https, namespace: store}}
+spec:
+  parentRefs: [{{name: edge}}]
+  rules:
+  - filters: [{{type: RequestRedirect, requestRedirect: {redirect}}}]
+"
+        )
+    };
+    let gw406 = |text: &str| {
+        findings(&lint_text(text))
+            .into_iter()
+            .filter(|f| f.contains("GW406"))
+            .count()
+    };
+    assert_eq!(gw406(&route("{scheme: https, statusCode: 301}")), 0);
+    assert_eq!(
+        gw406(&route("{scheme: https, hostname: elsewhere.example.com}")),
+        1
+    );
+}
+
+#[test]
+fn another_controllers_backend_kind_is_left_to_it() {
+    let manifests = |controller: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {{name: other}}
+spec: {{controllerName: {controller}}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw, namespace: apps}}
+spec:
+  gatewayClassName: other
+  listeners: [{{name: http, protocol: HTTP, port: 80, hostname: a.example.com}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: apps}}
+spec:
+  parentRefs: [{{name: gw}}]
+  rules: [{{backendRefs: [{{group: gateway.envoyproxy.io, kind: Backend, name: ext}}]}}]
+"
+        )
+    };
+    let other = lint_text(&manifests("gateway.envoyproxy.io/gatewayclass-controller"));
+    assert_eq!(findings(&other), Vec::<String>::new());
+    // The same route on a kgateway Gateway names a kind its controller cannot route to.
+    let ours = findings(&lint_text(&manifests("kgateway.dev/kgateway")));
+    assert_eq!(
+        ours,
+        [
+            "18:26 error GW207 backendRef kind \"Backend\" in group \"gateway.envoyproxy.io\" is not a backend kind (Service, Backend or AiGatewayBackend)"
+        ]
+    );
+}
+
+#[test]
+fn a_filter_naming_a_kind_filters_cannot_name_is_an_error() {
+    let route = |kind: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: apps}}
+spec:
+  rules:
+  - filters:
+    - {{type: ExtensionRef, extensionRef: {{group: gateway.kgateway.dev, kind: {kind}, name: x}}}}
+"
+        )
+    };
+    assert_eq!(
+        findings(&lint_text(&route("InferenceExtension"))),
+        [
+            "7:42 error GW209 an ExtensionRef filter names kind InferenceExtension of group gateway.kgateway.dev, which a filter cannot name (it can name DirectResponse or TrafficPolicy)"
+        ]
+    );
+    // A kind a filter can name, not in this fragment: not checked (a route linted alone).
+    assert_eq!(
+        findings(&lint_text(&route("DirectResponse"))),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
 fn a_grant_is_still_required_where_the_controller_checks_one() {
     // A GatewayExtension's backendRef (a table row that requires a grant) to another namespace.
     let run = lint_text(

@@ -174,7 +174,9 @@ impl<'a> Builder<'a> {
             let f = &self.facts[i];
             match &f.spec {
                 Spec::GatewayClass { controller } => self.node(id, controller.clone()),
-                Spec::Gateway { class, listeners } => {
+                Spec::Gateway {
+                    class, listeners, ..
+                } => {
                     if let Some(class) = class
                         && let Some(&c) = self.index.get(&("GatewayClass", "", &*class.name))
                         && let Some(cid) = self.object_id(c)

@@ -89,6 +89,7 @@ fn resolve_all(files: &[SourceFile], facts: &[Facts], options: &LintOptions) -> 
             strict_refs: options.strict_refs,
             global_policy_namespace: options.config.global_policy_namespace.clone(),
             ai_controller: Some(options.config.controllers.ai.clone()),
+            proxy_controller: Some(options.config.controllers.proxy.clone()),
             sources: files.iter().map(|f| Arc::clone(&f.text)).collect(),
         },
     )

@@ -142,7 +142,9 @@ pub fn refs_of<'a>(f: &'a Facts) -> Vec<RefAt<'a>> {
                 add(&mut out, r, "", "");
             }
         }
-        Spec::Gateway { class, listeners } => {
+        Spec::Gateway {
+            class, listeners, ..
+        } => {
             if let Some(c) = class {
                 add(&mut out, c, GATEWAY_API, "GatewayClass");
             }

@@ -180,6 +180,8 @@ pub enum Spec {
         /// `spec.gatewayClassName`.
         class: Option<Box<ObjRef>>,
         listeners: Vec<Listener>,
+        /// `spec.allowedListeners.namespaces`: which namespaces' ListenerSets it takes.
+        allowed_listeners: AllowedListeners,
     },
     ListenerSet {
         parent: Box<ObjRef>,
@@ -336,11 +338,17 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
     refs.shrink_to_fit();
     // Labels are read by listener selectors (Namespaces) and policy targetSelectors; for other
     // kinds they would be kept for nothing.
-    let labels = if res.kind == "Namespace" || is_target_kind(res.kind) {
+    let mut labels = if res.kind == "Namespace" || is_target_kind(res.kind) {
         string_map(metadata.and_then(|m| m.get("labels")))
     } else {
         Vec::new()
     };
+    if res.group.is_empty() && res.kind == "Namespace" {
+        // The API server labels every Namespace with its own name (over any value written),
+        // which is how a selector picks one namespace by name.
+        labels.retain(|(k, _)| k != NAMESPACE_NAME_LABEL);
+        labels.push((NAMESPACE_NAME_LABEL.to_string(), name.to_string()));
+    }
     Some(Facts {
         id: Ident {
             group: res.group.to_string(),
@@ -427,8 +435,57 @@ fn gateway(spec_node: Option<&Node>) -> Spec {
                 }))
             }),
         listeners: listeners(spec_node),
+        allowed_listeners: allowed_listeners(spec_node),
     }
 }
+
+/// A Gateway's `spec.allowedListeners.namespaces`.
+#[derive(Debug, Clone, Default)]
+pub struct AllowedListeners {
+    /// `from` as written; `None` when not written (the Gateway API's default: `None`, no
+    /// ListenerSet is taken).
+    pub from: Option<Box<str>>,
+    pub selector: Option<Box<Selector>>,
+    /// The field's position (the Gateway's, when not written).
+    pub span: Span,
+}
+
+impl AllowedListeners {
+    /// Whether a ListenerSet of `namespace` is taken by the Gateway of `gateway_namespace`;
+    /// `labels`, the set's Namespace's when it is in the inputs (else a selector is not judged:
+    /// `None`).
+    pub fn admits(
+        &self,
+        gateway_namespace: &str,
+        namespace: &str,
+        labels: Option<&[(String, String)]>,
+    ) -> Option<bool> {
+        match self.from.as_deref().unwrap_or("None") {
+            "All" => Some(true),
+            "Same" => Some(namespace == gateway_namespace),
+            "Selector" => {
+                let selector = self.selector.as_deref()?;
+                Some(selector.matches(labels?))
+            }
+            _ => Some(false),
+        }
+    }
+}
+
+fn allowed_listeners(spec: Option<&Node>) -> AllowedListeners {
+    let field = spec.and_then(|n| n.get("allowedListeners"));
+    let namespaces = field.and_then(|n| n.get("namespaces"));
+    AllowedListeners {
+        from: s(namespaces.and_then(|n| n.get("from"))).map(String::into_boxed_str),
+        selector: namespaces
+            .and_then(|n| n.get("selector"))
+            .map(|n| Box::new(super::facts_listeners::selector(n))),
+        span: field.map_or_else(|| spec.map_or(Span::default(), |n| n.span), |n| n.span),
+    }
+}
+
+/// The label the API server gives every Namespace: its own name.
+pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
 /// A Secret's or ConfigMap's keys, of all its data fields; with `secret`, also those whose value
 /// holds PEM data (`data` is base64, `stringData` text).

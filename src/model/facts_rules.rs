@@ -105,8 +105,9 @@ fn has_items(node: &Node, key: &str) -> bool {
 /// Where a rule that sends requests somewhere matches every request (no matches, or a match of
 /// `PathPrefix /` without header, query or method conditions).
 fn catch_all(rule: &Node, path: &str) -> Option<CatchAll> {
-    // A rule with neither backends nor filters only fails.
-    if !has_items(rule, "backendRefs") && !has_items(rule, "filters") {
+    // A rule with neither backends nor filters only fails; one that only sends clients to
+    // HTTPS, on the host and path they asked for, exposes nothing.
+    if !has_items(rule, "backendRefs") && (!has_items(rule, "filters") || upgrades_to_https(rule)) {
         return None;
     }
     let matches = seq(rule.get("matches"));
@@ -143,6 +144,18 @@ fn catch_all(rule: &Node, path: &str) -> Option<CatchAll> {
         span,
         path: path.into(),
         answer: answer.into(),
+    })
+}
+
+/// Whether the rule's filters redirect to HTTPS keeping the host and the path (the usual
+/// HTTP-to-HTTPS redirect of a plain listener).
+fn upgrades_to_https(rule: &Node) -> bool {
+    seq(rule.get("filters")).iter().any(|filter| {
+        filter.get("requestRedirect").is_some_and(|r| {
+            text(r, "scheme") == Some("https")
+                && r.get("hostname").is_none()
+                && r.get("path").is_none()
+        })
     })
 }
 

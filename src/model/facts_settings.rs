@@ -106,10 +106,6 @@ pub struct GatewaySettings {
     pub frontend: Option<Value>,
     /// `spec.allowedListeners.namespaces` is written (the Gateway takes listener sets at all).
     pub allows_listeners: bool,
-    /// `spec.allowedListeners.namespaces.from`.
-    pub allowed_from: Option<Box<str>>,
-    /// `spec.allowedListeners.namespaces.selector`.
-    pub allowed_selector: Option<Value>,
     /// `spec.addresses[0].value`, when a string (the mesh reaches a network gateway there).
     pub address: Option<Box<str>>,
     /// The [`BUFFER_LIMIT`] annotation, as written (a quantity).
@@ -296,8 +292,6 @@ fn gateway(root: Option<&Node>, spec: Option<&Node>, secrets: &Sensitive) -> Gat
         buffer_limit: text(field(annotations, BUFFER_LIMIT)),
         frontend: field(field(spec, "tls"), "frontend").map(|f| secrets.json(f)),
         allows_listeners: namespaces.is_some(),
-        allowed_from: text(field(namespaces, "from")),
-        allowed_selector: field(namespaces, "selector").map(|s| secrets.json(s)),
         address: text(field(
             field(spec, "addresses")
                 .and_then(Node::as_seq)

@@ -6,9 +6,11 @@ mod catch_all;
 mod conflicts;
 mod duplicates;
 mod effects;
+mod filters;
 mod fixes;
 mod grants;
 mod index;
+mod listener_sets;
 mod policies;
 mod refs;
 mod route_conflicts;
@@ -38,6 +40,9 @@ pub struct ResolveOptions {
     /// The controllerName of AI-data-plane GatewayClasses; `None` is the default
     /// (`agentgateway.dev/agentgateway`).
     pub ai_controller: Option<String>,
+    /// The controllerName of proxy-based GatewayClasses; `None` is the default
+    /// (`kgateway.dev/kgateway`). A GatewayClass naming neither is another controller's.
+    pub proxy_controller: Option<String>,
     /// The input files' texts by file id, for fixes that add a document at a file's end.
     pub sources: Vec<std::sync::Arc<str>>,
 }
@@ -275,7 +280,11 @@ impl Ctx<'_> {
             self.out.push(
                 diag(
                     rules::GW212,
-                    format!("{what} to {kind} objects not checked: none in the inputs"),
+                    if kind == "ReferenceGrant" {
+                        format!("{what} needing a ReferenceGrant not checked: no ReferenceGrant and no referenced object in the inputs")
+                    } else {
+                        format!("{what} to {kind} objects not checked: none in the inputs")
+                    },
                     &owner,
                     &r,
                 )

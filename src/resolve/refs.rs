@@ -3,7 +3,9 @@
 //! config maps, extensions, parameters), each with the ReferenceGrant a cross-namespace reference
 //! needs.
 
-use crate::model::facts::{Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, RefField, Spec};
+use crate::model::facts::{
+    Facts, FieldRef, GATEWAY_API, Ident, Need, ObjRef, RefField, RouteFacts, Spec,
+};
 use crate::rules;
 
 use crate::diag::{Diagnostic, Outcome};
@@ -27,8 +29,8 @@ fn diag_at_value(
         .with_outcome(Outcome::Reference { missing: None })
 }
 
-const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
-const AI_GROUP: &str = "agentgateway.dev";
+pub(super) const GATEWAY_GROUP: &str = "gateway.kgateway.dev";
+pub(super) const AI_GROUP: &str = "agentgateway.dev";
 
 /// Backend kinds gwctl cannot look into but the reference's controller accepts: route delegation
 /// (a child HTTPRoute by name, or by label) is one of them; it is not modelled here.
@@ -54,17 +56,19 @@ pub(super) fn check(
         match &f.spec {
             Spec::Route(route) => {
                 let mut resolved = Condition::ok("ResolvedRefs");
+                // A route only other controllers' Gateways serve may name their backend kinds.
+                let others = served_by_others(ctx, f, route);
                 for b in &route.backend_refs {
+                    if others && !known_backend(b) {
+                        continue;
+                    }
                     if let Some(c) = backend(ctx, f, b, RefField::RouteBackend)
                         && resolved.status
                     {
                         resolved = c;
                     }
                 }
-                for e in &route.extension_refs {
-                    filter_ref(ctx, f, e);
-                }
-                second_direct_responses(ctx, f, &route.extension_refs);
+                super::filters::check(ctx, f, &route.extension_refs);
                 if !resolved.status {
                     unresolved.push((offset + at, resolved.clone()));
                 }
@@ -79,7 +83,9 @@ pub(super) fn check(
                     next_status += 1;
                 }
             }
-            Spec::Gateway { class, listeners } => {
+            Spec::Gateway {
+                class, listeners, ..
+            } => {
                 if let Some(r) = class {
                     gateway_class(ctx, f, r);
                 }
@@ -93,7 +99,9 @@ pub(super) fn check(
                 let ns = parent.namespace().unwrap_or(&f.id.namespace);
                 let group = parent.group().unwrap_or(GATEWAY_API);
                 let kind = parent.kind().unwrap_or("Gateway");
-                exists(ctx, f, parent, (group, kind, ns));
+                if let Some(gateway) = exists(ctx, f, parent, (group, kind, ns)) {
+                    super::listener_sets::check(ctx, f, parent, gateway);
+                }
             }
             _ => {}
         }
@@ -104,16 +112,55 @@ pub(super) fn check(
     unresolved
 }
 
+/// Whether a backendRef names a kind this API's controllers route to.
+fn known_backend(r: &ObjRef) -> bool {
+    matches!(
+        (r.group().unwrap_or(""), r.kind().unwrap_or("Service")),
+        ("", "Service") | (GATEWAY_GROUP, "Backend") | (AI_GROUP, "AiGatewayBackend")
+    )
+}
+
+/// Whether every parent of a route is a Gateway in the inputs whose GatewayClass (in the inputs
+/// too) names a controller other than this API's two: those controllers alone read the route.
+fn served_by_others(ctx: &Ctx<'_>, owner: &Facts, route: &RouteFacts) -> bool {
+    let ours = [
+        ctx.options
+            .proxy_controller
+            .as_deref()
+            .unwrap_or(DEFAULT_PROXY_CONTROLLER),
+        ctx.options
+            .ai_controller
+            .as_deref()
+            .unwrap_or(super::effects::DEFAULT_AI_CONTROLLER),
+    ];
+    !route.parent_refs.is_empty()
+        && route.parent_refs.iter().all(|p| {
+            let gateway = (
+                p.group().unwrap_or(GATEWAY_API),
+                p.kind().unwrap_or("Gateway"),
+            ) == (GATEWAY_API, "Gateway");
+            let ns = p.namespace().unwrap_or(&owner.id.namespace);
+            let class = match ctx.index.get(GATEWAY_API, "Gateway", ns, &p.name) {
+                Some(Facts {
+                    spec: Spec::Gateway { class: Some(c), .. },
+                    ..
+                }) if gateway => ctx.index.get(GATEWAY_API, "GatewayClass", "", &c.name),
+                _ => None,
+            };
+            matches!(class, Some(Facts { spec: Spec::GatewayClass { controller }, .. })
+                if !ours.contains(&controller.as_str()))
+        })
+}
+
+/// The controllerName of proxy-based GatewayClasses unless the configuration names another.
+const DEFAULT_PROXY_CONTROLLER: &str = "kgateway.dev/kgateway";
+
 /// Checks one backendRef written in `field`; the failed ResolvedRefs condition, if any.
 fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Option<Condition> {
     let group = r.group().unwrap_or("");
     let kind = r.kind().unwrap_or("Service");
     let ns = r.namespace().unwrap_or(&owner.id.namespace);
-    let known = matches!(
-        (group, kind),
-        ("", "Service") | (GATEWAY_GROUP, "Backend") | (AI_GROUP, "AiGatewayBackend")
-    );
-    if !known {
+    if !known_backend(r) {
         if OPAQUE_BACKENDS.contains(&(group, kind)) {
             return None;
         }
@@ -229,6 +276,15 @@ fn grant(
     ) {
         return None;
     }
+    // Neither the target nor any ReferenceGrant is in the inputs (a fragment of what is
+    // applied): whether a grant exists is not known, so it is one note (GW212), as for a
+    // missing kind.
+    if !ctx.options.strict_refs
+        && !ctx.index.has_kind(group, kind)
+        && !ctx.checkable(GATEWAY_API, "ReferenceGrant", id, r)
+    {
+        return None;
+    }
     let message = format!(
         "reference to {kind} {} from namespace {} needs a ReferenceGrant in namespace {ns}",
         qualified(ns, &r.name),
@@ -253,7 +309,7 @@ fn hint(ctx: &Ctx<'_>, group: &str, kind: &str, ns: &str, name: &str) -> String 
 }
 
 /// The target exists (GW209); returns it.
-fn exists<'a>(
+pub(super) fn exists<'a>(
     ctx: &mut Ctx<'a>,
     owner: &Facts,
     r: &ObjRef,
@@ -349,43 +405,6 @@ fn pem(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts) {
         )
         .with_related(id.file, id.name_span, "the Secret is here"),
     );
-}
-
-/// A rule's DirectResponse filters after its first (GW217): the first sets the route's action,
-/// so the controller cannot apply another and replaces the rule with a direct response 500.
-fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
-    let mut rules: Vec<&str> = Vec::new();
-    for r in refs {
-        if r.group() != Some(GATEWAY_GROUP) || r.kind() != Some("DirectResponse") {
-            continue;
-        }
-        // `spec.rules[N]`, the rule the filter is in.
-        let rule = r.path.split_once("].").map_or(&*r.path, |(rule, _)| rule);
-        if !rules.contains(&rule) {
-            rules.push(rule);
-            continue;
-        }
-        ctx.out.push(diag(
-            rules::GW217,
-            format!(
-                "DirectResponse {} is the rule's second DirectResponse filter: the controller cannot apply it after the first and replaces the rule with a direct response 500",
-                r.name
-            ),
-            &owner.id,
-            r,
-        ));
-    }
-}
-
-/// An HTTPRoute filter's extensionRef: a local object of the gateway or AI group.
-fn filter_ref(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
-    let group = r.group().unwrap_or("");
-    let Some(kind) = r.kind() else {
-        return;
-    };
-    if group == GATEWAY_GROUP || group == AI_GROUP {
-        exists(ctx, owner, r, (group, kind, &owner.id.namespace));
-    }
 }
 
 fn field_ref(ctx: &mut Ctx<'_>, owner: &Facts, fr: &FieldRef) {

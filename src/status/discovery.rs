@@ -7,8 +7,8 @@ use serde_json::Value;
 use crate::fasthash::FastMap;
 use crate::model::facts::Facts;
 
-/// The label every namespace carries, with its own name (set by the API server).
-const NAME_LABEL: &str = "kubernetes.io/metadata.name";
+// The label every namespace carries, with its own name (set by the API server).
+use crate::model::facts::NAMESPACE_NAME_LABEL as NAME_LABEL;
 
 pub struct Discovery<'a> {
     selectors: &'a [Value],

@@ -10,7 +10,7 @@ use super::messages::controller_message;
 use super::proxy::RESERVED_PORTS;
 use super::{Attachment, Context, Shared, condition, is, key, named, status_word, tls};
 use crate::model::Object;
-use crate::model::facts::{self, GATEWAY_API};
+use crate::model::facts::{self, Facts, GATEWAY_API, Spec};
 use crate::resolve::{Grants, resource_ref};
 
 /// A condition that does not hold: its reason and message.
@@ -356,31 +356,26 @@ fn mark_conflicts(all: &mut [&mut Listener<'_>]) {
 }
 
 /// Whether the Gateway admits a listener set from `namespace` (`spec.allowedListeners`): one
-/// decision for the sets the status stage reports attached and the listeners render serves.
+/// decision ([`crate::model::facts::AllowedListeners::admits`]) for the sets the status stage
+/// reports attached, the listeners render serves and the resolve stage's finding.
 pub fn admits(ctx: &Context<'_>, gateway: &Object, namespace: &str) -> bool {
-    let settings = ctx.inputs.gateway_settings(gateway);
-    let from = settings
-        .and_then(|g| g.allowed_from.as_deref())
-        .unwrap_or("None");
-    let selector = settings.and_then(|g| g.allowed_selector.as_ref());
-    match from {
-        "All" => true,
-        "Same" => namespace == gateway.id.namespace,
-        "Selector" => {
-            let Some(ns) = ctx.inputs.facts_of("", "Namespace", "", namespace) else {
-                // Labels unknown: the resolve stage said nothing either.
-                return true;
-            };
-            let wanted = selector
-                .and_then(|s| s.get("matchLabels"))
-                .and_then(Value::as_object);
-            wanted.into_iter().flatten().all(|(k, v)| {
-                let label = ns.labels.iter().rev().find(|(lk, _)| lk == k);
-                label.is_some_and(|(_, lv)| v.as_str() == Some(lv.as_str()))
-            })
-        }
-        _ => false,
-    }
+    let Some(Facts {
+        spec: Spec::Gateway {
+            allowed_listeners, ..
+        },
+        ..
+    }) = ctx.inputs.facts_at(gateway)
+    else {
+        return false;
+    };
+    let labels = ctx
+        .inputs
+        .facts_of("", "Namespace", "", namespace)
+        .map(|ns| ns.labels.as_slice());
+    // A selector against labels not in the inputs: not judged, as the resolve stage.
+    allowed_listeners
+        .admits(&gateway.id.namespace, namespace, labels)
+        .unwrap_or(true)
 }
 
 /// The `gateways` section (this Gateway) and the `listenerSets` section (its listener sets), if

@@ -7,7 +7,8 @@ declare_rule! {
         ListenerSet parentRef names an object that is not in the inputs. The message suggests a \
         close name of the same kind in the same namespace. A gatewayClassName naming a class that \
         is not in the inputs (while others are) is only a note: the Gateway's data plane is then \
-        unknown.",
+        unknown. An HTTPRoute filter's extensionRef of the gateway group can name only a \
+        DirectResponse or a TrafficPolicy; another kind is reported whatever the inputs hold.",
     example: Manifest {
         failing: include_str!("gw209_ref_target_not_found/failing.yaml"),
         fixed: include_str!("gw209_ref_target_not_found/fixed.yaml"),

@@ -18,4 +18,5 @@ family! {
     gw215_backend_ref_port_on_backend => GW215,
     gw216_certificate_not_pem => GW216,
     gw217_second_direct_response => GW217,
+    gw218_listener_set_not_allowed => GW218,
 }

@@ -11,7 +11,8 @@ declare_rule! {
         limits the route to it, a Service parentRef (mesh) has no listener, and a delegated child \
         route is reached only through its parent route's hostnames and matches. Set `hostnames`, \
         narrow the match, or set the listener's hostname. Direct responses set by policies are \
-        not checked.",
+        not checked, nor is a rule that only redirects to HTTPS on the requested host and path \
+        (a plain listener's usual upgrade to HTTPS).",
     example: Manifest {
         failing: include_str!("gw406_route_matches_every_host/failing.yaml"),
         fixed: include_str!("gw406_route_matches_every_host/fixed.yaml"),

@@ -1,0 +1,70 @@
+//! The ExtensionRef filters of an HTTPRoute's rules: what they name exists and is a kind a
+//! filter can name (GW209), and a rule has at most one DirectResponse (GW217).
+
+use crate::model::facts::{Facts, ObjRef};
+use crate::rules;
+
+use super::refs::{AI_GROUP, GATEWAY_GROUP, exists};
+use super::{Ctx, diag};
+
+/// Checks a route's filter extensionRefs.
+pub(super) fn check(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
+    for e in refs {
+        filter_ref(ctx, owner, e);
+    }
+    second_direct_responses(ctx, owner, refs);
+}
+
+/// A rule's DirectResponse filters after its first (GW217): the first sets the route's action,
+/// so the controller cannot apply another and replaces the rule with a direct response 500.
+fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
+    let mut rules: Vec<&str> = Vec::new();
+    for r in refs {
+        if r.group() != Some(GATEWAY_GROUP) || r.kind() != Some("DirectResponse") {
+            continue;
+        }
+        // `spec.rules[N]`, the rule the filter is in.
+        let rule = r.path.split_once("].").map_or(&*r.path, |(rule, _)| rule);
+        if !rules.contains(&rule) {
+            rules.push(rule);
+            continue;
+        }
+        ctx.out.push(diag(
+            rules::GW217,
+            format!(
+                "DirectResponse {} is the rule's second DirectResponse filter: the controller cannot apply it after the first and replaces the rule with a direct response 500",
+                r.name
+            ),
+            &owner.id,
+            r,
+        ));
+    }
+}
+
+/// An HTTPRoute filter's extensionRef: a local object of the gateway or AI group.
+fn filter_ref(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef) {
+    let group = r.group().unwrap_or("");
+    let Some(kind) = r.kind() else {
+        return;
+    };
+    // Of the gateway group, a filter can name only these kinds: the controller replaces a rule
+    // naming another with a direct response 500, whatever is in the cluster.
+    if group == GATEWAY_GROUP && !FILTER_KINDS.contains(&kind) {
+        ctx.out.push(diag(
+            rules::GW209,
+            format!(
+                "an ExtensionRef filter names kind {kind} of group {group}, which a filter cannot name (it can name {})",
+                FILTER_KINDS.join(" or ")
+            ),
+            &owner.id,
+            r,
+        ));
+        return;
+    }
+    if group == GATEWAY_GROUP || group == AI_GROUP {
+        exists(ctx, owner, r, (group, kind, &owner.id.namespace));
+    }
+}
+
+/// The kinds of the gateway group an HTTPRoute filter's extensionRef can name.
+const FILTER_KINDS: &[&str] = &["DirectResponse", "TrafficPolicy"];
