@@ -498,13 +498,16 @@ fn data_keys(root: &Node, secret: bool) -> Spec {
         };
         for e in m {
             keys.push(e.key.to_string());
+            if !secret {
+                continue;
+            }
             let text = e.value.as_str().unwrap_or("");
             let holds_pem = match field {
                 "data" => crate::base64::decode(text).is_some_and(|b| has_pem_block(&b)),
                 "stringData" => has_pem_block(text.as_bytes()),
                 _ => false,
             };
-            if secret && holds_pem {
+            if holds_pem {
                 pem.push(e.key.to_string());
             }
         }

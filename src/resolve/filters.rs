@@ -23,8 +23,14 @@ fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
         if r.group() != Some(GATEWAY_GROUP) || r.kind() != Some("DirectResponse") {
             continue;
         }
-        // `spec.rules[N]`, the rule the filter is in.
-        let rule = r.path.split_once("].").map_or(&*r.path, |(rule, _)| rule);
+        // `spec.rules[N]`, the rule whose own filters hold it (a backendRef's filters apply
+        // to that backend only).
+        let Some((rule, rest)) = r.path.split_once("].") else {
+            continue;
+        };
+        if !rest.starts_with("filters[") {
+            continue;
+        }
         if !rules.contains(&rule) {
             rules.push(rule);
             continue;
