@@ -163,6 +163,37 @@ spec:
 }
 
 #[test]
+fn a_backends_direct_response_is_no_second_one_of_its_rule() {
+    let route = |backend_filter: bool| {
+        let dr = "{type: ExtensionRef, extensionRef: {group: gateway.kgateway.dev, kind: DirectResponse, name: dr}}";
+        let second = if backend_filter {
+            format!("    backendRefs: [{{name: svc, port: 80, filters: [{dr}]}}]")
+        } else {
+            format!("    - {dr}")
+        };
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: apps}}
+spec:
+  rules:
+  - filters:
+    - {dr}
+{second}
+"
+        )
+    };
+    let gw217 = |text: &str| {
+        findings(&lint_text(text))
+            .into_iter()
+            .filter(|f| f.contains("GW217"))
+            .count()
+    };
+    assert_eq!(gw217(&route(false)), 1);
+    assert_eq!(gw217(&route(true)), 0);
+}
+
+#[test]
 fn a_grant_is_still_required_where_the_controller_checks_one() {
     // A GatewayExtension's backendRef (a table row that requires a grant) to another namespace.
     let run = lint_text(
