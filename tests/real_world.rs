@@ -187,6 +187,35 @@ spec:
 }
 
 #[test]
+fn a_mistyped_api_group_is_an_error_and_another_projects_group_is_not_checked() {
+    let object = |api_version: &str, kind: &str| {
+        format!(
+            "apiVersion: {api_version}
+kind: {kind}
+metadata: {{name: x, namespace: apps}}
+spec: {{}}
+"
+        )
+    };
+    let run = lint_text(&object("gateway.kgateway.io/v1alpha1", "TrafficPolicy"));
+    assert_eq!(
+        findings(&run),
+        [
+            "1:13 error GW006 no kind \"TrafficPolicy\" in API group \"gateway.kgateway.io\", which gwctl does not know"
+        ]
+    );
+    assert_eq!(
+        run.diagnostics
+            .first()
+            .and_then(|d| d.help.clone())
+            .as_deref(),
+        Some("did you mean API group \"gateway.kgateway.dev\"?")
+    );
+    let other = lint_text(&object("gateway.envoyproxy.io/v1alpha1", "Backend"));
+    assert_eq!(findings(&other), Vec::<String>::new());
+}
+
+#[test]
 fn a_grant_is_still_required_where_the_controller_checks_one() {
     // A GatewayExtension's backendRef (a table row that requires a grant) to another namespace.
     let run = lint_text(

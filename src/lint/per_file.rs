@@ -211,10 +211,13 @@ fn check_resource(res: &Resource<'_>, registry: &Registry, limits: &Limits, out:
                     .or_default() += 1;
             }
         }
-        Lookup::UnknownGroup => {
-            *out.not_checked
-                .entry(format!("{}/{}", res.api_version, res.kind))
-                .or_default() += 1;
-        }
+        Lookup::UnknownGroup => match validate::mistyped_group(res, registry) {
+            Some(d) => out.diagnostics.push(d),
+            None => {
+                *out.not_checked
+                    .entry(format!("{}/{}", res.api_version, res.kind))
+                    .or_default() += 1;
+            }
+        },
     }
 }

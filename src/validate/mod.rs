@@ -34,7 +34,7 @@ mod tls_files;
 mod unknown_kind;
 pub(crate) mod values;
 
-pub use unknown_kind::unknown_kind;
+pub use unknown_kind::{mistyped_group, unknown_kind};
 mod walk;
 mod walk_scalars;
 

@@ -47,6 +47,38 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
     (d, close.is_none())
 }
 
+/// The finding for `res`, whose API group gwctl does not know, when that group is a typo of a
+/// known group that has the kind (`gateway.kgateway.io` for `gateway.kgateway.dev`): the API
+/// server has no such group, so the object cannot be applied. `None` otherwise (another
+/// project's group: not checked).
+pub fn mistyped_group(res: &Resource<'_>, registry: &Registry) -> Option<Diagnostic> {
+    let close = registry
+        .kinds()
+        .into_iter()
+        .filter(|(group, kind, _)| kind == res.kind && !group.is_empty())
+        .map(|(group, _, _)| (strsim::levenshtein(&group, res.group), group))
+        .filter(|(d, group)| *d > 0 && *d <= 3 && d * 5 <= group.len())
+        .min_by_key(|(d, _)| *d)?;
+    let span = res
+        .root
+        .get("apiVersion")
+        .map(|n| n.span)
+        .unwrap_or(res.root.span);
+    Some(
+        Diagnostic::new(
+            rules::GW006,
+            format!(
+                "no kind {:?} in API group {:?}, which gwctl does not know",
+                res.kind, res.group
+            ),
+        )
+        .with_help(format!("did you mean API group {:?}?", close.1))
+        .at(res.file, span)
+        .with_resource(Some(res.reference()))
+        .with_path("apiVersion"),
+    )
+}
+
 /// Edit distance between two kind names, ignoring case (`HttpRoute` is `HTTPRoute` mistyped).
 fn typo_distance(known: &str, written: &str) -> usize {
     strsim::levenshtein(&known.to_lowercase(), &written.to_lowercase())

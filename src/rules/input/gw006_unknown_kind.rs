@@ -9,7 +9,9 @@ declare_rule! {
         One acronym put for another (`BackendLBPolicy` beside `BackendTLSPolicy`) names another \
         kind, not a typo. Any other kind may come from another release of the group: a warning \
         that the object is not checked (it is counted under `notChecked`); pass its \
-        CustomResourceDefinition with `--crds` to check it.",
+        CustomResourceDefinition with `--crds` to check it. An apiVersion whose group gwctl does \
+        not know, a few letters from a known group that has the kind (`gateway.kgateway.io` for \
+        `gateway.kgateway.dev`), is a typo of the group: an error, with \"did you mean\".",
     example: Manifest {
         failing: include_str!("gw006_unknown_kind/failing.yaml"),
         fixed: include_str!("gw006_unknown_kind/fixed.yaml"),
