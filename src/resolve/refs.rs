@@ -56,10 +56,13 @@ pub(super) fn check(
         match &f.spec {
             Spec::Route(route) => {
                 let mut resolved = Condition::ok("ResolvedRefs");
-                // A route only other controllers' Gateways serve may name their backend kinds.
-                let others = served_by_others(ctx, f, route);
+                // A route only other controllers' Gateways serve may name their backend kinds
+                // (looked up only for such a kind: most routes name none).
+                let mut others = None;
                 for b in &route.backend_refs {
-                    if others && !known_backend(b) {
+                    if !known_backend(b)
+                        && *others.get_or_insert_with(|| served_by_others(ctx, f, route))
+                    {
                         continue;
                     }
                     if let Some(c) = backend(ctx, f, b, RefField::RouteBackend)

@@ -212,6 +212,15 @@ impl Registry {
             .insert(k.kind, entry);
     }
 
+    /// The groups that have `kind`, without listing every kind (asked once per object of a group
+    /// gwctl does not know).
+    pub fn groups_with_kind<'r>(&'r self, kind: &'r str) -> impl Iterator<Item = &'r str> + 'r {
+        self.groups
+            .iter()
+            .filter(move |(_, kinds)| kinds.contains_key(kind))
+            .map(|(group, _)| group.as_str())
+    }
+
     /// Every (group, kind, served versions) known, sorted (for `gwctl` listings and tests).
     pub fn kinds(&self) -> Vec<(String, String, Vec<String>)> {
         let mut out: Vec<_> = self

@@ -53,12 +53,11 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
 /// project's group: not checked).
 pub fn mistyped_group(res: &Resource<'_>, registry: &Registry) -> Option<Diagnostic> {
     let close = registry
-        .kinds()
-        .into_iter()
-        .filter(|(group, kind, _)| kind == res.kind && !group.is_empty())
-        .map(|(group, _, _)| (strsim::levenshtein(&group, res.group), group))
+        .groups_with_kind(res.kind)
+        .filter(|group| !group.is_empty())
+        .map(|group| (strsim::levenshtein(group, res.group), group))
         .filter(|(d, group)| *d > 0 && *d <= 3 && d * 5 <= group.len())
-        .min_by_key(|(d, _)| *d)?;
+        .min_by_key(|&(d, group)| (d, group))?;
     let span = res
         .root
         .get("apiVersion")

@@ -31,8 +31,9 @@ pub(super) fn apply(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
             "typedConfig": typed(type_url, config),
         }}]})
     };
+    let weighted = lb.get("localityType").and_then(Value::as_str) == Some("WeightedLb");
     let locality = |config: &mut Value| {
-        if lb.get("localityType").and_then(Value::as_str) == Some("WeightedLb") {
+        if weighted {
             config["localityLbConfig"] = json!({"localityWeightedLbConfig": {}});
         }
     };
@@ -55,7 +56,7 @@ pub(super) fn apply(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
                 config[k] = json!(v.to_string());
             }
         }
-        consistent_hashing(&mut config, rh, cluster, lb);
+        consistent_hashing(&mut config, rh, cluster, weighted);
         policy(
             "ring_hash",
             "envoy.extensions.load_balancing_policies.ring_hash.v3.RingHash",
@@ -63,7 +64,7 @@ pub(super) fn apply(cluster: &mut Map<String, Value>, lb: &Value, owner: &str) {
         )
     } else if let Some(m) = lb.get("maglev") {
         let mut config = json!({});
-        consistent_hashing(&mut config, m, cluster, lb);
+        consistent_hashing(&mut config, m, cluster, weighted);
         policy(
             "maglev",
             "envoy.extensions.load_balancing_policies.maglev.v3.Maglev",
@@ -118,13 +119,13 @@ fn slow_start(slow: &Value, owner: &str) -> Value {
 }
 
 /// A ring hash's or maglev's `consistentHashingLbConfig`, when `useHostnameForHashing` or
-/// `hashPolicies` is written, and its locality setting. Hashing on hostnames needs the
+/// `hashPolicies` is written, and its locality setting (`weighted`: `localityType: WeightedLb`). Hashing on hostnames needs the
 /// hostnames a STRICT_DNS cluster resolves: on another cluster the controller turns it off.
 fn consistent_hashing(
     config: &mut Value,
     algorithm: &Value,
     cluster: &Map<String, Value>,
-    lb: &Value,
+    weighted: bool,
 ) {
     let hostnames = algorithm
         .get("useHostnameForHashing")
@@ -148,7 +149,7 @@ fn consistent_hashing(
         }
         config["consistentHashingLbConfig"] = Value::Object(hashing);
     }
-    if lb.get("localityType").is_some() {
+    if weighted {
         config["localityWeightedLbConfig"] = json!({});
     }
 }
