@@ -10,11 +10,20 @@ use common::cli::dir_with;
 use common::{describe, lint_text, lint_texts, positioned};
 use gwctl::lint::{LintOptions, LintRun, lint_paths};
 
-fn lint_file(name: &str) -> LintRun {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// A file of `testdata/real-world/`.
+fn real_world(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/real-world")
-        .join(name);
-    lint_paths(&[path], &LintOptions::default()).expect("lint runs")
+        .join(name)
+}
+
+fn lint_file(name: &str) -> LintRun {
+    lint_paths(&[real_world(name)], &LintOptions::default()).expect("lint runs")
+}
+
+/// The text of a file of `testdata/real-world/`.
+fn text_of(name: &str) -> String {
+    std::fs::read_to_string(real_world(name)).expect("readable")
 }
 
 /// How many findings of rule `code` linting `text` gives.
@@ -59,12 +68,8 @@ fn a_selector_on_the_namespace_name_label_admits_the_named_namespace() {
     let run = lint_file("namespace-name-selector.yaml");
     assert_eq!(findings(&run), Vec::<String>::new());
     // Another namespace is still refused, by the same label.
-    let text = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("testdata/real-world/namespace-name-selector.yaml"),
-    )
-    .unwrap_or_default()
-    .replace("values: [storefront]", "values: [checkout]");
+    let text = text_of("namespace-name-selector.yaml")
+        .replace("values: [storefront]", "values: [checkout]");
     assert_eq!(count_of(&text, "GW203"), 1);
 }
 
@@ -264,10 +269,7 @@ fn catch_all_rules_are_reported_only_under_a_listener_without_hostname() {
     let run = lint_file("catch-all-routes.yaml");
     assert_eq!(findings(&run), Vec::<String>::new());
     // The same route under a listener without a hostname is reported, with the listener.
-    let text = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/real-world/catch-all-routes.yaml"),
-    )
-    .expect("readable");
+    let text = text_of("catch-all-routes.yaml");
     let open = text.replacen("    hostname: shop.example.com\n", "", 1);
     let run = lint_text(&open);
     assert_eq!(
