@@ -91,6 +91,24 @@ impl Model {
         merge::merge(&self.facts, plan, &self.merge_options)
     }
 
+    /// Runs the merge stage over the policies of the namespaces `sees` admits (those the
+    /// controller watches): a policy of another namespace is not there for it, so it supplies
+    /// nothing and has no status.
+    pub fn merge_seen(&self, sees: impl Fn(&str) -> bool) -> merge::Merged<'_> {
+        let seen = |a: &&resolve::Attachment| {
+            self.facts
+                .get(a.policy)
+                .is_none_or(|p| sees(&p.id.namespace))
+        };
+        if self.attachments.iter().all(|a| seen(&a)) {
+            return self.merge();
+        }
+        let attachments: Vec<resolve::Attachment> =
+            self.attachments.iter().filter(seen).cloned().collect();
+        let plan = merge::Plan::whole(&self.facts, &attachments, &self.route_attachments);
+        merge::merge(&self.facts, plan, &self.merge_options)
+    }
+
     /// The predicted policy statuses of a merge, with the run's verdicts marking the policies
     /// that are not accepted.
     pub fn statuses(merged: &merge::Merged<'_>, run: &LintRun) -> Vec<merge::PolicyStatus> {

@@ -95,7 +95,7 @@ impl Sides {
         let global = self.options.config.global_policy_namespace.as_deref();
         let (head_inputs, head_merged) = rayon::join(
             || Inputs::of_run(&head_run, &render_options, global),
-            || head_run.model.as_ref().map(|m| m.merge()),
+            || render::merge(&head_run, &render_options),
         );
         if let Some(gateway) = &render_options.gateway
             && !base_inputs.gateways.contains_key(gateway)

@@ -104,7 +104,8 @@ fn explain_every(
     color: bool,
 ) -> Result<(), u8> {
     let facts = &model.facts;
-    let merged = model.merge();
+    // As render merges: the chart values' discovery selectors leave policies out.
+    let merged = crate::render::merge(run, &Default::default()).unwrap_or_else(|| model.merge());
     let statuses = status_index(&Model::statuses(&merged, run));
     let places = facts
         .iter()
@@ -148,7 +149,8 @@ fn explain_one(
     let Some(&place) = places_of(facts, i, section).first() else {
         return Err(usage_error(&no_section(facts, i, target, &args.namespace)));
     };
-    let merged = model.merge();
+    // As render merges: the chart values' discovery selectors leave policies out.
+    let merged = crate::render::merge(run, &Default::default()).unwrap_or_else(|| model.merge());
     let statuses = status_index(&Model::statuses(&merged, run));
     let explanation = explain(facts, &merged, &statuses, place);
     print_stdout(&render_explanation(&explanation, args.output, color))

@@ -20,7 +20,8 @@ pub(super) fn run(args: &GraphArgs) -> u8 {
     let Some(model) = &run.model else {
         return usage_error("no manifests were read");
     };
-    let merged = model.merge();
+    // As render merges: the chart values' discovery selectors leave policies out.
+    let merged = crate::render::merge(&run, &Default::default()).unwrap_or_else(|| model.merge());
     let graph = build(&run, &merged);
     let selection = Selection {
         gateway,

@@ -60,7 +60,7 @@ impl Side {
         // for no single Gateway as it comes: the side's whole rendering is never in memory as a
         // tree.
         let mut collect = rendered::Collect::default();
-        let merged = run.model.as_ref().map(|m| m.merge());
+        let merged = render::merge(run, options);
         // This side is held while the other is made: its effective map on one thread, the
         // smallest (see `effective::of_merged`).
         let mut side = reduce(run, merged, Some(findings), options, graph, 1, &mut collect);

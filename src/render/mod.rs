@@ -163,8 +163,22 @@ pub fn data_plane(inputs: &Inputs<'_>, gateway: &Object, ai_controller: &str) ->
 
 /// Renders every selected Gateway of a run.
 pub fn render(run: &LintRun, options: &RenderOptions) -> Rendered {
-    let merged = run.model.as_ref().map(|m| m.merge());
+    let merged = merge(run, options);
     render_merged(run, merged.as_ref(), options)
+}
+
+/// The run's merge as the controller makes it: the policies of the namespaces it does not
+/// watch (`discoveryNamespaceSelectors`, from the options or the chart values) are not there
+/// for it.
+pub fn merge<'r>(run: &'r LintRun, options: &RenderOptions) -> Option<Merged<'r>> {
+    let model = run.model.as_ref()?;
+    let options = with_values(run, options);
+    let selectors = &options.discovery_namespace_selectors;
+    if selectors.is_empty() {
+        return Some(model.merge());
+    }
+    let discovery = status::Discovery::new(&model.facts, selectors);
+    Some(model.merge_seen(|namespace| discovery.sees(namespace)))
 }
 
 /// [`render`] with the run's merge already made (`diff` needs it too; merging is not repeated).
@@ -233,7 +247,7 @@ pub fn render_into<'r>(
     let options = &*with_values(run, options);
     // The lookups read no effective policy: made while the merge runs.
     let (merged, lookups) = rayon::join(
-        || run.model.as_ref().map(|m| m.merge()),
+        || merge(run, options),
         || status::Lookups::new(run, options),
     );
     phases.mark("merge");

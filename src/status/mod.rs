@@ -28,6 +28,7 @@ use crate::model::facts::{GATEWAY_API, GATEWAY_API_X, ObjRef};
 use crate::resolve::{Grants, RouteStatus};
 
 pub use context::{Context, Inputs, Lookups, RenderOptions, ReplacedRoute, ValidationLevel};
+pub use discovery::Discovery;
 pub use listeners::{admits, terminates_tls};
 pub use rules::SECOND_DIRECT_RESPONSE;
 pub use tls::{frontend_validation, key_pair_failure};

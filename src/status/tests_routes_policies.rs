@@ -401,3 +401,75 @@ spec:
         "idle"
     );
 }
+
+/// The reason of each policy's Attached condition on Gateway default/gw, by policy key.
+fn attached_reasons(s: &Value) -> Vec<(String, String)> {
+    s["policies"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(policy, status)| {
+            let reason = &status["ancestors"][0]["conditions"][1]["reason"];
+            (policy.clone(), reason.as_str().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_policy_of_a_namespace_the_controller_does_not_watch_is_not_merged() {
+    // The parent route delegates /a to the routes of namespace `team`; each has a policy.
+    let parent = ROUTE.replace(
+        "  - backendRefs: [{name: svc, port: 80}]",
+        "  - matches: [{path: {type: PathPrefix, value: /a}}]
+    backendRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: '*', namespace: team}]",
+    );
+    let child = "
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: child, namespace: team}
+spec:
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /a/1}}]
+    backendRefs: [{name: svc, port: 80}]
+";
+    let policy = |namespace: &str, route: &str, settings: &str| {
+        format!(
+            "apiVersion: gateway.kgateway.dev/v1alpha1\nkind: TrafficPolicy\n\
+             metadata: {{name: tp, namespace: {namespace}}}\n\
+             spec:\n  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: {route}}}]\n\
+             \x20 {settings}"
+        )
+    };
+    let on_parent = policy("default", "route", "timeouts: {request: 5s}");
+    let on_child = policy(
+        "team",
+        "child",
+        "rateLimit: {local: {tokenBucket: {maxTokens: 1, tokensPerFill: 1, fillInterval: 1s}}}",
+    );
+    let docs = [GATEWAY, SERVICE, &parent, child, &on_parent, &on_child].join("\n---\n");
+    let reasons = |selectors: Vec<Value>| {
+        let files = vec![SourceFile::new(0, "test.yaml", docs.clone())];
+        let run = lint_sources(files, &render_options(LintOptions::default()));
+        let options = RenderOptions {
+            gateway: Some(("default".into(), "gw".into())),
+            discovery_namespace_selectors: selectors,
+            ..RenderOptions::default()
+        };
+        let rendered = render(&run, &options);
+        attached_reasons(&rendered.gateways[0].statuses)
+    };
+    let pair = |p: &str, r: &str| (p.to_string(), r.to_string());
+    assert_eq!(
+        reasons(Vec::new()),
+        [
+            pair("TrafficPolicy/default/tp", "Merged"),
+            pair("TrafficPolicy/team/tp", "Merged")
+        ]
+    );
+    // Watching `default` only: the team's policy is not there for the controller.
+    let default_only = json!({"matchLabels": {"kubernetes.io/metadata.name": "default"}});
+    assert_eq!(
+        reasons(vec![default_only]),
+        [pair("TrafficPolicy/default/tp", "Attached")]
+    );
+}
