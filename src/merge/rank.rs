@@ -39,7 +39,17 @@ fn compare(facts: &[Facts], a: &Setting<'_>, b: &Setting<'_>) -> (Ordering, Loss
     if by_level != Ordering::Equal {
         return (by_level, Loss::MoreSpecificLevel);
     }
-    let (ka, kb) = (key(facts, a.source), key(facts, b.source));
+    within_level(facts, a.source, b.source)
+}
+
+/// How two policies of one level compare (Less: `a` first): by weight, age, then name.
+pub fn policy_order(facts: &[Facts], a: usize, b: usize) -> Ordering {
+    within_level(facts, Source::Policy(a), Source::Policy(b)).0
+}
+
+/// How two sources of one level compare, and the rule that decided.
+fn within_level(facts: &[Facts], a: Source, b: Source) -> (Ordering, Loss) {
+    let (ka, kb) = (key(facts, a), key(facts, b));
     let by_weight = kb.weight.cmp(&ka.weight);
     if by_weight != Ordering::Equal {
         return (by_weight, Loss::HeavierWeight);

@@ -139,9 +139,24 @@ impl Group {
 /// policy on each of its rules; a Gateway's also on each of its HTTPS listeners, where the
 /// Gateway's policies and the listener's merge into the listener's own route configuration (an
 /// HTTP listener shares its port's, where the listener's policies apply per virtual host).
-fn judged_at(facts: &[Facts], place: Place, group: Group) -> Vec<(Place, Vec<Group>)> {
+///
+/// A policy that applies per port (a ListenerPolicy) is merged on each listener's port only, the
+/// Gateway's policies with the listener's: it is judged on each listener of its Gateway.
+fn judged_at(
+    facts: &[Facts],
+    place: Place,
+    group: Group,
+    per_port: bool,
+) -> Vec<(Place, Vec<Group>)> {
     let together = vec![Group::Gateway, Group::Listener];
     match place {
+        Place::Gateway(g) if per_port => match &facts[g].spec {
+            Spec::Gateway { listeners, .. } => (0..listeners.len())
+                .map(|li| (Place::Listener(g, li), together.clone()))
+                .collect(),
+            _ => vec![(place, vec![group])],
+        },
+        Place::Listener(..) if per_port => vec![(place, together)],
         Place::Route(r) => match &facts[r].spec {
             Spec::Route(route) if !route.rules.is_empty() => (0..route.rules.len())
                 .map(|i| (Place::Rule(r, i), vec![group]))
@@ -156,6 +171,11 @@ fn judged_at(facts: &[Facts], place: Place, group: Group) -> Vec<(Place, Vec<Gro
         }
         _ => vec![(place, vec![group])],
     }
+}
+
+/// Whether policy `p` applies per port (its settings are merged on each listener).
+fn per_port(facts: &[Facts], p: usize) -> bool {
+    facts.get(p).is_some_and(|f| f.id.kind == "ListenerPolicy")
 }
 
 /// The indexes of a Gateway's HTTPS listeners (none for other objects).
@@ -217,7 +237,7 @@ impl Tally {
         let mut tally = Tally::default();
         for &(place, p, group) in judged.of(objects) {
             let mut state = State::default();
-            for (at, groups) in judged_at(facts, place, group) {
+            for (at, groups) in judged_at(facts, place, group, per_port(facts, p)) {
                 // Delegated rules are judged below, per delegation chain.
                 let own = by_place.get(&at).map(Vec::as_slice).unwrap_or(&[]);
                 let own = own.iter().filter_map(|&i| effective.get(i));

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::Context;
 use super::{duration, typed};
+use crate::merge::rank::policy_order;
 use crate::merge::{Family, Place};
 use crate::model::Object;
 use crate::model::facts::Spec;
@@ -61,6 +62,7 @@ impl<'c> ListenerPolicies<'c> {
             _ => 0,
         };
         places.extend((0..listeners).map(|li| Place::Listener(g, li)));
+        let mut per_port_first: BTreeMap<String, usize> = BTreeMap::new();
         for place in places {
             for e in merged.of(place) {
                 for f in &e.fields {
@@ -81,6 +83,15 @@ impl<'c> ListenerPolicies<'c> {
                         .entry(format!("merge.{namespace}.gateway.kgateway.dev"))
                         .or_default();
                     for k in keys {
+                        if k.starts_with("perPortPolicy[") {
+                            // A port's entries merge into one: the reference names only the
+                            // first policy (by rank) with an entry for the port.
+                            let first = per_port_first.entry(k).or_insert(owner);
+                            if policy_order(&model.facts, owner, *first).is_lt() {
+                                *first = owner;
+                            }
+                            continue;
+                        }
                         let refs = entry.entry(k).or_default();
                         let r = reference(owner);
                         if !refs.contains(&r) {
@@ -88,6 +99,15 @@ impl<'c> ListenerPolicies<'c> {
                         }
                     }
                 }
+            }
+        }
+        if !per_port_first.is_empty() {
+            let entry = out
+                .metadata
+                .entry("merge.ListenerPolicy.gateway.kgateway.dev".to_string())
+                .or_default();
+            for (k, owner) in per_port_first {
+                entry.insert(k, vec![reference(owner)]);
             }
         }
         out
@@ -124,15 +144,16 @@ impl<'c> ListenerPolicies<'c> {
             if e.family != Family::ListenerPolicy {
                 continue;
             }
-            let owner = self.ctx.run.model.as_ref().map(|m| {
-                let id = &m.facts[e.fields.first().map_or(0, |f| f.winner.source.object())].id;
-                format!("{}_{}", id.namespace, id.name)
-            });
-            let mut config = Map::new();
+            // Each setting names the policy that supplies it (a port's entries merge).
             for f in &e.fields {
+                let owner = self.ctx.run.model.as_ref().map(|m| {
+                    let id = &m.facts[f.winner.source.object()].id;
+                    format!("{}_{}", id.namespace, id.name)
+                });
+                let mut config = Map::new();
                 config.insert(f.name.to_string(), f.value());
+                listener_setting(&mut out, &Value::Object(config), &owner.unwrap_or_default());
             }
-            listener_setting(&mut out, &Value::Object(config), &owner.unwrap_or_default());
         }
         out
     }
@@ -461,4 +482,87 @@ fn screaming_snake(s: &str) -> String {
         out.push(c.to_ascii_uppercase());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::resource;
+
+    /// Two ListenerPolicies on one Gateway, each with settings for port 9000: `edge` (first by
+    /// name) limits the buffer there, `tuning` turns on the PROXY protocol there.
+    const DOCS: &str = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{name: a, protocol: HTTP, port: 80}, {name: b, protocol: HTTP, port: 9000}]
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: ListenerPolicy
+metadata: {name: edge, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  default: {proxyProtocol: {}}
+  perPort: [{port: 9000, listener: {perConnectionBufferLimitBytes: 4096}}]
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: ListenerPolicy
+metadata: {name: tuning, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  default: {perConnectionBufferLimitBytes: 2048}
+  perPort: [{port: 9000, listener: {proxyProtocol: {}}}]
+";
+
+    fn stat_prefix(listener: &serde_json::Value) -> &serde_json::Value {
+        &listener["listenerFilters"][0]["typedConfig"]["statPrefix"]
+    }
+
+    #[test]
+    fn a_ports_entries_of_two_policies_merge_and_each_setting_names_its_policy() {
+        let on_port = resource(DOCS, "listener~9000", "filterChains");
+        assert_eq!(on_port["perConnectionBufferLimitBytes"], 4096);
+        assert_eq!(stat_prefix(&on_port), "default_tuning");
+        let by_default = resource(DOCS, "listener~80", "filterChains");
+        assert_eq!(by_default["perConnectionBufferLimitBytes"], 2048);
+        assert_eq!(stat_prefix(&by_default), "default_edge");
+    }
+
+    #[test]
+    fn a_ports_merged_entry_is_credited_to_the_first_policy_with_one() {
+        let listener = resource(DOCS, "listener~9000", "filterChains");
+        let merged =
+            &listener["metadata"]["filterMetadata"]["merge.ListenerPolicy.gateway.kgateway.dev"];
+        let edge = "gateway.kgateway.dev/ListenerPolicy/default/edge";
+        let tuning = "gateway.kgateway.dev/ListenerPolicy/default/tuning";
+        assert_eq!(
+            *merged,
+            json!({
+                "default.perConnectionBufferLimitBytes": [tuning],
+                "default.proxyProtocol": [edge],
+                "perPortPolicy[9000]": [edge],
+            })
+        );
+    }
+
+    #[test]
+    fn policies_merged_on_a_port_are_both_merged() {
+        let run = crate::lint::lint_sources(
+            vec![crate::source::SourceFile::new(
+                0,
+                "test.yaml",
+                DOCS.to_string(),
+            )],
+            &crate::render::render_options(crate::lint::LintOptions::default()),
+        );
+        let rendered = crate::render::render(&run, &Default::default());
+        let policies = &rendered.gateways[0].statuses["policies"];
+        for name in ["edge", "tuning"] {
+            let attached = &policies[format!("ListenerPolicy/default/{name}")]["ancestors"][0]["conditions"]
+                [1];
+            assert_eq!(attached["reason"], "Merged", "{name}");
+        }
+    }
 }
