@@ -256,6 +256,45 @@ spec:
 }
 
 #[test]
+fn a_policy_using_an_extension_whose_grant_cannot_be_known_is_not_refused() {
+    // A fragment: the extension's Service in another namespace, and every ReferenceGrant, are
+    // applied by another team.
+    let fragment = r#"apiVersion: gateway.kgateway.dev/v1alpha1
+kind: GatewayExtension
+metadata: {name: ext, namespace: shop}
+spec:
+  extAuth:
+    httpService:
+      backendRef: {name: authz, namespace: infra, port: 8080}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: auth, namespace: shop}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: web}]
+  extAuth: {extensionRef: {name: ext}}
+"#;
+    assert_eq!(count_of(fragment, "GW208"), 0);
+    // With the Service in the inputs, the missing grant is known: the extension's reference and
+    // the policy using it are both refused.
+    let whole = format!(
+        "{fragment}---\napiVersion: v1\nkind: Service\nmetadata: {{name: authz, namespace: infra}}\nspec: {{ports: [{{port: 8080}}]}}\n"
+    );
+    let run = lint_text(&whole);
+    let refused: Vec<String> = findings(&run)
+        .into_iter()
+        .filter(|f| f.contains("GW208"))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            "7:19 error GW208 reference to Service infra/authz from namespace shop needs a ReferenceGrant in namespace infra",
+            "14:27 error GW208 GatewayExtension shop/ext cannot be used: its reference to Service infra/authz needs a ReferenceGrant in namespace infra, so the controller does not accept this policy",
+        ]
+    );
+}
+
+#[test]
 fn sections_of_kinds_gwctl_does_not_check_are_not_judged() {
     // A BackendTLSPolicy on a mesh ServiceEntry with sectionName: no GW302, no GW304.
     let run = lint_file("mesh-service-entry.yaml");

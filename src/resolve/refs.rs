@@ -282,10 +282,9 @@ fn grant(
     // Neither the target nor any ReferenceGrant is in the inputs (a fragment of what is
     // applied): whether a grant exists is not known, so it is one note (GW212), as for a
     // missing kind.
-    if !ctx.options.strict_refs
-        && !ctx.index.has_kind(group, kind)
-        && !ctx.checkable(GATEWAY_API, "ReferenceGrant", id, r)
-    {
+    if !grant_knowable(ctx, group, kind) {
+        // Counted among the references not checked (one note).
+        ctx.checkable(GATEWAY_API, "ReferenceGrant", id, r);
         return None;
     }
     let message = format!(
@@ -302,6 +301,15 @@ fn grant(
     }
     ctx.out.push(d);
     Some(fail("RefNotPermitted", &message))
+}
+
+/// Whether a reference to a `group`/`kind` object is known to lack a grant when none in the
+/// inputs permits it: with neither an object of that kind nor any ReferenceGrant in the inputs
+/// (a fragment of what is applied) it is not known (`--strict-refs` says it is).
+fn grant_knowable(ctx: &Ctx<'_>, group: &str, kind: &str) -> bool {
+    ctx.options.strict_refs
+        || ctx.index.has_kind(group, kind)
+        || ctx.index.has_kind(GATEWAY_API, "ReferenceGrant")
 }
 
 fn hint(ctx: &Ctx<'_>, group: &str, kind: &str, ns: &str, name: &str) -> String {
@@ -498,16 +506,13 @@ fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &
     let id = &extension.id;
     let refused = extension.refs.iter().find(|b| {
         let t = &b.target;
+        let (group, kind) = (t.group().unwrap_or(""), t.kind().unwrap_or("Service"));
         b.field == RefField::ExtensionBackend
+            && grant_knowable(ctx, group, kind)
             && !ctx.index.grants().permits(
                 b.field,
                 (&id.group, &id.kind, &id.namespace),
-                (
-                    t.group().unwrap_or(""),
-                    t.kind().unwrap_or("Service"),
-                    t.namespace().unwrap_or(&id.namespace),
-                    &t.name,
-                ),
+                (group, kind, t.namespace().unwrap_or(&id.namespace), &t.name),
             )
     });
     let Some(b) = refused else { return };
