@@ -221,6 +221,29 @@ spec: {{}}
 }
 
 #[test]
+fn the_gateway_apis_retired_group_is_an_error() {
+    let run = lint_text(
+        "apiVersion: networking.x-k8s.io/v1alpha1
+kind: HTTPRoute
+metadata: {name: store, namespace: shop}
+spec:
+  rules:
+  - forwardTo: [{serviceName: store, port: 8080}]
+",
+    );
+    assert_eq!(
+        findings(&run),
+        [
+            "1:13 error GW006 API group \"networking.x-k8s.io\" is the Gateway API's group before v0.4.0: no current release serves kind \"HTTPRoute\" in it"
+        ]
+    );
+    // A kind the current group does not have stays another project's, not checked.
+    let other =
+        "apiVersion: networking.x-k8s.io/v1alpha1\nkind: BackendPolicy\nmetadata: {name: b}\n";
+    assert_eq!(findings(&lint_text(other)), Vec::<String>::new());
+}
+
+#[test]
 fn a_grant_is_still_required_where_the_controller_checks_one() {
     // A GatewayExtension's backendRef (a table row that requires a grant) to another namespace.
     let run = lint_text(

@@ -38,7 +38,7 @@ pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts], offset: usize) -> Vec<A
     for (at, f) in facts.iter().enumerate() {
         let i = offset + at;
         let Spec::Policy(p) = &f.spec else { continue };
-        let before = out.len();
+        let (before, told) = (out.len(), ctx.out.len());
         // Whether a target could not be checked (kind absent from the inputs): then "attaches
         // to nothing" is not known either.
         let mut unknown = false;
@@ -49,9 +49,11 @@ pub(super) fn attach(ctx: &mut Ctx<'_>, facts: &[Facts], offset: usize) -> Vec<A
             unknown |= !target_selector(ctx, i, f, s, n, &mut out);
         }
         // Without a Gateway the inputs are a fragment (a policy linted alone): what it attaches
-        // to is elsewhere.
+        // to is elsewhere. A target reported on its own (not found, a missing section) says why
+        // already: "attaches to nothing" would be the same cause twice.
         if out.len() == before
             && !unknown
+            && ctx.out.len() == told
             && ctx.index.has_kind(GATEWAY_API, "Gateway")
             && !referenced_by_route(ctx, f, p)
         {

@@ -52,6 +52,9 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
 /// server has no such group, so the object cannot be applied. `None` otherwise (another
 /// project's group: not checked).
 pub fn mistyped_group(res: &Resource<'_>, registry: &Registry) -> Option<Diagnostic> {
+    if let Some(d) = retired_group(res, registry) {
+        return Some(d);
+    }
     let close = registry
         .groups_with_kind(res.kind)
         .filter(|group| !group.is_empty())
@@ -72,6 +75,41 @@ pub fn mistyped_group(res: &Resource<'_>, registry: &Registry) -> Option<Diagnos
             ),
         )
         .with_help(format!("did you mean API group {:?}?", close.1))
+        .at(res.file, span)
+        .with_resource(Some(res.reference()))
+        .with_path("apiVersion"),
+    )
+}
+
+/// API groups a project served before it moved its kinds to another group, with that group.
+const RETIRED_GROUPS: &[(&str, &str, &str)] = &[(
+    "networking.x-k8s.io",
+    crate::model::facts::GATEWAY_API,
+    "the Gateway API's group before v0.4.0",
+)];
+
+/// The finding for `res` when its group is one its project retired (the Gateway API's
+/// `networking.x-k8s.io`) and the group that replaced it has the kind: no current release
+/// serves it, and the kind's fields changed since.
+fn retired_group(res: &Resource<'_>, registry: &Registry) -> Option<Diagnostic> {
+    let &(_, now, what) = RETIRED_GROUPS.iter().find(|(g, ..)| *g == res.group)?;
+    registry.groups_with_kind(res.kind).find(|g| *g == now)?;
+    let span = res
+        .root
+        .get("apiVersion")
+        .map(|n| n.span)
+        .unwrap_or(res.root.span);
+    Some(
+        Diagnostic::new(
+            rules::GW006,
+            format!(
+                "API group {:?} is {what}: no current release serves kind {:?} in it",
+                res.group, res.kind
+            ),
+        )
+        .with_help(format!(
+            "move it to API group {now:?}; its fields changed since, so check it against that group's kind"
+        ))
         .at(res.file, span)
         .with_resource(Some(res.reference()))
         .with_path("apiVersion"),

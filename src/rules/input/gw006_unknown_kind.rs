@@ -11,7 +11,9 @@ declare_rule! {
         that the object is not checked (it is counted under `notChecked`); pass its \
         CustomResourceDefinition with `--crds` to check it. An apiVersion whose group gwctl does \
         not know, a few letters from a known group that has the kind (`gateway.kgateway.io` for \
-        `gateway.kgateway.dev`), is a typo of the group: an error, with \"did you mean\".",
+        `gateway.kgateway.dev`), is a typo of the group: an error, with \"did you mean\". So is \
+        the Gateway API's group before v0.4.0 (`networking.x-k8s.io`) for a kind the current \
+        group has: no current release serves it.",
     example: Manifest {
         failing: include_str!("gw006_unknown_kind/failing.yaml"),
         fixed: include_str!("gw006_unknown_kind/fixed.yaml"),
