@@ -227,7 +227,10 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
             d = d.with_fix(fix);
         }
         ctx.out.push(d);
-        return Some(fail("BackendNotFound", &message));
+        // The controller looks a backend up by Service and port together: a port the Service
+        // does not have is, in its words, the Service not found.
+        let words = format!("Service {} not found", qualified(ns, &r.name));
+        return Some(fail("BackendNotFound", &words));
     }
     None
 }

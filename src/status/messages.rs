@@ -111,6 +111,9 @@ pub(super) fn controller_message(r: &Rejection, object: Option<Written<'_>>) -> 
             Some(p) if p.starts_with("spec.extProc.") => {
                 "extproc: failed to resolve ExtProc backend: missing reference grant".into()
             }
+            Some(p) if p.starts_with("spec.extAuth.") => {
+                "extauth: failed to resolve ExtAuth backend: missing reference grant".into()
+            }
             Some(p) if p.starts_with("spec.rateLimit.") => {
                 "ratelimit: ratelimit: missing reference grant".into()
             }

@@ -29,6 +29,15 @@ fn a_missing_backend_is_reported_first() {
 }
 
 #[test]
+fn a_port_the_service_does_not_have_is_the_service_not_found() {
+    let route = ROUTE.replace("port: 80}", "port: 8080}");
+    let s = statuses(&[GATEWAY, SERVICE, &route]);
+    let resolved = &s["httpRoutes"]["default/route"]["parents"][0]["conditions"][0];
+    assert_eq!(resolved["reason"], "BackendNotFound");
+    assert_eq!(resolved["message"], "Service default/svc not found");
+}
+
+#[test]
 fn a_rule_naming_a_missing_policy_is_replaced() {
     let route = ROUTE.replace(
         "  - backendRefs: [{name: svc, port: 80}]",
@@ -129,6 +138,11 @@ spec:
 #[test]
 fn a_policy_whose_extension_service_needs_a_grant_is_refused_in_its_plugins_words() {
     let cases = [
+        (
+            "extAuth",
+            "{extensionRef: {name: ext}}",
+            "extauth: failed to resolve ExtAuth backend: missing reference grant",
+        ),
         (
             "extProc",
             "{extensionRef: {name: ext}}",
