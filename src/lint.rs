@@ -235,8 +235,15 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
 }
 
 /// The loaded files that a kustomization among them reads as patches or other inputs, not as
-/// manifests: skipped with a note (files on disk and a git revision's alike).
+/// manifests: skipped with a note (files on disk and a git revision's alike). The others take
+/// the namespace a kustomization including them sets.
 pub fn without_kustomization_inputs(loaded: &mut input::Loaded, limits: &crate::parse::Limits) {
+    let namespaced = kustomize::namespaces(&loaded.kustomizations, limits);
+    if !namespaced.is_empty() {
+        for f in &mut loaded.files {
+            f.namespace = kustomize::namespace_of(&namespaced, &f.name).cloned();
+        }
+    }
     let read = kustomize::read_files(&loaded.kustomizations, limits);
     if read.is_empty() {
         return;
@@ -282,12 +289,9 @@ fn append_crds(run: &mut LintRun, crds: crds::UserCrds) {
     run.unreadable.extend(crds.unreadable);
 }
 
-fn renumbered(f: SourceFile, id: usize) -> SourceFile {
-    if f.id == id {
-        f
-    } else {
-        SourceFile::new(id, f.name, f.text)
-    }
+fn renumbered(mut f: SourceFile, id: usize) -> SourceFile {
+    f.id = id;
+    f
 }
 
 /// Lints source files already in memory (tests, fuzzing, stdin).

@@ -45,6 +45,9 @@ pub struct SourceFile {
     /// Path as given by the user (or `<stdin>`), used in every output format.
     pub name: String,
     pub text: Arc<str>,
+    /// The namespace a kustomization including the file sets on its namespaced objects
+    /// (kustomize's `namespace`), in place of what they write.
+    pub namespace: Option<Arc<str>>,
     /// Shared: a masked copy of the text (same line breaks) reuses it.
     line_starts: LineStarts,
     /// Characters before each multiple of [`CHAR_MARK_STRIDE`] bytes, so that a column is counted
@@ -72,6 +75,7 @@ impl SourceFile {
             char_marks: char_marks(&text),
             line_starts: LineStarts::of(text.as_bytes()),
             text,
+            namespace: None,
         }
     }
 
@@ -85,6 +89,7 @@ impl SourceFile {
             // A masked value may have other characters than the original: counted afresh.
             char_marks: char_marks(&text),
             text,
+            namespace: self.namespace.clone(),
             line_starts: self.line_starts.clone(),
         }
     }

@@ -68,6 +68,64 @@ pub(super) fn normalised(path: &Path) -> PathBuf {
     out
 }
 
+/// A namespace a kustomization sets (its `namespace`) on the namespaced objects it builds: those
+/// of a file its `resources` name, or of every file under a directory they name (built by that
+/// directory's own kustomization).
+pub(super) struct Namespaced {
+    /// The file or directory, as the load stage names files (normalised).
+    pub path: PathBuf,
+    /// How deep the kustomization's directory is: the outermost kustomization sets the
+    /// namespace last, so its own wins.
+    pub depth: usize,
+    pub namespace: std::sync::Arc<str>,
+}
+
+/// What the kustomizations' `namespace` fields set, and on which files.
+pub(super) fn namespaces(kustomizations: &[SourceFile], limits: &Limits) -> Vec<Namespaced> {
+    let mut out = Vec::new();
+    for k in kustomizations {
+        let dir = Path::new(&k.name).parent().unwrap_or(Path::new(""));
+        for doc in parse::parse_file(k, limits).documents {
+            let root = &doc.root;
+            let Some(namespace) = root.get("namespace").and_then(Node::as_str) else {
+                continue;
+            };
+            if namespace.is_empty() {
+                continue;
+            }
+            let namespace: std::sync::Arc<str> = namespace.into();
+            for key in ["resources", "bases"] {
+                let Some(Value::Seq(items)) = root.get(key).map(|n| &n.value) else {
+                    continue;
+                };
+                // A remote resource (a URL, a git repository) is no file here.
+                let local = items.iter().filter_map(Node::as_str).filter(|p| {
+                    !p.contains("://") && !p.contains("?ref=") && !p.starts_with("github.com/")
+                });
+                out.extend(local.map(|p| Namespaced {
+                    path: normalised(&dir.join(p)),
+                    depth: dir.components().count(),
+                    namespace: std::sync::Arc::clone(&namespace),
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// The namespace the kustomizations set on the objects of the file named `name`, if any.
+pub(super) fn namespace_of<'n>(
+    namespaced: &'n [Namespaced],
+    name: &str,
+) -> Option<&'n std::sync::Arc<str>> {
+    let path = normalised(Path::new(name));
+    namespaced
+        .iter()
+        .filter(|n| path.starts_with(&n.path))
+        .min_by_key(|n| n.depth)
+        .map(|n| &n.namespace)
+}
+
 /// The relative paths a kustomization names of files that are not manifests, with what each is.
 fn references(root: &Node) -> Vec<(&str, &'static str)> {
     let items = |key: &str| match root.get(key).map(|n| &n.value) {

@@ -32,7 +32,7 @@ enum State {
     /// The first run is to come: it keeps the results of the wanted files, whose texts it
     /// compares its own with (by id). They are let go after: the second run reads its files
     /// again rather than hold them while the first renders.
-    Keeping(Vec<Arc<str>>),
+    Keeping(Vec<(Arc<str>, Option<Arc<str>>)>),
     /// The first run kept these (by file id), for the second to take.
     Giving(Vec<Option<KeptFile>>),
 }
@@ -92,12 +92,13 @@ pub fn drop_aside<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new().spawn(move || drop(value));
 }
 
-/// A digest of a file's text: the second run's files are compared with the texts the first
+/// A digest of a file's text (and the namespace a kustomization gives it): the second run's files are compared with the texts the first
 /// compared its own with by it (64 bits of SipHash: two texts that differ collide once in
 /// 2^64).
-fn digest(text: &str) -> u64 {
+fn digest(file: &SourceFile) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
-    text.hash(&mut h);
+    file.text.hash(&mut h);
+    file.namespace.hash(&mut h);
     h.finish()
 }
 
@@ -105,9 +106,12 @@ impl Reuse {
     /// For a second run over `files` (their texts shared, not copied).
     pub fn for_files(files: &[SourceFile]) -> Reuse {
         Reuse {
-            wanted: files.par_iter().map(|f| digest(&f.text)).collect(),
+            wanted: files.par_iter().map(digest).collect(),
             state: Mutex::new(State::Keeping(
-                files.iter().map(|f| Arc::clone(&f.text)).collect(),
+                files
+                    .iter()
+                    .map(|f| (Arc::clone(&f.text), f.namespace.clone()))
+                    .collect(),
             )),
             taken: AtomicUsize::new(0),
             documents_taken: AtomicUsize::new(0),
@@ -160,7 +164,7 @@ impl Reuse {
     }
 
     fn wanted(&self, f: &SourceFile) -> bool {
-        self.wanted.get(f.id) == Some(&digest(&f.text))
+        self.wanted.get(f.id) == Some(&digest(f))
     }
 
     /// The per-file pass of a run: the first run's keeps a copy of the wanted files' results
@@ -208,25 +212,28 @@ impl Reuse {
     fn keeping(
         &self,
         files: &[SourceFile],
-        texts: &[Arc<str>],
+        texts: &[(Arc<str>, Option<Arc<str>>)],
         options: &LintOptions,
         collect_secrets: bool,
     ) -> (Vec<FileResult>, Vec<Option<KeptFile>>) {
         let registry = registry_of(options);
         let linted: Vec<(FileResult, Option<KeptFile>)> = files
             .par_iter()
-            .map(|f| match texts.get(f.id) {
-                Some(other) if **other == *f.text => {
-                    let r = lint_file(f, registry, options, collect_secrets);
-                    let kept = Kept::of(collect_secrets, &r);
-                    (r, Some(KeptFile::Whole(kept)))
-                }
-                Some(other) => {
-                    let (r, kept) = lint_keeping(f, other, registry, options, collect_secrets);
-                    (r, kept.map(KeptFile::Documents))
-                }
-                None => (lint_file(f, registry, options, collect_secrets), None),
-            })
+            // A file a kustomization gives another namespace has other objects.
+            .map(
+                |f| match texts.get(f.id).filter(|(_, ns)| *ns == f.namespace) {
+                    Some((other, _)) if **other == *f.text => {
+                        let r = lint_file(f, registry, options, collect_secrets);
+                        let kept = Kept::of(collect_secrets, &r);
+                        (r, Some(KeptFile::Whole(kept)))
+                    }
+                    Some((other, _)) => {
+                        let (r, kept) = lint_keeping(f, other, registry, options, collect_secrets);
+                        (r, kept.map(KeptFile::Documents))
+                    }
+                    None => (lint_file(f, registry, options, collect_secrets), None),
+                },
+            )
             .collect();
         let mut kept: Vec<Option<KeptFile>> = (0..self.wanted.len()).map(|_| None).collect();
         let mut results = Vec::with_capacity(linted.len());

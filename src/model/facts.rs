@@ -257,7 +257,23 @@ pub struct InlinePolicies {
     pub sections: Vec<(String, Vec<(String, serde_json::Value)>)>,
 }
 
-const CLUSTER_SCOPED: &[&str] = &["Namespace", "GatewayClass", "ClusterRole", "Node"];
+/// Kinds without a namespace (those gwctl may meet beside gateway manifests).
+pub const CLUSTER_SCOPED: &[&str] = &[
+    "Namespace",
+    "GatewayClass",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "Node",
+    "CustomResourceDefinition",
+    "PersistentVolume",
+    "StorageClass",
+    "PriorityClass",
+    "IngressClass",
+    "ValidatingWebhookConfiguration",
+    "MutatingWebhookConfiguration",
+    "APIService",
+    "ClusterIssuer",
+];
 
 pub(crate) fn s(node: Option<&Node>) -> Option<String> {
     node.and_then(Node::as_str).map(str::to_string)

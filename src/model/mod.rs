@@ -143,7 +143,11 @@ fn classify<'a>(
         version,
         kind,
         name: meta_str("name"),
-        namespace: meta_str("namespace"),
+        namespace: source
+            .namespace
+            .as_deref()
+            .filter(|_| !facts::CLUSTER_SCOPED.contains(&kind))
+            .or_else(|| meta_str("namespace")),
         path_prefix_index: index,
     });
 }
