@@ -150,7 +150,7 @@ pub(super) fn load_config(explicit: Option<&Path>) -> Result<Config, u8> {
         }
         Err(ConfigError::Invalid { file, diagnostics }) => {
             let run = LintRun {
-                files: vec![file],
+                files: vec![*file],
                 diagnostics,
                 ..LintRun::default()
             };

@@ -29,7 +29,7 @@ pub enum ConfigError {
     Unreadable(String),
     /// The file has findings; `file` is its text for the report.
     Invalid {
-        file: SourceFile,
+        file: Box<SourceFile>,
         diagnostics: Vec<Diagnostic>,
     },
 }
@@ -58,7 +58,10 @@ pub fn load_file(path: &Path) -> Result<Config, ConfigError> {
             config.path = Some(path.to_path_buf());
             Ok(config)
         }
-        Err(diagnostics) => Err(ConfigError::Invalid { file, diagnostics }),
+        Err(diagnostics) => Err(ConfigError::Invalid {
+            file: Box::new(file),
+            diagnostics,
+        }),
     }
 }
 
