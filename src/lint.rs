@@ -236,12 +236,16 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
 
 /// The loaded files that a kustomization among them reads as patches or other inputs, not as
 /// manifests: skipped with a note (files on disk and a git revision's alike). The others take
-/// the namespace a kustomization including them sets.
+/// the namespace a kustomization including them sets, or a Flux Kustomization applying them.
 pub fn without_kustomization_inputs(loaded: &mut input::Loaded, limits: &crate::parse::Limits) {
     let namespaced = kustomize::namespaces(&loaded.kustomizations, limits);
-    if !namespaced.is_empty() {
+    let targeted = kustomize::flux_targets(&loaded.files, limits);
+    if !namespaced.is_empty() || !targeted.is_empty() {
         for f in &mut loaded.files {
-            f.namespace = kustomize::namespace_of(&namespaced, &f.name).cloned();
+            // Flux sets its target namespace over what kustomize built.
+            let namespace = kustomize::target_of(&targeted, &f.name)
+                .or_else(|| kustomize::namespace_of(&namespaced, &f.name));
+            f.namespace = namespace.cloned();
         }
     }
     let read = kustomize::read_files(&loaded.kustomizations, limits);

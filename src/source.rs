@@ -45,8 +45,9 @@ pub struct SourceFile {
     /// Path as given by the user (or `<stdin>`), used in every output format.
     pub name: String,
     pub text: Arc<str>,
-    /// The namespace a kustomization including the file sets on its namespaced objects
-    /// (kustomize's `namespace`), in place of what they write.
+    /// The namespace a kustomization including the file (kustomize's `namespace`) or a Flux
+    /// Kustomization applying it (`targetNamespace`) sets on its namespaced objects, in place of
+    /// what they write.
     pub namespace: Option<Arc<str>>,
     /// Shared: a masked copy of the text (same line breaks) reuses it.
     line_starts: LineStarts,

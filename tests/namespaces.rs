@@ -79,3 +79,34 @@ resources: [gateway.yaml]
         ["GW201 parentRef names Gateway network/edge which is not in the inputs"]
     );
 }
+
+#[test]
+fn a_flux_kustomization_sets_its_target_namespace_on_what_it_applies() {
+    let flux = "apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: edge, namespace: flux-system}
+spec:
+  path: ./apps/network/edge/app
+  targetNamespace: network
+  sourceRef: {kind: GitRepository, name: flux-system}
+";
+    // Flux's target namespace wins over the kustomization's own.
+    let kustomization = "namespace: other\nresources: [gateway.yaml]\n";
+    let files = [
+        ("apps/network/edge/ks.yaml", flux),
+        ("apps/network/edge/app/kustomization.yaml", kustomization),
+        ("apps/network/edge/app/gateway.yaml", GATEWAY),
+        ("apps/web/route.yaml", ROUTE),
+    ];
+    assert_eq!(findings(&files), Vec::<String>::new());
+    // Another directory is not applied by it.
+    let files = [
+        ("apps/network/edge/ks.yaml", flux),
+        ("apps/network/other/app/gateway.yaml", GATEWAY),
+        ("apps/web/route.yaml", ROUTE),
+    ];
+    assert_eq!(
+        findings(&files),
+        ["GW201 parentRef names Gateway network/edge which is not in the inputs"]
+    );
+}

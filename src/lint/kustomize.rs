@@ -126,6 +126,72 @@ pub(super) fn namespace_of<'n>(
         .map(|n| &n.namespace)
 }
 
+/// The group of Flux's Kustomization, which applies what kustomize builds from a directory.
+const FLUX_GROUP: &str = "kustomize.toolkit.fluxcd.io";
+
+/// A Flux Kustomization's `targetNamespace`, with its `path`: Flux sets the namespace on every
+/// namespaced object it applies from that directory, over what kustomize set.
+pub(super) struct Targeted {
+    /// `spec.path`, relative to the root of the Kustomization's source (a repository), without
+    /// its leading `./` and trailing `/`.
+    path: String,
+    pub namespace: std::sync::Arc<str>,
+}
+
+impl Targeted {
+    /// Whether the file named `name` is under the directory: its path has one ending in `path`
+    /// (the source's root is not known here).
+    fn includes(&self, name: &str) -> bool {
+        let name = normalised(Path::new(name));
+        let name = name.to_string_lossy();
+        let (under, inside) = (format!("{}/", self.path), format!("/{}/", self.path));
+        name.starts_with(&under) || name.contains(&inside)
+    }
+}
+
+/// The Flux Kustomizations among the manifests that set a target namespace.
+pub(super) fn flux_targets(files: &[SourceFile], limits: &Limits) -> Vec<Targeted> {
+    use rayon::prelude::*;
+    let with_flux: Vec<&SourceFile> = files
+        .par_iter()
+        .filter(|f| f.text.contains(FLUX_GROUP))
+        .collect();
+    let mut out = Vec::new();
+    for f in with_flux {
+        for doc in parse::parse_file(f, limits).documents {
+            let root = &doc.root;
+            let field = |key: &str| root.get("spec")?.get(key)?.as_str();
+            let flux = root
+                .get("apiVersion")
+                .and_then(Node::as_str)
+                .is_some_and(|v| v.starts_with(&format!("{FLUX_GROUP}/")))
+                && root.get("kind").and_then(Node::as_str) == Some("Kustomization");
+            let (Some(path), Some(namespace)) = (field("path"), field("targetNamespace")) else {
+                continue;
+            };
+            let path = path.trim_start_matches("./").trim_end_matches('/');
+            if flux && !path.is_empty() && !namespace.is_empty() {
+                out.push(Targeted {
+                    path: path.to_string(),
+                    namespace: namespace.into(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The namespace Flux sets on the objects of the file named `name`, if any.
+pub(super) fn target_of<'t>(
+    targets: &'t [Targeted],
+    name: &str,
+) -> Option<&'t std::sync::Arc<str>> {
+    targets
+        .iter()
+        .find(|t| t.includes(name))
+        .map(|t| &t.namespace)
+}
+
 /// The relative paths a kustomization names of files that are not manifests, with what each is.
 fn references(root: &Node) -> Vec<(&str, &'static str)> {
     let items = |key: &str| match root.get(key).map(|n| &n.value) {
