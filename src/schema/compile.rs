@@ -77,6 +77,8 @@ pub enum ValueFormat {
     HeaderName,
     Duration,
     Quantity,
+    /// A quantity that counts bytes (a milli suffix is a fraction of a byte).
+    ByteSize,
     Jwks,
     Htpasswd,
     /// A transformation template of the proxy data plane (Jinja syntax).
@@ -84,12 +86,13 @@ pub enum ValueFormat {
 }
 
 impl ValueFormat {
-    pub const ALL: [ValueFormat; 8] = [
+    pub const ALL: [ValueFormat; 9] = [
         ValueFormat::CelExpression,
         ValueFormat::Regex,
         ValueFormat::HeaderName,
         ValueFormat::Duration,
         ValueFormat::Quantity,
+        ValueFormat::ByteSize,
         ValueFormat::Jwks,
         ValueFormat::Htpasswd,
         ValueFormat::Template,
@@ -103,6 +106,7 @@ impl ValueFormat {
             ValueFormat::HeaderName => "header-name",
             ValueFormat::Duration => "duration",
             ValueFormat::Quantity => "quantity",
+            ValueFormat::ByteSize => "byte-size",
             ValueFormat::Jwks => "jwks",
             ValueFormat::Htpasswd => "htpasswd",
             ValueFormat::Template => "template",

@@ -27,6 +27,7 @@ mod cel_rules;
 pub mod chart_values;
 mod combinators;
 mod formats;
+mod listener_protocols;
 mod lists;
 mod messages;
 mod metadata;
@@ -70,6 +71,7 @@ pub fn validate_resource_with(
     w.walk_root(resource.root, &schema.schema.root);
     let mut out = w.out;
     out.extend(tls_files::check(resource));
+    out.extend(listener_protocols::check(resource));
     out
 }
 

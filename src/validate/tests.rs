@@ -440,3 +440,27 @@ spec:
 ";
     assert_eq!(lint(yaml), Vec::<String>::new());
 }
+
+#[test]
+fn a_listener_protocol_the_gateway_api_reserves_is_reported() {
+    let gateway = |protocols: &[&str]| {
+        let listeners: Vec<String> = protocols
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("  - {{name: l{i}, protocol: {p}, port: {}}}", 8000 + i))
+            .collect();
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {{name: gw}}\nspec:\n  gatewayClassName: c\n  listeners:\n{}\n",
+            listeners.join("\n")
+        )
+    };
+    let ok = ["HTTP", "HTTPS", "TCP", "UDP", "example.com/h3"];
+    assert_eq!(lint(&gateway(&ok)), Vec::<String>::new());
+    assert_eq!(
+        lint(&gateway(&["GRPC", "https"])),
+        [
+            "7:26 GW128 protocol \"GRPC\" is neither a Gateway API protocol (HTTP, HTTPS, TLS, TCP, UDP) nor domain-prefixed: no implementation accepts the listener [serve gRPC and HTTP/2 with protocol HTTP or HTTPS (GRPCRoutes attach there); an implementation's own protocol is domain-prefixed]",
+            "8:26 GW128 protocol \"https\" is neither a Gateway API protocol (HTTP, HTTPS, TLS, TCP, UDP) nor domain-prefixed: no implementation accepts the listener [protocol names are case-sensitive: write HTTPS]",
+        ]
+    );
+}

@@ -29,4 +29,6 @@ family! {
     gw125_chart_values_conflict => GW125,
     gw126_xds_tls_secret_missing => GW126,
     gw127_invalid_template => GW127,
+    gw128_reserved_listener_protocol => GW128,
+    gw129_byte_size_in_milli => GW129,
 }

@@ -87,6 +87,7 @@ pub(crate) fn check_with(
         ValueFormat::HeaderName => scalars::header_name(text),
         ValueFormat::Duration => scalars::duration(text),
         ValueFormat::Quantity => scalars::quantity(text),
+        ValueFormat::ByteSize => scalars::byte_size(text),
         ValueFormat::Jwks => jwks::check(text),
         ValueFormat::Htpasswd => htpasswd::check(text),
         ValueFormat::Template => template::check(text),

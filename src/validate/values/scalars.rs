@@ -223,6 +223,32 @@ pub(crate) fn quantity(text: &str) -> Vec<Finding> {
     )]
 }
 
+/// A quantity counting bytes: a valid quantity, and no milli suffix (`100m` is a tenth of a
+/// byte, where `100Mi` or `100M` was meant).
+pub(crate) fn byte_size(text: &str) -> Vec<Finding> {
+    let invalid = quantity(text);
+    if !invalid.is_empty() {
+        return invalid;
+    }
+    let Some(number) = text.strip_suffix('m') else {
+        return Vec::new();
+    };
+    let at = number.len();
+    vec![
+        Finding::new(
+            rules::GW129,
+            format!(
+                "{} is {number} thousandths of a byte: the suffix m means milli",
+                go_quote(text)
+            ),
+            Some(at..at + 1),
+        )
+        .with_help(format!(
+            "write {number}Mi for mebibytes or {number}M for megabytes"
+        )),
+    ]
+}
+
 fn quantity_error(s: &str) -> Option<&'static str> {
     if s.is_empty() {
         return Some(QUANTITY_FORMAT);

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use super::{check, scalars};
+use crate::rules;
 use crate::schema::compile::ValueFormat;
 
 /// A CRD with one field per `x-gwctl-format`.
@@ -264,6 +265,23 @@ fn quantities_follow_kubernetes() {
     for bad in ["", "1Gib", "1e", "1Gi1", "1.2.3", "1MB"] {
         assert_eq!(check(ValueFormat::Quantity, bad).len(), 1, "{bad}");
     }
+}
+
+#[test]
+fn a_byte_size_in_milli_is_a_fraction_of_a_byte() {
+    let milli = check(ValueFormat::ByteSize, "100m");
+    assert_eq!(milli.len(), 1);
+    assert_eq!(milli[0].code, rules::GW129);
+    assert_eq!(
+        milli[0].message,
+        r#""100m" is 100 thousandths of a byte: the suffix m means milli"#
+    );
+    assert_eq!(milli[0].range, Some(3..4));
+    for ok in ["100Mi", "100M", "1024", "0"] {
+        assert_eq!(check(ValueFormat::ByteSize, ok), vec![], "{ok}");
+    }
+    // An invalid quantity is that, not a milli one.
+    assert_eq!(check(ValueFormat::ByteSize, "1MB")[0].code, rules::GW121);
 }
 
 #[test]
