@@ -11,6 +11,10 @@ use crate::rules;
 /// The Gateway API's protocols; an implementation's own is domain-prefixed.
 const PROTOCOLS: &[&str] = &["HTTP", "HTTPS", "TLS", "TCP", "UDP"];
 
+/// Un-prefixed protocols that implementations serve all the same: Istio's ambient mesh (and the
+/// AI data plane with it) carries HBONE on its east-west Gateways.
+const SERVED_ANYWAY: &[&str] = &["HBONE"];
+
 /// The findings on the listeners of a Gateway or a listener set.
 pub(super) fn check(resource: &Resource<'_>) -> Vec<Diagnostic> {
     let listener_kind = match resource.group {
@@ -40,7 +44,11 @@ pub(super) fn check(resource: &Resource<'_>) -> Vec<Diagnostic> {
         let Some(protocol) = node.as_str() else {
             continue;
         };
-        if protocol.is_empty() || protocol.contains('/') || PROTOCOLS.contains(&protocol) {
+        if protocol.is_empty()
+            || protocol.contains('/')
+            || PROTOCOLS.contains(&protocol)
+            || SERVED_ANYWAY.contains(&protocol)
+        {
             continue;
         }
         let help = match PROTOCOLS

@@ -27,6 +27,7 @@ mod cel_rules;
 pub mod chart_values;
 mod combinators;
 mod formats;
+mod htpasswd_secret;
 mod listener_protocols;
 mod lists;
 mod messages;
@@ -72,6 +73,7 @@ pub fn validate_resource_with(
     let mut out = w.out;
     out.extend(tls_files::check(resource));
     out.extend(listener_protocols::check(resource));
+    out.extend(htpasswd_secret::check(resource));
     out
 }
 

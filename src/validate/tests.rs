@@ -454,7 +454,7 @@ fn a_listener_protocol_the_gateway_api_reserves_is_reported() {
             listeners.join("\n")
         )
     };
-    let ok = ["HTTP", "HTTPS", "TCP", "UDP", "example.com/h3"];
+    let ok = ["HTTP", "HTTPS", "TCP", "UDP", "example.com/h3", "HBONE"];
     assert_eq!(lint(&gateway(&ok)), Vec::<String>::new());
     assert_eq!(
         lint(&gateway(&["GRPC", "https"])),
@@ -462,5 +462,36 @@ fn a_listener_protocol_the_gateway_api_reserves_is_reported() {
             "7:26 GW128 protocol \"GRPC\" is neither a Gateway API protocol (HTTP, HTTPS, TLS, TCP, UDP) nor domain-prefixed: no implementation accepts the listener [serve gRPC and HTTP/2 with protocol HTTP or HTTPS (GRPCRoutes attach there); an implementation's own protocol is domain-prefixed]",
             "8:26 GW128 protocol \"https\" is neither a Gateway API protocol (HTTP, HTTPS, TLS, TCP, UDP) nor domain-prefixed: no implementation accepts the listener [protocol names are case-sensitive: write HTTPS]",
         ]
+    );
+}
+
+#[test]
+fn the_htpasswd_file_of_a_secret_is_checked_line_by_line() {
+    let secret =
+        |data: &str| format!("apiVersion: v1\nkind: Secret\nmetadata: {{name: creds}}\n{data}\n");
+    let good = "stringData:\n  .htpasswd: |\n    alice:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\n    bob:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=";
+    assert_eq!(lint(&secret(good)), Vec::<String>::new());
+    let escaped = "stringData:\n  .htpasswd: alice:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\\nbob:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=";
+    assert_eq!(
+        lint(&secret(escaped)),
+        [
+            "5:14 GW124 stringData[.htpasswd]: htpasswd hash of user \"alice\" is not a well-formed {SHA} hash [the value holds a backslash and an n, not a line break (YAML turns \\n into one only in double quotes): write the lines in a block scalar (|)]"
+        ]
+    );
+    // base64 of "carol:secret\n": a plain-text password, reported at the encoded value.
+    let encoded = format!(
+        "data:\n  .htpasswd: {}",
+        crate::base64::encode(b"carol:secret\n")
+    );
+    assert_eq!(
+        lint(&secret(&encoded)),
+        [
+            "5:14 GW124 data[.htpasswd]: htpasswd hash of user \"carol\" is in no known scheme (a plain-text password?); use {SHA}, $apr1$, bcrypt ($2y$), $5$/$6$ or crypt"
+        ]
+    );
+    // Another key is not an htpasswd file.
+    assert_eq!(
+        lint(&secret("stringData:\n  password: carol:secret")),
+        Vec::<String>::new()
     );
 }

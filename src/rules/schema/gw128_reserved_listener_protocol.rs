@@ -8,7 +8,8 @@ declare_rule! {
         domain-prefixed (`example.com/my-protocol`). The CRD's pattern lets any name through, but \
         no implementation serves an un-prefixed name outside the five (`HTTP2`, `GRPC`, `h2c`): \
         the listener is not accepted (UnsupportedProtocol) and no route attaches to it. gRPC is \
-        served by GRPCRoutes on an HTTP or HTTPS listener.",
+        served by GRPCRoutes on an HTTP or HTTPS listener. HBONE, which Istio's ambient mesh \
+        serves on its east-west Gateways, is not reported.",
     example: Manifest {
         failing: include_str!("gw128_reserved_listener_protocol/failing.yaml"),
         fixed: include_str!("gw128_reserved_listener_protocol/fixed.yaml"),
