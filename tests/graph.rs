@@ -117,7 +117,8 @@ fn sets_hold_the_edges_they_are_for() {
         && e.to.section == "primary"));
 }
 
-/// Error counts come from the findings' objects: the quickstart's misspelt policy has two.
+/// Error counts come from the findings' objects: the quickstart's misspelt policy has one, and
+/// a second misspelt target gives it two.
 #[test]
 fn error_counts_per_node() {
     let g = graph_of(&[testdata("quickstart")]);
@@ -129,8 +130,20 @@ fn error_counts_per_node() {
         .collect();
     assert_eq!(
         errors,
-        BTreeMap::from([("checkout", 1), ("checkout-retries", 2)])
+        BTreeMap::from([("checkout", 1), ("checkout-retries", 1)])
     );
+    let dir = tempfile::tempdir().expect("temp dir");
+    for f in ["gateway.yaml", "routes.yaml", "policies.yaml"] {
+        let text = std::fs::read_to_string(testdata("quickstart").join(f)).expect("readable");
+        let text = text.replace(
+            "    name: checkuot\n",
+            "    name: checkuot\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: chekout\n",
+        );
+        std::fs::write(dir.path().join(f), text).expect("written");
+    }
+    let g = graph_of(&[dir.path().to_path_buf()]);
+    let retries = g.nodes.iter().find(|n| n.id.name == "checkout-retries");
+    assert_eq!(retries.map(|n| n.errors), Some(2));
 }
 
 // ---- DOT read back -------------------------------------------------------------------------

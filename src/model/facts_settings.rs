@@ -98,6 +98,24 @@ pub struct BackendSettings {
     pub hosts: Vec<(Box<str>, i64)>,
     /// `spec.dynamicForwardProxy.enableTls` is `true`.
     pub forward_proxy_tls: bool,
+    /// `spec.cloud`: the cloud function the Backend invokes.
+    pub cloud: Option<Box<CloudFunction>>,
+}
+
+/// A Backend's `spec.cloud`, as render reads it (defaults left to render).
+#[derive(Debug, Clone, Default)]
+pub struct CloudFunction {
+    pub account_id: Box<str>,
+    pub region: Option<Box<str>>,
+    pub function_name: Box<str>,
+    pub qualifier: Option<Box<str>>,
+    pub endpoint_url: Option<Box<str>>,
+    /// `function.invocationMode: Async`.
+    pub asynchronous: bool,
+    /// `function.payloadTransformMode: None`: the request is sent as it is.
+    pub payload_passthrough: bool,
+    /// `auth.secretRef.name`, with `auth.type: Secret`.
+    pub secret: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -282,6 +300,24 @@ fn backend(spec: Option<&Node>, secrets: &Sensitive) -> BackendSettings {
         forward_proxy_tls: field(field(spec, "dynamicForwardProxy"), "enableTls")
             .and_then(|n| secrets.json(n).as_bool())
             == Some(true),
+        cloud: field(spec, "cloud").map(|c| Box::new(cloud(c))),
+    }
+}
+
+fn cloud(cloud: &Node) -> CloudFunction {
+    let function = field(Some(cloud), "function");
+    let auth = field(Some(cloud), "auth");
+    let by_secret = text(field(auth, "type")).as_deref() == Some("Secret");
+    CloudFunction {
+        account_id: text(field(Some(cloud), "accountId")).unwrap_or_default(),
+        region: text(field(Some(cloud), "region")),
+        function_name: text(field(function, "functionName")).unwrap_or_default(),
+        qualifier: text(field(function, "qualifier")),
+        endpoint_url: text(field(function, "endpointURL")),
+        asynchronous: text(field(function, "invocationMode")).as_deref() == Some("Async"),
+        payload_passthrough: text(field(function, "payloadTransformMode")).as_deref()
+            == Some("None"),
+        secret: text(field(field(auth, "secretRef"), "name")).filter(|_| by_secret),
     }
 }
 

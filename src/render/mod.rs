@@ -103,6 +103,28 @@ pub fn secret_data(value: &str) -> Option<String> {
     Some(String::from_utf8(bytes).unwrap_or_else(|e| crate::secrets::digest_bytes(e.as_bytes())))
 }
 
+/// Entry `key` of the Secret `namespace/name`, as the model keeps it: every Secret value is
+/// secret, so this is its digest (see [`secret_data`]). `None` when the Secret or the entry is
+/// missing or not base64.
+pub(crate) fn secret_text(
+    ctx: &Context<'_>,
+    namespace: &str,
+    name: &str,
+    key: &str,
+) -> Option<String> {
+    let secret = ctx.inputs.get("", "Secret", namespace, name)?;
+    // The render-only facts keep a Secret's data (render keeps no JSON of it).
+    let Some(crate::model::facts_settings::Settings::Secret { data, string_data }) =
+        ctx.inputs.facts_at(secret)?.settings.as_deref()
+    else {
+        return None;
+    };
+    if let Some(data) = data[key].as_str() {
+        return secret_data(data);
+    }
+    string_data[key].as_str().map(str::to_string)
+}
+
 /// The lint options a render needs on top of the caller's. The inputs are all the controller
 /// would see, so a reference to a kind absent from them is a missing object (`--strict-refs`):
 /// the predicted statuses say so, as the controller would.

@@ -182,7 +182,15 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
         let Some(settings) = settings::backend(ctx, b) else {
             continue;
         };
-        if let Some((name, mut value)) = backend_cluster(b, settings) {
+        let made = match &settings.cloud {
+            Some(cloud) if settings.kind.as_deref() == Some("Cloud") => {
+                cluster_name(GATEWAY_GROUP, "Backend", &b.id.namespace, &b.id.name, 0).and_then(
+                    |name| Some((name.clone(), super::cloud::cluster(ctx, b, &name, cloud)?)),
+                )
+            }
+            _ => backend_cluster(b, settings),
+        };
+        if let Some((name, mut value)) = made {
             if backend_config::rejected(ctx, b, None) {
                 out.insert(name.clone(), backend_config::without_endpoints(&name));
                 continue;

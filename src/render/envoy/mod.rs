@@ -12,6 +12,7 @@
 
 mod backend_config;
 mod backend_tls;
+mod cloud;
 mod clusters;
 mod entries;
 mod filters;
