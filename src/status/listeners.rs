@@ -47,6 +47,9 @@ struct Listener<'v> {
     attached_routes: usize,
     /// On a port the proxy serves itself: the controller finds it first, as a conflict.
     reserved_port: bool,
+    /// A TCP or TLS listener without routes: not programmed, unless another TCP or TLS listener
+    /// on its port has routes (the port is programmed then).
+    no_routes: bool,
 }
 
 impl Listener<'_> {
@@ -211,6 +214,7 @@ fn listener<'v>(
         supported_kinds: Vec::new(),
         attached_routes: routes.len(),
         reserved_port: false,
+        no_routes: false,
     };
     if let Some(message) = replacing_policy(lookup, owner, name) {
         l.accepted = Some(Failure::new(REPLACED, message));
@@ -241,6 +245,7 @@ fn listener<'v>(
         l.programmed = Some(Failure::new("Invalid", f.message));
     }
     if matches!(protocol, "TCP" | "TLS") && l.attached_routes == 0 && l.programmed.is_none() {
+        l.no_routes = true;
         l.programmed = Some(Failure::new("Invalid", NO_ROUTES));
     }
     l
@@ -414,6 +419,7 @@ pub(super) fn gateway_statuses(
             all.extend(ls.iter_mut().flatten());
         }
         mark_conflicts(&mut all);
+        programmed_ports(&mut all);
     }
     let any_set = of_sets.iter().any(|(_, ls)| ls.is_some());
     // The listeners of admitted listener sets are the Gateway's too.
@@ -440,6 +446,22 @@ pub(super) fn gateway_statuses(
     gateways.insert(key(gateway), Value::Object(g));
 
     (Value::Object(gateways), set_statuses(&of_sets))
+}
+
+/// The TCP and TLS listeners of a port are programmed together (as one listener's filter
+/// chains): one without routes is reported only when none on its port has routes.
+fn programmed_ports(all: &mut [&mut Listener<'_>]) {
+    let served: Vec<i64> = all
+        .iter()
+        .filter(|l| l.valid() && matches!(l.protocol, "TCP" | "TLS") && l.attached_routes > 0)
+        .filter_map(|l| l.port)
+        .collect();
+    for l in all.iter_mut() {
+        if l.no_routes && l.port.is_some_and(|p| served.contains(&p)) {
+            l.no_routes = false;
+            l.programmed = None;
+        }
+    }
 }
 
 /// The Gateway's AttachedListenerSets condition. A Gateway that admits listener sets but has no

@@ -268,6 +268,46 @@ fn an_unsupported_protocol_and_a_tcp_listener_without_routes() {
 }
 
 #[test]
+fn tls_listeners_of_a_port_are_programmed_together() {
+    let gateway = GATEWAY.replace(
+        "  - {name: http, protocol: HTTP, port: 8080}",
+        "  - {name: a, protocol: TLS, port: 8443, hostname: a.example.com, tls: {mode: Passthrough}}
+  - {name: b, protocol: TLS, port: 8443, hostname: b.example.com, tls: {mode: Passthrough}}
+  - {name: c, protocol: TLS, port: 8444, hostname: c.example.com, tls: {mode: Passthrough}}",
+    );
+    let route = "
+apiVersion: gateway.networking.k8s.io/v1alpha2
+kind: TLSRoute
+metadata: {name: tls, namespace: default}
+spec:
+  parentRefs: [{name: gw, sectionName: b}]
+  rules: [{backendRefs: [{name: svc, port: 80}]}]
+";
+    let s = statuses(&[&gateway, SERVICE, route]);
+    let gw = &s["gateways"]["default/gw"];
+    let programmed = |i: usize| {
+        let c = &gw["listeners"][i]["conditions"];
+        conditions(c)
+            .into_iter()
+            .find(|(t, ..)| t == "Programmed")
+            .map(|(_, status, _)| status)
+    };
+    // `a` has no route, but `b` on its port does: the port is programmed. `c` alone is not.
+    assert_eq!(
+        [programmed(0), programmed(1), programmed(2)],
+        [
+            Some("True".into()),
+            Some("True".into()),
+            Some("False".into())
+        ]
+    );
+    assert_eq!(
+        gw["conditions"][1]["message"],
+        "Some listeners are not programmed: c: TCP/TLS listener has no valid backends or routes"
+    );
+}
+
+#[test]
 fn a_listener_set_the_gateway_does_not_admit() {
     let set = "
 apiVersion: gateway.networking.x-k8s.io/v1alpha1

@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::super::secret_digest;
-use super::Context;
 pub(super) use super::super::secret_text;
+use super::Context;
 
 /// Entry `key` of the ConfigMap `namespace/name`.
 pub(super) fn config_map_text<'c>(
