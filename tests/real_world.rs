@@ -469,8 +469,8 @@ spec:
   - group: gateway.networking.k8s.io
     kind: Gateway
     name: edge
-  timeouts:
-    request: 10s
+  cors:
+    maxAge: 10
 "#;
 
 #[test]
@@ -479,7 +479,7 @@ fn the_same_object_twice_is_one_error_and_the_last_definition_is_used() {
         .split("---\n")
         .nth(2)
         .expect("third document")
-        .replace("10s", "20s");
+        .replace("maxAge: 10", "maxAge: 20");
     let run = lint_texts(&[("a.yaml", TWO_POLICIES), ("b.yaml", &copy)]);
     // One finding, on the first definition, pointing at the one used; no merge finding of the
     // policy with itself (GW310, GW311).

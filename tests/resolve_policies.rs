@@ -294,3 +294,31 @@ spec:
     let run = common::lint_text(&text);
     assert_eq!(codes(&run), ["GW308"], "{:#?}", common::describe(&run));
 }
+
+#[test]
+fn timeouts_on_a_gateway_configure_nothing() {
+    let text = r#"apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: slow, namespace: default}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: gw}]
+  timeouts: {request: 60s}
+  cors: {maxAge: 60}
+"#;
+    let run = common::lint_text(text);
+    assert_eq!(
+        messages(&run, "GW309"),
+        ["timeouts applies only to HTTPRoute targets: on Gateway default/gw it configures nothing"]
+    );
+    assert_eq!(
+        common::positioned(&run, "GW309"),
+        ["13:3 warning GW309 -> 3:18"]
+    );
+}

@@ -3,6 +3,7 @@
 
 use crate::fasthash::FastMap;
 use crate::model::facts::{Facts, RouteFacts, Spec};
+use crate::model::facts_policy::route_only_field;
 
 use super::hierarchy::Hierarchy;
 use super::rank::outcomes;
@@ -69,6 +70,9 @@ fn gather_policy<'a>(
         .flatten()
         .and_then(|x| x.value.as_str());
     for field in &pf.fields {
+        if level < Level::Route && route_only_field(&f.id.kind, &field.name) {
+            continue;
+        }
         if let Some((family, name)) = family_of(&f.id.kind, &field.name, phase) {
             out.entry(family).push((
                 name,

@@ -65,6 +65,33 @@ pub fn explain(
             }
         }
     }
+    // A policy attached here that supplies nothing (every field it sets configures nothing at
+    // this kind of place) is listed all the same.
+    if let Some(level) = own_level(place) {
+        for &p in merged.hierarchy.attached.get(&place).into_iter().flatten() {
+            let id = &facts[p].id;
+            let view = AttachedView {
+                level,
+                policy: SourceView {
+                    kind: id.kind.clone(),
+                    namespace: id.namespace.clone(),
+                    name: id.name.clone(),
+                    level,
+                    inline: None,
+                    inherited: 0,
+                },
+                status: status_of.get(&p).cloned(),
+            };
+            if !attached.iter().any(|a| {
+                a.policy.name == view.policy.name
+                    && a.policy.namespace == view.policy.namespace
+                    && a.policy.kind == view.policy.kind
+                    && a.level == level
+            }) {
+                attached.push(view);
+            }
+        }
+    }
     attached.sort_by(|a, b| {
         (a.level, &a.policy.namespace, &a.policy.name).cmp(&(
             b.level,
@@ -77,6 +104,17 @@ pub fn explain(
         hierarchy: hierarchy(facts, merged, place),
         attached,
         effective: effective.iter().map(|e| effective_view(facts, e)).collect(),
+    }
+}
+
+/// The level of the policies attached at a place itself.
+fn own_level(place: Place) -> Option<Level> {
+    match place {
+        Place::Gateway(_) => Some(Level::Gateway),
+        Place::Listener(..) => Some(Level::Listener),
+        Place::Route(_) => Some(Level::Route),
+        Place::Rule(..) => Some(Level::Rule),
+        Place::Backend(_) | Place::Port(..) | Place::Provider(..) => None,
     }
 }
 

@@ -27,7 +27,8 @@ fn deep() -> MergeOptions {
 }
 
 fn cases() -> Vec<Case> {
-    let t = |s: &str| format!("  timeouts: {{request: {s}}}");
+    // A field every level applies (timeouts configures routes only: see `route_only_field`).
+    let t = |s: &str| format!("  cors: {{maxAge: {}}}", s.trim_end_matches('s'));
     vec![
         Case {
             name: "TrafficPolicy levels: Gateway < listener < route < rule < ExtensionRef",
@@ -42,8 +43,20 @@ fn cases() -> Vec<Case> {
             at: "HTTPRoute/r:a",
             family: Family::TrafficPolicy,
             want: &[
-                r#"timeouts = {"request":"5s"} <- TrafficPolicy default/ext @extensionRef | lost: TrafficPolicy default/ru @rule (more specific level) | lost: TrafficPolicy default/r @route (more specific level) | lost: TrafficPolicy default/l @listener (more specific level) | lost: TrafficPolicy default/g @gateway (more specific level)"#,
+                r#"cors = {"maxAge":5} <- TrafficPolicy default/ext @extensionRef | lost: TrafficPolicy default/ru @rule (more specific level) | lost: TrafficPolicy default/r @route (more specific level) | lost: TrafficPolicy default/l @listener (more specific level) | lost: TrafficPolicy default/g @gateway (more specific level)"#,
             ],
+        },
+        Case {
+            name: "timeouts configures routes only: a Gateway's or a listener's is not effective",
+            docs: vec![
+                tp("g", "", GW, "  timeouts: {request: 1s}"),
+                tp("l", "", HTTP, "  timeouts: {request: 2s}"),
+                tp("r", "", ROUTE, "  timeouts: {request: 3s}"),
+            ],
+            options: MergeOptions::default(),
+            at: "HTTPRoute/r",
+            family: Family::TrafficPolicy,
+            want: &[r#"timeouts = {"request":"3s"} <- TrafficPolicy default/r @route"#],
         },
         Case {
             name: "the unnamed rule has no rule or ExtensionRef level: the route wins",
@@ -56,7 +69,7 @@ fn cases() -> Vec<Case> {
             at: "HTTPRoute/r:1",
             family: Family::TrafficPolicy,
             want: &[
-                r#"timeouts = {"request":"3s"} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/g @gateway (more specific level)"#,
+                r#"cors = {"maxAge":3} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/g @gateway (more specific level)"#,
             ],
         },
         Case {
@@ -73,7 +86,7 @@ fn cases() -> Vec<Case> {
             options: MergeOptions::default(),
             at: "HTTPRoute/r",
             family: Family::TrafficPolicy,
-            want: &[r#"timeouts = {"request":"1s"} <- TrafficPolicy default/g @gateway"#],
+            want: &[r#"cors = {"maxAge":1} <- TrafficPolicy default/g @gateway"#],
         },
         Case {
             name: "within a level the heavier weight wins over age and name",
@@ -95,7 +108,7 @@ fn cases() -> Vec<Case> {
             at: "HTTPRoute/r",
             family: Family::TrafficPolicy,
             want: &[
-                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (heavier weight)"#,
+                r#"cors = {"maxAge":2} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (heavier weight)"#,
             ],
         },
         Case {
@@ -118,7 +131,7 @@ fn cases() -> Vec<Case> {
             at: "HTTPRoute/r",
             family: Family::TrafficPolicy,
             want: &[
-                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (older)"#,
+                r#"cors = {"maxAge":2} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (older)"#,
             ],
         },
         Case {
@@ -136,7 +149,7 @@ fn cases() -> Vec<Case> {
             at: "HTTPRoute/r",
             family: Family::TrafficPolicy,
             want: &[
-                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (older)"#,
+                r#"cors = {"maxAge":2} <- TrafficPolicy default/z @route | lost: TrafficPolicy default/a @route (older)"#,
             ],
         },
         Case {
@@ -146,7 +159,7 @@ fn cases() -> Vec<Case> {
             at: "HTTPRoute/r",
             family: Family::TrafficPolicy,
             want: &[
-                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/a @route | lost: TrafficPolicy default/b @route (name order)"#,
+                r#"cors = {"maxAge":2} <- TrafficPolicy default/a @route | lost: TrafficPolicy default/b @route (name order)"#,
             ],
         },
         Case {
@@ -156,7 +169,7 @@ fn cases() -> Vec<Case> {
                     "g",
                     "",
                     GW,
-                    "  timeouts: {request: 1s}\n  cors: {allowOrigins: ['https://a']}",
+                    "  csrf: {percentageEnabled: 1}\n  cors: {allowOrigins: ['https://a']}",
                 ),
                 tp("r", "", ROUTE, "  cors: {allowOrigins: ['https://b']}"),
             ],
@@ -164,7 +177,7 @@ fn cases() -> Vec<Case> {
             at: "HTTPRoute/r",
             family: Family::TrafficPolicy,
             want: &[
-                r#"timeouts = {"request":"1s"} <- TrafficPolicy default/g @gateway"#,
+                r#"csrf = {"percentageEnabled":1} <- TrafficPolicy default/g @gateway"#,
                 r#"cors = {"allowOrigins":["https://b"]} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/g @gateway (more specific level)"#,
             ],
         },
@@ -483,7 +496,7 @@ fn cases() -> Vec<Case> {
             options: MergeOptions::default(),
             at: "HTTPRoute/r",
             family: Family::TrafficPolicy,
-            want: &[r#"timeouts = {"request":"2s"} <- TrafficPolicy default/g @gateway"#],
+            want: &[r#"cors = {"maxAge":2} <- TrafficPolicy default/g @gateway"#],
         },
     ]
 }

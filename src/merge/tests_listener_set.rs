@@ -31,7 +31,7 @@ const SET_EXTRA: &str =
     "[{group: gateway.networking.x-k8s.io, kind: XListenerSet, name: set, sectionName: extra}]";
 const ON_SET: &str = "[{group: gateway.networking.k8s.io, kind: HTTPRoute, name: on-set}]";
 
-fn timeouts(docs: &[String], at: &str) -> Vec<String> {
+fn effective_cors(docs: &[String], at: &str) -> Vec<String> {
     let mut all = vec![SET.to_string()];
     all.extend(docs.iter().cloned());
     effective(&all, &MergeOptions::default(), at, Family::TrafficPolicy)
@@ -43,7 +43,7 @@ fn tp(name: &str, targets: &str, request: &str) -> String {
         name,
         "",
         targets,
-        &format!("  timeouts: {{request: {request}}}"),
+        &format!("  cors: {{maxAge: {}}}", request.trim_end_matches('s')),
     )
 }
 
@@ -52,9 +52,9 @@ fn a_policy_on_the_whole_set_applies_on_each_of_its_listeners_over_the_gateways(
     let docs = [tp("g", GW, "1s"), tp("s", WHOLE_SET, "2s")];
     for listener in ["XListenerSet/set:extra", "XListenerSet/set:spare"] {
         assert_eq!(
-            timeouts(&docs, listener),
+            effective_cors(&docs, listener),
             [
-                r#"timeouts = {"request":"2s"} <- TrafficPolicy default/s @listener | lost: TrafficPolicy default/g @gateway (more specific level)"#
+                r#"cors = {"maxAge":2} <- TrafficPolicy default/s @listener | lost: TrafficPolicy default/g @gateway (more specific level)"#
             ],
             "{listener}"
         );
@@ -65,14 +65,14 @@ fn a_policy_on_the_whole_set_applies_on_each_of_its_listeners_over_the_gateways(
 fn a_policy_on_one_listener_of_the_set_applies_there_only() {
     let docs = [tp("g", GW, "1s"), tp("x", SET_EXTRA, "3s")];
     assert_eq!(
-        timeouts(&docs, "XListenerSet/set:extra"),
+        effective_cors(&docs, "XListenerSet/set:extra"),
         [
-            r#"timeouts = {"request":"3s"} <- TrafficPolicy default/x @listener | lost: TrafficPolicy default/g @gateway (more specific level)"#
+            r#"cors = {"maxAge":3} <- TrafficPolicy default/x @listener | lost: TrafficPolicy default/g @gateway (more specific level)"#
         ]
     );
     assert_eq!(
-        timeouts(&docs, "XListenerSet/set:spare"),
-        [r#"timeouts = {"request":"1s"} <- TrafficPolicy default/g @gateway"#]
+        effective_cors(&docs, "XListenerSet/set:spare"),
+        [r#"cors = {"maxAge":1} <- TrafficPolicy default/g @gateway"#]
     );
 }
 
@@ -80,9 +80,9 @@ fn a_policy_on_one_listener_of_the_set_applies_there_only() {
 fn a_route_on_a_set_listener_has_the_gateway_and_the_set_above_it() {
     let docs = [tp("g", GW, "1s"), tp("s", WHOLE_SET, "2s")];
     assert_eq!(
-        timeouts(&docs, "HTTPRoute/on-set:0"),
+        effective_cors(&docs, "HTTPRoute/on-set:0"),
         [
-            r#"timeouts = {"request":"2s"} <- TrafficPolicy default/s @listener | lost: TrafficPolicy default/g @gateway (more specific level)"#
+            r#"cors = {"maxAge":2} <- TrafficPolicy default/s @listener | lost: TrafficPolicy default/g @gateway (more specific level)"#
         ]
     );
     let with_route = [
@@ -91,9 +91,9 @@ fn a_route_on_a_set_listener_has_the_gateway_and_the_set_above_it() {
         tp("r", ON_SET, "4s"),
     ];
     assert_eq!(
-        timeouts(&with_route, "HTTPRoute/on-set:0"),
+        effective_cors(&with_route, "HTTPRoute/on-set:0"),
         [
-            r#"timeouts = {"request":"4s"} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/s @listener (more specific level) | lost: TrafficPolicy default/g @gateway (more specific level)"#
+            r#"cors = {"maxAge":4} <- TrafficPolicy default/r @route | lost: TrafficPolicy default/s @listener (more specific level) | lost: TrafficPolicy default/g @gateway (more specific level)"#
         ]
     );
 }

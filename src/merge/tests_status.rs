@@ -44,7 +44,7 @@ fn findings(docs: &[String]) -> Vec<String> {
 #[test]
 fn alone_on_its_target_a_policy_is_attached() {
     assert_eq!(
-        statuses(&[tp("g", GW, "  timeouts: {request: 1s}")]),
+        statuses(&[tp("g", GW, "  cors: {maxAge: 1}")]),
         ["g -> Gateway gw: Valid / Attached"]
     );
 }
@@ -139,8 +139,8 @@ fn on_an_https_listener_the_gateways_policies_and_the_listeners_merge() {
     let gateway = "[{group: gateway.networking.k8s.io, kind: Gateway, name: tls}]";
     let docs = [
         TLS_GATEWAY.to_string(),
-        tp("g", gateway, "  timeouts: {request: 1s}"),
-        tp("l", &on("secure"), "  timeouts: {request: 2s}"),
+        tp("g", gateway, "  cors: {maxAge: 1}"),
+        tp("l", &on("secure"), "  cors: {maxAge: 2}"),
     ];
     assert_eq!(
         statuses(&docs),
@@ -153,8 +153,8 @@ fn on_an_https_listener_the_gateways_policies_and_the_listeners_merge() {
     // whole; the listener's applies to its virtual hosts.
     let docs = [
         TLS_GATEWAY.to_string(),
-        tp("g", gateway, "  timeouts: {request: 1s}"),
-        tp("l", &on("plain"), "  timeouts: {request: 2s}"),
+        tp("g", gateway, "  cors: {maxAge: 1}"),
+        tp("l", &on("plain"), "  cors: {maxAge: 2}"),
     ];
     assert_eq!(
         statuses(&docs),
@@ -187,9 +187,9 @@ fn a_gateway_policy_overridden_by_routes_keeps_its_status_but_is_dead() {
     // The controller judges the Gateway policy on the Gateway (Attached); on every rule of the
     // only route a more specific policy supplies the field, so it has no effect (GW311).
     let docs = [
-        tp("g", GW, "  timeouts: {request: 1s}"),
-        tp("l", HTTP, "  timeouts: {request: 2s}"),
-        tp("o", OTHER, "  timeouts: {request: 3s}"),
+        tp("g", GW, "  cors: {maxAge: 1}"),
+        tp("l", HTTP, "  cors: {maxAge: 2}"),
+        tp("o", OTHER, "  cors: {maxAge: 3}"),
     ];
     assert_eq!(
         statuses(&docs),

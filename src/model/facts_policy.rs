@@ -26,6 +26,13 @@ pub fn is_policy_kind(group: &str, kind: &str) -> bool {
 }
 
 /// The kinds a policy can select by label: their labels are kept in the facts.
+/// Whether a policy kind's field configures only routes: on a Gateway or a listener it
+/// configures nothing (TrafficPolicy `timeouts` applies to HTTPRoute targets and is ignored on
+/// others, as its CRD says).
+pub fn route_only_field(kind: &str, field: &str) -> bool {
+    kind == "TrafficPolicy" && field == "timeouts"
+}
+
 pub fn is_target_kind(kind: &str) -> bool {
     matches!(
         kind,

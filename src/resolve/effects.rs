@@ -14,7 +14,7 @@ use crate::rules;
 
 use crate::diag::Diagnostic;
 use crate::model::facts::{Facts, GATEWAY_API, GATEWAY_API_X, ObjRef, Spec};
-use crate::model::facts_policy::PolicyFacts;
+use crate::model::facts_policy::{PolicyFacts, route_only_field};
 
 use super::policies::{Attachment, Via};
 use super::{Ctx, diag, qualified};
@@ -128,6 +128,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
     }
     cloud_behind_ai(ctx, &mut planes);
     backend_fields(ctx, attachments);
+    route_only_fields(ctx, attachments);
 }
 
 /// The Gateways that serve an object: itself, a ListenerSet's parent, a route's parents (through
@@ -322,6 +323,44 @@ fn cloud_behind_ai(ctx: &mut Ctx<'_>, planes: &mut Planes<'_>) {
             format!("Gateway {} uses the AI data plane", g.id.name),
         );
         ctx.out.push(d);
+    }
+}
+
+/// A field that configures only routes (`route_only_field`) in a policy attached to a Gateway, a
+/// listener or a listener set: it configures nothing there.
+fn route_only_fields(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
+    let facts = ctx.index.facts;
+    for a in attachments {
+        let (p, t) = (&facts[a.policy], &facts[a.target]);
+        if !matches!(t.spec, Spec::Gateway { .. } | Spec::ListenerSet { .. }) {
+            continue;
+        }
+        let Spec::Policy(pf) = &p.spec else { continue };
+        for field in pf
+            .fields
+            .iter()
+            .filter(|f| route_only_field(&p.id.kind, &f.name))
+        {
+            let at = ObjRef::at(field.key_span, format!("spec.{}", field.name));
+            let d = diag(
+                rules::GW309,
+                format!(
+                    "{} applies only to HTTPRoute targets: on {} {} it configures nothing",
+                    field.name,
+                    t.id.kind,
+                    qualified(&t.id.namespace, &t.id.name)
+                ),
+                &p.id,
+                &at,
+            )
+            .with_related(
+                t.id.file,
+                t.id.name_span,
+                format!("the {} is here", t.id.kind),
+            )
+            .with_help("target the HTTPRoutes (or their rules) the timeouts are for");
+            ctx.out.push(d);
+        }
     }
 }
 
