@@ -70,9 +70,6 @@ fn gather_policy<'a>(
         .flatten()
         .and_then(|x| x.value.as_str());
     for field in &pf.fields {
-        if level < Level::Route && route_only_field(&f.id.kind, &field.name) {
-            continue;
-        }
         if let Some((family, name)) = family_of(&f.id.kind, &field.name, phase) {
             out.entry(family).push((
                 name,
@@ -355,6 +352,19 @@ impl<'a, 'h> Chains<'a, 'h> {
         self.effective(out, at, gathered, only);
     }
 
+    /// A route's or rule's settings without the fields that configure only routes set above
+    /// them (`route_only_field`): a Gateway's or listener's are merged there (and recorded
+    /// there), but configure no route.
+    fn without_route_only(&self, gathered: &mut Gathered<'a>) {
+        for (_, settings) in &mut gathered.0 {
+            settings.retain(|(name, s)| {
+                s.level >= Level::Route
+                    || !route_only_field(&self.facts[s.source.object()].id.kind, name)
+            });
+        }
+        gathered.0.retain(|(_, settings)| !settings.is_empty());
+    }
+
     /// Adds the settings of the policies of `steps` to `gathered`, in order.
     fn gather(&self, gathered: &mut Gathered<'a>, steps: &[Step], port: Option<i64>) {
         let (facts, h, options) = (self.facts, self.h, self.options);
@@ -390,6 +400,10 @@ impl<'a, 'h> Chains<'a, 'h> {
         only: Option<Family>,
     ) {
         let (facts, h, options) = (self.facts, self.h, self.options);
+        let mut gathered = gathered;
+        if matches!(place, Place::Route(_) | Place::Rule(..)) {
+            self.without_route_only(&mut gathered);
+        }
         let mut families: Vec<_> = gathered
             .0
             .into_iter()
