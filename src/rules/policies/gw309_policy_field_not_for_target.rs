@@ -9,7 +9,8 @@ declare_rule! {
         with Service targets but cannot see what kind of backend an AiGatewayBackend target is. \
         Target the AI or MCP backend, or remove the field. Likewise a TrafficPolicy's `timeouts` \
         applies to HTTPRoute targets only (its CRD says so): on a Gateway, a listener or a \
-        ListenerSet it configures nothing, and `explain` does not show it as effective.",
+        ListenerSet it configures nothing, and no route's effective policy (`gwctl explain` of \
+        the route) has it.",
     example: Manifest {
         failing: include_str!("gw309_policy_field_not_for_target/failing.yaml"),
         fixed: include_str!("gw309_policy_field_not_for_target/fixed.yaml"),
