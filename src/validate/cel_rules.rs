@@ -219,6 +219,10 @@ impl<'v> Walker<'v> {
         {
             return;
         }
+        // A rule over a placeholder's value is decided once it is substituted.
+        if super::walk_scalars::holds_placeholder(node) {
+            return;
+        }
         let span = rule_span(node, key_span);
         let outcomes: Vec<OnTree> = schema
             .rules

@@ -495,3 +495,27 @@ fn the_htpasswd_file_of_a_secret_is_checked_line_by_line() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn a_substitution_placeholder_is_checked_once_substituted() {
+    let gateway = |value: &str, port: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {{name: gw}}\nspec:\n  gatewayClassName: c\n  addresses: [{{type: IPAddress, value: {value}}}]\n  listeners: [{{name: h, protocol: HTTP, port: {port}, hostname: '*.${{DOMAIN}}'}}]\n"
+        )
+    };
+    // Flux's post-build substitution (and envsubst) replace these before the object is applied.
+    assert_eq!(
+        lint(&gateway("'${LB_IP}'", "'${PORT:=8080}'")),
+        Vec::<String>::new()
+    );
+    // A value without one is still checked; `$` alone or `${}` is no placeholder.
+    let codes: Vec<String> = lint(&gateway("'10.0.0.300'", "80"))
+        .iter()
+        .filter_map(|f| f.split(' ').nth(1).map(str::to_string))
+        .collect();
+    assert_eq!(codes, ["GW114", "GW111", "GW114"]);
+    assert!(!super::walk_scalars::has_placeholder(
+        "$HOME or ${} or ${1X}"
+    ));
+    assert!(super::walk_scalars::has_placeholder("app.${SECRET_DOMAIN}"));
+}

@@ -72,7 +72,8 @@ impl<'v> Walker<'v> {
         let blocking_before = self.blocking;
         let findings_before = self.out.len();
         let value = self.check_node(node, schema, key_span, want);
-        if schema.has_combinators() {
+        // Which alternative a placeholder's value would match is known once it is substituted.
+        if schema.has_combinators() && !super::walk_scalars::holds_placeholder(node) {
             self.combinators(node, schema);
         }
         if !schema.rules.is_empty() && !self.value_only && self.blocking == blocking_before {
@@ -84,6 +85,7 @@ impl<'v> Walker<'v> {
         if let (Some(vf), Value::Str(s)) = (schema.value_format, &node.value)
             && !self.value_only
             && self.out.len() == findings_before
+            && !super::walk_scalars::has_placeholder(&s.text)
         {
             self.check_value_format(node, &s.text, vf);
         }
@@ -162,6 +164,12 @@ impl<'v> Walker<'v> {
                 }
             });
             return false;
+        }
+        // A placeholder is substituted before the object is applied, as whatever type it holds.
+        if let Value::Str(s) = &node.value
+            && super::walk_scalars::has_placeholder(&s.text)
+        {
+            return true;
         }
         let actual = node.type_name();
         let ok = match schema.ty {

@@ -99,6 +99,12 @@ impl Walker<'_> {
     }
 
     pub(super) fn check_scalar(&mut self, node: &Node, schema: &SchemaNode, as_bool: Option<bool>) {
+        // What a placeholder stands for is known once it is substituted: nothing to check.
+        if let Value::Str(s) = &node.value
+            && has_placeholder(&s.text)
+        {
+            return;
+        }
         if let Some(values) = &schema.enum_values {
             let found = values.iter().any(|v| enum_value_is(v, node, as_bool));
             if found {
@@ -241,5 +247,37 @@ pub(super) fn scalar_value(node: &Node, schema: &SchemaNode, as_bool: Option<boo
             as_integer(node).map_or(CelValue::Null, CelValue::Int)
         }
         _ => json_value(node),
+    }
+}
+
+/// Whether a string holds a variable a GitOps tool substitutes before the object is applied
+/// (`${NAME}`, as Flux's post-build substitution and envsubst write it, with an optional
+/// `:-default` and the like).
+pub(super) fn has_placeholder(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        let after = &rest[at + 2..];
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let starts_well = after
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if starts_well && after[name_len..].contains('}') {
+            return true;
+        }
+        rest = after;
+    }
+    false
+}
+
+/// Whether a node or anything below it holds a substitution placeholder ([`has_placeholder`]).
+pub(super) fn holds_placeholder(node: &Node) -> bool {
+    match &node.value {
+        Value::Str(s) => has_placeholder(&s.text),
+        Value::Seq(items) => items.iter().any(holds_placeholder),
+        Value::Map(entries) => entries.iter().any(|e| holds_placeholder(&e.value)),
+        _ => false,
     }
 }
