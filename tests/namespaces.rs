@@ -24,7 +24,7 @@ spec:
   - filters: [{type: RequestRedirect, requestRedirect: {scheme: https, statusCode: 301}}]
 ";
 
-/// `code message` of every finding of a run over the directory.
+/// `severity code message` of every finding of a run over the directory.
 fn findings(files: &[(&str, &str)]) -> Vec<String> {
     let files: Vec<(&str, &[u8])> = files.iter().map(|(n, t)| (*n, t.as_bytes())).collect();
     let dir = dir_with(&files);
@@ -33,15 +33,25 @@ fn findings(files: &[(&str, &str)]) -> Vec<String> {
     run.diagnostics
         .iter()
         .filter(|d| d.code.to_string() != "GW008")
-        .map(|d| format!("{} {}", d.code, d.message))
+        .map(|d| format!("{} {} {}", d.severity.as_str(), d.code, d.message))
         .collect()
 }
 
 #[test]
-fn objects_without_a_namespace_are_in_default() {
+fn objects_without_a_namespace_are_in_default_and_may_be_the_ones_named_elsewhere() {
+    // Linted without what sets its namespace, the Gateway may be the one the route names: a
+    // note, not an error.
     assert_eq!(
         findings(&[("gateway/gateway.yaml", GATEWAY), ("route.yaml", ROUTE)]),
-        ["GW201 parentRef names Gateway network/edge which is not in the inputs"]
+        [
+            "info GW201 parentRef names Gateway network/edge which is not in the inputs; Gateway edge writes no namespace: applied to namespace network, it is the one named"
+        ]
+    );
+    // With its namespace written elsewhere, it is not.
+    let placed = GATEWAY.replace("{name: edge}", "{name: edge, namespace: web}");
+    assert_eq!(
+        findings(&[("gateway/gateway.yaml", &placed), ("route.yaml", ROUTE)]),
+        ["error GW201 parentRef names Gateway network/edge which is not in the inputs"]
     );
 }
 
@@ -76,7 +86,9 @@ resources: [gateway.yaml]
     ];
     assert_eq!(
         findings(&files),
-        ["GW201 parentRef names Gateway network/edge which is not in the inputs"]
+        [
+            "info GW201 parentRef names Gateway network/edge which is not in the inputs; Gateway edge writes no namespace: applied to namespace network, it is the one named"
+        ]
     );
 }
 
@@ -107,6 +119,26 @@ spec:
     ];
     assert_eq!(
         findings(&files),
-        ["GW201 parentRef names Gateway network/edge which is not in the inputs"]
+        [
+            "info GW201 parentRef names Gateway network/edge which is not in the inputs; Gateway edge writes no namespace: applied to namespace network, it is the one named"
+        ]
+    );
+}
+
+#[test]
+fn a_backend_without_a_namespace_may_be_the_one_a_route_names() {
+    let route = "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: network}
+spec:
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+";
+    let service =
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n";
+    assert_eq!(
+        findings(&[("route.yaml", route), ("service.yaml", service)]),
+        [
+            "info GW205 Service network/web not found; Service web writes no namespace: applied to namespace network, it is the one named"
+        ]
     );
 }

@@ -27,6 +27,7 @@ fn gateway(resources: Vec<RenderedResource>) -> Rendered {
             group: "gateway.networking.k8s.io".into(),
             kind: "Gateway".into(),
             namespace: "shop".into(),
+            namespace_known: true,
             name: "public".into(),
             file: 0,
             span: Span::default(),

@@ -31,6 +31,9 @@ pub struct Ident {
     pub kind: String,
     /// `default` for namespaced kinds without one; empty for cluster-scoped kinds.
     pub namespace: String,
+    /// Whether the namespace is known: written, or set by a kustomization or a Flux
+    /// Kustomization (else it is `default` here, and the one the object is applied to there).
+    pub namespace_known: bool,
     pub name: String,
     pub file: FileId,
     pub span: Span,
@@ -369,6 +372,7 @@ pub fn facts_of(res: &Resource<'_>, secrets: &Sensitive) -> Option<Facts> {
         id: Ident {
             group: res.group.to_string(),
             kind: res.kind.to_string(),
+            namespace_known: res.namespace.is_some() || CLUSTER_SCOPED.contains(&res.kind),
             namespace,
             name: name.to_string(),
             file: res.file,

@@ -21,6 +21,9 @@ type NamespaceLabels<'a> = FastMap<&'a str, &'a [(String, String)]>;
 pub struct Index<'a> {
     pub facts: &'a [Facts],
     by_key: FastMap<Key<'a>, usize>,
+    /// Namespaced objects whose namespace is not known (written nowhere), by (group, kind,
+    /// name): applied elsewhere, each may be the object a reference to another namespace names.
+    unplaced: FastMap<(&'a str, &'a str, &'a str), usize>,
     /// Objects by (group, kind, namespace): "did you mean" and selectors without labels.
     members: Members<'a>,
     /// Objects by (group, kind, namespace, label key, label value), for label selectors.
@@ -39,7 +42,7 @@ impl<'a> Index<'a> {
     /// `by_name`: also index objects by name over all namespaces (global policy namespace).
     pub fn new(facts: &'a [Facts], by_name: bool) -> Self {
         // Three groups of maps, each filled in facts order by its own pass, side by side.
-        let ((by_key, kinds), ((members, labelled), (by_name, others))) = rayon::join(
+        let ((by_key, kinds, unplaced), ((members, labelled), (by_name, others))) = rayon::join(
             || Self::keys(facts),
             || rayon::join(|| Self::members(facts), || Self::others(facts, by_name)),
         );
@@ -47,6 +50,7 @@ impl<'a> Index<'a> {
         Index {
             facts,
             by_key,
+            unplaced,
             members,
             labelled,
             by_name,
@@ -57,11 +61,24 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn keys(facts: &'a [Facts]) -> (FastMap<Key<'a>, usize>, FastSet<(&'a str, &'a str)>) {
+    #[allow(clippy::type_complexity)]
+    fn keys(
+        facts: &'a [Facts],
+    ) -> (
+        FastMap<Key<'a>, usize>,
+        FastSet<(&'a str, &'a str)>,
+        FastMap<(&'a str, &'a str, &'a str), usize>,
+    ) {
         let mut by_key = FastMap::with_capacity_and_hasher(facts.len(), Default::default());
         let mut kinds = FastSet::default();
+        let mut unplaced = FastMap::default();
         for (i, f) in facts.iter().enumerate() {
             let id = &f.id;
+            if !id.namespace_known {
+                unplaced
+                    .entry((id.group.as_str(), id.kind.as_str(), id.name.as_str()))
+                    .or_insert(i);
+            }
             // The lint run keeps the last of duplicates only (GW013); callers that do not filter
             // them get the first.
             by_key
@@ -74,7 +91,20 @@ impl<'a> Index<'a> {
                 .or_insert(i);
             kinds.insert((id.group.as_str(), id.kind.as_str()));
         }
-        (by_key, kinds)
+        (by_key, kinds, unplaced)
+    }
+
+    /// An object of that kind and name whose namespace is not known, in another namespace than
+    /// `namespace`: applied to `namespace`, it would be the object a reference there names.
+    pub fn unplaced(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Option<&'a Facts> {
+        let f = &self.facts[*self.unplaced.get(&(group, kind, name))?];
+        (f.id.namespace != namespace).then_some(f)
     }
 
     fn members(facts: &'a [Facts]) -> (Members<'a>, Labelled<'a>) {

@@ -188,6 +188,9 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
         return None;
     }
     let Some(target) = ctx.index.get(group, kind, ns, &r.name) else {
+        if unplaced_note(ctx, owner, r, rules::GW205, (group, kind, ns)) {
+            return None;
+        }
         let message = format!("{kind} {} not found", qualified(ns, &r.name));
         let mut d = diag(
             rules::GW205,
@@ -315,6 +318,40 @@ fn grant_knowable(ctx: &Ctx<'_>, group: &str, kind: &str) -> bool {
         || ctx.index.has_kind(GATEWAY_API, "ReferenceGrant")
 }
 
+/// What a reference to namespace `ns` that finds nothing there says of `f`, an object of the
+/// kind and name whose namespace is not known: it is the one named if applied to `ns`.
+pub(super) fn unplaced(f: &Facts, ns: &str) -> String {
+    format!(
+        "; {} {} writes no namespace: applied to namespace {ns}, it is the one named",
+        f.id.kind, f.id.name
+    )
+}
+
+/// The note for a reference that finds nothing in `ns` while an object of the kind and name
+/// whose namespace is not known is in the inputs; `true` when given.
+fn unplaced_note(
+    ctx: &mut Ctx<'_>,
+    owner: &Facts,
+    r: &ObjRef,
+    code: rules::Code,
+    (group, kind, ns): (&str, &str, &str),
+) -> bool {
+    let Some(u) = ctx.index.unplaced(group, kind, ns, &r.name) else {
+        return false;
+    };
+    let message = format!(
+        "{kind} {} not found{}",
+        qualified(ns, &r.name),
+        unplaced(u, ns)
+    );
+    ctx.out.push(
+        diag(code, message, &owner.id, r)
+            .with_severity(crate::diag::Severity::Info)
+            .with_related(u.id.file, u.id.name_span, "written without a namespace"),
+    );
+    true
+}
+
 fn hint(ctx: &Ctx<'_>, group: &str, kind: &str, ns: &str, name: &str) -> String {
     ctx.index
         .did_you_mean(group, kind, ns, name)
@@ -333,7 +370,7 @@ pub(super) fn exists<'a>(
         return None;
     }
     let found = ctx.index.get(group, kind, ns, &r.name);
-    if found.is_none() {
+    if found.is_none() && !unplaced_note(ctx, owner, r, rules::GW209, (group, kind, ns)) {
         let message = format!(
             "{kind} {} not found{}",
             qualified(ns, &r.name),

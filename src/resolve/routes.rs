@@ -23,6 +23,9 @@ struct Rejection {
     message: String,
     related: Option<(Ident, crate::source::Span, String)>,
     fix: Option<crate::diag::Fix>,
+    /// A note rather than a finding of the route's severity: whether the reference misses is
+    /// not known (the object it names may be applied to that namespace).
+    note: bool,
 }
 
 /// One listener an HTTPRoute with rules attaches to (what route conflicts are judged on).
@@ -153,7 +156,7 @@ fn report_rejections(
             Some(value) => diag_at_value(r.code, r.message, &f.id, parent, value),
             None => diag(r.code, r.message, &f.id, parent),
         }
-        .with_severity(severity);
+        .with_severity(if r.note { Severity::Info } else { severity });
         if let Some((owner, span, what)) = r.related {
             d = d.with_related(owner.file, span, what);
         }
@@ -270,16 +273,25 @@ fn missing_parent(
     let fix = index
         .one_edit_away((group, kind, namespace), &parent.name)
         .and_then(|n| fixes::change(route.id.file, parent.name_span, "name", &parent.name, n));
+    let unplaced = index.unplaced(group, kind, namespace, &parent.name);
     Rejection {
         fix,
         value: Some(("name", parent.name_span)),
         code: rules::GW201,
         reason: "NoMatchingParent",
         message: format!(
-            "parentRef names {kind} {} which is not in the inputs{hint}",
-            qualified(namespace, &parent.name)
+            "parentRef names {kind} {} which is not in the inputs{}",
+            qualified(namespace, &parent.name),
+            unplaced.map_or(hint, |u| super::refs::unplaced(u, namespace))
         ),
-        related: None,
+        related: unplaced.map(|u| {
+            (
+                u.id.clone(),
+                u.id.name_span,
+                "written without a namespace".to_string(),
+            )
+        }),
+        note: unplaced.is_some(),
     }
 }
 
@@ -343,6 +355,7 @@ fn no_listener(
             target.id.name_span,
             format!("{what} is here"),
         )),
+        note: false,
     }
 }
 
@@ -366,6 +379,7 @@ fn admitting<'a>(
         let l = by_ref[0];
         return Err(Box::new(Rejection {
             fix: None,
+            note: false,
             value: None,
             code: rules::GW203,
             reason: "NotAllowedByListeners",
@@ -384,6 +398,7 @@ fn admitting<'a>(
         let l = first_allowed;
         return Err(Box::new(Rejection {
             fix: None,
+            note: false,
             value: None,
             code: rules::GW204,
             reason: "NoMatchingListenerHostname",

@@ -177,6 +177,7 @@ mod tests {
                 group: "gateway.networking.k8s.io".into(),
                 kind: "HTTPRoute".into(),
                 namespace: "default".into(),
+                namespace_known: true,
                 name: name.into(),
                 file: 0,
                 span: Default::default(),
