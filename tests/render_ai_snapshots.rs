@@ -217,6 +217,8 @@ fn policies_are_selected_with_what_they_configure() {
             ),
             ("cluster", "policy/apps/llm-tls:tls:apps/llm"),
             ("route", "policy/traffic/apps/web-csrf:csrf:apps/shop"),
+            ("route", "policy/traffic/apps/edge-auth:jwt:apps/edge"),
+            ("route", "policy/traffic/apps/edge-auth:basicauth:apps/edge"),
         ]
     );
 }

@@ -68,6 +68,20 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -
             single("remoteRateLimit", global_rate_limit(ctx, policy, g)),
         ));
     }
+    if let Some(j) = t.get("jwtAuthentication") {
+        out.push(Feature::traffic(
+            "jwt",
+            in_phase(t, single("jwt", jwt_authentication(j))),
+        ));
+    }
+    if let Some(b) = t.get("basicAuthentication")
+        && let Some(v) = basic_authentication(ctx, policy, b)
+    {
+        out.push(Feature::traffic(
+            "basicauth",
+            in_phase(t, single("basicAuth", v)),
+        ));
+    }
     if let Some(a) = t.get("authorization") {
         out.push(Feature::traffic(
             "rbac",
@@ -75,6 +89,74 @@ pub(super) fn features(ctx: &Context<'_>, policy: &Policy<'_>, t: Section<'_>) -
         ));
     }
     out
+}
+
+/// A traffic feature of a policy in the PreRouting phase runs at the gateway, before routing.
+fn in_phase(t: Section<'_>, mut value: Value) -> Value {
+    if t.get("phase").and_then(Value::as_str) == Some("PreRouting")
+        && let Value::Object(map) = &mut value
+    {
+        map.insert("phase".into(), "GATEWAY".into());
+    }
+    value
+}
+
+/// The mode of an authentication: Strict, Optional or Permissive, as the data plane names it.
+fn auth_mode(a: &Value) -> Option<Value> {
+    a["mode"].as_str().map(|m| Value::String(m.to_uppercase()))
+}
+
+/// `jwtAuthentication`: the mode and the providers with an inline key set (a remote one needs
+/// a fetch the controller makes, which gwctl cannot).
+fn jwt_authentication(j: &Value) -> Value {
+    let providers: Vec<Value> = j["providers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let inline = p["jwks"]["inline"].as_str()?;
+            let mut out = pick(p, &["issuer", "audiences"]);
+            out.insert("inline".into(), inline.trim_end_matches('\n').into());
+            Some(Value::Object(out))
+        })
+        .collect();
+    let mut out = json!({ "providers": providers });
+    if let Some(mode) = auth_mode(j) {
+        out["mode"] = mode;
+    }
+    out
+}
+
+/// `basicAuthentication`: the htpasswd lines (written, or the Secret's `.htaccess`) and the
+/// realm; `None` when the Secret or its key is missing.
+fn basic_authentication(ctx: &Context<'_>, policy: &Policy<'_>, b: &Value) -> Option<Value> {
+    let content = match (b.get("users"), b["secretRef"]["name"].as_str()) {
+        (Some(Value::Array(users)), _) => {
+            let lines: Vec<&str> = users.iter().filter_map(Value::as_str).collect();
+            super::super::secrets::shown(lines.join("\n"))
+        }
+        // The model keeps the digest of secret material, not the lines.
+        (Some(Value::String(digest)), _) => super::super::secrets::shown(digest.clone()),
+        (_, Some(name)) => {
+            let ns = &policy.object.id.namespace;
+            super::super::secrets::shown(super::super::secrets::secret_text(
+                ctx,
+                ns,
+                name,
+                ".htaccess",
+            )?)
+        }
+        _ => return None,
+    };
+    let mut out = json!({ "htpasswdContent": content });
+    if let Some(realm) = b.get("realm") {
+        out["realm"] = realm.clone();
+    }
+    // Strict is the data plane's default mode, left out as protobuf leaves a default out.
+    if let Some(mode) = auth_mode(b).filter(|m| m != "STRICT") {
+        out["mode"] = mode;
+    }
+    Some(out)
 }
 
 /// `allow` or `deny` (the action, Allow by default) with the policy's expressions.
