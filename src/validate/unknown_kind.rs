@@ -61,24 +61,27 @@ pub fn mistyped_group(res: &Resource<'_>, registry: &Registry) -> Option<Diagnos
         .map(|group| (strsim::levenshtein(group, res.group), group))
         .filter(|(d, group)| *d > 0 && *d <= 3 && d * 5 <= group.len())
         .min_by_key(|&(d, group)| (d, group))?;
+    let d = Diagnostic::new(
+        rules::GW006,
+        format!(
+            "no kind {:?} in API group {:?}, which gwctl does not know",
+            res.kind, res.group
+        ),
+    )
+    .with_help(format!("did you mean API group {:?}?", close.1));
+    Some(at_api_version(res, d))
+}
+
+/// A finding on the object's apiVersion.
+fn at_api_version(res: &Resource<'_>, d: Diagnostic) -> Diagnostic {
     let span = res
         .root
         .get("apiVersion")
         .map(|n| n.span)
         .unwrap_or(res.root.span);
-    Some(
-        Diagnostic::new(
-            rules::GW006,
-            format!(
-                "no kind {:?} in API group {:?}, which gwctl does not know",
-                res.kind, res.group
-            ),
-        )
-        .with_help(format!("did you mean API group {:?}?", close.1))
-        .at(res.file, span)
+    d.at(res.file, span)
         .with_resource(Some(res.reference()))
-        .with_path("apiVersion"),
-    )
+        .with_path("apiVersion")
 }
 
 /// API groups a project served before it moved its kinds to another group, with that group.
@@ -94,26 +97,17 @@ const RETIRED_GROUPS: &[(&str, &str, &str)] = &[(
 fn retired_group(res: &Resource<'_>, registry: &Registry) -> Option<Diagnostic> {
     let &(_, now, what) = RETIRED_GROUPS.iter().find(|(g, ..)| *g == res.group)?;
     registry.groups_with_kind(res.kind).find(|g| *g == now)?;
-    let span = res
-        .root
-        .get("apiVersion")
-        .map(|n| n.span)
-        .unwrap_or(res.root.span);
-    Some(
-        Diagnostic::new(
-            rules::GW006,
-            format!(
-                "API group {:?} is {what}: no current release serves kind {:?} in it",
-                res.group, res.kind
-            ),
-        )
-        .with_help(format!(
-            "move it to API group {now:?}; its fields changed since, so check it against that group's kind"
-        ))
-        .at(res.file, span)
-        .with_resource(Some(res.reference()))
-        .with_path("apiVersion"),
+    let d = Diagnostic::new(
+        rules::GW006,
+        format!(
+            "API group {:?} is {what}: no current release serves kind {:?} in it",
+            res.group, res.kind
+        ),
     )
+    .with_help(format!(
+        "move it to API group {now:?}; its fields changed since, so check it against that group's kind"
+    ));
+    Some(at_api_version(res, d))
 }
 
 /// Edit distance between two kind names, ignoring case (`HttpRoute` is `HTTPRoute` mistyped).
