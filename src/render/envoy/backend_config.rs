@@ -309,13 +309,7 @@ fn upstream_tls(ctx: &Context<'_>, tls: &Value, namespace: &str) -> Value {
     if let Some(sni) = tls.get("sni") {
         context.insert("sni".into(), sni.clone());
     }
-    json!({
-        "name": "envoy.transport_sockets.tls",
-        "typedConfig": typed(
-            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
-            Value::Object(context),
-        ),
-    })
+    super::upstream_tls(Value::Object(context))
 }
 
 /// The client certificate and trusted CA of a BackendConfigPolicy's `tls`: from its Secret

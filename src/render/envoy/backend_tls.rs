@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::Context;
 use super::plan::array as array_of;
-use super::{tls_options, typed};
+use super::tls_options;
 use crate::model::Object;
 use crate::model::facts::{GATEWAY_API, Spec};
 use crate::model::facts_policy::PolicyFacts;
@@ -64,13 +64,7 @@ pub fn policy(ctx: &Context<'_>, target: &Object) -> Option<Value> {
     if let Some(h) = hostname {
         tls.insert("sni".into(), json!(h));
     }
-    Some(json!({
-        "name": "envoy.transport_sockets.tls",
-        "typedConfig": typed(
-            "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
-            Value::Object(tls),
-        ),
-    }))
+    Some(super::upstream_tls(Value::Object(tls)))
 }
 
 /// The BackendTLSPolicy of the target's namespace whose targetRefs name it.

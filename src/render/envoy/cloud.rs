@@ -70,13 +70,7 @@ pub fn cluster(ctx: &Context<'_>, b: &Object, name: &str, cloud: &CloudFunction)
         }))},
     });
     if endpoint.tls {
-        c["transportSocket"] = json!({
-            "name": "envoy.transport_sockets.tls",
-            "typedConfig": typed(
-                "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
-                json!({"sni": endpoint.host}),
-            ),
-        });
+        c["transportSocket"] = super::upstream_tls(json!({"sni": endpoint.host}));
     }
     Some(c)
 }

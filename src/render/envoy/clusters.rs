@@ -271,16 +271,12 @@ fn backend_cluster(b: &Object, spec: &BackendSettings) -> Option<(String, Value)
                 "name": cluster,
             });
             if spec.forward_proxy_tls {
-                c["transportSocket"] = json!({
-                    "name": "envoy.transport_sockets.tls",
-                    "typedConfig": typed(
-                        "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext",
-                        json!({"commonTlsContext": {"combinedValidationContext": {
-                            "defaultValidationContext": {},
-                            "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
-                        }}}),
-                    ),
-                });
+                c["transportSocket"] = super::upstream_tls(json!({"commonTlsContext": {
+                    "combinedValidationContext": {
+                        "defaultValidationContext": {},
+                        "validationContextSdsSecretConfig": {"name": "SYSTEM_CA_CERT"},
+                    }
+                }}));
             }
             Some((cluster, c))
         }

@@ -223,6 +223,15 @@ fn typed(type_url: &str, mut config: Value) -> Value {
     Value::Object(out)
 }
 
+/// The transport socket of a cluster that speaks TLS to its endpoints, with its
+/// `UpstreamTlsContext`.
+pub(crate) fn upstream_tls(context: Value) -> Value {
+    json!({
+        "name": "envoy.transport_sockets.tls",
+        "typedConfig": typed("envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext", context),
+    })
+}
+
 /// `ns_name` style pieces of resource names: dots become underscores.
 fn underscored(host: &str) -> String {
     host.replace('.', "_")
