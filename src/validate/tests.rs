@@ -519,3 +519,31 @@ fn a_substitution_placeholder_is_checked_once_substituted() {
     ));
     assert!(super::walk_scalars::has_placeholder("app.${SECRET_DOMAIN}"));
 }
+
+#[test]
+fn an_allowed_route_kind_the_protocol_cannot_carry_is_reported() {
+    let gateway = |protocol: &str, kinds: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {{name: gw}}\nspec:\n  gatewayClassName: c\n  listeners:\n  - name: l\n    protocol: {protocol}\n    port: 8443\n    allowedRoutes:\n      kinds: {kinds}\n"
+        )
+    };
+    assert_eq!(
+        lint(&gateway("HTTPS", "[{kind: HTTPRoute}, {kind: TLSRoute}]")),
+        [
+            "11:41 GW130 protocol HTTPS cannot carry TLSRoutes (it carries HTTPRoute and GRPCRoute): the listener's ResolvedRefs is False (InvalidRouteKinds) and no TLSRoute attaches to it"
+        ]
+    );
+    // What the protocol carries, and another group's kinds (the implementation's to judge).
+    for (protocol, kinds) in [
+        ("HTTPS", "[{kind: GRPCRoute}]"),
+        ("TCP", "[{kind: TCPRoute}]"),
+        ("HTTP", "[{group: example.com, kind: Special}]"),
+        ("example.com/h3", "[{kind: TLSRoute}]"),
+    ] {
+        assert_eq!(
+            lint(&gateway(protocol, kinds)),
+            Vec::<String>::new(),
+            "{protocol}"
+        );
+    }
+}

@@ -31,4 +31,5 @@ family! {
     gw127_invalid_template => GW127,
     gw128_reserved_listener_protocol => GW128,
     gw129_byte_size_in_milli => GW129,
+    gw130_route_kind_not_for_protocol => GW130,
 }
