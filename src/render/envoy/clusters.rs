@@ -182,15 +182,7 @@ pub fn render(ctx: &Context<'_>) -> Vec<(String, Value)> {
         let Some(settings) = settings::backend(ctx, b) else {
             continue;
         };
-        let made = match &settings.cloud {
-            Some(cloud) if settings.kind.as_deref() == Some("Cloud") => {
-                cluster_name(GATEWAY_GROUP, "Backend", &b.id.namespace, &b.id.name, 0).and_then(
-                    |name| Some((name.clone(), super::cloud::cluster(ctx, b, &name, cloud)?)),
-                )
-            }
-            _ => backend_cluster(b, settings),
-        };
-        if let Some((name, mut value)) = made {
+        if let Some((name, mut value)) = backend_cluster(ctx, b, settings) {
             if backend_config::rejected(ctx, b, None) {
                 out.insert(name.clone(), backend_config::without_endpoints(&name));
                 continue;
@@ -254,9 +246,17 @@ fn protocol_options(app_protocol: Option<&str>) -> Option<Value> {
     })
 }
 
-fn backend_cluster(b: &Object, spec: &BackendSettings) -> Option<(String, Value)> {
+fn backend_cluster(
+    ctx: &Context<'_>,
+    b: &Object,
+    spec: &BackendSettings,
+) -> Option<(String, Value)> {
     let cluster = cluster_name(GATEWAY_GROUP, "Backend", &b.id.namespace, &b.id.name, 0)?;
     match spec.kind.as_deref()? {
+        "Cloud" => {
+            let c = super::cloud::cluster(ctx, b, &cluster, spec.cloud.as_deref()?)?;
+            Some((cluster, c))
+        }
         "DynamicForwardProxy" => {
             let mut c = json!({
                 "clusterType": {

@@ -150,9 +150,7 @@ impl<'c> ListenerPolicies<'c> {
                     let id = &m.facts[f.winner.source.object()].id;
                     format!("{}_{}", id.namespace, id.name)
                 });
-                let mut config = Map::new();
-                config.insert(f.name.to_string(), f.value());
-                listener_setting(&mut out, &Value::Object(config), &owner.unwrap_or_default());
+                listener_setting(&mut out, f.name, &f.value(), &owner.unwrap_or_default());
             }
         }
         out
@@ -231,29 +229,27 @@ fn listener_policy_keys(ctx: &Context<'_>, owner: usize) -> Vec<String> {
     keys
 }
 
-/// A ListenerPolicy's listener settings (`default`, or a port's).
-fn listener_setting(out: &mut Settings, listener: &Value, owner: &str) {
-    for (k, v) in listener.as_object().into_iter().flatten() {
-        match k.as_str() {
-            "httpSettings" => {
-                for (hk, hv) in v.as_object().into_iter().flatten() {
-                    http_setting(out, hk, hv);
-                }
+/// One listener setting of a ListenerPolicy (of `default`, or a port's), supplied by `owner`.
+fn listener_setting(out: &mut Settings, name: &str, value: &Value, owner: &str) {
+    match name {
+        "httpSettings" => {
+            for (hk, hv) in value.as_object().into_iter().flatten() {
+                http_setting(out, hk, hv);
             }
-            "proxyProtocol" => {
-                out.listener_filters.push(json!({
-                    "name": "envoy.filters.listener.proxy_protocol",
-                    "typedConfig": typed(
-                        "envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol",
-                        json!({"statPrefix": owner}),
-                    ),
-                }));
-            }
-            "perConnectionBufferLimitBytes" => {
-                out.listener.insert(k.clone(), v.clone());
-            }
-            _ => {}
         }
+        "proxyProtocol" => {
+            out.listener_filters.push(json!({
+                "name": "envoy.filters.listener.proxy_protocol",
+                "typedConfig": typed(
+                    "envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol",
+                    json!({"statPrefix": owner}),
+                ),
+            }));
+        }
+        "perConnectionBufferLimitBytes" => {
+            out.listener.insert(name.to_string(), value.clone());
+        }
+        _ => {}
     }
 }
 
