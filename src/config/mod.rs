@@ -98,11 +98,16 @@ pub struct Controllers {
     pub ai: String,
 }
 
+/// The controllerName of the proxy-based data plane's GatewayClasses unless configured.
+pub const DEFAULT_PROXY_CONTROLLER: &str = "kgateway.dev/kgateway";
+/// The controllerName of the AI data plane's GatewayClasses unless configured.
+pub const DEFAULT_AI_CONTROLLER: &str = "agentgateway.dev/agentgateway";
+
 impl Default for Controllers {
     fn default() -> Self {
         Controllers {
-            proxy: "kgateway.dev/kgateway".to_string(),
-            ai: "agentgateway.dev/agentgateway".to_string(),
+            proxy: DEFAULT_PROXY_CONTROLLER.to_string(),
+            ai: DEFAULT_AI_CONTROLLER.to_string(),
         }
     }
 }

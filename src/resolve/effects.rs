@@ -19,9 +19,6 @@ use crate::model::facts_policy::{PolicyFacts, route_only_field};
 use super::policies::{Attachment, Via};
 use super::{Ctx, diag, qualified};
 
-/// The AI controller name when the config file does not set one (`decisions.md` section 1).
-pub const DEFAULT_AI_CONTROLLER: &str = "agentgateway.dev/agentgateway";
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Plane {
     Proxy,
@@ -82,7 +79,7 @@ pub(super) fn check(ctx: &mut Ctx<'_>, attachments: &[Attachment]) {
         .options
         .ai_controller
         .clone()
-        .unwrap_or_else(|| DEFAULT_AI_CONTROLLER.to_string());
+        .unwrap_or_else(|| crate::config::DEFAULT_AI_CONTROLLER.to_string());
     let mut planes = Planes {
         ai_controller: &ai_controller,
         known: FastMap::default(),

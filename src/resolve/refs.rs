@@ -130,11 +130,11 @@ fn served_by_others(ctx: &Ctx<'_>, owner: &Facts, route: &RouteFacts) -> bool {
         ctx.options
             .proxy_controller
             .as_deref()
-            .unwrap_or(DEFAULT_PROXY_CONTROLLER),
+            .unwrap_or(crate::config::DEFAULT_PROXY_CONTROLLER),
         ctx.options
             .ai_controller
             .as_deref()
-            .unwrap_or(super::effects::DEFAULT_AI_CONTROLLER),
+            .unwrap_or(crate::config::DEFAULT_AI_CONTROLLER),
     ];
     !route.parent_refs.is_empty()
         && route.parent_refs.iter().all(|p| {
@@ -154,9 +154,6 @@ fn served_by_others(ctx: &Ctx<'_>, owner: &Facts, route: &RouteFacts) -> bool {
                 if !ours.contains(&controller.as_str()))
         })
 }
-
-/// The controllerName of proxy-based GatewayClasses unless the configuration names another.
-const DEFAULT_PROXY_CONTROLLER: &str = "kgateway.dev/kgateway";
 
 /// Checks one backendRef written in `field`; the failed ResolvedRefs condition, if any.
 fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Option<Condition> {
