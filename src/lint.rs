@@ -238,17 +238,20 @@ fn load_inputs(paths: &[PathBuf], options: &LintOptions) -> Result<Inputs, Strin
 /// manifests: skipped with a note (files on disk and a git revision's alike). The others take
 /// the namespace a kustomization including them sets, or a Flux Kustomization applying them.
 pub fn without_kustomization_inputs(loaded: &mut input::Loaded, limits: &crate::parse::Limits) {
-    let namespaced = kustomize::namespaces(&loaded.kustomizations, limits);
+    let kustomize::Kustomizations {
+        reads: read,
+        namespaced,
+    } = kustomize::read(&loaded.kustomizations, limits);
     let targeted = kustomize::flux_targets(&loaded.files, limits);
     if !namespaced.is_empty() || !targeted.is_empty() {
         for f in &mut loaded.files {
+            let path = kustomize::normalised(Path::new(&f.name));
             // Flux sets its target namespace over what kustomize built.
-            let namespace = kustomize::target_of(&targeted, &f.name)
-                .or_else(|| kustomize::namespace_of(&namespaced, &f.name));
+            let namespace = kustomize::target_of(&targeted, &path)
+                .or_else(|| kustomize::namespace_of(&namespaced, &path));
             f.namespace = namespace.cloned();
         }
     }
-    let read = kustomize::read_files(&loaded.kustomizations, limits);
     if read.is_empty() {
         return;
     }

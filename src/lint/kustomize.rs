@@ -33,21 +33,31 @@ impl Read {
     }
 }
 
-/// The files the kustomizations read that are not manifests.
-pub(super) fn read_files(kustomizations: &[SourceFile], limits: &Limits) -> Vec<Read> {
-    let mut out = Vec::new();
+/// What the kustomizations among the inputs say of the other files: which they read as
+/// something other than manifests, and which namespaces they set.
+#[derive(Default)]
+pub(super) struct Kustomizations {
+    pub reads: Vec<Read>,
+    pub namespaced: Vec<Namespaced>,
+}
+
+/// Each kustomization parsed once: the files it reads that are not manifests, and the
+/// namespace it sets on those its `resources` name.
+pub(super) fn read(kustomizations: &[SourceFile], limits: &Limits) -> Kustomizations {
+    let mut out = Kustomizations::default();
     for k in kustomizations {
         let dir = Path::new(&k.name).parent().unwrap_or(Path::new(""));
         let shown = dir.to_string_lossy();
         let shown = if shown.is_empty() { "." } else { &shown };
         for doc in parse::parse_file(k, limits).documents {
             for (path, what) in references(&doc.root) {
-                out.push(Read {
+                out.reads.push(Read {
                     path: normalised(&dir.join(path)),
                     what,
                     dir: shown.to_string(),
                 });
             }
+            out.namespaced.extend(namespaced(&doc.root, dir));
         }
     }
     out
@@ -80,45 +90,41 @@ pub(super) struct Namespaced {
     pub namespace: std::sync::Arc<str>,
 }
 
-/// What the kustomizations' `namespace` fields set, and on which files.
-pub(super) fn namespaces(kustomizations: &[SourceFile], limits: &Limits) -> Vec<Namespaced> {
+/// What a kustomization (the document `root`, in `dir`) sets with its `namespace`, and on
+/// which files.
+fn namespaced(root: &Node, dir: &Path) -> Vec<Namespaced> {
+    let Some(namespace) = root
+        .get("namespace")
+        .and_then(Node::as_str)
+        .filter(|n| !n.is_empty())
+    else {
+        return Vec::new();
+    };
+    let namespace: std::sync::Arc<str> = namespace.into();
     let mut out = Vec::new();
-    for k in kustomizations {
-        let dir = Path::new(&k.name).parent().unwrap_or(Path::new(""));
-        for doc in parse::parse_file(k, limits).documents {
-            let root = &doc.root;
-            let Some(namespace) = root.get("namespace").and_then(Node::as_str) else {
-                continue;
-            };
-            if namespace.is_empty() {
-                continue;
-            }
-            let namespace: std::sync::Arc<str> = namespace.into();
-            for key in ["resources", "bases"] {
-                let Some(Value::Seq(items)) = root.get(key).map(|n| &n.value) else {
-                    continue;
-                };
-                // A remote resource (a URL, a git repository) is no file here.
-                let local = items.iter().filter_map(Node::as_str).filter(|p| {
-                    !p.contains("://") && !p.contains("?ref=") && !p.starts_with("github.com/")
-                });
-                out.extend(local.map(|p| Namespaced {
-                    path: normalised(&dir.join(p)),
-                    depth: dir.components().count(),
-                    namespace: std::sync::Arc::clone(&namespace),
-                }));
-            }
-        }
+    for key in ["resources", "bases"] {
+        let Some(Value::Seq(items)) = root.get(key).map(|n| &n.value) else {
+            continue;
+        };
+        // A remote resource (a URL, a git repository) is no file here.
+        let local = items.iter().filter_map(Node::as_str).filter(|p| {
+            !p.contains("://") && !p.contains("?ref=") && !p.starts_with("github.com/")
+        });
+        out.extend(local.map(|p| Namespaced {
+            path: normalised(&dir.join(p)),
+            depth: dir.components().count(),
+            namespace: std::sync::Arc::clone(&namespace),
+        }));
     }
     out
 }
 
-/// The namespace the kustomizations set on the objects of the file named `name`, if any.
+/// The namespace the kustomizations set on the objects of the file at `path` (normalised), if
+/// any.
 pub(super) fn namespace_of<'n>(
     namespaced: &'n [Namespaced],
-    name: &str,
+    path: &Path,
 ) -> Option<&'n std::sync::Arc<str>> {
-    let path = normalised(Path::new(name));
     namespaced
         .iter()
         .filter(|n| path.starts_with(&n.path))
@@ -139,11 +145,10 @@ pub(super) struct Targeted {
 }
 
 impl Targeted {
-    /// Whether the file named `name` is under the directory: its path has one ending in `path`
-    /// (the source's root is not known here).
-    fn includes(&self, name: &str) -> bool {
-        let name = normalised(Path::new(name));
-        let name = name.to_string_lossy();
+    /// Whether the file at `path` (normalised) is under the directory: its path has one ending
+    /// in `spec.path` (the source's root is not known here).
+    fn includes(&self, path: &Path) -> bool {
+        let name = path.to_string_lossy();
         let (under, inside) = (format!("{}/", self.path), format!("/{}/", self.path));
         name.starts_with(&under) || name.contains(&inside)
     }
@@ -181,14 +186,14 @@ pub(super) fn flux_targets(files: &[SourceFile], limits: &Limits) -> Vec<Targete
     out
 }
 
-/// The namespace Flux sets on the objects of the file named `name`, if any.
+/// The namespace Flux sets on the objects of the file at `path` (normalised), if any.
 pub(super) fn target_of<'t>(
     targets: &'t [Targeted],
-    name: &str,
+    path: &Path,
 ) -> Option<&'t std::sync::Arc<str>> {
     targets
         .iter()
-        .find(|t| t.includes(name))
+        .find(|t| t.includes(path))
         .map(|t| &t.namespace)
 }
 
@@ -249,7 +254,7 @@ mod tests {
             configMapGenerator:\n- name: c\n  files: [conf.yaml, key=data/other.yaml]\n  envs: [a.env]\n\
             helmCharts:\n- name: x\n  valuesFile: values-prod.yaml\n";
         let file = SourceFile::new(0, "overlays/prod/kustomization.yaml".to_string(), text);
-        let read = read_files(&[file], &Limits::default());
+        let read = read(&[file], &Limits::default()).reads;
         let found: Vec<(String, &str)> = read
             .iter()
             .map(|r| (r.path.to_string_lossy().into_owned(), r.what))
