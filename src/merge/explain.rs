@@ -82,12 +82,7 @@ pub fn explain(
                 },
                 status: status_of.get(&p).cloned(),
             };
-            if !attached.iter().any(|a| {
-                a.policy.name == view.policy.name
-                    && a.policy.namespace == view.policy.namespace
-                    && a.policy.kind == view.policy.kind
-                    && a.level == level
-            }) {
+            if !attached.contains(&view) {
                 attached.push(view);
             }
         }
