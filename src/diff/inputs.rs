@@ -394,8 +394,17 @@ impl<'a, 't> Graph<'a, 't> {
     fn fingerprint(&self, i: usize) -> u64 {
         *self.fingerprints[i].get_or_init(|| {
             let mut h = DefaultHasher::new();
-            self.written(i).map(|w| w.digest).hash(&mut h);
-            let id = &self.facts[i].id;
+            let facts = &self.facts[i];
+            // An object read from its typed facts alone is its text but its labels, and the
+            // labels its facts keep (those some stage reads): a label nothing selects by is no
+            // input.
+            if crate::model::read_typed_only(facts) {
+                self.written(i).map(|w| w.unlabelled).hash(&mut h);
+                facts.labels.hash(&mut h);
+            } else {
+                self.written(i).map(|w| w.digest).hash(&mut h);
+            }
+            let id = &facts.id;
             let verdicts = &self.run.verdicts;
             for ns in [id.namespace.as_str(), "default"] {
                 let any = verdicts.any_error(&id.kind, ns, &id.name);

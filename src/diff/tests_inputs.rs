@@ -284,6 +284,39 @@ fn a_change_to_each_kind_of_input_renders_the_gateway_that_reads_it() {
 }
 
 #[test]
+fn a_label_no_stage_reads_renders_nothing() {
+    // Labels on objects read from their typed facts, which keep none of a Secret's, a
+    // policy's or a GatewayClass's (nothing selects them by label): in a block of their own or
+    // in flow style, before or after the name.
+    let cases = [
+        (
+            "  name: public-cert\n  namespace: edge\n",
+            "  name: public-cert\n  labels:\n    team: web\n  namespace: edge\n",
+        ),
+        (
+            "  name: store-timeout\n",
+            "  labels:\n    team: web\n  name: store-timeout\n",
+        ),
+        (
+            "  name: kgateway\nspec",
+            "  name: kgateway\n  labels: {team: web}\nspec",
+        ),
+    ];
+    for (from, to) in cases {
+        let (gateways, d) = changed(from, to);
+        assert!(gateways.is_empty(), "{to}: {gateways:?}");
+        assert!(rendered(&d).is_empty(), "{to}: {}", super::json(&d));
+    }
+    // A Service's labels are kept (a policy may select it by them): a label on one a Gateway
+    // reads is an input.
+    let (gateways, _) = changed(
+        "  name: payments\n  namespace: backend\n",
+        "  name: payments\n  namespace: backend\n  labels:\n    team: web\n",
+    );
+    assert_eq!(gateways, ["edge/public"]);
+}
+
+#[test]
 fn a_gateway_class_change_renders_its_gateways() {
     let (gateways, d) = changed(
         "name: internal\nspec:\n  controllerName: kgateway.dev/kgateway",

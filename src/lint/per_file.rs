@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::diag::Diagnostic;
-use crate::model::written::Written;
+use crate::model::written::{Digests, Written};
 use crate::model::{self, Resource};
 use crate::parse::{self, Limits, ParsedDocument, ParsedFile};
 use crate::rules;
@@ -132,8 +132,7 @@ pub(super) fn lint_document(
 ) {
     let limits = &options.limits;
     let (resources, diags) = model::resources_of(file, doc);
-    let digest =
-        (options.needs == Needs::Diff).then(|| Written::document_digest(file, doc.root.span));
+    let digest = (options.needs == Needs::Diff).then(|| Digests::of_document(file, &doc.root));
     out.diagnostics.extend(diags);
     for res in resources {
         out.resources += 1;

@@ -5,7 +5,7 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::parse::{Entry, Node};
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 
 /// An object's written form, for `diff` (`Needs::Diff`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -13,6 +13,11 @@ pub struct Written {
     /// A digest of the text of the document the object is in: equal texts, equal objects (a
     /// change of formatting alone changes it; the renderings compared then say there is none).
     pub digest: u64,
+    /// A digest of the same text without the object's `metadata.labels` (its key, its value
+    /// and the line they took): what the object is to a reader of its typed facts, which keep
+    /// the labels any stage reads. Equal to `digest` where the labels cannot be told apart
+    /// from the rest (an item of a `List`, a document with an alias).
+    pub unlabelled: u64,
     /// Every reference-shaped map of the spec, and `gatewayClassName`.
     pub names: Vec<Named>,
 }
@@ -27,26 +32,74 @@ pub struct Named {
     pub route: bool,
 }
 
-impl Written {
-    /// The digest of a document's text. The whole document is hashed, since an alias in an object
-    /// may stand for an anchor elsewhere in it (a `List`'s item); made once per document, so the
-    /// items of a `List` share it rather than each hashing the whole text again.
-    pub fn document_digest(file: &SourceFile, document: Span) -> u64 {
-        let mut h = DefaultHasher::new();
-        file.text
-            .get(document.start..document.end)
-            .unwrap_or(&file.text)
-            .hash(&mut h);
-        h.finish()
-    }
+/// The digests of a document's text (see [`Written`]), made once per document: the items of a
+/// `List` share them rather than each hashing the whole text again.
+#[derive(Debug, Clone, Copy)]
+pub struct Digests {
+    /// Where the document's root starts: an object rooted there is the whole document.
+    root: usize,
+    whole: u64,
+    unlabelled: u64,
+}
 
-    /// An object of a document whose text has the digest `digest`.
-    pub fn of(digest: u64, root: &Node) -> Written {
+impl Digests {
+    /// The digests of the document rooted at `root`. The whole document is hashed, since an
+    /// alias in an object may stand for an anchor elsewhere in it (a `List`'s item).
+    pub fn of_document(file: &SourceFile, root: &Node) -> Digests {
+        let span = root.span;
+        let text = file.text.get(span.start..span.end).unwrap_or(&file.text);
+        // Left out only where an alias cannot read them from elsewhere.
+        let labels = root
+            .get("metadata")
+            .and_then(|m| m.entry("labels"))
+            .map(|e| (e.key_span.start, e.value.span.end))
+            .filter(|_| !text.contains('*'))
+            .and_then(|(start, end)| {
+                let (start, end) = (start.checked_sub(span.start)?, end.checked_sub(span.start)?);
+                Some((text.get(..start)?, text.get(start..end)?, text.get(end..)?))
+            });
+        let mut h = DefaultHasher::new();
+        let labelled = match labels {
+            Some((before, labels, after)) => {
+                // The text as it would be without the entry: its indent and the end of its
+                // last line go with it.
+                h.write(before.trim_end_matches(' ').as_bytes());
+                h.write(after.strip_prefix('\n').unwrap_or(after).as_bytes());
+                labels
+            }
+            None => {
+                h.write(text.as_bytes());
+                ""
+            }
+        };
+        let unlabelled = h.finish();
+        let mut h = DefaultHasher::new();
+        (unlabelled, labelled).hash(&mut h);
+        Digests {
+            root: span.start,
+            whole: h.finish(),
+            unlabelled,
+        }
+    }
+}
+
+impl Written {
+    /// An object rooted at `root` of a document whose text has the digests `digests`.
+    pub fn of(digests: Digests, root: &Node) -> Written {
         let mut names = Vec::new();
         if let Some(spec) = root.get("spec") {
             names_in(spec, &mut names);
         }
-        Written { digest, names }
+        let whole_document = root.span.start == digests.root;
+        Written {
+            digest: digests.whole,
+            unlabelled: if whole_document {
+                digests.unlabelled
+            } else {
+                digests.whole
+            },
+            names,
+        }
     }
 }
 
@@ -94,5 +147,61 @@ fn named(namespace: Option<&str>, name: &str, route: bool) -> Named {
         namespace: namespace.map(Box::from),
         name: name.into(),
         route,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digests of the first object of `text`: (whole, unlabelled).
+    fn digests(text: &str) -> (u64, u64) {
+        let file = SourceFile::new(0, "t.yaml", text);
+        let parsed = crate::parse::parse_file(&file, &crate::parse::Limits::default());
+        let root = &parsed.documents[0].root;
+        let digests = Digests::of_document(&file, root);
+        let object = match root.get("items").and_then(Node::as_seq) {
+            Some([first, ..]) => first,
+            _ => root,
+        };
+        let w = Written::of(digests, object);
+        (w.digest, w.unlabelled)
+    }
+
+    const SECRET: &str =
+        "kind: Secret\nmetadata:\n  name: tls\n  namespace: shop\ndata:\n  k: dg==\n";
+
+    #[test]
+    fn labels_are_left_out_of_the_unlabelled_digest_only() {
+        let plain = digests(SECRET);
+        let labelled = [
+            "  labels:\n    team: web\n  name: tls\n",
+            "  name: tls\n  labels:\n    team: web\n    tier: gold\n",
+            "  name: tls\n  labels: {team: web}\n",
+        ];
+        for block in labelled {
+            let text = SECRET.replace("  name: tls\n", block);
+            let (whole, unlabelled) = digests(&text);
+            assert_eq!(unlabelled, plain.1, "{text}");
+            assert_ne!(whole, plain.0, "{text}");
+        }
+        // Any other change changes both.
+        let other = digests(&SECRET.replace("dg==", "dw=="));
+        assert_ne!(other.0, plain.0);
+        assert_ne!(other.1, plain.1);
+        let renamed = digests(&SECRET.replace("name: tls", "name: tlz"));
+        assert_ne!(renamed.1, plain.1);
+    }
+
+    #[test]
+    fn labels_an_alias_may_read_or_of_a_list_item_count() {
+        // An anchor in the labels may be read elsewhere: the labels are not left out.
+        let aliased = "kind: Secret\nmetadata:\n  name: tls\n  labels:\n    team: &t web\n  annotations:\n    owner: *t\n";
+        let (whole, unlabelled) = digests(aliased);
+        assert_eq!(whole, digests(aliased).0);
+        assert_ne!(unlabelled, digests(&aliased.replace("&t web", "&t api")).1);
+        let list = "kind: List\nitems:\n- kind: Secret\n  metadata:\n    name: tls\n    labels:\n      team: web\n";
+        let (whole, unlabelled) = digests(list);
+        assert_eq!(whole, unlabelled);
     }
 }
