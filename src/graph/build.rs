@@ -8,7 +8,7 @@ use crate::merge::{Hierarchy, Merged, Place, PolicyStatus, rule_of};
 use crate::model::facts::{Facts, GATEWAY_API, Spec};
 use crate::resolve::{RouteAttachment, RouteStatus};
 
-use super::{Edge, EdgeKind, Graph, Node, NodeId, NodeKind, Outcome};
+use super::{EdgeKind, Graph, Link, Node, NodeId, NodeKind, Outcome};
 
 /// The delegation group of a backendRef that selects child routes by label.
 const DELEGATION_LABEL_GROUP: &str = "delegation.kgateway.dev";
@@ -38,7 +38,8 @@ pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
             })
             .collect(),
         errors: error_counts(&run.diagnostics),
-        graph: Graph::default(),
+        nodes: Vec::new(),
+        links: Vec::new(),
     };
     b.objects(&merged.hierarchy);
     b.attachments(&model.route_attachments);
@@ -46,10 +47,9 @@ pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
     b.backend_refs();
     b.delegation(&merged.hierarchy);
     b.policies(&merged.hierarchy, &statuses, &model.merge_options.rejected);
-    let mut graph = b.graph;
-    prune_unused_services(&mut graph);
-    graph.normalize();
-    graph
+    let (mut nodes, links) = (b.nodes, b.links);
+    prune_unused_services(&mut nodes, &links);
+    Graph::new(nodes, links)
 }
 
 /// Error-level findings per object (kind, namespace, name), from the findings' resources.
@@ -70,7 +70,9 @@ struct Builder<'a> {
     /// (kind, namespace, name) -> position in the facts.
     index: FastMap<(&'a str, &'a str, &'a str), usize>,
     errors: FastMap<(&'a str, &'a str, &'a str), usize>,
-    graph: Graph,
+    nodes: Vec<Node>,
+    /// The edges so far, by their ends' ids.
+    links: Vec<Link>,
 }
 
 impl<'a> Builder<'a> {
@@ -148,7 +150,7 @@ impl<'a> Builder<'a> {
                     0
                 }
         };
-        self.graph.nodes.push(Node {
+        self.nodes.push(Node {
             id,
             errors,
             missing: false,
@@ -157,7 +159,7 @@ impl<'a> Builder<'a> {
     }
 
     fn edge(&mut self, from: NodeId, to: NodeId, kind: EdgeKind, label: String) {
-        self.graph.edges.push(Edge {
+        self.links.push(Link {
             from,
             to,
             kind,
@@ -302,7 +304,7 @@ impl<'a> Builder<'a> {
         name: &str,
     ) -> Option<NodeId> {
         let id = NodeId::object(kind, object_kind, ns, name);
-        self.graph.nodes.push(Node {
+        self.nodes.push(Node {
             id: id.clone(),
             errors: 0,
             missing: true,
@@ -436,21 +438,13 @@ fn outcomes(statuses: &[PolicyStatus], rejected: &FastSet<usize>) -> FastMap<usi
 
 /// Services no route or policy refers to are left out: a manifest set holds many (for
 /// Deployments, mesh traffic) that have nothing to do with the gateways.
-fn prune_unused_services(graph: &mut Graph) {
-    let used: FastSet<&NodeId> = graph
-        .edges
+fn prune_unused_services(nodes: &mut Vec<Node>, links: &[Link]) {
+    let used: FastSet<&NodeId> = links
         .iter()
         .flat_map(|e| [&e.from, &e.to])
         .filter(|id| id.kind == NodeKind::Backend && id.object_kind == "Service")
         .collect();
-    let keep: Vec<bool> = graph
-        .nodes
-        .iter()
-        .map(|n| {
-            !(n.id.kind == NodeKind::Backend && n.id.object_kind == "Service")
-                || used.contains(&n.id)
-        })
-        .collect();
-    let mut keep = keep.into_iter();
-    graph.nodes.retain(|_| keep.next().unwrap_or(true));
+    nodes.retain(|n| {
+        !(n.id.kind == NodeKind::Backend && n.id.object_kind == "Service") || used.contains(&n.id)
+    });
 }

@@ -120,31 +120,44 @@ pub enum EdgeKind {
     Policy(Outcome),
 }
 
+/// An edge between two nodes of its graph, by their positions in [`Graph::nodes`]: a large
+/// repository's graph has hundreds of thousands, each of which would otherwise hold both its
+/// ends' ids (four strings each).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    pub kind: EdgeKind,
+    pub label: String,
+}
+
+/// An edge named by its ends' ids, as a graph is built ([`Graph::new`] places them).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Link {
     pub from: NodeId,
     pub to: NodeId,
     pub kind: EdgeKind,
     pub label: String,
 }
 
-/// Nodes and edges, each sorted and without duplicates; every edge's ends are nodes.
+/// Nodes and edges, each sorted and without duplicates; every edge's ends are nodes. Edges are
+/// sorted by their ends' positions, which is their ends' ids' order too.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Graph {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
 }
 
-impl Graph {
-    /// The position of a node, by id.
-    pub fn position(&self, id: &NodeId) -> Option<usize> {
-        self.nodes.binary_search_by(|n| n.id.cmp(id)).ok()
-    }
+/// An edge as its ends' ids, comparable across graphs.
+pub(crate) type EdgeKey<'g> = (&'g NodeId, &'g NodeId, EdgeKind, &'g str);
 
-    /// Sorts and deduplicates, and drops the edges whose ends are not nodes.
-    pub(crate) fn normalize(&mut self) {
-        self.nodes.sort_by(|a, b| a.id.cmp(&b.id));
-        self.nodes.dedup_by(|b, a| {
+impl Graph {
+    /// The graph of `nodes` and `links`: the nodes sorted, one of each id (the most errors, and
+    /// missing only where each is), the links placed between them (those whose ends are not
+    /// nodes dropped), sorted and unique.
+    pub fn new(mut nodes: Vec<Node>, links: Vec<Link>) -> Graph {
+        nodes.sort_by(|a, b| a.id.cmp(&b.id));
+        nodes.dedup_by(|b, a| {
             if a.id == b.id {
                 a.errors = a.errors.max(b.errors);
                 a.missing &= b.missing;
@@ -153,19 +166,63 @@ impl Graph {
                 false
             }
         });
-        self.edges.sort();
-        self.edges.dedup();
-        let nodes = std::mem::take(&mut self.nodes);
-        let graph = Graph {
+        let mut graph = Graph {
             nodes,
-            edges: Vec::new(),
+            edges: Vec::with_capacity(links.len()),
         };
-        let edges = std::mem::take(&mut self.edges);
-        self.edges = edges
+        for l in links {
+            if let (Some(from), Some(to)) = (graph.position(&l.from), graph.position(&l.to)) {
+                graph.edges.push(Edge {
+                    from,
+                    to,
+                    kind: l.kind,
+                    label: l.label,
+                });
+            }
+        }
+        graph.edges.sort_unstable();
+        graph.edges.dedup();
+        graph
+    }
+
+    /// The position of a node, by id.
+    pub fn position(&self, id: &NodeId) -> Option<usize> {
+        self.nodes.binary_search_by(|n| n.id.cmp(id)).ok()
+    }
+
+    /// The ids of an edge's ends: its edge as another graph would have it.
+    pub(crate) fn key<'g>(&'g self, e: &'g Edge) -> EdgeKey<'g> {
+        (
+            &self.nodes[e.from].id,
+            &self.nodes[e.to].id,
+            e.kind,
+            e.label.as_str(),
+        )
+    }
+
+    /// The nodes `keep` holds (by position) and the edges between them.
+    pub(crate) fn induced(self, keep: &[bool]) -> Graph {
+        let kept = |i: usize| keep.get(i).copied().unwrap_or(false);
+        // The new position of each node kept.
+        let mut at = vec![usize::MAX; self.nodes.len()];
+        let mut nodes = Vec::new();
+        for (i, n) in self.nodes.into_iter().enumerate() {
+            if kept(i) {
+                at[i] = nodes.len();
+                nodes.push(n);
+            }
+        }
+        let edges = self
+            .edges
             .into_iter()
-            .filter(|e| graph.position(&e.from).is_some() && graph.position(&e.to).is_some())
+            .filter(|e| kept(e.from) && kept(e.to))
+            .map(|e| Edge {
+                from: at[e.from],
+                to: at[e.to],
+                ..e
+            })
             .collect();
-        self.nodes = graph.nodes;
+        Graph { nodes, edges }
     }
 
     /// The namespaces of the nodes, sorted (the empty one, of cluster-scoped objects, first).

@@ -1,7 +1,5 @@
 //! Parts of a graph: one Gateway's component (`--gateway`), one namespace (`--namespace`).
 
-use std::collections::BTreeSet;
-
 use super::{EdgeKind, Graph, NodeId, NodeKind};
 
 /// What `gwctl graph` is asked to draw.
@@ -17,72 +15,70 @@ pub fn select(graph: Graph, selection: &Selection) -> Result<Graph, String> {
     let mut graph = graph;
     if let Some((ns, name)) = &selection.gateway {
         let start = NodeId::object(NodeKind::Gateway, "Gateway", ns, name);
-        if graph
-            .position(&start)
-            .is_none_or(|i| graph.nodes[i].missing)
-        {
+        let Some(start) = graph.position(&start).filter(|&i| !graph.nodes[i].missing) else {
             return Err(format!("no Gateway {ns}/{name} in the inputs"));
-        }
+        };
         let keep = component(&graph, start);
-        graph = induced(graph, |id| keep.contains(id));
+        graph = graph.induced(&keep);
     }
     if let Some(ns) = &selection.namespace {
         // The namespace's nodes and their neighbours, so that an edge out of the namespace
-        // still shows where it goes.
-        let mut keep: BTreeSet<NodeId> = BTreeSet::new();
-        let mut edges = std::mem::take(&mut graph.edges);
-        edges.retain(|e| e.from.namespace == *ns || e.to.namespace == *ns);
-        for e in &edges {
-            keep.insert(e.from.clone());
-            keep.insert(e.to.clone());
+        // still shows where it goes; only the edges that touch the namespace.
+        let in_ns = |i: usize| graph.nodes[i].id.namespace == *ns;
+        let mut keep: Vec<bool> = (0..graph.nodes.len()).map(in_ns).collect();
+        let touching: Vec<bool> = graph
+            .edges
+            .iter()
+            .map(|e| in_ns(e.from) || in_ns(e.to))
+            .collect();
+        for (e, _) in graph.edges.iter().zip(&touching).filter(|(_, t)| **t) {
+            keep[e.from] = true;
+            keep[e.to] = true;
         }
-        graph
-            .nodes
-            .retain(|n| n.id.namespace == *ns || keep.contains(&n.id));
-        graph.edges = edges;
+        let mut touching = touching.into_iter();
+        graph.edges.retain(|_| touching.next().unwrap_or(false));
+        graph = graph.induced(&keep);
     }
     Ok(graph)
 }
 
 /// A Gateway's component: the Gateway and everything it reaches (listeners, listener sets,
 /// routes, refused routes, rules, backends, providers, delegated routes), and what points at
-/// those (policies, the GatewayClass). Other Gateways reached through a shared backend or class
-/// are not followed.
-fn component(graph: &Graph, start: NodeId) -> BTreeSet<NodeId> {
+/// those (policies, the GatewayClass), by position. Other Gateways reached through a shared
+/// backend or class are not followed.
+fn component(graph: &Graph, start: usize) -> Vec<bool> {
     // Edges are sorted by their start: the edges out of a node are one run of them.
-    let out_of = |id: &NodeId| {
-        let first = graph.edges.partition_point(|e| e.from < *id);
-        let last = first + graph.edges[first..].partition_point(|e| e.from == *id);
+    let out_of = |i: usize| {
+        let first = graph.edges.partition_point(|e| e.from < i);
+        let last = first + graph.edges[first..].partition_point(|e| e.from == i);
         &graph.edges[first..last]
     };
-    let mut keep = BTreeSet::new();
+    let mut keep = vec![false; graph.nodes.len()];
     let mut todo = vec![start];
-    while let Some(id) = todo.pop() {
-        if keep.contains(&id) {
+    while let Some(i) = todo.pop() {
+        if keep[i] {
             continue;
         }
-        for e in out_of(&id) {
+        for e in out_of(i) {
             let forward = !matches!(e.kind, EdgeKind::Policy(_));
-            if forward && !keep.contains(&e.to) {
-                todo.push(e.to.clone());
+            if forward && !keep[e.to] {
+                todo.push(e.to);
             }
         }
-        keep.insert(id);
+        keep[i] = true;
     }
-    let pointing: Vec<NodeId> = graph
+    let pointing: Vec<usize> = graph
         .edges
         .iter()
-        .filter(|e| keep.contains(&e.to) && !keep.contains(&e.from))
-        .filter(|e| matches!(e.kind, EdgeKind::Policy(_)) || e.from.kind == NodeKind::GatewayClass)
-        .map(|e| e.from.clone())
+        .filter(|e| keep[e.to] && !keep[e.from])
+        .filter(|e| {
+            matches!(e.kind, EdgeKind::Policy(_))
+                || graph.nodes[e.from].id.kind == NodeKind::GatewayClass
+        })
+        .map(|e| e.from)
         .collect();
-    keep.extend(pointing);
+    for i in pointing {
+        keep[i] = true;
+    }
     keep
-}
-
-/// The nodes `keep` holds and the edges between them.
-fn induced(mut graph: Graph, keep: impl Fn(&NodeId) -> bool) -> Graph {
-    graph.nodes.retain(|n| keep(&n.id));
-    graph.edges.retain(|e| keep(&e.from) && keep(&e.to));
-    graph
 }

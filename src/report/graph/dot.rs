@@ -63,9 +63,7 @@ pub fn dot(graph: &Graph) -> String {
         out.push_str("  }\n");
     }
     for e in &graph.edges {
-        let (Some(from), Some(to)) = (graph.position(&e.from), graph.position(&e.to)) else {
-            continue;
-        };
+        let (from, to) = (e.from, e.to);
         let mut attrs = format!("color=\"{}\"", color(e.kind));
         match stroke(e.kind) {
             Stroke::Solid => {}

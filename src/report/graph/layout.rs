@@ -61,10 +61,8 @@ fn sweep(graph: &Graph, cells: &mut Cells) {
     let n = graph.nodes.len();
     let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); n];
     for e in &graph.edges {
-        if let (Some(a), Some(b)) = (graph.position(&e.from), graph.position(&e.to)) {
-            neighbours[a].push(b);
-            neighbours[b].push(a);
-        }
+        neighbours[e.from].push(e.to);
+        neighbours[e.to].push(e.from);
     }
     let mut row = vec![0f64; n];
     for nodes in cells.values() {

@@ -58,9 +58,7 @@ fn write(graph: &Graph, change: Option<&GraphChange>) -> String {
     }
     let mut styles = String::new();
     for (i, e) in graph.edges.iter().enumerate() {
-        let (Some(from), Some(to)) = (graph.position(&e.from), graph.position(&e.to)) else {
-            continue;
-        };
+        let (from, to) = (e.from, e.to);
         let arrow = match stroke(e.kind) {
             Stroke::Solid => "-->",
             Stroke::Thick => "==>",
