@@ -48,27 +48,27 @@ impl Digests {
     pub fn of_document(file: &SourceFile, root: &Node) -> Digests {
         let span = root.span;
         let text = file.text.get(span.start..span.end).unwrap_or(&file.text);
-        // Left out only where an alias cannot read them from elsewhere.
         let labels = root
             .get("metadata")
             .and_then(|m| m.entry("labels"))
-            .map(|e| (e.key_span.start, e.value.span.end))
-            .filter(|_| !text.contains('*'))
-            .and_then(|(start, end)| {
-                let (start, end) = (start.checked_sub(span.start)?, end.checked_sub(span.start)?);
+            .and_then(|e| {
+                let start = e.key_span.start.checked_sub(span.start)?;
+                let end = e.value.span.end.checked_sub(span.start)?;
                 Some((text.get(..start)?, text.get(start..end)?, text.get(end..)?))
-            });
+            })
+            // Left out only when they hold no anchor that the rest of the document may read.
+            .filter(|(_, labels, _)| !labels.contains('&'));
         let mut h = DefaultHasher::new();
         let labelled = match labels {
             Some((before, labels, after)) => {
                 // The text as it would be without the entry: its indent and the end of its
                 // last line go with it.
-                h.write(before.trim_end_matches(' ').as_bytes());
-                h.write(after.strip_prefix('\n').unwrap_or(after).as_bytes());
+                write_lines(&mut h, before.trim_end_matches(' '));
+                write_lines(&mut h, after.strip_prefix('\n').unwrap_or(after));
                 labels
             }
             None => {
-                h.write(text.as_bytes());
+                write_lines(&mut h, text);
                 ""
             }
         };
@@ -80,6 +80,14 @@ impl Digests {
             whole: h.finish(),
             unlabelled,
         }
+    }
+}
+
+/// Hashes a text a line at a time: a text cut between two lines hashes as it does whole
+/// (a hasher fed in two parts need not hash as when fed their concatenation).
+fn write_lines(h: &mut DefaultHasher, text: &str) {
+    for line in text.split_inclusive('\n') {
+        h.write(line.as_bytes());
     }
 }
 
@@ -200,8 +208,24 @@ mod tests {
         let (whole, unlabelled) = digests(aliased);
         assert_eq!(whole, digests(aliased).0);
         assert_ne!(unlabelled, digests(&aliased.replace("&t web", "&t api")).1);
+        // An alias elsewhere (a wildcard hostname is written quoted) leaves them out still.
+        let host = "kind: Secret\nmetadata:\n  name: tls\n  labels:\n    team: web\nspec:\n  host: \"*.example.com\"\n";
+        assert_eq!(
+            digests(host).1,
+            digests(&host.replace("team: web", "team: api")).1
+        );
         let list = "kind: List\nitems:\n- kind: Secret\n  metadata:\n    name: tls\n    labels:\n      team: web\n";
         let (whole, unlabelled) = digests(list);
         assert_eq!(whole, unlabelled);
+    }
+
+    #[test]
+    fn labels_in_a_flow_map_with_other_keys_count() {
+        // Not a line of their own: the text without them is not told apart (a change, safely).
+        let flow = "kind: Secret\nmetadata: {name: tls, labels: {team: web}}\n";
+        assert_ne!(
+            digests(flow).1,
+            digests("kind: Secret\nmetadata: {name: tls}\n").1
+        );
     }
 }
