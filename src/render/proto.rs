@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
+use prost_reflect::{DescriptorPool, DynamicMessage, Kind, MessageDescriptor};
 use rayon::prelude::*;
 use serde_json::Value;
 use serde_path_to_error::{Deserializer, Path, Segment, Track};
@@ -111,6 +111,18 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
     if has_secret_placeholder(&value) {
         blank_secret_placeholders(value.to_mut());
     }
+    // The Anys checked as empty ones, found in one walk: the loop below finds them one full
+    // deserialization at a time (a RouteConfiguration of many virtual hosts has one per host).
+    let mut spots = Vec::new();
+    accepted_anys(pool()?, &desc, &value, &mut String::new(), &mut spots);
+    if !spots.is_empty() {
+        let value = value.to_mut();
+        for spot in spots {
+            if let Some(any) = value.pointer_mut(&spot) {
+                *any = empty_any();
+            }
+        }
+    }
     // Path tracking costs; most resources pass, so it is paid only after a failure.
     if DynamicMessage::deserialize(desc.clone(), value.as_ref()).is_ok() {
         return Ok(());
@@ -126,12 +138,12 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
             .strip_prefix("message '")
             .and_then(|r| r.strip_suffix("' not found"))
             .is_some_and(|name| UNCHECKED.iter().any(|(t, _)| *t == name));
-        let empty_any = reason == "expected '@type' field";
-        if (unchecked || empty_any)
+        let empty = reason == "expected '@type' field";
+        if (unchecked || empty)
             && let Some(any) = at_mut(value.to_mut(), &path)
             && any.as_object().is_some_and(|o| unchecked || o.is_empty())
         {
-            *any = serde_json::json!({ "@type": EMPTY_ANY, "value": {} });
+            *any = empty_any();
             continue;
         }
         let at = path.to_string();
@@ -141,6 +153,103 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
             format!("{at}: {reason}")
         });
     }
+}
+
+/// What an Any the check accepts without reading it is checked as.
+fn empty_any() -> Value {
+    serde_json::json!({ "@type": EMPTY_ANY, "value": {} })
+}
+
+/// The JSON pointers (under `at`) of the Anys of `value`, read as `desc`, that the check accepts
+/// as empty ones: `{}` where an Any goes, and an Any of an [`UNCHECKED`] type. Fields are found
+/// by their JSON or proto name, as the deserializer finds them; the well-known types' own JSON
+/// forms are not walked into.
+fn accepted_anys(
+    pool: &DescriptorPool,
+    desc: &MessageDescriptor,
+    value: &Value,
+    at: &mut String,
+    out: &mut Vec<String>,
+) {
+    let Some(fields) = value.as_object() else {
+        return;
+    };
+    for (key, v) in fields {
+        let field = desc
+            .get_field_by_json_name(key)
+            .or_else(|| desc.get_field_by_name(key));
+        let Some(field) = field else {
+            continue;
+        };
+        let Kind::Message(message) = field.kind() else {
+            continue;
+        };
+        let len = at.len();
+        push_segment(at, key);
+        if field.is_map() {
+            if let Kind::Message(item) = message.map_entry_value_field().kind() {
+                for (k, entry) in v.as_object().into_iter().flatten() {
+                    let len = at.len();
+                    push_segment(at, k);
+                    accepted_in(pool, &item, entry, at, out);
+                    at.truncate(len);
+                }
+            }
+        } else if field.is_list() {
+            for (i, entry) in v.as_array().into_iter().flatten().enumerate() {
+                let len = at.len();
+                push_segment(at, &i.to_string());
+                accepted_in(pool, &message, entry, at, out);
+                at.truncate(len);
+            }
+        } else {
+            accepted_in(pool, &message, v, at, out);
+        }
+        at.truncate(len);
+    }
+}
+
+/// [`accepted_anys`] of one message value (an Any's, by its `@type`).
+fn accepted_in(
+    pool: &DescriptorPool,
+    desc: &MessageDescriptor,
+    value: &Value,
+    at: &mut String,
+    out: &mut Vec<String>,
+) {
+    const ANY: &str = "google.protobuf.Any";
+    const WELL_KNOWN: &str = "google.protobuf.";
+    if desc.full_name() != ANY {
+        if !desc.full_name().starts_with(WELL_KNOWN) {
+            accepted_anys(pool, desc, value, at, out);
+        }
+        return;
+    }
+    let Some(any) = value.as_object() else {
+        return;
+    };
+    if any.is_empty() {
+        out.push(at.clone());
+        return;
+    }
+    let Some(url) = any.get("@type").and_then(Value::as_str) else {
+        return;
+    };
+    let name = url.rsplit('/').next().unwrap_or(url);
+    if UNCHECKED.iter().any(|(t, _)| *t == name) {
+        out.push(at.clone());
+    } else if !name.starts_with(WELL_KNOWN)
+        && let Some(inner) = pool.get_message_by_name(name)
+    {
+        // The Any's other fields are its message's.
+        accepted_anys(pool, &inner, value, at, out);
+    }
+}
+
+/// A JSON pointer's segment for a key (`~` and `/` escaped).
+fn push_segment(at: &mut String, key: &str) {
+    at.push('/');
+    at.push_str(&key.replace('~', "~0").replace('/', "~1"));
 }
 
 fn tracked(desc: &MessageDescriptor, value: &Value) -> Result<(), (Path, String)> {
@@ -257,6 +366,64 @@ mod tests {
             check("Clusters", &json!({"name": "c", "lbPolicy": "ROUND_ROBIN"})),
             Ok(())
         );
+    }
+
+    /// A RouteConfiguration whose virtual hosts each carry a per-filter config with an empty
+    /// Any (as Go's protojson writes one) under a key holding `/`, the last host with `extra`.
+    fn hosts_with_empty_anys(extra: Value) -> Value {
+        let host = |i: usize| {
+            json!({
+                "name": format!("h{i}"),
+                "domains": ["*"],
+                "typedPerFilterConfig": {"ext_auth/ns/a~b": {
+                    "@type": "type.googleapis.com/envoy.config.route.v3.FilterConfig",
+                    "config": {}
+                }},
+                "routes": [{"match": {"prefix": "/"}, "typedPerFilterConfig": {"t": {
+                    "@type": "type.googleapis.com/envoy.config.route.v3.FilterConfig",
+                    "config": {"@type": "type.googleapis.com/envoy.api.v2.filter.http.RouteTransformations", "x": 1}
+                }}}]
+            })
+        };
+        let mut hosts: Vec<Value> = (0..3).map(host).collect();
+        if let (Some(last), Some(extra)) = (hosts[2].as_object_mut(), extra.as_object()) {
+            last.extend(extra.clone());
+        }
+        json!({"name": "r", "virtualHosts": hosts})
+    }
+
+    #[test]
+    fn empty_and_unchecked_anys_are_accepted_and_an_error_after_them_named() {
+        // Found in one walk, before the value is read (not one deserialization each).
+        let (Ok(pool), Some(routes)) = (pool(), message_type("Routes")) else {
+            panic!("the descriptor set");
+        };
+        let Some(desc) = pool.get_message_by_name(routes) else {
+            panic!("{routes}");
+        };
+        let mut spots = Vec::new();
+        accepted_anys(
+            pool,
+            &desc,
+            &hosts_with_empty_anys(json!({})),
+            &mut String::new(),
+            &mut spots,
+        );
+        let host = |i: usize| {
+            [
+                format!("/virtualHosts/{i}/typedPerFilterConfig/ext_auth~1ns~1a~0b/config"),
+                format!("/virtualHosts/{i}/routes/0/typedPerFilterConfig/t/config"),
+            ]
+        };
+        assert_eq!(spots, [host(0), host(1), host(2)].concat());
+        assert_eq!(check("Routes", &hosts_with_empty_anys(json!({}))), Ok(()));
+        assert_eq!(
+            check("Routes", &hosts_with_empty_anys(json!({"domainz": []}))),
+            Err("virtualHosts[2]: unrecognized field name 'domainz'".to_string())
+        );
+        // An empty object where a message that is not an Any goes is that message, empty.
+        let route = json!({"name": "r", "virtualHosts": [{"name": "h", "domains": ["*"], "routes": [{"match": {}}]}]});
+        assert_eq!(check("Routes", &route), Ok(()));
     }
 
     #[test]
