@@ -8,7 +8,7 @@ use crate::merge::{Hierarchy, Merged, Place, PolicyStatus, rule_of};
 use crate::model::facts::{Facts, GATEWAY_API, Spec};
 use crate::resolve::{RouteAttachment, RouteStatus};
 
-use super::{EdgeKind, Graph, Link, Node, NodeId, NodeKind, Outcome};
+use super::{Edge, EdgeKind, Graph, Ids, Node, NodeId, NodeKind, Outcome};
 
 /// The delegation group of a backendRef that selects child routes by label.
 const DELEGATION_LABEL_GROUP: &str = "delegation.kgateway.dev";
@@ -39,7 +39,8 @@ pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
             .collect(),
         errors: error_counts(&run.diagnostics),
         nodes: Vec::new(),
-        links: Vec::new(),
+        ids: Ids::default(),
+        edges: Vec::new(),
     };
     b.objects(&merged.hierarchy);
     b.attachments(&model.route_attachments);
@@ -47,9 +48,9 @@ pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
     b.backend_refs();
     b.delegation(&merged.hierarchy);
     b.policies(&merged.hierarchy, &statuses, &model.merge_options.rejected);
-    let (mut nodes, links) = (b.nodes, b.links);
-    prune_unused_services(&mut nodes, &links);
-    Graph::new(nodes, links)
+    let (mut nodes, ids, edges) = (b.nodes, b.ids, b.edges);
+    prune_unused_services(&mut nodes, &ids);
+    Graph::of_numbered(nodes, ids, edges)
 }
 
 /// Error-level findings per object (kind, namespace, name), from the findings' resources.
@@ -71,8 +72,10 @@ struct Builder<'a> {
     index: FastMap<(&'a str, &'a str, &'a str), usize>,
     errors: FastMap<(&'a str, &'a str, &'a str), usize>,
     nodes: Vec<Node>,
-    /// The edges so far, by their ends' ids.
-    links: Vec<Link>,
+    /// The edges' ends, numbered.
+    ids: Ids,
+    /// The edges so far, by their ends' numbers.
+    edges: Vec<Edge>,
 }
 
 impl<'a> Builder<'a> {
@@ -159,12 +162,8 @@ impl<'a> Builder<'a> {
     }
 
     fn edge(&mut self, from: NodeId, to: NodeId, kind: EdgeKind, label: String) {
-        self.links.push(Link {
-            from,
-            to,
-            kind,
-            label,
-        });
+        let edge = self.ids.edge(from, to, kind, label);
+        self.edges.push(edge);
     }
 
     /// A node for every object the graph draws, with its sections and the edges of structure.
@@ -438,13 +437,8 @@ fn outcomes(statuses: &[PolicyStatus], rejected: &FastSet<usize>) -> FastMap<usi
 
 /// Services no route or policy refers to are left out: a manifest set holds many (for
 /// Deployments, mesh traffic) that have nothing to do with the gateways.
-fn prune_unused_services(nodes: &mut Vec<Node>, links: &[Link]) {
-    let used: FastSet<&NodeId> = links
-        .iter()
-        .flat_map(|e| [&e.from, &e.to])
-        .filter(|id| id.kind == NodeKind::Backend && id.object_kind == "Service")
-        .collect();
+fn prune_unused_services(nodes: &mut Vec<Node>, ends: &Ids) {
     nodes.retain(|n| {
-        !(n.id.kind == NodeKind::Backend && n.id.object_kind == "Service") || used.contains(&n.id)
+        !(n.id.kind == NodeKind::Backend && n.id.object_kind == "Service") || ends.contains(&n.id)
     });
 }

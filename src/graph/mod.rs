@@ -148,6 +148,36 @@ pub struct Graph {
     pub edges: Vec<Edge>,
 }
 
+/// The ids of the edges' ends as a graph is built, each numbered once: an edge is made with its
+/// ends' numbers ([`Ids::edge`]) rather than holding copies of their ids until the nodes are
+/// placed (a large repository's graph has hundreds of thousands of edges).
+#[derive(Debug, Default)]
+pub(crate) struct Ids {
+    numbers: crate::fasthash::FastMap<NodeId, usize>,
+}
+
+impl Ids {
+    /// An edge between `from` and `to`, by their numbers ([`Graph::of_numbered`] places them).
+    pub(crate) fn edge(&mut self, from: NodeId, to: NodeId, kind: EdgeKind, label: String) -> Edge {
+        Edge {
+            from: self.number(from),
+            to: self.number(to),
+            kind,
+            label,
+        }
+    }
+
+    fn number(&mut self, id: NodeId) -> usize {
+        let next = self.numbers.len();
+        *self.numbers.entry(id).or_insert(next)
+    }
+
+    /// Whether some edge has an end of this id.
+    pub(crate) fn contains(&self, id: &NodeId) -> bool {
+        self.numbers.contains_key(id)
+    }
+}
+
 /// An edge as its ends' ids, comparable across graphs.
 pub(crate) type EdgeKey<'g> = (&'g NodeId, &'g NodeId, EdgeKind, &'g str);
 
@@ -155,7 +185,17 @@ impl Graph {
     /// The graph of `nodes` and `links`: the nodes sorted, one of each id (the most errors, and
     /// missing only where each is), the links placed between them (those whose ends are not
     /// nodes dropped), sorted and unique.
-    pub fn new(mut nodes: Vec<Node>, links: Vec<Link>) -> Graph {
+    pub fn new(nodes: Vec<Node>, links: Vec<Link>) -> Graph {
+        let mut ids = Ids::default();
+        let edges = links
+            .into_iter()
+            .map(|l| ids.edge(l.from, l.to, l.kind, l.label))
+            .collect();
+        Graph::of_numbered(nodes, ids, edges)
+    }
+
+    /// [`Graph::new`] of links whose ends are numbered by `ids`.
+    pub(crate) fn of_numbered(mut nodes: Vec<Node>, ids: Ids, edges: Vec<Edge>) -> Graph {
         nodes.sort_by(|a, b| a.id.cmp(&b.id));
         nodes.dedup_by(|b, a| {
             if a.id == b.id {
@@ -168,18 +208,23 @@ impl Graph {
         });
         let mut graph = Graph {
             nodes,
-            edges: Vec::with_capacity(links.len()),
+            edges: Vec::new(),
         };
-        for l in links {
-            if let (Some(from), Some(to)) = (graph.position(&l.from), graph.position(&l.to)) {
-                graph.edges.push(Edge {
-                    from,
-                    to,
-                    kind: l.kind,
-                    label: l.label,
-                });
-            }
+        // Each number's node position, looked up once per id rather than once per edge end.
+        let mut at: Vec<Option<usize>> = vec![None; ids.numbers.len()];
+        for (id, n) in ids.numbers {
+            at[n] = graph.position(&id);
         }
+        graph.edges = edges
+            .into_iter()
+            .filter_map(|e| {
+                Some(Edge {
+                    from: at[e.from]?,
+                    to: at[e.to]?,
+                    ..e
+                })
+            })
+            .collect();
         graph.edges.sort_unstable();
         graph.edges.dedup();
         graph
