@@ -50,7 +50,7 @@ pub fn build(run: &LintRun, merged: &Merged<'_>) -> Graph {
     b.policies(&merged.hierarchy, &statuses, &model.merge_options.rejected);
     let (mut nodes, ids, edges) = (b.nodes, b.ids, b.edges);
     prune_unused_services(&mut nodes, &ids);
-    Graph::of_numbered(nodes, ids, edges)
+    Graph::new(nodes, ids, edges)
 }
 
 /// Error-level findings per object (kind, namespace, name), from the findings' resources.

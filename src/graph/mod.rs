@@ -131,15 +131,6 @@ pub struct Edge {
     pub label: String,
 }
 
-/// An edge named by its ends' ids, as a graph is built ([`Graph::new`] places them).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Link {
-    pub from: NodeId,
-    pub to: NodeId,
-    pub kind: EdgeKind,
-    pub label: String,
-}
-
 /// Nodes and edges, each sorted and without duplicates; every edge's ends are nodes. Edges are
 /// sorted by their ends' positions, which is their ends' ids' order too.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -157,7 +148,7 @@ pub(crate) struct Ids {
 }
 
 impl Ids {
-    /// An edge between `from` and `to`, by their numbers ([`Graph::of_numbered`] places them).
+    /// An edge between `from` and `to`, by their numbers ([`Graph::new`] places them).
     pub(crate) fn edge(&mut self, from: NodeId, to: NodeId, kind: EdgeKind, label: String) -> Edge {
         Edge {
             from: self.number(from),
@@ -182,20 +173,10 @@ impl Ids {
 pub(crate) type EdgeKey<'g> = (&'g NodeId, &'g NodeId, EdgeKind, &'g str);
 
 impl Graph {
-    /// The graph of `nodes` and `links`: the nodes sorted, one of each id (the most errors, and
-    /// missing only where each is), the links placed between them (those whose ends are not
-    /// nodes dropped), sorted and unique.
-    pub fn new(nodes: Vec<Node>, links: Vec<Link>) -> Graph {
-        let mut ids = Ids::default();
-        let edges = links
-            .into_iter()
-            .map(|l| ids.edge(l.from, l.to, l.kind, l.label))
-            .collect();
-        Graph::of_numbered(nodes, ids, edges)
-    }
-
-    /// [`Graph::new`] of links whose ends are numbered by `ids`.
-    pub(crate) fn of_numbered(mut nodes: Vec<Node>, ids: Ids, edges: Vec<Edge>) -> Graph {
+    /// The graph of `nodes` and `edges` (whose ends are numbered by `ids`): the nodes sorted,
+    /// one of each id (the most errors, and missing only where each is), the edges placed
+    /// between them (those whose ends are not nodes dropped), sorted and unique.
+    pub(crate) fn new(mut nodes: Vec<Node>, ids: Ids, edges: Vec<Edge>) -> Graph {
         nodes.sort_by(|a, b| a.id.cmp(&b.id));
         nodes.dedup_by(|b, a| {
             if a.id == b.id {

@@ -13,17 +13,22 @@ fn node(id: &NodeId) -> Node {
     }
 }
 
-fn edge(from: &NodeId, to: &NodeId, kind: EdgeKind) -> Link {
-    Link {
-        from: from.clone(),
-        to: to.clone(),
-        kind,
-        label: String::new(),
-    }
+/// An edge by its ends' ids.
+fn edge<'a>(
+    from: &'a NodeId,
+    to: &'a NodeId,
+    kind: EdgeKind,
+) -> (&'a NodeId, &'a NodeId, EdgeKind) {
+    (from, to, kind)
 }
 
-fn graph(nodes: &[&NodeId], links: Vec<Link>) -> Graph {
-    Graph::new(nodes.iter().map(|n| node(n)).collect(), links)
+fn graph(nodes: &[&NodeId], edges: Vec<(&NodeId, &NodeId, EdgeKind)>) -> Graph {
+    let mut ids = Ids::default();
+    let edges = edges
+        .into_iter()
+        .map(|(from, to, kind)| ids.edge(from.clone(), to.clone(), kind, String::new()))
+        .collect();
+    Graph::new(nodes.iter().map(|n| node(n)).collect(), ids, edges)
 }
 
 #[test]
@@ -57,7 +62,7 @@ fn change_marks_added_and_removed_around_the_changed_edges() {
     let base = graph(
         &[&gw, &route, &fast, &unrelated],
         vec![
-            attached.clone(),
+            attached,
             edge(&gw, &unrelated, EdgeKind::Attached),
             edge(&fast, &route, EdgeKind::Policy(Outcome::Applies)),
         ],
