@@ -174,9 +174,6 @@ struct Encoded {
     text: Vec<u8>,
 }
 
-/// How many of the shared statuses are encoded in parallel before they are written.
-const STATUS_CHUNK: usize = 1024;
-
 /// The name of the AI data plane's shared document (`Shared: ai`).
 const AI_SHARED: &str = "ai";
 
@@ -315,25 +312,11 @@ impl Documents {
                     }
                 }
             }
-            RenderFormat::Yaml => match statuses {
-                // Tens of thousands in a large repository, written last while every other
-                // thread is idle: encoded in parallel a chunk at a time, written in order (the
-                // text `write_document` writes).
-                serde_json::Value::Array(items) if !items.is_empty() => {
-                    self.out.write_all(b"Statuses:\n")?;
-                    for chunk in items.chunks(STATUS_CHUNK) {
-                        let texts: Vec<String> =
-                            chunk.par_iter().map(|item| seq_item(item, 2)).collect();
-                        for text in texts {
-                            self.out.write_all(text.as_bytes())?;
-                        }
-                    }
-                    Ok(())
-                }
+            RenderFormat::Yaml => {
                 // Moved in, not through `json!` (which would copy the statuses by serialising
-                // them).
-                other => write_document(&mut self.out, &single("Statuses", other)),
-            },
+                // them: thousands, at the end of a large rendering).
+                write_document(&mut self.out, &single("Statuses", statuses))
+            }
         });
         // The item list is closed.
         self.open_items = Some(0);
