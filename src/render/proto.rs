@@ -74,6 +74,11 @@ pub const UNCHECKED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Whether a message type is one of [`UNCHECKED`].
+fn unchecked_type(name: &str) -> bool {
+    UNCHECKED.iter().any(|(t, _)| *t == name)
+}
+
 /// Whether a string is what the renderer prints in place of secret material (`<secret
 /// hmac:HEX>`, the `render` help: secrets are never printed): it stands for bytes it does not
 /// show, so it is checked as empty bytes (valid base64, and a valid string) rather than as itself.
@@ -137,7 +142,7 @@ pub fn check(section_or_type: &str, value: &Value) -> Result<(), String> {
         let unchecked = reason
             .strip_prefix("message '")
             .and_then(|r| r.strip_suffix("' not found"))
-            .is_some_and(|name| UNCHECKED.iter().any(|(t, _)| *t == name));
+            .is_some_and(unchecked_type);
         let empty = reason == "expected '@type' field";
         if (unchecked || empty)
             && let Some(any) = at_mut(value.to_mut(), &path)
@@ -236,7 +241,7 @@ fn accepted_in(
         return;
     };
     let name = url.rsplit('/').next().unwrap_or(url);
-    if UNCHECKED.iter().any(|(t, _)| *t == name) {
+    if unchecked_type(name) {
         out.push(at.clone());
     } else if !name.starts_with(WELL_KNOWN)
         && let Some(inner) = pool.get_message_by_name(name)
