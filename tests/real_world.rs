@@ -192,6 +192,40 @@ spec:
 }
 
 #[test]
+fn a_direct_response_after_a_missing_one_is_the_first_applied() {
+    // The controller applies the first DirectResponse that exists: one that does not exist sets
+    // no action, so the next is no second one (the missing one is GW209's).
+    let text = |first: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: apps}}
+spec:
+  rules:
+  - filters:
+    - {{type: ExtensionRef, extensionRef: {{group: gateway.kgateway.dev, kind: DirectResponse, name: {first}}}}}
+    - {{type: ExtensionRef, extensionRef: {{group: gateway.kgateway.dev, kind: DirectResponse, name: dr}}}}
+---
+apiVersion: gateway.kgateway.dev/v1alpha1
+kind: DirectResponse
+metadata: {{name: dr, namespace: apps}}
+spec: {{status: 503}}
+"
+        )
+    };
+    assert_eq!(
+        findings(&lint_text(&text("gone"))),
+        ["7:42 error GW209 DirectResponse apps/gone not found"]
+    );
+    assert_eq!(
+        findings(&lint_text(&text("dr"))),
+        [
+            "8:42 error GW217 DirectResponse dr is the rule's second DirectResponse filter: the controller cannot apply it after the first and replaces the rule with a direct response 500"
+        ]
+    );
+}
+
+#[test]
 fn a_mistyped_api_group_is_an_error_and_another_projects_group_is_not_checked() {
     let object = |api_version: &str, kind: &str| {
         format!(

@@ -15,10 +15,10 @@ pub(super) fn check(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
     second_direct_responses(ctx, owner, refs);
 }
 
-/// A rule's DirectResponse filters after its first (GW217): the first sets the route's action,
-/// so the controller cannot apply another and replaces the rule with a direct response 500.
+/// A rule's DirectResponse filters the controller cannot apply (GW217): each that exists after
+/// the first that exists ([`DirectResponses`]). One the inputs show missing is GW209's.
 fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
-    let mut rules: Vec<&str> = Vec::new();
+    let mut rules: Vec<(&str, DirectResponses)> = Vec::new();
     for r in refs {
         if r.group() != Some(GATEWAY_GROUP) || r.kind() != Some("DirectResponse") {
             continue;
@@ -31,8 +31,21 @@ fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
         if !rest.starts_with("filters[") {
             continue;
         }
-        if !rules.contains(&rule) {
-            rules.push(rule);
+        // One the inputs cannot tell about (not checked: a fragment) is taken to exist.
+        let ns = &owner.id.namespace;
+        let kind = "DirectResponse";
+        let checked = ctx.options.strict_refs || ctx.index.has_kind(GATEWAY_GROUP, kind);
+        if checked && ctx.index.get(GATEWAY_GROUP, kind, ns, &r.name).is_none() {
+            continue;
+        }
+        let position = match rules.iter().position(|(r, _)| *r == rule) {
+            Some(i) => i,
+            None => {
+                rules.push((rule, DirectResponses::default()));
+                rules.len() - 1
+            }
+        };
+        if rules[position].1.apply() {
             continue;
         }
         ctx.out.push(diag(
@@ -44,6 +57,23 @@ fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
             &owner.id,
             r,
         ));
+    }
+}
+
+/// The DirectResponse filters of one route rule as the controller applies them, in filter
+/// order: the first that exists sets the rule's action (the response); one after it cannot be
+/// applied over that action, and the rule is replaced with a direct response 500. One that does
+/// not exist sets nothing. The finding (GW217), the route's status and the rendering each ask
+/// this.
+#[derive(Debug, Default)]
+pub struct DirectResponses {
+    applied: bool,
+}
+
+impl DirectResponses {
+    /// Whether the next DirectResponse filter of the rule, one that exists, can be applied.
+    pub fn apply(&mut self) -> bool {
+        !std::mem::replace(&mut self.applied, true)
     }
 }
 

@@ -7,6 +7,7 @@ mod conflicts;
 mod duplicates;
 mod effects;
 mod filters;
+pub use filters::DirectResponses;
 mod fixes;
 mod grants;
 mod index;

@@ -10,6 +10,7 @@ use super::messages::Written;
 use crate::merge::Place;
 use crate::model::Object;
 use crate::model::facts_settings::RouteSettings;
+use crate::resolve::DirectResponses;
 
 /// The groups whose kinds a filter's extensionRef names as policies (TrafficPolicy,
 /// DirectResponse ...), as the reference reports them missing.
@@ -121,7 +122,7 @@ fn rule_errors(
 ) -> Option<String> {
     let mut errors = Vec::new();
     let mut action = forwards;
-    let mut direct_response = false;
+    let mut direct_responses = DirectResponses::default();
     let rule_name = rule.get("name").and_then(Value::as_str);
     for filter in rule
         .get("filters")
@@ -141,10 +142,9 @@ fn rule_errors(
                 if ctx.inputs.get(group, kind, ns, name).is_none() {
                     errors.push(format!("{group}/{kind}/{ns}/{name}: policy not found"));
                 } else if kind == "DirectResponse" {
-                    if direct_response {
+                    if !direct_responses.apply() {
                         errors.push(SECOND_DIRECT_RESPONSE.to_string());
                     }
-                    direct_response = true;
                     action = true;
                 }
             }

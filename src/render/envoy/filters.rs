@@ -11,6 +11,7 @@ use crate::model::Object;
 use crate::model::facts::{Facts, Spec};
 use crate::model::facts_settings::REDIRECT_CODE;
 use crate::render::json::{object, single};
+use crate::resolve::DirectResponses;
 
 /// What a rule's filters add to its Envoy Route.
 #[derive(Default)]
@@ -34,6 +35,7 @@ pub fn rule(
     port: i64,
 ) -> Result<RuleFilters, String> {
     let mut out = RuleFilters::default();
+    let mut direct_responses = DirectResponses::default();
     for f in array(rule, "/filters") {
         match f.field("type").and_then(Value::as_str).unwrap_or("") {
             "RequestHeaderModifier" => headers(
@@ -57,7 +59,7 @@ pub fn rule(
                 m,
             )?,
             "RequestMirror" => mirror(ctx, route, f, &mut out.action),
-            "ExtensionRef" => extension_ref(ctx, route, f, &mut out)?,
+            "ExtensionRef" => extension_ref(ctx, route, f, &mut direct_responses, &mut out)?,
             _ => {}
         }
     }
@@ -93,6 +95,7 @@ fn extension_ref(
     ctx: &Context<'_>,
     route: &Object,
     f: &Value,
+    direct_responses: &mut DirectResponses,
     out: &mut RuleFilters,
 ) -> Result<(), String> {
     let field = |k: &str| {
@@ -110,7 +113,7 @@ fn extension_ref(
             else {
                 return Err(format!("DirectResponse {name} not found"));
             };
-            if out.direct.is_some() {
+            if !direct_responses.apply() {
                 return Err(crate::status::SECOND_DIRECT_RESPONSE.to_string());
             }
             out.direct = Some(direct_response(d));
