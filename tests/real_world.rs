@@ -140,6 +140,47 @@ spec:
 }
 
 #[test]
+fn another_projects_backend_kind_is_judged_only_where_this_apis_controller_is_known() {
+    let route = |backend: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw, namespace: apps}}
+spec:
+  gatewayClassName: gke-l7-global-external-managed
+  listeners: [{{name: http, protocol: HTTP, port: 80, hostname: a.example.com}}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: apps}}
+spec:
+  parentRefs: [{{name: gw}}]
+  rules: [{{backendRefs: [{backend}]}}]
+"
+        )
+    };
+    // The GatewayClass is not in the inputs: whose controller serves the route is unknown, so a
+    // multi-cluster ServiceImport (or another implementation's backend) may be its backend.
+    let import = "{group: net.gke.io, kind: ServiceImport, name: web, port: 80}";
+    assert_eq!(findings(&lint_text(&route(import))), Vec::<String>::new());
+    let alone = "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: apps}
+spec:
+  rules: [{backendRefs: [{group: net.gke.io, kind: ServiceImport, name: web, port: 80}]}]
+";
+    assert_eq!(findings(&lint_text(alone)), Vec::<String>::new());
+    // A Kubernetes kind is no backend on any implementation.
+    let deployment = "{group: apps, kind: Deployment, name: web, port: 80}";
+    assert_eq!(
+        findings(&lint_text(&route(deployment))),
+        [
+            "13:26 error GW207 backendRef kind \"Deployment\" in group \"apps\" is not a backend kind (Service, Backend or AiGatewayBackend)"
+        ]
+    );
+}
+
+#[test]
 fn a_filter_naming_a_kind_filters_cannot_name_is_an_error() {
     let route = |kind: &str| {
         format!(

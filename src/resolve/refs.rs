@@ -56,12 +56,16 @@ pub(super) fn check(
         match &f.spec {
             Spec::Route(route) => {
                 let mut resolved = Condition::ok("ResolvedRefs");
-                // A route only other controllers' Gateways serve may name their backend kinds
-                // (looked up only for such a kind: most routes name none).
-                let mut others = None;
+                // A route only other controllers' Gateways serve may name their backend kinds,
+                // and a kind of another API group is judged only on a route this API's
+                // controllers are known to serve: elsewhere it may be that implementation's own
+                // backend (looked up only for such a kind: most routes name none).
+                let (mut others, mut ours) = (None, None);
                 for b in &route.backend_refs {
                     if !known_backend(b)
-                        && *others.get_or_insert_with(|| served_by_others(ctx, f, route))
+                        && (*others.get_or_insert_with(|| served_by_others(ctx, f, route))
+                            || (foreign_group(b)
+                                && !*ours.get_or_insert_with(|| served_by_ours(ctx, f, route))))
                     {
                         continue;
                     }
@@ -123,10 +127,39 @@ fn known_backend(r: &ObjRef) -> bool {
     )
 }
 
+/// Whether a backendRef's group belongs to neither Kubernetes itself (the core group, a dotless
+/// one such as `apps`, a `*.k8s.io` one) nor this API: another project's, whose kinds may be
+/// that implementation's backends.
+fn foreign_group(r: &ObjRef) -> bool {
+    let group = r.group().unwrap_or("");
+    let kubernetes = !group.contains('.') || group.ends_with(".k8s.io");
+    !kubernetes && ![GATEWAY_GROUP, AI_GROUP].contains(&group)
+}
+
 /// Whether every parent of a route is a Gateway in the inputs whose GatewayClass (in the inputs
 /// too) names a controller other than this API's two: those controllers alone read the route.
 fn served_by_others(ctx: &Ctx<'_>, owner: &Facts, route: &RouteFacts) -> bool {
-    let ours = [
+    !route.parent_refs.is_empty()
+        && route
+            .parent_refs
+            .iter()
+            .all(|p| parent_controller(ctx, owner, p).is_some_and(|c| !ours(ctx).contains(&c)))
+}
+
+/// Whether this API's controllers are known to serve a route: one of its parents is a Gateway
+/// in the inputs whose GatewayClass (in the inputs too) names one of them. A render takes the
+/// inputs as all the controller sees: there every route is theirs.
+fn served_by_ours(ctx: &Ctx<'_>, owner: &Facts, route: &RouteFacts) -> bool {
+    ctx.options.strict_refs
+        || route
+            .parent_refs
+            .iter()
+            .any(|p| parent_controller(ctx, owner, p).is_some_and(|c| ours(ctx).contains(&c)))
+}
+
+/// The controller names of this API's two controllers.
+fn ours<'c>(ctx: &'c Ctx<'_>) -> [&'c str; 2] {
+    [
         ctx.options
             .proxy_controller
             .as_deref()
@@ -135,24 +168,28 @@ fn served_by_others(ctx: &Ctx<'_>, owner: &Facts, route: &RouteFacts) -> bool {
             .ai_controller
             .as_deref()
             .unwrap_or(crate::config::DEFAULT_AI_CONTROLLER),
-    ];
-    !route.parent_refs.is_empty()
-        && route.parent_refs.iter().all(|p| {
-            let gateway = (
-                p.group().unwrap_or(GATEWAY_API),
-                p.kind().unwrap_or("Gateway"),
-            ) == (GATEWAY_API, "Gateway");
-            let ns = p.namespace().unwrap_or(&owner.id.namespace);
-            let class = match ctx.index.get(GATEWAY_API, "Gateway", ns, &p.name) {
-                Some(Facts {
-                    spec: Spec::Gateway { class: Some(c), .. },
-                    ..
-                }) if gateway => ctx.index.get(GATEWAY_API, "GatewayClass", "", &c.name),
-                _ => None,
-            };
-            matches!(class, Some(Facts { spec: Spec::GatewayClass { controller }, .. })
-                if !ours.contains(&controller.as_str()))
-        })
+    ]
+}
+
+/// The controller of a parentRef's Gateway, when the Gateway and its GatewayClass are both in
+/// the inputs.
+fn parent_controller<'a>(ctx: &Ctx<'a>, owner: &Facts, p: &ObjRef) -> Option<&'a str> {
+    let gateway = (
+        p.group().unwrap_or(GATEWAY_API),
+        p.kind().unwrap_or("Gateway"),
+    ) == (GATEWAY_API, "Gateway");
+    let ns = p.namespace().unwrap_or(&owner.id.namespace);
+    let class = match ctx.index.get(GATEWAY_API, "Gateway", ns, &p.name) {
+        Some(Facts {
+            spec: Spec::Gateway { class: Some(c), .. },
+            ..
+        }) if gateway => ctx.index.get(GATEWAY_API, "GatewayClass", "", &c.name),
+        _ => None,
+    }?;
+    match &class.spec {
+        Spec::GatewayClass { controller } => Some(controller.as_str()),
+        _ => None,
+    }
 }
 
 /// Checks one backendRef written in `field`; the failed ResolvedRefs condition, if any.
