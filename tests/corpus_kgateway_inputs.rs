@@ -384,18 +384,6 @@ const INPUT_ERRORS: &[(&str, &str, usize, &str)] = &[
         "TrafficPolicy has no ai field in either API (an intentionally invalid input)",
     ),
     (
-        "pkg/kgateway/translator/gateway/testutils/inputs/session-persistence/header.yaml",
-        "header must be specified for Header type",
-        1,
-        "Gateway API rule: sessionPersistence of type Header needs a header (the input uses an older field name)",
-    ),
-    (
-        "pkg/kgateway/translator/gateway/testutils/inputs/session-persistence/header.yaml",
-        "sessionPersistence.sessionName\"",
-        1,
-        "Gateway API sessionPersistence has no sessionName field in the corpus CRDs",
-    ),
-    (
         "pkg/kgateway/translator/gateway/testutils/inputs/traffic-policy/api-key-auth-gateway.yaml",
         "unknown field \"spec.apiKeyAuth\"",
         1,

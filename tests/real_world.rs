@@ -803,3 +803,40 @@ fn rules_that_still_win_somewhere_or_serve_other_hosts_are_not_reported() {
     ]);
     assert_eq!(findings(&run), Vec::<String>::new());
 }
+
+#[test]
+fn session_persistence_as_released_gateway_api_versions_write_it_is_valid() {
+    let route = |persistence: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: apps}}
+spec:
+  rules:
+  - sessionPersistence: {persistence}
+"
+        )
+    };
+    // Released versions (and the reference controller's inputs): sessionName, cookieConfig.
+    for released in [
+        "{sessionName: Session-A, type: Cookie, absoluteTimeout: 1h, cookieConfig: {lifetimeType: Permanent}}",
+        "{sessionName: Session-B, type: Header, idleTimeout: 30m}",
+        "{type: Cookie}",
+    ] {
+        assert_eq!(findings(&lint_text(&route(released))), Vec::<String>::new());
+    }
+    // The development shape of the Gateway API CRDs is accepted too.
+    let development = "{type: Header, header: {name: x-session}}";
+    assert_eq!(
+        findings(&lint_text(&route(development))),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        findings(&lint_text(&route(
+            "{cookieConfig: {lifetimeType: Forever}}"
+        ))),
+        [
+            "6:55 error GW104 spec.rules[0].sessionPersistence.cookieConfig.lifetimeType: Unsupported value: \"Forever\": supported values: \"Permanent\", \"Session\""
+        ]
+    );
+}

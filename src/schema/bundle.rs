@@ -40,9 +40,17 @@ pub fn build_bundle(docs: &[Value], aliases: &[Alias]) -> Result<Value, String> 
     assemble(import_all(docs)?, aliases)
 }
 
-/// Builds a bundle from reference CRDs rewritten by a transform (see [`super::transform`]).
-pub fn build_transformed_bundle(docs: &[Value], transform: &Value) -> Result<Value, String> {
-    assemble(super::transform::apply(import_all(docs)?, transform)?, &[])
+/// Builds a bundle from reference CRDs rewritten by a transform (see [`super::transform`]),
+/// then aliased.
+pub fn build_transformed_bundle(
+    docs: &[Value],
+    transform: &Value,
+    aliases: &[Alias],
+) -> Result<Value, String> {
+    assemble(
+        super::transform::apply(import_all(docs)?, transform)?,
+        aliases,
+    )
 }
 
 fn import_all(docs: &[Value]) -> Result<Vec<ImportedVersion>, String> {
