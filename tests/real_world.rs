@@ -840,3 +840,34 @@ spec:
         ]
     );
 }
+
+#[test]
+fn a_helm_template_named_outside_its_chart_is_one_note() {
+    let template = "{{- if .Values.gateway.enabled }}
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  gatewayClassName: {{ .Values.gateway.className | quote }}
+{{- end }}
+";
+    assert_eq!(
+        findings(&lint_text(template)),
+        ["1:1 info GW008 skipped: the file holds Go template actions (a Helm template), not YAML"]
+    );
+    // A template of the data plane's own in a value is YAML: the file is linted.
+    let transformation = "apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: t, namespace: apps}
+spec:
+  transformation:
+    request:
+      set: [{name: x-user, value: '{{ header(\"x-id\") }}'}]
+  timeout: 3
+";
+    assert_eq!(
+        findings(&lint_text(transformation)),
+        ["8:3 error GW101 unknown field \"spec.timeout\""]
+    );
+}

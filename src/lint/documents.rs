@@ -70,6 +70,9 @@ pub(super) fn lint_keeping(
     collect_secrets: bool,
 ) -> (FileResult, Option<KeptDocuments>) {
     let parsed = parse::parse_file(file, &options.limits);
+    if let Some(skipped) = FileResult::of_template(file, &parsed) {
+        return (skipped, None);
+    }
     let mut out = FileResult::of_parse(file, &parsed);
     let keeping =
         parsed.diagnostics.is_empty() && !has_directive(&file.text) && !has_directive(other);

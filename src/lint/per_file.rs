@@ -78,11 +78,54 @@ pub(super) fn lint_file(
     collect_secrets: bool,
 ) -> FileResult {
     let parsed = parse::parse_file(file, &options.limits);
+    if let Some(skipped) = FileResult::of_template(file, &parsed) {
+        return skipped;
+    }
     let mut out = FileResult::of_parse(file, &parsed);
     for doc in &parsed.documents {
         lint_document(file, doc, registry, options, collect_secrets, &mut out);
     }
     out
+}
+
+/// A Go template action as Helm writes them: `{{ .Values.x }}`, `{{- if ... }}`, `{{ include
+/// ... }}`, `{{ $var }}`, a comment. (A value of a policy may hold `{{ header("x") }}`, a
+/// template of the data plane's own: that is a function call, and such a file parses anyway.)
+static GO_TEMPLATE_ACTION: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(
+    || {
+        regex::Regex::new(
+            r"\{\{-?\s*(?:\.|\$|/\*|(?:if|else|end|range|with|include|template|define|block|toYaml|tpl|printf|required|default|quote)\b)",
+        )
+        .ok()
+    },
+);
+
+impl FileResult {
+    /// A file the reader cannot read that holds Go template actions: a Helm template named
+    /// outside its chart (a chart's own are skipped when listed), which is no YAML until
+    /// rendered. One note says so, at its first action, instead of what its text would give.
+    pub(super) fn of_template(file: &SourceFile, parsed: &ParsedFile) -> Option<FileResult> {
+        if parsed.diagnostics.is_empty() {
+            return None;
+        }
+        let action = GO_TEMPLATE_ACTION.as_ref()?.find(&file.text)?;
+        let note = Diagnostic::new(
+            rules::GW008,
+            "skipped: the file holds Go template actions (a Helm template), not YAML",
+        )
+        .at(
+            file.id,
+            crate::source::Span::new(action.start(), action.end()),
+        )
+        .with_help("lint what the chart renders: `helm template CHART | gwctl lint -`");
+        Some(FileResult {
+            documents: parsed.documents.len(),
+            diagnostics: vec![note],
+            // The text is still shown in the note's snippet: its secrets are found in it.
+            masked: secrets::of_text(file.id, &file.text),
+            ..Default::default()
+        })
+    }
 }
 
 impl FileResult {
