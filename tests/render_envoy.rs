@@ -682,3 +682,50 @@ fn render_json_is_the_text_serde_prints_for_the_whole_array() {
         assert_eq!(text, format!("{whole}\n"), "{case}");
     }
 }
+
+#[test]
+fn session_persistence_names_and_lifetimes_as_the_controller_writes_them() {
+    let r = rendered("session_persistence.yaml", ValidationLevel::Standard);
+    let states: Vec<(String, Value)> = routes_of(&r)
+        .iter()
+        .map(|route| {
+            let prefix = route["match"]["pathSeparatedPrefix"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let state = &route["typedPerFilterConfig"]["envoy.filters.http.stateful_session"]
+                ["statefulSession"]["sessionState"]["typedConfig"];
+            let mut state = state.clone();
+            if let Some(o) = state.as_object_mut() {
+                o.remove("@type");
+            }
+            (prefix, state)
+        })
+        .collect();
+    let expected = [
+        (
+            "/a",
+            serde_json::json!({"cookie": {"name": "cart-session", "ttl": "3600s"}}),
+        ),
+        // Permanent without a timeout: a year.
+        (
+            "/b",
+            serde_json::json!({"cookie": {"name": "cart-permanent", "ttl": "31536000s"}}),
+        ),
+        // A session cookie has no expiry; unnamed, the controller's name.
+        (
+            "/c",
+            serde_json::json!({"cookie": {"name": "sessionPersistence"}}),
+        ),
+        (
+            "/d",
+            serde_json::json!({"cookie": {"name": "dev-cookie", "path": "/d"}}),
+        ),
+        ("/e", serde_json::json!({"name": "x-session-persistence"})),
+    ];
+    let expected: Vec<(String, Value)> = expected
+        .into_iter()
+        .map(|(p, v)| (p.to_string(), v))
+        .collect();
+    assert_eq!(states, expected);
+}

@@ -181,14 +181,21 @@ pub struct RuleSettings {
     pub session: Option<Box<Session>>,
 }
 
-/// A rule's `sessionPersistence`.
+/// A rule's `sessionPersistence`, as released Gateway API versions write it (`sessionName`,
+/// `cookieConfig`) or as the development bundle does (`cookie` and `header`, each with its
+/// `name`): the schema accepts both.
 #[derive(Debug, Clone, Default)]
 pub struct Session {
-    /// `sessionName` as written: the output copies it.
+    /// The session's name as written (`sessionName`, else the cookie's or header's `name`): the
+    /// output copies it.
     pub name: Option<serde_json::Value>,
     /// `type: Header` (else a cookie).
     pub header: bool,
     pub absolute_timeout: Option<Box<str>>,
+    /// The cookie's `lifetimeType` (`Permanent` or `Session`).
+    pub lifetime: Option<Box<str>>,
+    /// The cookie's `path`, when written.
+    pub path: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -233,10 +240,18 @@ pub fn rule_settings(spec: Option<&Node>) -> Vec<RuleSettings> {
                 })
             }),
             session: rule.get("sessionPersistence").map(|p| {
+                let header = text(p, "type") == Some("Header");
+                let state = p.get(if header { "header" } else { "cookie" });
+                let cookie = p.get("cookieConfig").or_else(|| p.get("cookie"));
                 Box::new(Session {
-                    name: p.get("sessionName").map(Node::to_json),
-                    header: text(p, "type") == Some("Header"),
+                    name: p
+                        .get("sessionName")
+                        .or_else(|| state.and_then(|s| s.get("name")))
+                        .map(Node::to_json),
+                    header,
                     absolute_timeout: boxed(p, "absoluteTimeout"),
+                    lifetime: cookie.and_then(|c| boxed(c, "lifetimeType")),
+                    path: p.get("cookie").and_then(|c| boxed(c, "path")),
                 })
             }),
         })

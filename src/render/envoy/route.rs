@@ -85,7 +85,13 @@ fn session_persistence(policy: &mut Applied, p: &Session) {
                 ),
             })
         });
-    let session = p.name.clone().unwrap_or(json!("session"));
+    // Unnamed, the controller's own names.
+    let default_name = if p.header {
+        "x-session-persistence"
+    } else {
+        "sessionPersistence"
+    };
+    let session = p.name.clone().unwrap_or(json!(default_name));
     let state = if p.header {
         json!({
             "name": "envoy.http.stateful_session.header",
@@ -95,8 +101,18 @@ fn session_persistence(policy: &mut Applied, p: &Session) {
             ),
         })
     } else {
-        let mut cookie = json!({"name": session, "path": "/"});
-        if let Some(ttl) = p.absolute_timeout.as_deref().and_then(duration) {
+        let mut cookie = json!({"name": session});
+        if let Some(path) = &p.path {
+            cookie["path"] = json!(path);
+        }
+        let ttl = p.absolute_timeout.as_deref().and_then(duration);
+        // A session cookie has no expiry; a permanent one lives a year unless timed out.
+        let ttl = match p.lifetime.as_deref() {
+            Some("Session") => None,
+            Some("Permanent") => ttl.or_else(|| Some(format!("{}s", 365 * 24 * 3600))),
+            _ => ttl,
+        };
+        if let Some(ttl) = ttl {
             cookie["ttl"] = json!(ttl);
         }
         json!({
