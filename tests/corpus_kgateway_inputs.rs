@@ -372,6 +372,18 @@ const INPUT_ERRORS: &[(&str, &str, usize, &str)] = &[
         "reference rule: outlierDetection.interval must be at least 1ms (an intentionally invalid input)",
     ),
     (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/backendconfigpolicy/invalid-cipher-suites.yaml",
+        "unsupported cipher suite",
+        3,
+        "cipher suites the proxy's TLS library does not know (an intentionally invalid input: the proxy rejects the cluster)",
+    ),
+    (
+        "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/backendconfigpolicy/invalid-cipher-suites.yaml",
+        "unsupported ECDH curve",
+        3,
+        "ECDH curves the proxy's TLS library does not know (an intentionally invalid input)",
+    ),
+    (
         "pkg/kgateway/translator/gateway/testutils/inputs/route-replacement/policy/policy-multiple-invalid-conflict.yaml",
         "headerTransformations\"",
         2,

@@ -729,3 +729,27 @@ fn session_persistence_names_and_lifetimes_as_the_controller_writes_them() {
         .collect();
     assert_eq!(states, expected);
 }
+
+#[test]
+fn a_cipher_suite_the_proxy_does_not_know_empties_the_cluster_only_with_strict() {
+    let cluster = "kube_web_payments_443";
+    let standard = rendered("tls_unknown_cipher.yaml", ValidationLevel::Standard);
+    let params = &resource(&standard, "cluster", cluster)["transportSocket"]["typedConfig"]["commonTlsContext"]
+        ["tlsParams"];
+    assert_eq!(
+        params["cipherSuites"],
+        serde_json::json!(["ECDHE-RSA-AES128-GCM-SHA256", "TLS_RSA_WITH_RC4_128_SHA"])
+    );
+    let strict = rendered("tls_unknown_cipher.yaml", ValidationLevel::Strict);
+    assert_eq!(
+        resource(&strict, "cluster", cluster),
+        &serde_json::json!({"loadAssignment": {"clusterName": cluster}, "name": cluster, "type": "STATIC"})
+    );
+    let accepted = &strict.gateways[0].statuses["policies"]["BackendConfigPolicy/web/payments-tls"]
+        ["ancestors"][0]["conditions"][0];
+    assert_eq!(accepted["reason"], "Invalid");
+    assert_eq!(
+        accepted["message"],
+        "unsupported cipher suite: \"TLS_RSA_WITH_RC4_128_SHA\" (ensure you are using a BoringSSL-supported name)"
+    );
+}

@@ -93,6 +93,8 @@ pub enum ProxyCheck {
     Regex,
     /// An HTTP authorization service's path prefix, which must start with `/`.
     PathPrefix,
+    /// A TLS cipher suite or curve name, which the proxy's TLS library must know.
+    TlsParameter,
 }
 
 /// What hid a finding: shown with `--show-suppressed`.

@@ -83,10 +83,14 @@ pub enum ValueFormat {
     Htpasswd,
     /// A transformation template of the proxy data plane (Jinja syntax).
     Template,
+    /// A TLS cipher suite name, as the proxy's TLS library knows them.
+    TlsCipherSuite,
+    /// A TLS key exchange (ECDH) curve name, as the proxy's TLS library knows them.
+    TlsCurve,
 }
 
 impl ValueFormat {
-    pub const ALL: [ValueFormat; 9] = [
+    pub const ALL: [ValueFormat; 11] = [
         ValueFormat::CelExpression,
         ValueFormat::Regex,
         ValueFormat::HeaderName,
@@ -96,6 +100,8 @@ impl ValueFormat {
         ValueFormat::Jwks,
         ValueFormat::Htpasswd,
         ValueFormat::Template,
+        ValueFormat::TlsCipherSuite,
+        ValueFormat::TlsCurve,
     ];
 
     /// The extension's value naming this format.
@@ -110,6 +116,8 @@ impl ValueFormat {
             ValueFormat::Jwks => "jwks",
             ValueFormat::Htpasswd => "htpasswd",
             ValueFormat::Template => "template",
+            ValueFormat::TlsCipherSuite => "tls-cipher-suite",
+            ValueFormat::TlsCurve => "tls-curve",
         }
     }
 

@@ -61,6 +61,11 @@ pub(super) fn proxy_words(r: &Rejection, object: Option<Written<'_>>) -> Option<
             Some(format!("{XDS}{}", super::proxy::re2_refusal(pattern)?))
         }
         ProxyCheck::PathPrefix => Some(format!("{XDS}path_prefix should start with \"/\".")),
+        // Checked by the controller itself when the proxy checks first.
+        ProxyCheck::TlsParameter => Some(crate::validate::values::tls_names::refusal(
+            path,
+            object?.text_at(path)?,
+        )),
         ProxyCheck::Template => None,
     }
 }

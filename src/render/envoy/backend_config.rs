@@ -41,7 +41,8 @@ pub fn effective(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> Map
 }
 
 /// Whether a BackendConfigPolicy the controller rejects (a validation error, a Secret that is
-/// not there) is attached to a Service (any of its ports) or Backend: the controller then
+/// not there; with validation level strict also what the proxy refuses, such as a cipher suite
+/// it does not know) is attached to a Service (any of its ports) or Backend: the controller then
 /// programs its cluster without endpoints ([`without_endpoints`]) rather than without the policy.
 pub fn rejected(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> bool {
     let (Some(model), Some(merged)) = (&ctx.run.model, &ctx.merged) else {
@@ -56,13 +57,17 @@ pub fn rejected(ctx: &Context<'_>, target: &Object, port: Option<usize>) -> bool
         .flatten()
         .filter_map(|p| merged.hierarchy.attached.get(&p))
         .flatten();
+    let strict = ctx.options.validation_level == crate::render::ValidationLevel::Strict;
+    let verdicts = &ctx.run.verdicts;
     attached.map(|&p| &model.facts[p].id).any(|id| {
         id.kind == "BackendConfigPolicy"
-            && ctx
-                .run
-                .verdicts
+            && (verdicts
                 .rejected(&id.kind, &id.namespace, &id.name)
                 .is_some()
+                || strict
+                    && verdicts
+                        .any_error(&id.kind, &id.namespace, &id.name)
+                        .is_some_and(|r| r.proxy.is_some()))
     })
 }
 

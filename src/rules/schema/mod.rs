@@ -32,4 +32,5 @@ family! {
     gw128_reserved_listener_protocol => GW128,
     gw129_byte_size_in_milli => GW129,
     gw130_route_kind_not_for_protocol => GW130,
+    gw131_unknown_tls_name => GW131,
 }

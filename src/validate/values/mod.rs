@@ -1,6 +1,6 @@
 //! Strings checked for what they are (schema extension `x-gwctl-format`): CEL expressions,
-//! regexes, header names, durations, quantities, JWKS, htpasswd lines and transformation
-//! templates. Each checker is a pure
+//! regexes, header names, durations, quantities, JWKS, htpasswd lines, transformation
+//! templates and TLS parameter names. Each checker is a pure
 //! function from the decoded text to findings with byte ranges in that text; the walker maps the
 //! ranges to the file through [`position::ScalarMap`] (built only when there is a finding).
 
@@ -11,6 +11,7 @@ pub(crate) mod position;
 mod re2;
 mod scalars;
 mod template;
+pub(crate) mod tls_names;
 
 #[cfg(test)]
 mod tests;
@@ -91,6 +92,8 @@ pub(crate) fn check_with(
         ValueFormat::Jwks => jwks::check(text),
         ValueFormat::Htpasswd => htpasswd::check(text),
         ValueFormat::Template => template::check(text),
+        ValueFormat::TlsCipherSuite => tls_names::cipher_suite(text),
+        ValueFormat::TlsCurve => tls_names::curve(text),
     }
 }
 
