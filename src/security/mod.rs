@@ -1,6 +1,6 @@
 //! Security stage (GW4xx): practices that the API server accepts but that weaken a gateway
 //! (disabled certificate checks, weak password hashes, secrets in ConfigMaps, open CORS, failing
-//! open, tokens for any audience, open forward proxies).
+//! open, tokens for any audience, open forward proxies, HTTPS listeners without TLS).
 //!
 //! Each rule is one file with one `check` over a resource's spanned tree; [`CHECKS`] is the
 //! registry. A rule that needs to know about the whole input set (an open forward proxy is only
@@ -13,6 +13,7 @@
 mod configmap_secret;
 mod cors_any_origin;
 mod extauth_fail_open;
+mod https_without_tls;
 mod insecure_tls;
 mod jwt_any_audience;
 mod open_forward_proxy;
@@ -47,6 +48,7 @@ pub(crate) static CHECKS: &[(rules::Code, Check)] = &[
     (rules::GW405, extauth_fail_open::check),
     (rules::GW407, jwt_any_audience::check),
     (rules::GW408, open_forward_proxy::check),
+    (rules::GW409, https_without_tls::check),
 ];
 
 /// The stage's findings for one resource; facts for the set-wide rules go to `set`.

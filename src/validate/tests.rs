@@ -276,7 +276,7 @@ spec:
             r#"9:23 GW109 spec.rules[0].filters[0].requestHeaderModifier.remove[1]: Duplicate value: "foo""#
         ]
     );
-    let yaml = format!("{GATEWAY}  - name: http\n    protocol: HTTPS\n    port: 443\n");
+    let yaml = format!("{GATEWAY}  - name: http\n    protocol: HTTP\n    port: 8080\n");
     let run = lint_sources(
         vec![SourceFile::new(0, "t.yaml", yaml.as_str())],
         &LintOptions::default(),

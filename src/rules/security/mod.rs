@@ -9,4 +9,5 @@ family! {
     gw406_route_matches_every_host => GW406,
     gw407_jwt_any_audience => GW407,
     gw408_open_forward_proxy => GW408,
+    gw409_https_without_tls => GW409,
 }
