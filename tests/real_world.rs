@@ -871,3 +871,38 @@ spec:
         ["8:3 error GW101 unknown field \"spec.timeout\""]
     );
 }
+
+#[test]
+fn the_references_names_of_renamed_fields_and_kinds_say_this_apis_names() {
+    let run = lint_text(
+        "apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {name: tp, namespace: a}
+spec:
+  jwtAuth: {}
+---
+apiVersion: agentgateway.dev/v1alpha1
+kind: AgentgatewayBackend
+metadata: {name: b, namespace: a}
+spec: {}
+",
+    );
+    assert_eq!(
+        findings(&run),
+        [
+            "5:3 error GW101 unknown field \"spec.jwtAuth\"",
+            "8:7 error GW006 no kind \"AgentgatewayBackend\" in API group \"agentgateway.dev\"",
+        ]
+    );
+    let helps: Vec<Option<&str>> = run.diagnostics.iter().map(|d| d.help.as_deref()).collect();
+    assert_eq!(
+        helps,
+        [
+            Some("renamed in this API: \"jwt\" (was \"jwtAuth\")"),
+            Some("renamed in this API: \"AiGatewayBackend\" (was \"AgentgatewayBackend\")"),
+        ]
+    );
+    // The fix renames the field to this API's name, not to the closest one ("extAuth").
+    let fix = run.diagnostics[0].fix.as_ref().map(|f| f.title.as_str());
+    assert_eq!(fix, Some("rename to \"jwt\""));
+}

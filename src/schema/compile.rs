@@ -230,6 +230,8 @@ pub struct SchemaNode {
     pub properties: Option<FastMap<Box<str>, SchemaNode>>,
     /// Property names in schema order (for suggestions and defaulting in a stable order).
     pub property_names: Vec<Box<str>>,
+    /// Properties this API renamed from the reference's names: (the reference's, this API's).
+    pub renamed: Vec<(Box<str>, Box<str>)>,
     pub additional: Additional,
     pub required: Vec<Box<str>>,
     pub items: Option<Box<SchemaNode>>,
@@ -384,6 +386,10 @@ impl Compiler {
             for (name, sub) in props {
                 let child = self.node(sub, &format!("{path}.{name}"));
                 n.rules_below |= child.rules_below;
+                if let Some(Value::String(from)) = sub.get(super::transform::RENAMED_FROM) {
+                    n.renamed
+                        .push((Box::from(from.as_str()), Box::from(name.as_str())));
+                }
                 n.property_names.push(Box::from(name.as_str()));
                 map.insert(Box::from(name.as_str()), child);
             }

@@ -243,6 +243,23 @@ impl Registry {
         self.schemas.get(slot.schema).map(|s| &s.json)
     }
 
+    /// The kind of `group` that this API renamed from the reference's `kind`.
+    pub fn renamed_kind(&self, group: &str, kind: &str) -> Option<&str> {
+        let renamed_from = |e: &KindEntry| {
+            e.versions.iter().any(|v| {
+                let json = self.schemas.get(v.schema).map(|s| &s.json);
+                json.and_then(|j| j.get(super::transform::RENAMED_FROM))
+                    .and_then(Value::as_str)
+                    == Some(kind)
+            })
+        };
+        self.groups
+            .get(group)?
+            .values()
+            .find(|e| renamed_from(e))
+            .map(|e| e.kind.as_str())
+    }
+
     pub fn lookup(&self, group: &str, version: &str, kind: &str) -> Lookup<'_> {
         if self.unchecked_groups.contains(group) {
             return Lookup::UnknownGroup;

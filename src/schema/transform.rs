@@ -39,7 +39,13 @@ pub fn apply(
     for mut v in versions {
         match kinds.and_then(|k| k.get(&v.kind)) {
             Some(Value::Null) => continue,
-            Some(Value::String(new)) => v.kind = new.clone(),
+            Some(Value::String(new)) => {
+                // The reference's name, for the finding on a manifest that still uses it.
+                if let Value::Object(o) = &mut v.schema {
+                    o.insert(RENAMED_FROM.into(), Value::String(v.kind.clone()));
+                }
+                v.kind = new.clone();
+            }
             _ => {}
         }
         out.push(v);
@@ -106,6 +112,10 @@ fn applies_to(entry: &Value, kind: &str) -> bool {
 const SCHEMA_VALUED: &[&str] = &["items", "additionalProperties", "not"];
 const SCHEMA_LISTS: &[&str] = &["oneOf", "anyOf", "allOf"];
 
+/// The schema extension naming a property's (or, on a kind's schema, the kind's) name in the
+/// reference, where this API renamed it.
+pub const RENAMED_FROM: &str = "x-gwctl-renamed-from";
+
 fn rename_word(schema: &mut Value, re: &Regex, to: &str) -> bool {
     let Value::Object(obj) = schema else {
         return false;
@@ -141,10 +151,14 @@ fn rename_word(schema: &mut Value, re: &Regex, to: &str) -> bool {
     if let Some(Value::Object(props)) = obj.get_mut("properties") {
         let renamed: Map<String, Value> = std::mem::take(props)
             .into_iter()
-            .map(|(k, v)| {
+            .map(|(k, mut v)| {
                 let new = re.replace_all(&k, regex::NoExpand(to)).into_owned();
                 if new != k {
                     hit = true;
+                    // The reference's name, for the finding on a manifest that still uses it.
+                    if let Value::Object(o) = &mut v {
+                        o.insert(RENAMED_FROM.into(), Value::String(k));
+                    }
                 }
                 (new, v)
             })

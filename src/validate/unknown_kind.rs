@@ -17,6 +17,7 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
         .map(|n| n.span)
         .unwrap_or(res.root.span);
     let kinds = registry.kinds();
+    let renamed = registry.renamed_kind(res.group, res.kind);
     let close = kinds
         .iter()
         .filter(|(group, _, _)| group == res.group)
@@ -24,27 +25,38 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
         .filter(|(d, kind)| is_typo(*d, kind) && !other_acronym(kind, res.kind))
         .min_by_key(|(d, _)| *d)
         .map(|(_, kind)| kind);
-    let d = match close {
-        Some(kind) => Diagnostic::new(
+    let d = match (renamed, close) {
+        // The reference's name of a kind this API renamed: the API server has no such kind.
+        (Some(kind), _) => Diagnostic::new(
             rules::GW006,
             format!("no kind {:?} in API group {:?}", res.kind, res.group),
         )
-        .with_help(format!("did you mean {kind:?}?")),
-        None => Diagnostic::new(
-            rules::GW006,
-            format!(
-                "kind {:?} of API group {:?} is not checked: gwctl does not know this kind",
-                res.kind, res.group
-            ),
-        )
-        .with_severity(Severity::Warning)
-        .with_help("pass its CustomResourceDefinition with --crds to check it"),
+        .with_help(format!(
+            "renamed in this API: {kind:?} (was {:?})",
+            res.kind
+        )),
+        (None, close) => match close {
+            Some(kind) => Diagnostic::new(
+                rules::GW006,
+                format!("no kind {:?} in API group {:?}", res.kind, res.group),
+            )
+            .with_help(format!("did you mean {kind:?}?")),
+            None => Diagnostic::new(
+                rules::GW006,
+                format!(
+                    "kind {:?} of API group {:?} is not checked: gwctl does not know this kind",
+                    res.kind, res.group
+                ),
+            )
+            .with_severity(Severity::Warning)
+            .with_help("pass its CustomResourceDefinition with --crds to check it"),
+        },
     };
     let d = d
         .at(res.file, span)
         .with_resource(Some(res.reference()))
         .with_path("kind");
-    (d, close.is_none())
+    (d, close.is_none() && renamed.is_none())
 }
 
 /// The finding for `res`, whose API group gwctl does not know, when that group is a typo of a

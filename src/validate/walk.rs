@@ -322,12 +322,24 @@ impl<'v> Walker<'v> {
         .at(self.file, e.key_span)
         .with_resource(Some(self.resource.clone()))
         .with_path(path);
-        if let Some(s) = suggest(&e.key, schema.property_names.iter().map(|n| &**n)) {
+        // The reference's name of a field this API renamed: its name here, not a close one.
+        let renamed = schema
+            .renamed
+            .iter()
+            .find(|(from, _)| **from == *e.key)
+            .map(|(_, to)| &**to);
+        if let Some(s) = renamed {
+            d = d.with_help(format!(
+                "renamed in this API: {} (was {})",
+                go_quote(s),
+                go_quote(&e.key)
+            ));
+        } else if let Some(s) = suggest(&e.key, schema.property_names.iter().map(|n| &**n)) {
             d = d.with_help(format!("did you mean {}?", go_quote(s)));
         }
         // Renamed only to the one close name, and not onto a key the mapping already has.
         let names = schema.property_names.iter().map(|n| &**n);
-        if let Some(s) = suggest_unique(&e.key, names)
+        if let Some(s) = renamed.or_else(|| suggest_unique(&e.key, names))
             && !entries.iter().any(|other| other.key == s)
         {
             let edit = Edit::rename_scalar(self.file, self.source, e.key_span, s);

@@ -5,7 +5,9 @@ declare_rule! {
     summary: "A known API group has no such kind",
     explanation: "The apiVersion names an API group gwctl knows, but the kind does not exist in \
         it. When the kind is close to one of the group's kinds (another capitalisation, a letter \
-        or two off) it is a typo the API server would reject: an error, with \"did you mean\". \
+        or two off) it is a typo the API server would reject: an error, with \"did you mean\"; \
+        so is the reference implementation's name of a kind this API renamed \
+        (`AgentgatewayBackend`), with this API's name. \
         One acronym put for another (`BackendLBPolicy` beside `BackendTLSPolicy`) names another \
         kind, not a typo. Any other kind may come from another release of the group: a warning \
         that the object is not checked (it is counted under `notChecked`); pass its \
