@@ -55,6 +55,18 @@ fn findings(run: &LintRun) -> Vec<String> {
         .collect()
 }
 
+/// An HTTPRoute `r` in namespace `apps` with the given `rules:` items (indented two spaces).
+fn http_route(rules: &str) -> String {
+    format!(
+        "apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: r, namespace: apps}}
+spec:
+  rules:
+{rules}"
+    )
+}
+
 #[test]
 fn cross_namespace_references_the_controller_does_not_check_need_no_grant() {
     // A TrafficPolicy extensionRef and an AiGatewayPolicy global rate limit backendRef to
@@ -163,13 +175,10 @@ spec:
     // multi-cluster ServiceImport (or another implementation's backend) may be its backend.
     let import = "{group: net.gke.io, kind: ServiceImport, name: web, port: 80}";
     assert_eq!(findings(&lint_text(&route(import))), Vec::<String>::new());
-    let alone = "apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: r, namespace: apps}
-spec:
-  rules: [{backendRefs: [{group: net.gke.io, kind: ServiceImport, name: web, port: 80}]}]
-";
-    assert_eq!(findings(&lint_text(alone)), Vec::<String>::new());
+    let alone = http_route(
+        "  - backendRefs: [{group: net.gke.io, kind: ServiceImport, name: web, port: 80}]\n",
+    );
+    assert_eq!(findings(&lint_text(&alone)), Vec::<String>::new());
     // A Kubernetes kind is no backend on any implementation.
     let deployment = "{group: apps, kind: Deployment, name: web, port: 80}";
     assert_eq!(
@@ -237,16 +246,14 @@ fn a_direct_response_after_a_missing_one_is_the_first_applied() {
     // The controller applies the first DirectResponse that exists: one that does not exist sets
     // no action, so the next is no second one (the missing one is GW209's).
     let text = |first: &str| {
+        let filter = |name: &str| {
+            format!(
+                "    - {{type: ExtensionRef, extensionRef: {{group: gateway.kgateway.dev, kind: DirectResponse, name: {name}}}}}\n"
+            )
+        };
+        let route = http_route(&format!("  - filters:\n{}{}", filter(first), filter("dr")));
         format!(
-            "apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {{name: r, namespace: apps}}
-spec:
-  rules:
-  - filters:
-    - {{type: ExtensionRef, extensionRef: {{group: gateway.kgateway.dev, kind: DirectResponse, name: {first}}}}}
-    - {{type: ExtensionRef, extensionRef: {{group: gateway.kgateway.dev, kind: DirectResponse, name: dr}}}}
----
+            "{route}---
 apiVersion: gateway.kgateway.dev/v1alpha1
 kind: DirectResponse
 metadata: {{name: dr, namespace: apps}}
@@ -806,17 +813,7 @@ fn rules_that_still_win_somewhere_or_serve_other_hosts_are_not_reported() {
 
 #[test]
 fn session_persistence_as_released_gateway_api_versions_write_it_is_valid() {
-    let route = |persistence: &str| {
-        format!(
-            "apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {{name: r, namespace: apps}}
-spec:
-  rules:
-  - sessionPersistence: {persistence}
-"
-        )
-    };
+    let route = |persistence: &str| http_route(&format!("  - sessionPersistence: {persistence}\n"));
     // Released versions (and the reference controller's inputs): sessionName, cookieConfig.
     for released in [
         "{sessionName: Session-A, type: Cookie, absoluteTimeout: 1h, cookieConfig: {lifetimeType: Permanent}}",
