@@ -902,4 +902,30 @@ spec: {}
     // The fix renames the field to this API's name, not to the closest one ("extAuth").
     let fix = run.diagnostics[0].fix.as_ref().map(|f| f.title.as_str());
     assert_eq!(fix, Some("rename to \"jwt\""));
+    // So for an enum value.
+    let run = lint_text(
+        "apiVersion: gateway.kgateway.dev/v1alpha1
+kind: Backend
+metadata: {name: b, namespace: a}
+spec:
+  type: AWS
+  cloud: {accountId: \"123456789012\", function: {functionName: f}}
+",
+    );
+    let found: Vec<(String, Option<&str>, Option<&str>)> = run
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let fix = d.fix.as_ref().map(|f| f.title.as_str());
+            (d.message.clone(), d.help.as_deref(), fix)
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "spec.type: Unsupported value: \"AWS\": supported values: \"Cloud\", \"Static\", \"DynamicForwardProxy\"".to_string(),
+            Some("renamed in this API: \"Cloud\" (was \"AWS\")"),
+            Some("replace with \"Cloud\"")
+        )]
+    );
 }

@@ -232,6 +232,8 @@ pub struct SchemaNode {
     pub property_names: Vec<Box<str>>,
     /// Properties this API renamed from the reference's names: (the reference's, this API's).
     pub renamed: Vec<(Box<str>, Box<str>)>,
+    /// Enum values this API renamed from the reference's: (the reference's, this API's).
+    pub renamed_values: Vec<(Box<str>, Box<str>)>,
     pub additional: Additional,
     pub required: Vec<Box<str>>,
     pub items: Option<Box<SchemaNode>>,
@@ -512,6 +514,13 @@ fn keywords(o: &Map<String, Value>) -> SchemaNode {
             _ => ListType::Atomic,
         },
         required: strings(o, "required").map(Box::from).collect(),
+        renamed_values: o
+            .get(super::transform::RENAMED_VALUES)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(from, to)| Some((Box::from(from.as_str()), Box::from(to.as_str()?))))
+            .collect(),
         ..SchemaNode::default()
     }
 }

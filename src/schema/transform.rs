@@ -116,6 +116,9 @@ const SCHEMA_LISTS: &[&str] = &["oneOf", "anyOf", "allOf"];
 /// reference, where this API renamed it.
 pub const RENAMED_FROM: &str = "x-gwctl-renamed-from";
 
+/// The schema extension mapping the reference's enum values to those this API renamed them to.
+pub const RENAMED_VALUES: &str = "x-gwctl-renamed-values";
+
 fn rename_word(schema: &mut Value, re: &Regex, to: &str) -> bool {
     let Value::Object(obj) = schema else {
         return false;
@@ -127,13 +130,29 @@ fn rename_word(schema: &mut Value, re: &Regex, to: &str) -> bool {
             hit = true;
         }
     };
+    // Enum values renamed keep the reference's value beside them, for the finding on a manifest
+    // that still uses it.
+    let mut renamed_values = Map::new();
     for key in ["required", "enum", "x-kubernetes-list-map-keys"] {
         if let Some(Value::Array(items)) = obj.get_mut(key) {
             items.iter_mut().for_each(|i| {
                 if let Value::String(s) = i {
-                    replace(s)
+                    let before = s.clone();
+                    replace(s);
+                    if key == "enum" && *s != before {
+                        renamed_values.insert(before, Value::String(s.clone()));
+                    }
                 }
             });
+        }
+    }
+    if !renamed_values.is_empty() {
+        // Each word's renames beside the earlier words'.
+        let entry = obj
+            .entry(RENAMED_VALUES)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(all) = entry {
+            all.extend(renamed_values);
         }
     }
     if let Some(Value::String(s)) = obj.get_mut("default") {

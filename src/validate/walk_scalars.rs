@@ -48,6 +48,22 @@ fn enum_fix(file: FileId, source: &str, node: &Node, values: &[serde_json::Value
     ))
 }
 
+/// GW104's fix for the reference's value of an enum value this API renamed: this API's (safe).
+fn renamed_fix(file: FileId, source: &str, node: &Node, to: &str) -> Option<Fix> {
+    let Value::Str(s) = &node.value else {
+        return None;
+    };
+    if s.plain() && !plain_as_string(to) {
+        return None;
+    }
+    let edit = Edit::rename_scalar(file, source, node.span, to);
+    Some(Fix::new(
+        Applicability::Safe,
+        format!("replace with {}", go_quote(to)),
+        vec![edit],
+    ))
+}
+
 /// An integral float is an integer to the API server (`1.0` reaches it as JSON `1`).
 pub(super) fn as_integer(node: &Node) -> Option<i64> {
     match node.value {
@@ -112,15 +128,34 @@ impl Walker<'_> {
             } else {
                 let supported: Vec<String> = values.iter().map(supported_value).collect();
                 let shown = go_value(node);
-                let fix = enum_fix(self.file, self.source, node, values);
+                // The reference's value of one this API renamed: this API's, not a close one.
+                let renamed = match &node.value {
+                    Value::Str(s) => schema
+                        .renamed_values
+                        .iter()
+                        .find(|(from, _)| **from == *s.text)
+                        .map(|(_, to)| &**to),
+                    _ => None,
+                };
+                let fix = match renamed {
+                    Some(to) => renamed_fix(self.file, self.source, node, to),
+                    None => enum_fix(self.file, self.source, node, values),
+                };
+                let before = self.out.len();
                 self.report(rules::GW104, node.span, true, |p| {
                     format!(
                         "{p}: Unsupported value: {shown}: supported values: {}",
                         supported.join(", ")
                     )
                 });
-                if let (Some(fix), Some(d)) = (fix, self.out.last_mut()) {
-                    d.fix = Some(fix);
+                if let Some(d) = self.out.get_mut(before) {
+                    d.fix = fix;
+                    if let Some(to) = renamed {
+                        d.help = Some(format!(
+                            "renamed in this API: {} (was {shown})",
+                            go_quote(to)
+                        ));
+                    }
                 }
             }
         }
