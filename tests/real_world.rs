@@ -899,6 +899,21 @@ spec: {}
             Some("renamed in this API: \"AiGatewayBackend\" (was \"AgentgatewayBackend\")"),
         ]
     );
+    // A backendRef naming the kind by the reference's name.
+    let backend = lint_text(&http_route(
+        "  - backendRefs: [{group: agentgateway.dev, kind: AgentgatewayBackend, name: b}]\n",
+    ));
+    let helps: Vec<Option<&str>> = backend
+        .diagnostics
+        .iter()
+        .map(|d| d.help.as_deref())
+        .collect();
+    assert_eq!(
+        helps,
+        [Some(
+            "renamed in this API: \"AiGatewayBackend\" (was \"AgentgatewayBackend\")"
+        )]
+    );
     // The fix renames the field to this API's name, not to the closest one ("extAuth").
     let fix = run.diagnostics[0].fix.as_ref().map(|f| f.title.as_str());
     assert_eq!(fix, Some("rename to \"jwt\""));
@@ -928,4 +943,37 @@ spec:
             Some("replace with \"Cloud\"")
         )]
     );
+}
+
+#[test]
+fn a_disable_on_a_route_whose_gateway_is_not_in_the_inputs_is_not_reported() {
+    // The Gateway's own policy (in the cluster, or here) may set what the route disables.
+    let text = |gateway: &str| {
+        format!(
+            "{gateway}apiVersion: gateway.kgateway.dev/v1alpha1
+kind: TrafficPolicy
+metadata: {{name: route-ext-auth-disabled, namespace: apps}}
+spec:
+  targetRefs: [{{group: gateway.networking.k8s.io, kind: HTTPRoute, name: r}}]
+  extAuth: {{disable: {{}}}}
+---
+{}",
+            http_route("  - backendRefs: [{name: web, port: 80}]\n").replace(
+                "spec:\n",
+                "spec:\n  parentRefs: [{name: edge, namespace: infra}]\n"
+            )
+        )
+    };
+    assert_eq!(count_of(&text(""), "GW312"), 0);
+    // With its Gateway in the inputs and nothing setting extAuth there, the disable cancels
+    // nothing.
+    let gateway = "apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: infra}
+spec:
+  gatewayClassName: kgateway
+  listeners: [{name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}]
+---
+";
+    assert_eq!(count_of(&text(gateway), "GW312"), 1);
 }

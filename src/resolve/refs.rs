@@ -201,12 +201,19 @@ fn backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, field: RefField) -> Opt
         if OPAQUE_BACKENDS.contains(&(group, kind)) {
             return None;
         }
-        ctx.out.push(diag(
+        let mut d = diag(
             rules::GW207,
-            format!("backendRef kind {kind:?} in group {group:?} is not a backend kind (Service, Backend or AiGatewayBackend)"),
+            format!(
+                "backendRef kind {kind:?} in group {group:?} is not a backend kind (Service, Backend or AiGatewayBackend)"
+            ),
             &owner.id,
             r,
-        ));
+        );
+        // The reference's name of a kind this API renamed (AgentgatewayBackend).
+        if let Some(renamed) = crate::schema::Registry::builtin().renamed_kind(group, kind) {
+            d = d.with_help(format!("renamed in this API: {renamed:?} (was {kind:?})"));
+        }
+        ctx.out.push(d);
         return Some(fail("InvalidKind", "unknown backend kind"));
     }
     if let Some(c) = grant(ctx, owner, r, field, (group, kind, ns)) {
