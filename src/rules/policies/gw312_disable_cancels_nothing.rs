@@ -6,7 +6,8 @@ declare_rule! {
     explanation: "`disable: {}` turns a feature off at its level and every less specific or \
         lower-ranked level. No policy that ranks below this one sets the field on any place where \
         this policy applies, so the disable does nothing: a leftover, or a policy attached to the \
-        wrong target.",
+        wrong target. Not reported when a route the policy targets names a parent that is not in \
+        the inputs: a policy on that Gateway may set the field.",
     example: Manifest {
         failing: include_str!("gw312_disable_cancels_nothing/failing.yaml"),
         fixed: include_str!("gw312_disable_cancels_nothing/fixed.yaml"),
