@@ -753,3 +753,34 @@ fn a_cipher_suite_the_proxy_does_not_know_empties_the_cluster_only_with_strict()
         "unsupported cipher suite: \"TLS_RSA_WITH_RC4_128_SHA\" (ensure you are using a BoringSSL-supported name)"
     );
 }
+
+#[test]
+fn a_route_to_a_backend_no_cluster_is_rendered_for_goes_where_a_missing_one_goes() {
+    let r = rendered("backend_without_type.yaml", ValidationLevel::Standard);
+    let cluster = routes_of(&r)[0]["route"]["cluster"].clone();
+    assert!(
+        !r.clusters.iter().any(|c| c.name == "backend_web_httpbin_0"),
+        "no cluster for a Backend without type"
+    );
+    // The same as with no Backend at all.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/render/backend_without_type.yaml");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let without = text
+        .split("\n---\n")
+        .filter(|d| !d.contains("kind: Backend\n"))
+        .collect::<Vec<_>>()
+        .join("\n---\n");
+    let options = render::render_options(LintOptions::default());
+    let run = gwctl::lint::lint_sources(
+        vec![gwctl::source::SourceFile::new(
+            0,
+            "without.yaml",
+            without.as_str(),
+        )],
+        &options,
+    );
+    let missing = render::render(&run, &RenderOptions::default());
+    assert_eq!(cluster, routes_of(&missing)[0]["route"]["cluster"]);
+    assert_ne!(cluster, Value::String("backend_web_httpbin_0".into()));
+}

@@ -141,6 +141,11 @@ pub fn target(ctx: &Context<'_>, route: &Object, backend_ref: BackendRef<'_>) ->
                 return Target::blackhole();
             };
             let settings = settings::backend(ctx, backend);
+            // A Backend no cluster is rendered for (no type: the API server refuses it) is as
+            // good as missing: the route must not name a cluster that is not there.
+            if settings.is_none_or(|s| backend_cluster(ctx, backend, s).is_none()) {
+                return Target::blackhole();
+            }
             Target {
                 cluster: cluster_name(group, kind, ns, name, 0).unwrap_or_default(),
                 app_protocol: settings
