@@ -784,3 +784,27 @@ fn a_route_to_a_backend_no_cluster_is_rendered_for_goes_where_a_missing_one_goes
     assert_eq!(cluster, routes_of(&missing)[0]["route"]["cluster"]);
     assert_ne!(cluster, Value::String("backend_web_httpbin_0".into()));
 }
+
+#[test]
+fn a_policy_whose_extensions_service_is_missing_is_refused_and_names_no_cluster() {
+    let r = rendered("extproc_missing_service.yaml", ValidationLevel::Standard);
+    let accepted = &r.gateways[0].statuses["policies"]["TrafficPolicy/web/process"]["ancestors"][0]
+        ["conditions"][0];
+    assert_eq!(accepted["reason"], "Invalid");
+    assert_eq!(
+        accepted["message"],
+        "extproc: failed to resolve ExtProc backend: Service web/ext-proc-grpc not found"
+    );
+    let text = serde_json::to_string(
+        &r.gateways[0]
+            .resources
+            .iter()
+            .map(|x| &x.value)
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_or_default();
+    assert!(
+        !text.contains("ext-proc-grpc"),
+        "no filter names the missing service's cluster"
+    );
+}

@@ -596,7 +596,10 @@ fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &
                 (group, kind, t.namespace().unwrap_or(&id.namespace), &t.name),
             )
     });
-    let Some(b) = refused else { return };
+    let Some(b) = refused else {
+        missing_extension_backend(ctx, owner, r, extension);
+        return;
+    };
     let t = &b.target;
     ctx.out.push(
         diag(
@@ -617,6 +620,60 @@ fn extension_backends(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &
         }),
     );
 }
+
+/// A GatewayExtension whose external service (extAuth, extProc, rate limit) is not there cannot
+/// be used either: the controller resolves the service when it translates each policy that
+/// refers to the extension, and rejects the policy in the words of that feature (the extension's
+/// own reference gets GW205).
+fn missing_extension_backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, extension: &Facts) {
+    let id = &extension.id;
+    let missing = extension.refs.iter().find_map(|b| {
+        let t = &b.target;
+        let (group, kind) = (t.group().unwrap_or(""), t.kind().unwrap_or("Service"));
+        let ns = t.namespace().unwrap_or(&id.namespace);
+        let checked = ctx.options.strict_refs || ctx.index.has_kind(group, kind);
+        let feature = SERVICE_FEATURES
+            .iter()
+            .find(|(prefix, _)| t.path.starts_with(prefix))?;
+        (b.field == RefField::ExtensionBackend
+            && !t.name.is_empty()
+            && checked
+            && ctx.index.get(group, kind, ns, &t.name).is_none())
+        .then_some((t, kind, ns, feature.1))
+    });
+    let Some((t, kind, ns, wrap)) = missing else {
+        return;
+    };
+    let words = format!("{wrap}{kind} {} not found", qualified(ns, &t.name));
+    ctx.out.push(
+        diag(
+            rules::GW209,
+            format!(
+                "GatewayExtension {} cannot be used: its backend {kind} {} is not in the inputs, so the controller does not accept this policy",
+                qualified(&id.namespace, &id.name),
+                qualified(ns, &t.name),
+            ),
+            &owner.id,
+            r,
+        )
+        .with_related(id.file, t.span, "the backend that is not there")
+        .with_outcome(Outcome::Refused { words }),
+    );
+}
+
+/// The GatewayExtension features whose service the controller resolves per policy, by the path
+/// of the extension's backendRef, with the words its error is wrapped in.
+const SERVICE_FEATURES: &[(&str, &str)] = &[
+    (
+        "spec.extAuth.",
+        "extauth: failed to resolve ExtAuth backend: ",
+    ),
+    (
+        "spec.extProc.",
+        "extproc: failed to resolve ExtProc backend: ",
+    ),
+    ("spec.rateLimit.", "ratelimit: ratelimit: "),
+];
 
 fn keys(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, target: &Facts, needed: &[String]) {
     let Spec::Keys { keys: present, .. } = &target.spec else {
