@@ -914,9 +914,20 @@ spec: {}
             "renamed in this API: \"AiGatewayBackend\" (was \"AgentgatewayBackend\")"
         )]
     );
-    // The fix renames the field to this API's name, not to the closest one ("extAuth").
-    let fix = run.diagnostics[0].fix.as_ref().map(|f| f.title.as_str());
-    assert_eq!(fix, Some("rename to \"jwt\""));
+    // The fix renames the field to this API's name, not to the closest one ("extAuth"), and
+    // the kind to this API's kind.
+    let fixes: Vec<Option<&str>> = run
+        .diagnostics
+        .iter()
+        .map(|d| d.fix.as_ref().map(|f| f.title.as_str()))
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            Some("rename to \"jwt\""),
+            Some("rename the kind to \"AiGatewayBackend\"")
+        ]
+    );
     // So for an enum value.
     let run = lint_text(
         "apiVersion: gateway.kgateway.dev/v1alpha1

@@ -3,7 +3,7 @@
 //! mean") or a kind of another release of the group, which gwctl cannot check without its CRD
 //! (a warning that it was not checked).
 
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Edit, Fix, Severity};
 use crate::model::Resource;
 use crate::rules;
 use crate::schema::Registry;
@@ -27,14 +27,21 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
         .map(|(_, kind)| kind);
     let d = match (renamed, close) {
         // The reference's name of a kind this API renamed: the API server has no such kind.
-        (Some(kind), _) => Diagnostic::new(
-            rules::GW006,
-            format!("no kind {:?} in API group {:?}", res.kind, res.group),
-        )
-        .with_help(format!(
-            "renamed in this API: {kind:?} (was {:?})",
-            res.kind
-        )),
+        (Some(kind), _) => {
+            let edit = Edit::rename_scalar(res.file, &res.source.text, span, kind);
+            Diagnostic::new(
+                rules::GW006,
+                format!("no kind {:?} in API group {:?}", res.kind, res.group),
+            )
+            .with_help(format!(
+                "renamed in this API: {kind:?} (was {:?})",
+                res.kind
+            ))
+            .with_fix(Fix::safe(
+                format!("rename the kind to {kind:?}"),
+                vec![edit],
+            ))
+        }
         (None, close) => match close {
             Some(kind) => Diagnostic::new(
                 rules::GW006,

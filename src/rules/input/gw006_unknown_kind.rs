@@ -16,6 +16,7 @@ declare_rule! {
         `gateway.kgateway.dev`), is a typo of the group: an error, with \"did you mean\". So is \
         the Gateway API's group before v0.4.0 (`networking.x-k8s.io`) for a kind the current \
         group has: no current release serves it.",
+    fix: "Safe, for the reference implementation's name of a kind this API renamed: the kind is renamed to this API's.",
     example: Manifest {
         failing: include_str!("gw006_unknown_kind/failing.yaml"),
         fixed: include_str!("gw006_unknown_kind/fixed.yaml"),
