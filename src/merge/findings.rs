@@ -8,10 +8,10 @@ use crate::fasthash::{FastMap, FastSet};
 use crate::rules;
 
 use crate::diag::Diagnostic;
-use crate::model::facts::{Facts, Spec};
+use crate::model::facts::Facts;
 use crate::resolve::{qualified, resource_ref};
 
-use super::hierarchy::Hierarchy;
+use super::hierarchy::{Hierarchy, Names};
 use super::{Effective, Family, Loss, Place, Setting};
 
 fn who(facts: &[Facts], s: &Setting<'_>) -> String {
@@ -217,15 +217,15 @@ impl<'a> Seen<'a> {
             }
             out.push(d);
         }
-        let mut above = None;
+        let mut names = None;
         for key in self.disables {
             if self.cancelled.contains(&key) {
                 continue;
             }
             // What the inputs do not hold above the disabling policy's routes (their Gateway)
             // may well set the field: nothing is known to be cancelled or not.
-            let above = above.get_or_insert_with(|| Present::of(facts));
-            if above.routes_parents_missing(facts, key.0) {
+            let names = names.get_or_insert_with(|| super::hierarchy::names(facts));
+            if routes_parents_missing(facts, names, key.0) {
                 continue;
             }
             let (_, family, name) = key;
@@ -285,60 +285,28 @@ fn overlap(
     Some(d.with_related(pid.file, pre.winner.span, "the PreRouting setting is here"))
 }
 
-/// The Gateways, listener sets and routes of the inputs, by (namespace, name): whether a
-/// route's parents are there.
-struct Present<'a> {
-    parents: FastSet<(&'a str, &'a str)>,
-    routes: FastMap<(&'a str, &'a str), usize>,
-}
-
-impl<'a> Present<'a> {
-    fn of(facts: &'a [Facts]) -> Self {
-        let mut parents = FastSet::default();
-        let mut routes = FastMap::default();
-        for (i, f) in facts.iter().enumerate() {
-            let key = (f.id.namespace.as_str(), f.id.name.as_str());
-            match &f.spec {
-                Spec::Gateway { .. } | Spec::ListenerSet { .. } => {
-                    parents.insert(key);
-                }
-                Spec::Route(_) => {
-                    routes.insert(key, i);
-                }
-                _ => {}
-            }
-        }
-        Present { parents, routes }
-    }
-
-    /// Whether a route the policy `p` targets (by targetRefs) is missing from the inputs, or
-    /// names a parent that is.
-    fn routes_parents_missing(&self, facts: &[Facts], p: usize) -> bool {
-        let Some(policy) = facts[p].policy() else {
-            return false;
+/// Whether a route the policy `p` targets (by targetRefs) is missing from the inputs, or names a
+/// parent (a Gateway, a listener set, a delegating route) that is.
+fn routes_parents_missing(facts: &[Facts], names: &Names<'_>, p: usize) -> bool {
+    let Some(policy) = facts[p].policy() else {
+        return false;
+    };
+    let ns = facts[p].id.namespace.as_str();
+    let mut routes = policy
+        .target_refs
+        .iter()
+        .filter_map(|t| Some((t.kind().filter(|k| k.ends_with("Route"))?, t)));
+    routes.any(|(kind, t)| {
+        let Some(&route) = names.get(&(kind, t.namespace().unwrap_or(ns), &*t.name)) else {
+            return true;
         };
-        let ns = facts[p].id.namespace.as_str();
-        policy
-            .target_refs
-            .iter()
-            .filter(|t| t.kind().is_some_and(|k| k.ends_with("Route")))
-            .any(|t| {
-                let Some(&route) = self.routes.get(&(t.namespace().unwrap_or(ns), &*t.name)) else {
-                    return true;
-                };
-                let route_ns = facts[route].id.namespace.as_str();
-                facts[route].route().is_some_and(|r| {
-                    r.parent_refs.iter().any(|parent| {
-                        let key = (parent.namespace().unwrap_or(route_ns), &*parent.name);
-                        // A delegated child names its parent route.
-                        let route = parent.kind().is_some_and(|k| k.ends_with("Route"));
-                        !(if route {
-                            self.routes.contains_key(&key)
-                        } else {
-                            self.parents.contains(&key)
-                        })
-                    })
-                })
+        let route_ns = facts[route].id.namespace.as_str();
+        facts[route].route().is_some_and(|r| {
+            r.parent_refs.iter().any(|parent| {
+                let kind = parent.kind().unwrap_or("Gateway");
+                let parent_ns = parent.namespace().unwrap_or(route_ns);
+                !names.contains_key(&(kind, parent_ns, &*parent.name))
             })
-    }
+        })
+    })
 }

@@ -154,9 +154,9 @@ impl Hierarchy {
 }
 
 /// (kind, namespace, name) -> position in the facts (the first of duplicates).
-type Names<'a> = FastMap<(&'a str, &'a str, &'a str), usize>;
+pub(super) type Names<'a> = FastMap<(&'a str, &'a str, &'a str), usize>;
 
-fn names(facts: &[Facts]) -> Names<'_> {
+pub(super) fn names(facts: &[Facts]) -> Names<'_> {
     let mut by_name: Names<'_> = FastMap::with_capacity_and_hasher(facts.len(), Default::default());
     for (i, f) in facts.iter().enumerate() {
         let id = &f.id;
