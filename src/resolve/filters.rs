@@ -34,8 +34,9 @@ fn second_direct_responses(ctx: &mut Ctx<'_>, owner: &Facts, refs: &[ObjRef]) {
         // One the inputs cannot tell about (not checked: a fragment) is taken to exist.
         let ns = &owner.id.namespace;
         let kind = "DirectResponse";
-        let checked = ctx.options.strict_refs || ctx.index.has_kind(GATEWAY_GROUP, kind);
-        if checked && ctx.index.get(GATEWAY_GROUP, kind, ns, &r.name).is_none() {
+        if ctx.checks_kind(GATEWAY_GROUP, kind)
+            && ctx.index.get(GATEWAY_GROUP, kind, ns, &r.name).is_none()
+        {
             continue;
         }
         let position = match rules.iter().position(|(r, _)| *r == rule) {

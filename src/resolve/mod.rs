@@ -243,7 +243,7 @@ impl Ctx<'_> {
     /// Whether a reference to (group, kind) can be checked; when it cannot (no object of the kind
     /// anywhere) and `--strict-refs` is off, it is counted for one note instead.
     pub fn checkable(&mut self, group: &str, kind: &str, owner: &Ident, r: &ObjRef) -> bool {
-        if self.options.strict_refs || self.index.has_kind(group, kind) {
+        if self.checks_kind(group, kind) {
             return true;
         }
         let entry = self
@@ -252,6 +252,12 @@ impl Ctx<'_> {
             .or_insert_with(|| (0, owner.clone(), r.clone()));
         entry.0 += 1;
         false
+    }
+
+    /// Whether references to (group, kind) are checked ([`Ctx::checkable`] without counting the
+    /// reference for the note): `--strict-refs`, or an object of the kind is in the inputs.
+    pub fn checks_kind(&self, group: &str, kind: &str) -> bool {
+        self.options.strict_refs || self.index.has_kind(group, kind)
     }
 
     /// Takes the findings and unchecked references of a context that ran after this one.

@@ -354,9 +354,7 @@ fn grant(
 /// inputs permits it: with neither an object of that kind nor any ReferenceGrant in the inputs
 /// (a fragment of what is applied) it is not known (`--strict-refs` says it is).
 fn grant_knowable(ctx: &Ctx<'_>, group: &str, kind: &str) -> bool {
-    ctx.options.strict_refs
-        || ctx.index.has_kind(group, kind)
-        || ctx.index.has_kind(GATEWAY_API, "ReferenceGrant")
+    ctx.checks_kind(group, kind) || ctx.index.has_kind(GATEWAY_API, "ReferenceGrant")
 }
 
 /// What a reference to namespace `ns` that finds nothing there says of `f`, an object of the
@@ -631,7 +629,7 @@ fn missing_extension_backend(ctx: &mut Ctx<'_>, owner: &Facts, r: &ObjRef, exten
         let t = &b.target;
         let (group, kind) = (t.group().unwrap_or(""), t.kind().unwrap_or("Service"));
         let ns = t.namespace().unwrap_or(&id.namespace);
-        let checked = ctx.options.strict_refs || ctx.index.has_kind(group, kind);
+        let checked = ctx.checks_kind(group, kind);
         let feature = SERVICE_FEATURES
             .iter()
             .find(|(prefix, _)| t.path.starts_with(prefix))?;
