@@ -266,6 +266,14 @@ pub struct SchemaNode {
 }
 
 impl SchemaNode {
+    /// This API's name for the reference's `name`, in one of the node's rename lists
+    /// (the `renamed` fields, the `renamed_values` of an enum).
+    pub fn rename_of<'s>(list: &'s [(Box<str>, Box<str>)], name: &str) -> Option<&'s str> {
+        list.iter()
+            .find(|(from, _)| **from == *name)
+            .map(|(_, to)| &**to)
+    }
+
     pub fn property(&self, name: &str) -> Option<&SchemaNode> {
         self.properties.as_ref()?.get(name)
     }

@@ -323,11 +323,7 @@ impl<'v> Walker<'v> {
         .with_resource(Some(self.resource.clone()))
         .with_path(path);
         // The reference's name of a field this API renamed: its name here, not a close one.
-        let renamed = schema
-            .renamed
-            .iter()
-            .find(|(from, _)| **from == *e.key)
-            .map(|(_, to)| &**to);
+        let renamed = SchemaNode::rename_of(&schema.renamed, &e.key);
         if let Some(s) = renamed {
             d = d.with_help(format!(
                 "renamed in this API: {} (was {})",

@@ -21,9 +21,16 @@ pub(super) fn yaml11_bool(s: &str) -> Option<bool> {
     }
 }
 
-/// GW104's fix: the one allowed string that differs only in case (safe) or is the one close
-/// to the value (unsafe), when it can be written in the value's place as it is.
-fn enum_fix(file: FileId, source: &str, node: &Node, values: &[serde_json::Value]) -> Option<Fix> {
+/// GW104's fix: this API's value for the reference's value of one it renamed (`renamed`, safe),
+/// else the one allowed string that differs only in case (safe) or is the one close to the value
+/// (unsafe), when it can be written in the value's place as it is.
+fn enum_fix(
+    file: FileId,
+    source: &str,
+    node: &Node,
+    values: &[serde_json::Value],
+    renamed: Option<&str>,
+) -> Option<Fix> {
     let Value::Str(s) = &node.value else {
         return None;
     };
@@ -32,9 +39,10 @@ fn enum_fix(file: FileId, source: &str, node: &Node, values: &[serde_json::Value
         .clone()
         .filter(|v| v.eq_ignore_ascii_case(&s.text))
         .collect();
-    let (to, applicability) = match same_case.as_slice() {
-        [one] => (*one, Applicability::Safe),
-        [] => (suggest_unique(&s.text, allowed)?, Applicability::Unsafe),
+    let (to, applicability) = match (renamed, same_case.as_slice()) {
+        (Some(to), _) => (to, Applicability::Safe),
+        (None, [one]) => (*one, Applicability::Safe),
+        (None, []) => (suggest_unique(&s.text, allowed)?, Applicability::Unsafe),
         _ => return None,
     };
     if s.plain() && !plain_as_string(to) {
@@ -43,22 +51,6 @@ fn enum_fix(file: FileId, source: &str, node: &Node, values: &[serde_json::Value
     let edit = Edit::rename_scalar(file, source, node.span, to);
     Some(Fix::new(
         applicability,
-        format!("replace with {}", go_quote(to)),
-        vec![edit],
-    ))
-}
-
-/// GW104's fix for the reference's value of an enum value this API renamed: this API's (safe).
-fn renamed_fix(file: FileId, source: &str, node: &Node, to: &str) -> Option<Fix> {
-    let Value::Str(s) = &node.value else {
-        return None;
-    };
-    if s.plain() && !plain_as_string(to) {
-        return None;
-    }
-    let edit = Edit::rename_scalar(file, source, node.span, to);
-    Some(Fix::new(
-        Applicability::Safe,
         format!("replace with {}", go_quote(to)),
         vec![edit],
     ))
@@ -130,17 +122,10 @@ impl Walker<'_> {
                 let shown = go_value(node);
                 // The reference's value of one this API renamed: this API's, not a close one.
                 let renamed = match &node.value {
-                    Value::Str(s) => schema
-                        .renamed_values
-                        .iter()
-                        .find(|(from, _)| **from == *s.text)
-                        .map(|(_, to)| &**to),
+                    Value::Str(s) => SchemaNode::rename_of(&schema.renamed_values, &s.text),
                     _ => None,
                 };
-                let fix = match renamed {
-                    Some(to) => renamed_fix(self.file, self.source, node, to),
-                    None => enum_fix(self.file, self.source, node, values),
-                };
+                let fix = enum_fix(self.file, self.source, node, values, renamed);
                 let before = self.out.len();
                 self.report(rules::GW104, node.span, true, |p| {
                     format!(
