@@ -42,22 +42,20 @@ pub fn unknown_kind(res: &Resource<'_>, registry: &Registry) -> (Diagnostic, boo
                 vec![edit],
             ))
         }
-        (None, close) => match close {
-            Some(kind) => Diagnostic::new(
-                rules::GW006,
-                format!("no kind {:?} in API group {:?}", res.kind, res.group),
-            )
-            .with_help(format!("did you mean {kind:?}?")),
-            None => Diagnostic::new(
-                rules::GW006,
-                format!(
-                    "kind {:?} of API group {:?} is not checked: gwctl does not know this kind",
-                    res.kind, res.group
-                ),
-            )
-            .with_severity(Severity::Warning)
-            .with_help("pass its CustomResourceDefinition with --crds to check it"),
-        },
+        (None, Some(kind)) => Diagnostic::new(
+            rules::GW006,
+            format!("no kind {:?} in API group {:?}", res.kind, res.group),
+        )
+        .with_help(format!("did you mean {kind:?}?")),
+        (None, None) => Diagnostic::new(
+            rules::GW006,
+            format!(
+                "kind {:?} of API group {:?} is not checked: gwctl does not know this kind",
+                res.kind, res.group
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_help("pass its CustomResourceDefinition with --crds to check it"),
     };
     let d = d
         .at(res.file, span)
